@@ -1,0 +1,1 @@
+"""Thin reference clients: Python library, terminal client, browser page."""

@@ -1,0 +1,1 @@
+"""Load tester: bots playing full tables over real WebSockets."""

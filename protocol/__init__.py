@@ -1,0 +1,1 @@
+"""Wire protocol: MessagePack messages over WebSocket, schemas, codec and error codes."""

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# croupier developer entry point. Does all set-up on a fresh machine, then runs the job.
+#   ./run.sh serve [ARGS]    run the server (127.0.0.1, in-memory stores, default tables)
+#   ./run.sh test [ARGS]     run the whole test suite (installs redis-server and chromium)
+#   ./run.sh croupier ARGS   any croupier subcommand (scenario, play, loadtest, demo)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PY=.venv/bin/python
+
+setup_python() {
+  if [ ! -x "$PY" ]; then
+    python3 -m venv .venv
+  fi
+  # Reinstall only when pyproject.toml changed since the last install.
+  local stamp=.venv/.croupier-installed
+  if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    "$PY" -m pip install -q --upgrade pip >/dev/null
+    "$PY" -m pip install -q -e '.[dev]'
+    touch "$stamp"
+  fi
+}
+
+setup_system() {
+  # Real services the tests use: Debian's redis-server (pytest-redis starts it) and chromium.
+  local missing=()
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+      echo "run.sh: please install: ${missing[*]} (e.g. sudo apt-get install ${missing[*]})" >&2
+      exit 1
+    fi
+  fi
+}
+
+cmd=${1:-help}
+shift || true
+case "$cmd" in
+  serve)
+    setup_python
+    exec .venv/bin/croupier serve "$@"
+    ;;
+  test)
+    setup_python
+    setup_system
+    .venv/bin/ruff check .
+    set +e
+    "$PY" -m pytest "$@"
+    rc=$?
+    set -e
+    if [ "$rc" = 5 ]; then
+      echo "run.sh: pytest collected no tests: that is a failure" >&2
+      exit 1
+    fi
+    exit "$rc"
+    ;;
+  croupier)
+    setup_python
+    exec .venv/bin/croupier "$@"
+    ;;
+  *)
+    sed -n '2,6p' "$0"
+    exit 2
+    ;;
+esac

@@ -1,0 +1,1 @@
+"""croupier server: game engines, tables, stores and the WebSocket application."""

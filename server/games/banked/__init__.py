@@ -1,0 +1,1 @@
+"""Banked games: the player against the house."""

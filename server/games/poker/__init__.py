@@ -1,0 +1,1 @@
+"""Player-vs-player poker: one engine, a rule set per game."""

@@ -1,0 +1,1 @@
+"""Hand evaluation for every ranking the rulebooks define."""

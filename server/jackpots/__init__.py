@@ -1,0 +1,1 @@
+"""Progressive jackpot pools: in-memory and Redis backends."""

@@ -1,0 +1,1 @@
+"""Table actors: one trio task per table, seats, timers, views."""
