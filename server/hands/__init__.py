@@ -1,1 +1,52 @@
-"""Hand evaluation for every ranking the rulebooks define."""
+"""Hand evaluation for every poker ranking the rulebooks define.
+
+See :mod:`server.hands.ranking` for the rankings and the value encoding.
+"""
+
+from server.hands.ranking import (
+    CATEGORY_NAMES,
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    MANILA,
+    MANILA_ACE_LOW,
+    ONE_PAIR,
+    ROYAL_FLUSH,
+    STANDARD,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+    Ranking,
+    category,
+    category_name,
+    hand_name,
+)
+from server.hands.reference import best_exact, best_of, evaluate5
+from server.hands.showdown import best_five
+
+__all__ = [
+    "CATEGORY_NAMES",
+    "FLUSH",
+    "FOUR_OF_A_KIND",
+    "FULL_HOUSE",
+    "HIGH_CARD",
+    "MANILA",
+    "MANILA_ACE_LOW",
+    "ONE_PAIR",
+    "ROYAL_FLUSH",
+    "STANDARD",
+    "STRAIGHT",
+    "STRAIGHT_FLUSH",
+    "THREE_OF_A_KIND",
+    "TWO_PAIR",
+    "Ranking",
+    "best_exact",
+    "best_five",
+    "best_of",
+    "category",
+    "category_name",
+    "evaluate5",
+    "hand_name",
+]
