@@ -1,0 +1,87 @@
+"""Stable error codes and WebSocket close codes of the croupier wire protocol.
+
+An ``error`` message carries one of :data:`ERROR_CODES` in ``code``. Codes never change
+meaning once published; new ones may be added. ``protocol/README.md`` lists them all.
+Whose fault it is: every code below is the client's (remote) fault except ``internal``
+and ``shutting_down``.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+# -- error message codes (the connection stays open) -----------------------------------------
+BAD_FRAME = "bad_frame"  # not a MessagePack map, or a text frame
+BAD_MESSAGE = "bad_message"  # a known type with missing/extra/wrongly typed/out-of-range fields
+UNKNOWN_TYPE = "unknown_type"  # "type" names no client message
+PROTOCOL_VERSION = "protocol_version"  # hello asked for a version the server does not speak
+HELLO_REQUIRED = "hello_required"  # anything but hello before the session is established
+ALREADY_HELLO = "already_hello"  # a second hello on the same connection
+BAD_TOKEN = "bad_token"  # the session token is forged, expired or for another server
+GUESTS_DISABLED = "guests_disabled"  # no token given and the server is not in dev mode
+UNKNOWN_TABLE = "unknown_table"
+NOT_AT_TABLE = "not_at_table"  # a table command for a table this connection has not joined
+ALREADY_AT_TABLE = "already_at_table"
+TABLE_FULL = "table_full"
+SEAT_TAKEN = "seat_taken"
+BAD_SEAT = "bad_seat"  # a seat number the table does not have
+NOT_SEATED = "not_seated"  # a player command from a spectator
+ROUND_IN_PROGRESS = "round_in_progress"  # buy-in / top-up only between rounds (ACT 5.4, 12.3)
+BUY_IN_RANGE = "buy_in_range"  # the stake would fall outside the table's buy-in limits
+INSUFFICIENT_FUNDS = "insufficient_funds"  # the wallet cannot cover the buy-in
+NO_ROUND = "no_round"  # an action while no round is being played
+NOT_YOUR_TURN = "not_your_turn"
+ILLEGAL_ACTION = "illegal_action"  # the rules refuse the action; ``reason`` has the engine code
+RATE_LIMITED = "rate_limited"  # too many messages: this one was dropped
+SHUTTING_DOWN = "shutting_down"  # the server is stopping; no new seats or rounds
+INTERNAL = "internal"  # a server bug; the message changed nothing
+
+ERROR_CODES: dict[str, str] = {
+    BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
+    BAD_MESSAGE: "a field is missing, unknown, of the wrong type or out of range",
+    UNKNOWN_TYPE: "the 'type' names no client message",
+    PROTOCOL_VERSION: "the server does not speak the protocol version asked for in hello",
+    HELLO_REQUIRED: "the first message on a connection must be hello",
+    ALREADY_HELLO: "hello was already accepted on this connection",
+    BAD_TOKEN: "the session token is not valid here (forged, expired or another server)",
+    GUESTS_DISABLED: "this server needs a session token: guest sessions are dev mode only",
+    UNKNOWN_TABLE: "no table has this id",
+    NOT_AT_TABLE: "this connection has not joined that table",
+    ALREADY_AT_TABLE: "this connection already joined that table",
+    TABLE_FULL: "every seat is taken",
+    SEAT_TAKEN: "that seat is taken",
+    BAD_SEAT: "the table has no such seat",
+    NOT_SEATED: "only a seated player may do that",
+    ROUND_IN_PROGRESS: "buy-in and top-up are allowed only between rounds",
+    BUY_IN_RANGE: "the resulting stake is outside the table's buy-in limits",
+    INSUFFICIENT_FUNDS: "the wallet balance does not cover that amount",
+    NO_ROUND: "no round is being played at this table",
+    NOT_YOUR_TURN: "it is not this seat's turn to act",
+    ILLEGAL_ACTION: "the rules do not allow that action now (see 'reason')",
+    RATE_LIMITED: "too many messages; this one was dropped",
+    SHUTTING_DOWN: "the server is shutting down",
+    INTERNAL: "server error; nothing was changed",
+}
+
+
+class CloseCode(IntEnum):
+    """WebSocket close codes the server uses (RFC 6455 plus the private 4000-4999 range)."""
+
+    NORMAL = 1000  # the client closed, or the server finished with it
+    GOING_AWAY = 1001  # server shutdown
+    POLICY = 1008  # repeated protocol violations, a flood, or no hello in time
+    TOO_BIG = 1009  # a frame over the size limit (``max_size``)
+    INTERNAL = 1011  # server bug
+    REPLACED = 4001  # the same account opened a newer connection that took over the seats
+    TOO_SLOW = 4002  # the client did not read fast enough: its outbound queue overflowed
+
+
+CLOSE_REASONS: dict[int, str] = {
+    CloseCode.NORMAL: "normal closure",
+    CloseCode.GOING_AWAY: "server shutting down",
+    CloseCode.POLICY: "policy violation: too many bad messages, a flood, or no hello in time",
+    CloseCode.TOO_BIG: "frame too big",
+    CloseCode.INTERNAL: "internal server error",
+    CloseCode.REPLACED: "session taken over by a newer connection",
+    CloseCode.TOO_SLOW: "client too slow: outbound queue overflowed",
+}

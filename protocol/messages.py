@@ -1,0 +1,214 @@
+"""Wire messages: every frame is one MessagePack map whose ``type`` names the message.
+
+Client -> server messages form the tagged union :data:`ClientMessage`; the server decodes
+every incoming frame with ``msgspec.msgpack.Decoder(type=ClientMessage)`` (strict mode), so a
+float where an integer is expected, a negative or huge amount, an over-long string, a missing
+or unknown field or an unknown ``type`` are all rejected before any table sees them.
+
+Server -> client messages are Structs too (encoded by msgspec); thin clients decode them with
+any MessagePack library into plain maps. Every message a table sends to a connection carries
+``table`` and ``seq``, a sequence number counting that recipient's table messages.
+
+Money is always an integer number of cents; ``Amount`` rejects floats, negatives and values
+above 2**53 - 1 (so browsers decode them exactly). See ``protocol/README.md`` for examples.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+#: The protocol version agreed in ``hello``/``welcome``.
+PROTOCOL_VERSION = 1
+#: Frames larger than this are refused by the WebSocket layer (close 1009).
+MAX_FRAME = 4096
+#: Largest amount of money in cents on the wire (browsers' exact integer range).
+MAX_AMOUNT = 2**53 - 1
+
+Amount = Annotated[int, msgspec.Meta(ge=0, le=MAX_AMOUNT)]
+TableId = Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
+Seat = Annotated[int, msgspec.Meta(ge=0, le=63)]
+Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_AMOUNT)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f]+$")]
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=512)]
+Verb = Annotated[str, msgspec.Meta(min_length=1, max_length=16, pattern=r"^[a-z_]+$")]
+Nonce = Annotated[int, msgspec.Meta(ge=0, le=MAX_AMOUNT)]
+Role = Literal["player", "spectator"]
+
+
+class _Client(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
+    """Base of client -> server messages."""
+
+
+class Hello(_Client, tag="hello"):
+    """First message on a connection. ``token`` resumes an account; none = a dev-mode guest."""
+
+    protocol: Annotated[int, msgspec.Meta(ge=0, le=1000)]
+    token: Token | None = None
+    name: Name | None = None
+
+
+class Lobby(_Client, tag="lobby"):
+    """Ask for the list of tables."""
+
+
+class Join(_Client, tag="join"):
+    """Watch a table (``spectator``) or take a seat (``player``; ``seat`` optional).
+
+    Joining a table where this account already holds a seat resumes it (reconnect): the reply
+    is a full snapshot. ``last_seq`` is the last ``seq`` the client saw from that table.
+    """
+
+    table: TableId
+    role: Role = "player"
+    seat: Seat | None = None
+    last_seq: Seq | None = None
+
+
+class BuyIn(_Client, tag="buy_in"):
+    """Move ``amount`` cents from the wallet to this seat's table stake (between rounds only)."""
+
+    table: TableId
+    amount: Amount
+
+
+class Act(_Client, tag="act"):
+    """A betting action by the seat to act: ``fold``, ``check``, ``call``, ``bet``, ``raise``.
+
+    ``amount`` is the total the seat's wager in this betting round reaches (bet and raise).
+    """
+
+    table: TableId
+    verb: Verb
+    amount: Amount | None = None
+
+
+class SitOut(_Client, tag="sit_out"):
+    """Stop playing from the next round on but keep the seat (see docs/rulings.md)."""
+
+    table: TableId
+
+
+class SitIn(_Client, tag="sit_in"):
+    """Play again from the next round."""
+
+    table: TableId
+
+
+class Leave(_Client, tag="leave"):
+    """Give up the seat (or stop watching). The stake returns to the wallet after the round."""
+
+    table: TableId
+
+
+class Ping(_Client, tag="ping"):
+    """Application-level liveness check; answered by ``pong`` with the same nonce."""
+
+    nonce: Nonce = 0
+
+
+ClientMessage = Hello | Lobby | Join | BuyIn | Act | SitOut | SitIn | Leave | Ping
+CLIENT_TYPES: tuple[str, ...] = (
+    "hello", "lobby", "join", "buy_in", "act", "sit_out", "sit_in", "leave", "ping",
+)
+
+
+# -- server -> client ------------------------------------------------------------------------
+
+
+class _Server(msgspec.Struct, tag_field="type", omit_defaults=False):
+    """Base of server -> client messages."""
+
+
+class Welcome(_Server, tag="welcome"):
+    """Reply to ``hello``: the session. Keep ``token`` to reconnect and resume seats."""
+
+    protocol: int
+    token: str
+    account: str
+    name: str
+    balance: int
+    dev: bool
+    seated: list[str]
+    max_frame: int
+
+
+class TableInfo(msgspec.Struct):
+    """One lobby row."""
+
+    id: str
+    name: str
+    game: str
+    description: str
+    stakes: dict[str, int]
+    min_buy_in: int
+    max_buy_in: int | None
+    seats: int
+    taken: int
+    spectators: int
+
+
+class LobbyList(_Server, tag="lobby"):
+    tables: list[TableInfo]
+
+
+class Snapshot(_Server, tag="snapshot"):
+    """The complete table view for this recipient; replaces anything the client kept."""
+
+    table: str
+    seq: int
+    role: str
+    seat: int | None
+    view: dict[str, Any]
+
+
+class Event(_Server, tag="event"):
+    """Something happened at the table (an engine or table event, already filtered)."""
+
+    table: str
+    seq: int
+    event: dict[str, Any]
+
+
+class Turn(_Server, tag="turn"):
+    """It is ``seat``'s turn. Sent to that seat only, with the legal actions and bounds."""
+
+    table: str
+    seq: int
+    seat: int
+    legal: dict[str, Any]
+    time_ms: int
+    time_bank_ms: int
+
+
+class Left(_Server, tag="left"):
+    """This connection no longer sits at / watches ``table``; ``returned`` cents went home."""
+
+    table: str
+    seq: int
+    returned: int
+    reason: str
+
+
+class Balance(_Server, tag="balance"):
+    """The wallet balance changed (buy-in, cash-out)."""
+
+    balance: int
+
+
+class Error(_Server, tag="error"):
+    """A message was refused; nothing changed. ``code`` is stable (protocol/errors.py)."""
+
+    code: str
+    message: str
+    ref: str | None = None
+    reason: str | None = None
+    table: str | None = None
+
+
+class Pong(_Server, tag="pong"):
+    nonce: int
+
+
+ServerMessage = Welcome | LobbyList | Snapshot | Event | Turn | Left | Balance | Error | Pong
