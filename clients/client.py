@@ -1,0 +1,296 @@
+"""A small async client library for the croupier protocol (trio + websockets + plain msgpack).
+
+It speaks only what ``protocol/README.md`` documents, so it doubles as a worked example::
+
+    async with Client.connect("ws://127.0.0.1:8765/ws", name="ann") as client:
+        tables = await client.lobby()
+        await client.join(tables[0]["id"])            # waits for the snapshot
+        await client.buy_in(tables[0]["id"], tables[0]["min_buy_in"])
+        async for message in client:                  # every decoded message, in order
+            view = client.tables[message.get("table")]  # kept up to date for you
+            if message["type"] == "turn" and message["legal"]:
+                await client.act(message["table"], "check" if "check" in message["legal"]
+                                 else "fold")
+
+Messages are plain dicts (``msgpack.unpackb``). :class:`TableView` keeps the latest snapshot
+of each joined table and applies the table-level events and turn messages to it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import msgpack
+from websockets.trio.client import connect as ws_connect
+
+PROTOCOL_VERSION = 1
+
+Message = dict[str, Any]
+
+
+class ServerError(Exception):
+    """The server refused a request with an ``error`` message (``code`` is stable)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(f"{message.get('code')}: {message.get('message')}")
+        self.code: str = message.get("code", "")
+        self.reason: str | None = message.get("reason")
+        self.message = message
+
+
+class TableView:
+    """The latest view of one table as this client knows it.
+
+    ``view`` is the last snapshot's view with table events applied (seats, stakes, status,
+    turn); ``round_events`` are the round events received since the last round started or
+    the snapshot; ``turn`` is the last ``turn`` message (``legal`` is non-empty when it is
+    this client's turn); ``seq`` is the last sequence number seen.
+    """
+
+    def __init__(self, snapshot: Message) -> None:
+        self.table: str = snapshot["table"]
+        self.role: str = snapshot["role"]
+        self.seat: int | None = snapshot["seat"]
+        self.seq: int = snapshot["seq"]
+        self.view: dict[str, Any] = snapshot["view"]
+        self.round_events: list[dict[str, Any]] = []
+        self.turn: Message | None = None
+        self.left = False
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.turn and self.turn.get("legal") and self.turn["seat"] == self.seat)
+
+    @property
+    def legal(self) -> dict[str, Any]:
+        return (self.turn or {}).get("legal") or {}
+
+    def seat_info(self, seat: int) -> dict[str, Any] | None:
+        for s in self.view.get("seats", []):
+            if s["seat"] == seat:
+                return s
+        return None
+
+    @property
+    def stake(self) -> int | None:
+        info = self.seat_info(self.seat) if self.seat is not None else None
+        return info["stake"] if info else None
+
+    def apply(self, message: Message) -> None:
+        """Fold one table message (already known to be for this table) into the view."""
+        self.seq = message.get("seq", self.seq)
+        kind = message["type"]
+        if kind == "snapshot":
+            self.__init__(message)  # type: ignore[misc]
+            return
+        if kind == "turn":
+            self.turn = message
+            self.view["turn"] = {k: message[k] for k in ("seat", "time_ms", "time_bank_ms")}
+            return
+        if kind == "left":
+            self.left = True
+            return
+        if kind != "event":
+            return
+        event = message["event"]
+        etype = event.get("type")
+        seats = self.view.setdefault("seats", [])
+        if etype == "seat_taken":
+            seats.append({"seat": event["seat"], "name": event.get("name", ""), "stake": 0,
+                          "sitting_out": False, "connected": True, "in_round": False})
+            seats.sort(key=lambda s: s["seat"])
+        elif etype == "seat_vacated":
+            self.view["seats"] = [s for s in seats if s["seat"] != event["seat"]]
+        elif etype == "stake":
+            info = self.seat_info(event["seat"])
+            if info is not None:
+                info["stake"] = event["stake"]
+        elif etype in ("sat_out", "sat_in"):
+            info = self.seat_info(event["seat"])
+            if info is not None:
+                info["sitting_out"] = etype == "sat_out"
+        elif etype == "connection":
+            info = self.seat_info(event["seat"])
+            if info is not None:
+                info["connected"] = event["connected"]
+        elif etype == "round_starting":
+            self.round_events = []
+            self.view["status"] = "playing"
+            self.view["hand"] = event["hand"]
+            self.view["designated"] = event["designated"]
+            for s in seats:
+                s["in_round"] = s["seat"] in event.get("seats", [])
+        elif etype == "table_closing":
+            self.view["status"] = "closing"
+        else:
+            self.round_events.append(event)
+            if etype in ("round_ended", "round_voided"):
+                self.turn = None
+                self.view["turn"] = None
+                if self.view.get("status") == "playing":
+                    self.view["status"] = "waiting"
+                for seat, stake in (event.get("stacks") or {}).items():
+                    info = self.seat_info(int(seat))
+                    if info is not None:
+                        info["stake"] = stake
+            elif etype == "action":
+                self.turn = None
+
+
+class Client:
+    """One connection to a croupier server. Use :meth:`connect` (an async context manager)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.welcome: Message = {}
+        self.tables: dict[str, TableView] = {}
+        self.balance: int | None = None
+        self._pending: deque[Message] = deque()
+
+    # -- connection ------------------------------------------------------------------------
+    @classmethod
+    @asynccontextmanager
+    async def connect(
+        cls,
+        url: str,
+        *,
+        token: str | None = None,
+        name: str | None = None,
+        hello: bool = True,
+        max_size: int = 2**20,
+    ) -> AsyncIterator[Client]:
+        """Open a connection and (by default) say ``hello``; yields the ready client."""
+        async with ws_connect(url, max_size=max_size, compression=None, proxy=None) as ws:
+            client = cls(ws)
+            if hello:
+                await client.hello(token=token, name=name)
+            yield client
+
+    @property
+    def token(self) -> str | None:
+        return self.welcome.get("token")
+
+    @property
+    def account(self) -> str | None:
+        return self.welcome.get("account")
+
+    async def send(self, message: Message) -> None:
+        """Send one message (a dict with a ``type``)."""
+        await self.ws.send(msgpack.packb(message, use_bin_type=True))
+
+    async def send_raw(self, frame: bytes | str) -> None:
+        """Send an arbitrary frame (tests of bad input)."""
+        await self.ws.send(frame)
+
+    async def recv(self) -> Message:
+        """The next message, buffered ones first; table messages are applied to the views."""
+        if self._pending:
+            return self._pending.popleft()
+        return self._track(await self._recv_raw())
+
+    async def _recv_raw(self) -> Message:
+        frame = await self.ws.recv()
+        message = msgpack.unpackb(frame, raw=False, strict_map_key=False)
+        return message
+
+    def _track(self, message: Message) -> Message:
+        kind = message.get("type")
+        if kind == "balance":
+            self.balance = message["balance"]
+        elif kind == "snapshot":
+            self.tables[message["table"]] = TableView(message)
+        elif kind in ("event", "turn", "left"):
+            view = self.tables.get(message["table"])
+            if view is not None:
+                view.apply(message)
+        return message
+
+    def __aiter__(self) -> AsyncIterator[Message]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Message]:
+        from websockets.exceptions import ConnectionClosed
+
+        while True:
+            try:
+                yield await self.recv()
+            except ConnectionClosed:
+                return
+
+    async def request(self, message: Message, expect: str | tuple[str, ...]) -> Message:
+        """Send ``message`` and wait for a reply of type ``expect`` (or raise ServerError).
+
+        Other messages arriving meanwhile are kept, in order, for :meth:`recv`/iteration.
+        An ``error`` whose ``ref`` names another message type is kept too.
+        """
+        expected = (expect,) if isinstance(expect, str) else expect
+        await self.send(message)
+        while True:
+            reply = self._track(await self._recv_raw())
+            if reply.get("type") in expected:
+                return reply
+            if reply.get("type") == "error" and reply.get("ref") in (message["type"], None):
+                raise ServerError(reply)
+            self._pending.append(reply)
+
+    # -- protocol verbs --------------------------------------------------------------------
+    async def hello(self, *, token: str | None = None, name: str | None = None) -> Message:
+        msg: Message = {"type": "hello", "protocol": PROTOCOL_VERSION}
+        if token:
+            msg["token"] = token
+        if name:
+            msg["name"] = name
+        self.welcome = await self.request(msg, "welcome")
+        self.balance = self.welcome["balance"]
+        return self.welcome
+
+    async def lobby(self) -> list[Message]:
+        return (await self.request({"type": "lobby"}, "lobby"))["tables"]
+
+    async def join(
+        self,
+        table: str,
+        *,
+        role: str = "player",
+        seat: int | None = None,
+        last_seq: int | None = None,
+    ) -> TableView:
+        """Join (or resume) a table; returns its view once the snapshot arrived."""
+        msg: Message = {"type": "join", "table": table, "role": role}
+        if seat is not None:
+            msg["seat"] = seat
+        if last_seq is not None:
+            msg["last_seq"] = last_seq
+        await self.request(msg, "snapshot")
+        return self.tables[table]
+
+    async def buy_in(self, table: str, amount: int) -> int:
+        """Buy in or top up; returns the new wallet balance."""
+        return (await self.request(
+            {"type": "buy_in", "table": table, "amount": amount}, "balance"))["balance"]
+
+    async def act(self, table: str, verb: str, amount: int | None = None) -> None:
+        """Send a betting action (no reply is awaited: watch for events or an error)."""
+        msg: Message = {"type": "act", "table": table, "verb": verb}
+        if amount is not None:
+            msg["amount"] = amount
+        await self.send(msg)
+
+    async def sit_out(self, table: str) -> None:
+        await self.send({"type": "sit_out", "table": table})
+
+    async def sit_in(self, table: str) -> None:
+        await self.send({"type": "sit_in", "table": table})
+
+    async def leave(self, table: str) -> Message:
+        """Leave a table; returns the ``left`` message (its ``returned`` cents)."""
+        return await self.request({"type": "leave", "table": table}, "left")
+
+    async def ping(self, nonce: int = 0) -> Message:
+        return await self.request({"type": "ping", "nonce": nonce}, "pong")
+
+    async def aclose(self) -> None:
+        await self.ws.aclose()
