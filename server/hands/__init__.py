@@ -1,8 +1,11 @@
 """Hand evaluation for every poker ranking the rulebooks define.
 
-See :mod:`server.hands.ranking` for the rankings and the value encoding.
+See :mod:`server.hands.ranking` for the rankings and the value encoding,
+:mod:`server.hands.fast` for the table-driven evaluator used here, and
+:mod:`server.hands.reference` for the plain definition the tables are built from.
 """
 
+from server.hands.fast import best_exact, best_of, evaluate5
 from server.hands.ranking import (
     CATEGORY_NAMES,
     FLUSH,
@@ -23,7 +26,6 @@ from server.hands.ranking import (
     category_name,
     hand_name,
 )
-from server.hands.reference import best_exact, best_of, evaluate5
 from server.hands.showdown import best_five
 
 __all__ = [

@@ -38,7 +38,7 @@ def best_five(
     and ``n_board`` board cards (Omaha; Manila ACT r 14.1, QLD s4). When several selections
     tie, the first found is returned (suits never matter: ACT r 3.5).
     """
-    from server.hands import evaluate5
+    from server.hands.fast import evaluate5
 
     if isinstance(board, Ranking):
         ranking, board = board, None
