@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from server.cards import Card
+from server.hands.fast import evaluate5
 from server.hands.ranking import ROYAL_FLUSH, STANDARD, STRAIGHT, STRAIGHT_FLUSH, Ranking, category
 
 
@@ -38,8 +39,6 @@ def best_five(
     and ``n_board`` board cards (Omaha; Manila ACT r 14.1, QLD s4). When several selections
     tie, the first found is returned (suits never matter: ACT r 3.5).
     """
-    from server.hands.fast import evaluate5
-
     if isinstance(board, Ranking):
         ranking, board = board, None
     if board is None:
