@@ -30,6 +30,8 @@ GAMES: dict[str, str] = {
     "holdem-qld": "server.games.poker.scenario",
     "omaha-qld": "server.games.poker.scenario",
     "manila-qld": "server.games.poker.scenario",
+    "canberra-poker-2004": "server.games.banked.scenario",
+    "canberra-poker-2017": "server.games.banked.scenario",
 }
 
 
