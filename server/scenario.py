@@ -32,6 +32,7 @@ GAMES: dict[str, str] = {
     "manila-qld": "server.games.poker.scenario",
     "canberra-poker-2004": "server.games.banked.scenario",
     "canberra-poker-2017": "server.games.banked.scenario",
+    "four-card-poker": "server.games.banked.scenario",
 }
 
 
