@@ -30,6 +30,7 @@ GAMES: dict[str, str] = {
     "holdem-qld": "server.games.poker.scenario",
     "omaha-qld": "server.games.poker.scenario",
     "manila-qld": "server.games.poker.scenario",
+    "caribbean-stud": "server.games.banked.scenario",
     "canberra-poker-2004": "server.games.banked.scenario",
     "canberra-poker-2017": "server.games.banked.scenario",
     "four-card-poker": "server.games.banked.scenario",

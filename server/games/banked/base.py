@@ -722,6 +722,39 @@ class BankedRound(ABC):
         verbs = {c.verb for c in self._choices(box)}
         return ("check" if "check" in verbs else "fold"), None
 
+    def _deal_layout(self, layout: Sequence[tuple[str, int | None, int]],
+                     dealer_up: Iterable[int] = ()) -> list[Event]:
+        """Deal ``layout`` (see :func:`deal`) into ``self.cards`` and return the deal events:
+        each box's cards visible to that box only; the dealer's cards face down (NOBODY)
+        except the indexes in ``dealer_up`` (EVERYONE); board cards face down (NOBODY) until
+        the game exposes them with :meth:`_expose_board`."""
+        self.cards: dict[tuple[str, int | None], list[Card]] = deal(
+            self.spec.deck, layout, self.forced, self.rng)
+        up = set(dealer_up)
+        out: list[Event] = []
+        for to, box, _n in layout:
+            cs = self.cards[(to, box)]
+            if to == "box":
+                out.append(CardsDealt(to="box", box=box, cards=tuple(map(card_str, cs)),
+                                      visible_to=box if box is not None else NOBODY))
+            elif to == "dealer":
+                down = tuple(card_str(c) for i, c in enumerate(cs) if i not in up)
+                shown = tuple(card_str(c) for i, c in enumerate(cs) if i in up)
+                if down:
+                    out.append(CardsDealt(to="dealer", box=None, cards=down, visible_to=NOBODY))
+                if shown:
+                    out.append(CardsDealt(to="dealer", box=None, cards=shown,
+                                          visible_to=EVERYONE))
+            else:
+                out.append(CardsDealt(to=to, box=None, cards=tuple(map(card_str, cs)),
+                                      visible_to=NOBODY))
+        return out
+
+    def _expose_board(self, start: int, stop: int, street: str) -> list[Event]:
+        """Turn board cards ``start:stop`` face up for everyone."""
+        cs = self.cards[("board", None)][start:stop]
+        return [CardsDealt(to="board", box=None, cards=tuple(map(card_str, cs)), street=street)]
+
     def _open_street(self, street: str, boxes: Iterable[int]) -> list[Event]:
         self.street = street
         self._awaiting = sorted(boxes)
