@@ -1,0 +1,467 @@
+"""Jackpot pools in Redis (coredis on trio): shared by every process and table on one Redis.
+
+* Every money movement is one call of ``pool.lua`` (EVALSHA, coredis falls back to SCRIPT
+  LOAD on NOSCRIPT): idempotency check, arithmetic, totals, version and the audit stream
+  entry (XADD ``jp:{pool}:audit``) in one atomic step (digest jackpots.md 5.5). All keys of a
+  pool carry the hash tag ``{pool}``, so the script runs on Redis Cluster too.
+* Live meters (QLD s9(2)(c), s9(3)): :meth:`watch` follows the audit stream with a blocking
+  XREAD; a table sees another table's commit as soon as Redis has it, and after a
+  reconnection it resumes from the last entry it saw, so no update is skipped.
+* Availability (ACT-2017 r.4.2, r.14.5; QLD Sch 3 s13(2), s34): a health task pings Redis;
+  any connection error marks the service unavailable at once. While unavailable,
+  :meth:`contribute` refuses new jackpot wagers. A contribution whose outcome is unknown (the
+  connection dropped mid-call) stays in the outbox and is retried with the same id until Redis
+  confirms it (applied or duplicate): exactly once. Awards, refunds and voids first flush
+  their pool's outbox, so a round's jackpot phase settles only after its coin-ins landed
+  (digest 5.8).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any
+
+import coredis
+import coredis.exceptions
+import trio
+from coredis.retry import NoRetryPolicy
+
+from server.jackpots.service import (
+    BASIS,
+    AwardResult,
+    CheckReport,
+    ContributionResult,
+    JackpotError,
+    JackpotUnavailable,
+    MeterUpdate,
+    PoolConfig,
+    Prize,
+    RefundResult,
+    Snapshot,
+    as_prizes,
+    check_cents,
+    check_id,
+    check_pool_name,
+    verify,
+)
+
+log = logging.getLogger(__name__)
+
+LUA = files("server.jackpots").joinpath("pool.lua").read_text()
+POOLS_KEY = "jp:pools"
+WATCH_BUFFER = 256
+AUDIT_CHUNK = 1000
+#: The split multiplies the wager by at most 10,000 basis points inside Lua (doubles).
+MAX_WAGER = 2**53 // BASIS
+
+DOWN_ERRORS: tuple[type[BaseException], ...] = (
+    coredis.exceptions.ConnectionError,
+    TimeoutError,
+    OSError,
+    trio.TooSlowError,
+    trio.BrokenResourceError,
+    trio.ClosedResourceError,
+)
+
+
+def key(pool: str, *parts: str) -> str:
+    """``jp:{pool}:part:...``: the braces make ``pool`` the Redis Cluster hash tag."""
+    return ":".join(("jp", "{" + pool + "}", *parts))
+
+
+def _config_args(config: PoolConfig) -> list[str]:
+    return [config.regime, str(config.prize_bp), str(config.reserve_bp), str(config.seed),
+            config.shortfall, config.fixed_source]
+
+
+class RedisJackpotService:
+    """The Redis backend. Create it with :func:`open_redis_service` (it runs background tasks)."""
+
+    def __init__(
+        self, client: coredis.Redis[str], nursery: trio.Nursery, *,
+        op_timeout: float = 1.0, ping_interval: float = 0.25, watch_block_ms: int = 500,
+    ) -> None:
+        self._client = client
+        self._nursery = nursery
+        self._script = client.register_script(LUA)
+        self.op_timeout = op_timeout
+        self.ping_interval = ping_interval
+        self.watch_block_ms = watch_block_ms
+        self._available = False
+        self._up = trio.Event()
+        self._wake = trio.Event()
+        self._empty = trio.Event()
+        self._empty.set()
+        #: (pool, round, wager) -> amount: accepted, not yet confirmed by Redis.
+        self._outbox: dict[tuple[str, str, str], int] = {}
+        #: contributions Redis refused for good (e.g. pool deleted): kept for the operator.
+        self.rejected: list[tuple[tuple[str, str, str], int, str]] = []
+
+    # -- availability ----------------------------------------------------------------------
+    @property
+    def available(self) -> bool:
+        return self._available
+
+    async def wait_available(self) -> None:
+        await self._up.wait()
+
+    @property
+    def pending(self) -> int:
+        return len(self._outbox)
+
+    async def drained(self) -> None:
+        await self._empty.wait()
+
+    def _mark_up(self) -> None:
+        if not self._available:
+            log.info("jackpot store reachable: jackpot wagers may be offered")
+        self._available = True
+        self._up.set()
+        self._wake.set()
+
+    def _mark_down(self, why: object) -> None:
+        if self._available:
+            log.warning("jackpot store unreachable (%s): stop offering jackpot wagers", why)
+        self._available = False
+        if self._up.is_set():
+            self._up = trio.Event()
+
+    async def _health(self) -> None:
+        """Ping loop: the only way back to ``available`` after a failure."""
+        while True:
+            try:
+                with trio.fail_after(self.op_timeout):
+                    await self._client.ping()
+            except DOWN_ERRORS as exc:
+                self._mark_down(exc)
+            else:
+                self._mark_up()
+            await trio.sleep(self.ping_interval)
+
+    async def _eval(self, keys: list[str], args: list[str]) -> list[Any]:
+        if not self._available:
+            raise JackpotUnavailable()
+        try:
+            with trio.fail_after(self.op_timeout):
+                return list(await self._script(keys, args))
+        except DOWN_ERRORS as exc:
+            self._mark_down(exc)
+            raise JackpotUnavailable(f"jackpot pool unavailable: {exc}", unknown=True) from exc
+
+    async def _read(self, call: Any) -> Any:
+        if not self._available:
+            raise JackpotUnavailable()
+        try:
+            with trio.fail_after(self.op_timeout):
+                return await call
+        except DOWN_ERRORS as exc:
+            self._mark_down(exc)
+            raise JackpotUnavailable(f"jackpot pool unavailable: {exc}") from exc
+
+    # -- outbox ------------------------------------------------------------------------------
+    async def _drainer(self) -> None:
+        """Retry unconfirmed contributions (same ids) whenever Redis is reachable."""
+        while True:
+            if not self._outbox or not self._available:
+                self._wake = trio.Event()
+                await self._wake.wait()
+                continue
+            try:
+                await self._flush(None)
+            except JackpotUnavailable:
+                continue  # marked down; the health task wakes us when it is back
+
+    async def _flush(self, pool: str | None) -> None:
+        """Confirm the outbox entries (of ``pool``, or all). Raises JackpotUnavailable."""
+        for entry, amount in list(self._outbox.items()):
+            if pool is not None and entry[0] != pool:
+                continue
+            try:
+                await self._contribute_once(*entry, amount)
+            except JackpotUnavailable:
+                raise
+            except JackpotError as exc:
+                self.rejected.append((entry, amount, exc.code))
+                log.error("jackpot contribution %s refused: %s", entry, exc)
+            self._settle(entry)
+
+    def _settle(self, entry: tuple[str, str, str]) -> None:
+        self._outbox.pop(entry, None)
+        if not self._outbox:
+            self._empty.set()
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    async def open_pool(
+        self, pool: str, config: PoolConfig, *, meter: int | None = None, reserve: int = 0
+    ) -> Snapshot:
+        check_pool_name(pool)
+        meter = config.seed if meter is None else check_cents("meter", meter)
+        check_cents("reserve", reserve)
+        reply = await self._eval(
+            [key(pool, "state"), key(pool, "audit"), key(pool, "open")],
+            ["open", *_config_args(config), str(meter), str(reserve)],
+        )
+        if reply[0] == "pool_exists":
+            raise JackpotError("pool_exists", f"jackpot pool {pool!r} already exists")
+        await self._read(self._client.sadd(POOLS_KEY, [pool]))
+        return await self._must_snapshot(pool)
+
+    async def reset(
+        self, pool: str, reset_id: str, *, meter: int | None = None,
+        reserve: int | None = None, config: PoolConfig | None = None,
+    ) -> Snapshot:
+        check_pool_name(pool)
+        check_id("reset id", reset_id)
+        args = ["reset", reset_id,
+                "" if meter is None else str(check_cents("meter", meter)),
+                "" if reserve is None else str(check_cents("reserve", reserve))]
+        if config is not None:
+            args += _config_args(config)
+        reply = await self._eval(
+            [key(pool, "state"), key(pool, "audit"), key(pool, "reset", reset_id)], args
+        )
+        self._raise_missing(pool, reply)
+        return await self._must_snapshot(pool)
+
+    # -- money movements ---------------------------------------------------------------------
+    async def _contribute_once(
+        self, pool: str, round_id: str, wager_id: str, amount: int
+    ) -> ContributionResult:
+        reply = await self._eval(
+            [key(pool, "state"), key(pool, "audit"), key(pool, "round", round_id)],
+            ["contribute", round_id, wager_id, str(amount)],
+        )
+        self._raise_missing(pool, reply)
+        status, prize, reserve, version = reply
+        return ContributionResult(status, int(prize), int(reserve), int(version))
+
+    async def contribute(
+        self, pool: str, round_id: str, wager_id: str, amount_cents: int
+    ) -> ContributionResult:
+        """Refused (JackpotUnavailable) while Redis is down: the wager must not be accepted.
+
+        Once accepted, the contribution is in the outbox until Redis confirms it; if the
+        connection drops mid-call the result is ``pending`` and the outbox retries it.
+        """
+        check_pool_name(pool)
+        check_id("round id", round_id)
+        check_id("wager id", wager_id)
+        check_cents("contribution", amount_cents, positive=True)
+        if amount_cents > MAX_WAGER:
+            raise JackpotError("bad_amount", f"contribution above {MAX_WAGER} cents")
+        if not self._available:
+            raise JackpotUnavailable("jackpot pool unavailable: jackpot wagers closed")
+        entry = (pool, round_id, wager_id)
+        if entry in self._outbox:
+            return ContributionResult("pending", 0, 0, None)
+        self._outbox[entry] = amount_cents
+        if self._empty.is_set():
+            self._empty = trio.Event()
+        try:
+            result = await self._contribute_once(pool, round_id, wager_id, amount_cents)
+        except JackpotUnavailable:
+            self._wake.set()
+            return ContributionResult("pending", 0, 0, None)
+        except BaseException:
+            self._settle(entry)
+            raise
+        self._settle(entry)
+        return result
+
+    async def award(
+        self, pool: str, round_id: str, award_id: str, prizes: Sequence[Prize] | int,
+        *, expected_version: int | None = None,
+    ) -> AwardResult:
+        check_pool_name(pool)
+        check_id("round id", round_id)
+        check_id("award id", award_id)
+        ordered = as_prizes(award_id, prizes)
+        await self._flush(pool)
+        text = ",".join(f"{p.winner}={p.amount}" for p in ordered)
+        args = ["award", round_id, award_id,
+                "" if expected_version is None else str(expected_version), text,
+                str(len(ordered))]
+        for prize in ordered:
+            args += [prize.kind, str(prize.amount)]
+        reply = await self._eval(
+            [key(pool, "state"), key(pool, "audit"), key(pool, "award", round_id, award_id)],
+            args,
+        )
+        self._raise_missing(pool, reply)
+        status, from_meter, from_reserve, house, topped, version, stored = reply
+        paid = tuple(
+            (winner, int(amount))
+            for winner, amount in (item.rsplit("=", 1) for item in stored.split(",") if item)
+        )
+        return AwardResult(status, paid, int(from_meter), int(from_reserve), int(house),
+                           int(topped), int(version))
+
+    async def refund(self, pool: str, round_id: str, wager_id: str) -> RefundResult:
+        check_pool_name(pool)
+        check_id("round id", round_id)
+        check_id("wager id", wager_id)
+        if not self._available:
+            raise JackpotUnavailable()
+        entry = (pool, round_id, wager_id)
+        reply = await self._eval(
+            [key(pool, "state"), key(pool, "audit"), key(pool, "round", round_id)],
+            ["refund", round_id, wager_id],
+        )
+        if entry in self._outbox:  # the refund marker refuses its retry anyway: drop it
+            self._settle(entry)
+        return self._refund_result(pool, reply)
+
+    async def void_round(self, pool: str, round_id: str) -> RefundResult:
+        check_pool_name(pool)
+        check_id("round id", round_id)
+        reply = await self._eval(
+            [key(pool, "state"), key(pool, "audit"), key(pool, "round", round_id)],
+            ["void", round_id],
+        )
+        for entry in [e for e in self._outbox if e[0] == pool and e[1] == round_id]:
+            self._settle(entry)
+        return self._refund_result(pool, reply)
+
+    def _refund_result(self, pool: str, reply: list[Any]) -> RefundResult:
+        self._raise_missing(pool, reply)
+        status, prize, reserve, count, version = reply
+        return RefundResult(status, int(prize), int(reserve), int(count), int(version))
+
+    @staticmethod
+    def _raise_missing(pool: str, reply: list[Any]) -> None:
+        if reply[0] == "no_pool":
+            raise JackpotError("no_pool", f"no jackpot pool {pool!r}")
+
+    # -- reading -----------------------------------------------------------------------------------
+    async def snapshot(self, pool: str) -> Snapshot | None:
+        check_pool_name(pool)
+        data = await self._read(self._client.hgetall(key(pool, "state")))
+        if not data:
+            return None
+        config = PoolConfig(
+            data["regime"], int(data["prize_bp"]), int(data["reserve_bp"]),
+            int(data["seed_level"]), data["shortfall"], data["fixed_source"],
+        )
+        return Snapshot(
+            pool, int(data["meter"]), int(data["reserve"]), int(data["paid"]),
+            int(data["seed"]), int(data["contributions"]), int(data["house"]),
+            int(data["version"]), config,
+        )
+
+    async def _must_snapshot(self, pool: str) -> Snapshot:
+        snap = await self.snapshot(pool)
+        if snap is None:
+            raise JackpotError("no_pool", f"no jackpot pool {pool!r}")
+        return snap
+
+    async def pools(self) -> list[str]:
+        return sorted(await self._read(self._client.smembers(POOLS_KEY)))
+
+    async def audit(self, pool: str, *, up_to: int | None = None) -> list[dict[str, str]]:
+        """The audit stream in order (entries above version ``up_to`` left out)."""
+        check_pool_name(pool)
+        entries: list[dict[str, str]] = []
+        start = "-"
+        while True:
+            chunk = await self._read(
+                self._client.xrange(key(pool, "audit"), start, "+", count=AUDIT_CHUNK)
+            )
+            for entry in chunk:
+                fields = dict(entry.field_values)
+                if up_to is not None and int(fields["ver"]) > up_to:
+                    return entries
+                entries.append(fields)
+            if len(chunk) < AUDIT_CHUNK:
+                return entries
+            start = "(" + chunk[-1].identifier
+
+    async def check(self, pool: str) -> CheckReport:
+        """Stored totals first, then the audit stream up to that version (5.9)."""
+        snap = await self.snapshot(pool)
+        entries = [] if snap is None else await self.audit(pool, up_to=snap.version)
+        return verify(snap, entries, pool)
+
+    @asynccontextmanager
+    async def watch(self, pool: str) -> AsyncIterator[trio.MemoryReceiveChannel[MeterUpdate]]:
+        check_pool_name(pool)
+        send, receive = trio.open_memory_channel[MeterUpdate](WATCH_BUFFER)
+        scope = trio.CancelScope()
+
+        async def follow() -> None:
+            with scope:
+                async with send:
+                    await self._follow(pool, send)
+
+        self._nursery.start_soon(follow)
+        try:
+            async with receive:
+                yield receive
+        finally:
+            scope.cancel()
+
+    async def _follow(self, pool: str, send: trio.MemorySendChannel[MeterUpdate]) -> None:
+        stream = key(pool, "audit")
+        last_id: str | None = None
+        while True:
+            try:
+                if last_id is None:
+                    await self.wait_available()
+                    tail = await self._read(self._client.xrevrange(stream, "+", "-", count=1))
+                    last_id = tail[0].identifier if tail else "0-0"
+                    if tail:
+                        self._emit(pool, send, tail[0].field_values, "snapshot")
+                    continue
+                with trio.fail_after(self.watch_block_ms / 1000 + self.op_timeout):
+                    found = await self._client.xread(
+                        {stream: last_id}, count=100, block=self.watch_block_ms
+                    )
+            except (*DOWN_ERRORS, JackpotUnavailable):
+                await trio.sleep(self.ping_interval)
+                await self.wait_available()
+                continue
+            for entry in (found or {}).get(stream, ()):
+                last_id = entry.identifier
+                self._emit(pool, send, entry.field_values, None)
+
+    @staticmethod
+    def _emit(pool: str, send: trio.MemorySendChannel[MeterUpdate], fields: Any,
+              op: str | None) -> None:
+        update = MeterUpdate(pool, int(fields["meter"]), int(fields["reserve"]),
+                             int(fields["ver"]), op or fields["op"],
+                             "" if op else fields["round"])
+        try:
+            send.send_nowait(update)
+        except trio.WouldBlock:
+            pass  # a reader this far behind sees the next update's absolute meter
+
+
+@asynccontextmanager
+async def open_redis_service(url: str, **options: Any) -> AsyncIterator[RedisJackpotService]:
+    """Connect (lazily: a Redis that is down at start only makes the service unavailable)."""
+    client: coredis.Redis[str] = coredis.Redis.from_url(
+        url, decode_responses=True, connect_timeout=options.pop("connect_timeout", 0.5),
+        stream_timeout=options.pop("stream_timeout", 2.0), retry_policy=NoRetryPolicy(),
+    )
+    try:
+        async with client, trio.open_nursery() as nursery:
+            service = RedisJackpotService(client, nursery, **options)
+            try:
+                with trio.fail_after(service.op_timeout):
+                    await client.ping()
+                service._mark_up()
+            except DOWN_ERRORS as exc:
+                service._mark_down(exc)
+            nursery.start_soon(service._health)
+            nursery.start_soon(service._drainer)
+            try:
+                yield service
+            finally:
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # the background tasks never raise: an error here is the caller's own, unwrap it.
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
