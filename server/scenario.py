@@ -34,6 +34,7 @@ GAMES: dict[str, str] = {
     "canberra-poker-2004": "server.games.banked.scenario",
     "canberra-poker-2017": "server.games.banked.scenario",
     "four-card-poker": "server.games.banked.scenario",
+    "casino-war": "server.games.banked.scenario",
 }
 
 
