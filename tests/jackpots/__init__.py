@@ -1,0 +1,1 @@
+"""Jackpot pool service tests: both backends, a real redis-server (pytest-redis)."""
