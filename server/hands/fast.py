@@ -166,12 +166,15 @@ def best_of(cards: Sequence[Card], ranking: Ranking = STANDARD) -> int:
     return t.plain[k >> _SUIT_BITS]
 
 
-def _parts(cards: Sequence[Card], n: int) -> list[tuple[int, int]]:
-    """(key sum, rank mask) of every n-card combination."""
-    return [
-        (sum(KEY[c] for c in combo), sum(BIT[c] for c in combo))
-        for combo in combinations(cards, n)
-    ]
+#: Rank part of each card's key (``KEY >> 12``): the base-5 rank digit alone.
+RANK_KEY: tuple[int, ...] = tuple(5 ** (c >> 2) for c in range(52))
+
+
+def _suit_counts(cards: Sequence[Card]) -> list[int]:
+    counts = [0, 0, 0, 0]
+    for c in cards:
+        counts[c & 3] += 1
+    return counts
 
 
 def best_exact(
@@ -185,24 +188,35 @@ def best_exact(
 
     Omaha: 2 of 4 hole + 3 of the board (ACT r 14.1, QLD s2 "hand"); QLD Manila 2 of 2 + 3
     (s4); ACT 3 Card Manila 2 of 3 + 3 (r 14.1). A board of 3 to 5 cards is allowed.
+
+    The key sums of the hole and board combinations are formed once and added pairwise
+    (6 x 10 for Omaha). A flush needs ``n_hole`` hole cards and ``n_board`` board cards of
+    one suit; unless some suit has that many, only the rank lookup is done.
     """
-    if n_hole + n_board != 5:
+    if n_hole + n_board != 5 or n_hole < 0 or n_board < 0:
         raise ValueError(f"a hand is five cards, not {n_hole} + {n_board}")
     if len(hole) < n_hole or len(board) < n_board:
         raise ValueError(
             f"need {n_hole} of {len(hole)} hole cards and {n_board} of {len(board)} board cards"
         )
     t = _STD if ranking is STANDARD else tables(ranking)
-    plain, flush = t.plain, t.flush
-    best = -1
-    board_parts = _parts(board, n_board)
-    for hk, hm in _parts(hole, n_hole):
-        for bk, bm in board_parts:
-            k = hk + bk
-            if FLUSH_SUIT[k & _SUIT_MASK]:
-                v = flush[hm | bm]
-            else:
-                v = plain[k >> _SUIT_BITS]
+    plain = t.plain
+    hole_keys = [sum(RANK_KEY[c] for c in combo) for combo in combinations(hole, n_hole)]
+    board_keys = [sum(RANK_KEY[c] for c in combo) for combo in combinations(board, n_board)]
+    best = max([plain[h + b] for h in hole_keys for b in board_keys])
+    hole_suits, board_suits = _suit_counts(hole), _suit_counts(board)
+    flush = t.flush
+    for suit in range(4):
+        if hole_suits[suit] >= n_hole and board_suits[suit] >= n_board:
+            hole_masks = [
+                sum(BIT[c] for c in combo)
+                for combo in combinations([c for c in hole if c & 3 == suit], n_hole)
+            ]
+            board_masks = [
+                sum(BIT[c] for c in combo)
+                for combo in combinations([c for c in board if c & 3 == suit], n_board)
+            ]
+            v = max([flush[h | b] for h in hole_masks for b in board_masks])
             if v > best:
                 best = v
     return best

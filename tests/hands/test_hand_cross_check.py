@@ -83,6 +83,8 @@ def test_manila_14_3_order_is_eval7s_with_flush_over_full_house() -> None:
 
 
 RANKINGS = st.sampled_from([STANDARD, MANILA, MANILA_ACE_LOW])
+#: Decks to draw from: the full pack, the Manila pack, and two suits only (flush-rich).
+DECKS = st.sampled_from([STANDARD_DECK, MANILA_DECK, tuple(c for c in range(52) if c & 3 < 2)])
 
 
 def _brute_best(cards: Sequence[int], ranking: Ranking) -> int:
@@ -103,12 +105,14 @@ def test_best_of_is_the_best_five_card_subset(cards: list[int], ranking: Ranking
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    cards=st.lists(st.sampled_from(MANILA_DECK), min_size=7, max_size=7, unique=True),
-    ranking=RANKINGS,
-)
-def test_best_of_on_the_manila_deck(cards: list[int], ranking: Ranking) -> None:
-    """32-card deck (ACT 3 Card Manila r 3.1, QLD s13): A-7-8-9-10 straights are common."""
+@given(data=st.data(), ranking=RANKINGS)
+def test_best_of_on_the_manila_deck_and_flush_rich_decks(
+    data: st.DataObject, ranking: Ranking
+) -> None:
+    """32-card deck (ACT 3 Card Manila r 3.1, QLD s13): A-7-8-9-10 straights are common; the
+    two-suit deck makes flushes and straight flushes common."""
+    deck = data.draw(DECKS)
+    cards = data.draw(st.lists(st.sampled_from(deck), min_size=5, max_size=7, unique=True))
     assert best_of(cards, ranking) == reference.best_of(cards, ranking)
 
 
@@ -124,8 +128,9 @@ def test_best_exact_is_brute_force(
 ) -> None:
     """ACT Omaha / 3 Card Manila r 14.1, QLD s2, s4: exactly n hole + m board cards."""
     n_cards, n_hole, n_use = shape
+    deck = data.draw(DECKS)
     dealt = data.draw(
-        st.lists(st.integers(0, 51), min_size=n_cards + n_board, max_size=n_cards + n_board,
+        st.lists(st.sampled_from(deck), min_size=n_cards + n_board, max_size=n_cards + n_board,
                  unique=True)
     )
     hole, board = dealt[:n_cards], dealt[n_cards:]
