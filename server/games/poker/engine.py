@@ -1,0 +1,779 @@
+"""The player-vs-player poker round: a sans-I/O state machine (commands in, events out).
+
+Theory of operation
+-------------------
+A :class:`PokerRound` is one round of play at one table. It is built from a
+:class:`~server.games.poker.rules.RuleSet`, the seats' table stakes, the seat holding the
+buck / dealer button and an injected random source; it never reads a clock, sleeps or draws
+randomness except through that source. ``start()`` takes any participation fee, posts the
+blinds, shuffles and deals; then the table feeds it ``act(seat, verb, amount)`` (or
+``timeout(seat)``) until ``complete``. Every call returns the events it caused; every event
+carries ``visible_to``. An illegal command raises
+:class:`~server.errors.IllegalAction` and changes nothing.
+
+State per betting round: each seat's wager in the round (``bet``), the level to call
+(``cb``), the seats that have acted since the last full bet or raise (``acted``: a seat not in
+it still has the option, e.g. the last blind in round 1), the raise count, the size the
+next raise must reach, and the short-all-in restrictions (``closed`` for everybody, or
+``blocked`` seats). A betting round ends when nobody still needs to act; the round of play
+ends when one player is left or the last betting round ends (then the showdown).
+
+IllegalAction codes (stable):
+
+=====================  ===================================================================
+``round_complete``     the round of play is over (or was voided)
+``not_your_turn``      another seat is to act
+``unknown_action``     the verb is not fold/check/call/bet/raise/allin
+``action_not_allowed`` the verb does not apply now (check facing a wager, bet after an
+                       opening bet, raise with nobody left to answer, ...)
+``amount_required``    bet/raise without an amount
+``amount_invalid``     the amount is not an integer number of cents
+``amount_too_small``   below the minimum bet or raise (ACT r 10.2-10.4, QLD s28(4), Sch 5 s26(4))
+``amount_too_large``   above the structure's maximum or the seat's table stake
+``amount_not_allowed`` between the fixed sizes of a limit round
+``raise_cap_reached``  the round's raises are used up (ACT r 10.2-10.4, QLD s9(3), Sch 5 s26(1))
+``betting_closed``     a short all-in allows only calls (ACT r 12.5, QLD s29(10), Sch 5 s27(6))
+=====================  ===================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.cards import DECKS, RandomSource, card_str, shuffle
+from server.errors import IllegalAction
+from server.games.poker import settle
+from server.games.poker.events import (
+    EVERYONE,
+    ActionTaken,
+    BettingRoundEnded,
+    BlindPosted,
+    BoardDealt,
+    CardBurned,
+    CommissionTaken,
+    Event,
+    FeeCharged,
+    HandMucked,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    RoundEnded,
+    RoundVoided,
+    TurnToAct,
+    UncalledReturned,
+)
+from server.games.poker.legal import LegalActions
+from server.games.poker.rules import RuleSet
+from server.hands import best_exact, best_of, category_name
+
+VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
+_BIG = 1 << 62
+
+
+@dataclass(slots=True)
+class RoundResult:
+    """The settled round. ``to_scenario()`` gives the SCENARIOS.md result fields."""
+
+    stacks: dict[int, int]
+    pots: list[dict[str, Any]]
+    commission: int
+    fees: int
+    uncalled: dict[int, int]
+    board: list[int]
+    showdown: dict[int, str]
+    voided: str | None = None
+    groups: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_scenario(self) -> dict[str, Any]:
+        return {
+            "state": "complete",
+            "stacks": {str(s): v for s, v in sorted(self.stacks.items())},
+            "commission": self.commission,
+            "fees": self.fees,
+            "pots": [
+                {"amount": p["amount"], "eligible": p["eligible"], "winners": p["winners"],
+                 "commission": p["commission"]}
+                for p in self.pots
+            ],
+            "uncalled": {str(s): v for s, v in self.uncalled.items()},
+            "board": [card_str(c) for c in self.board],
+            "showdown": {str(s): v for s, v in sorted(self.showdown.items())},
+            "error": None,
+        }
+
+
+class PokerRound:
+    """One round of play of any of the six games (see the module docstring)."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        stacks: Mapping[int, int],
+        designated: int,
+        rng: RandomSource,
+        hole: Mapping[int, Sequence[int]] | None = None,
+        board: Sequence[int] | None = None,
+        posts: Mapping[int, int] | None = None,
+    ) -> None:
+        seats = sorted(stacks)
+        if len(seats) < 2:
+            raise ValueError("a round of play needs at least two players")
+        if any(s < 1 or s > rules.max_seats for s in seats):
+            raise ValueError(f"seats must be 1..{rules.max_seats}")
+        if any(type(v) is not int or v <= 0 for v in stacks.values()):
+            raise ValueError("every table stake must be a positive integer")
+        if designated not in stacks and not (rules.dead_button and 1 <= designated
+                                             <= rules.max_seats):
+            raise ValueError(f"designated seat {designated} is not occupied")
+        if posts and not rules.dead_button:
+            raise ValueError("returning/new player posts exist only in QLD Sch 11 (s23A)")
+        self.rules = rules
+        self.seats = seats
+        self.n = len(seats)
+        self._idx = {s: i for i, s in enumerate(seats)}
+        self.designated = designated
+        self.start_stacks = dict(stacks)
+        self.stacks = dict(stacks)
+        self._rng = rng
+        self._fixed_hole = {s: list(c) for s, c in (hole or {}).items()}
+        self._fixed_board = list(board or [])
+        self._posts = dict(posts or {})
+        self.hole: dict[int, list[int]] = {}
+        self.board: list[int] = []
+        self._board_all: list[int] = []
+        self._burns: list[int] = []
+        self.bet = dict.fromkeys(seats, 0)
+        self.contrib = dict.fromkeys(seats, 0)
+        self.dead = 0
+        self.fees = 0
+        self.folded: set[int] = set()
+        self.allin: set[int] = set()
+        self.street = 0
+        self.to_act: int | None = None
+        self.complete = False
+        self.result: RoundResult | None = None
+        self.shown: dict[int, list[int]] = {}
+        self._started = False
+        self._legal: LegalActions | None = None
+        # betting-round state
+        self.cb = 0
+        self.raises = 0
+        self.acted: set[int] = set()
+        self.acted_round: set[int] = set()
+        self.closed = False
+        self.blocked: set[int] = set()
+        self.opening = 0            # the opening bet of the round (QLD s28(4)(b))
+        self.last_raise = 0         # the last full raise increment (QLD s28(4)(c), Sch 5 s26(4))
+        self.max_wager = 0          # largest opening wager / raise increment (ACT r 10.2-10.4)
+        self.aggressor: int | None = None
+        self.no_check: set[int] = set()
+        self.lb = rules.blinds[-1]
+        self.second_blind_seat: int | None = None
+        self.blind_seats: list[int] = []
+        self._eval: dict[int, int] = {}
+        self._full_inc = _BIG
+
+    # ------------------------------------------------------------------ seat order
+    def after(self, pos: int) -> list[int]:
+        """Occupied seats clockwise strictly after position ``pos``, then ``pos`` if occupied."""
+        seats = self.seats
+        out = [s for s in seats if s > pos] + [s for s in seats if s < pos]
+        if pos in self._idx:
+            out.append(pos)
+        return out
+
+    def from_(self, pos: int) -> list[int]:
+        """Occupied seats clockwise from ``pos`` inclusive."""
+        if pos in self._idx:
+            i = self._idx[pos]
+            return self.seats[i:] + self.seats[:i]
+        return self.after(pos)
+
+    def _active(self, s: int) -> bool:
+        return s not in self.folded and s not in self.allin
+
+    def designated_player(self) -> int:
+        """QLD Sch 5 s2: the buck holder, or the next active player after it (A-5: else
+        the buck holder); other games: the buck/button seat itself."""
+        if self.rules.odd_chip != "after-designated":
+            return self.designated
+        for s in self.from_(self.designated):
+            if self._active(s):
+                return s
+        return self.designated
+
+    # ------------------------------------------------------------------ start
+    def start(self) -> list[Event]:
+        """Participation fee (QLD s19), blinds, the deal, and the first turn to act."""
+        if self._started:
+            raise IllegalAction("round_complete" if self.complete else "action_not_allowed",
+                                "the round of play has already started")
+        self._started = True
+        r = self.rules
+        ev: list[Event] = []
+        d = self.designated
+        if r.participation_fee:
+            for s in self.seats:
+                fee = min(r.participation_fee, self.stacks[s] - 1)
+                if fee <= 0:
+                    raise ValueError(f"seat {s} cannot pay the participation fee")
+                self.stacks[s] -= fee
+                self.fees += fee
+                ev.append(FeeCharged(s, fee))
+        # blinds
+        k = min(len(r.blinds), self.n)
+        if r.variant == "manila":
+            posters = [d]
+        elif r.jurisdiction == "act":
+            posters = self.from_(d)[:k]
+        elif self.n == 2 and d in self._idx:
+            posters = [d, self.after(d)[0]]             # QLD s23(5): heads-up
+        else:
+            posters = self.after(d)[:2]
+        self.blind_seats = posters
+        self.lb = r.blinds[len(posters) - 1]            # ACT digest A-13
+        for i, s in enumerate(posters):
+            ev.append(self._post(s, r.blinds[i], f"blind{i + 1}"))
+        if r.dead_button:
+            self.second_blind_seat = posters[-1]
+            self.no_check.add(posters[0])                # QLD s4(1)(a), digest A-15
+        for s, amount in sorted(self._posts.items()):
+            if s not in self._idx or s in posters:
+                raise ValueError(f"seat {s} cannot make a s23A post")
+            amount = min(amount, self.stacks[s])
+            live = min(amount, self.lb)
+            if live:
+                ev.append(self._post(s, live, "live"))
+            if amount > live:                            # s23A(4): dead money, main pot
+                self.stacks[s] -= amount - live
+                self.dead += amount - live
+                if self.stacks[s] == 0:
+                    self.allin.add(s)
+                ev.append(BlindPosted(s, "dead", amount - live, self.stacks[s]))
+        self.cb = self.lb                                # A-14: the call stays at the blind
+        self.max_wager = self.lb
+        self.opening = self.lb
+        ev += self._deal()
+        ev += self._begin_betting()
+        return ev
+
+    def _post(self, s: int, amount: int, kind: str) -> BlindPosted:
+        amount = min(amount, self.stacks[s])
+        self.stacks[s] -= amount
+        self.bet[s] += amount
+        self.contrib[s] += amount
+        if self.stacks[s] == 0:
+            self.allin.add(s)
+        return BlindPosted(s, kind, amount, self.stacks[s])
+
+    def _deal(self) -> list[Event]:
+        r = self.rules
+        fixed = set(self._fixed_board)
+        for cs in self._fixed_hole.values():
+            fixed.update(cs)
+        rest = shuffle([c for c in DECKS[r.deck_size] if c not in fixed], self._rng)
+        pos = 0
+        d = self.designated
+        if r.variant == "manila":
+            order, groups = self.from_(d), ((2, 1) if r.hole_cards == 3 else (2,))
+        elif r.jurisdiction == "act":
+            order, groups = self.from_(d), (1,) * r.hole_cards
+        else:
+            order, groups = self.after(d), (1,) * r.hole_cards
+        hole: dict[int, list[int]] = {s: list(self._fixed_hole[s]) for s in order
+                                      if s in self._fixed_hole}
+        for g in groups:
+            for s in order:
+                if s in self._fixed_hole:
+                    continue
+                hole.setdefault(s, []).extend(rest[pos:pos + g])
+                pos += g
+        self.hole = hole
+        board: list[int] = []
+        fb = self._fixed_board
+        for n in r.board_schedule:
+            if n == 0:
+                continue
+            if r.burns:
+                self._burns.append(rest[pos])
+                pos += 1
+            for _ in range(n):
+                if len(board) < len(fb):
+                    board.append(fb[len(board)])
+                else:
+                    board.append(rest[pos])
+                    pos += 1
+        self._board_all = board
+        ev: list[Event] = [HoleCardsDealt(s, tuple(hole[s]), s) for s in order]
+        if r.board_schedule[0]:
+            ev += self._turn_board(0)
+        return ev
+
+    def _turn_board(self, street: int) -> list[Event]:
+        n = self.rules.board_schedule[street]
+        if not n:
+            return []
+        ev: list[Event] = []
+        if self.rules.burns:
+            ev.append(CardBurned((self._burns[sum(1 for x in self.rules.board_schedule[:street]
+                                                  if x)],)))
+        new = self._board_all[len(self.board):len(self.board) + n]
+        self.board.extend(new)
+        ev.append(BoardDealt(street + 1, tuple(new), tuple(self.board)))
+        return ev
+
+    # ------------------------------------------------------------------ betting
+    def _begin_betting(self) -> list[Event]:
+        r = self.rules
+        if self.street == 0:
+            first = self.after(self.blind_seats[-1])
+        else:
+            for s in self.seats:
+                self.bet[s] = 0
+            self.cb = self.raises = self.opening = self.last_raise = self.max_wager = 0
+            self.acted = set()
+            self.acted_round = set()
+            self.closed = False
+            self.blocked = set()
+            self.aggressor = None
+            self.no_check = set()
+            first = self.after(self.designated) if r.postflop_after_button \
+                else self.from_(self.designated)
+        n_active = sum(1 for s in self.seats if self._active(s))
+        for s in first:
+            if self._needs(s, n_active):
+                return self._turn(s)
+        return self._end_betting()
+
+    def _needs(self, s: int, n_active: int) -> bool:
+        if s in self.folded or s in self.allin:
+            return False
+        if self.bet[s] < self.cb:
+            return True
+        return n_active >= 2 and s not in self.acted
+
+    def _turn(self, s: int) -> list[Event]:
+        self.to_act = s
+        self._legal = self._compute_legal(s)
+        return [TurnToAct(s, {"actions": self._legal.to_wire()})]
+
+    def _heads_up(self) -> bool:
+        """ACT r 10.5 / Sch 5 s26(5), digests A-4/A-2: exactly two players neither folded
+        nor tapped out."""
+        if self.rules.heads_up is None:
+            return False
+        return sum(1 for s in self.seats if self._active(s)) == 2
+
+    def _sizes(self, opening: bool) -> tuple[int, ...] | None:
+        """Fixed increments of a limit round, or None for pot/no-limit ranges."""
+        r = self.rules
+        if r.structure != "limit":
+            return None
+        lb, st, last = self.lb, self.street, self.street == r.rounds - 1
+        if r.variant == "manila":                   # ACT r 10.2-10.4 (A-2), Sch 5 s24, s26
+            return (lb, 2 * lb, 3 * lb, 4 * lb) if last else (lb, 2 * lb)
+        if r.jurisdiction == "act":                 # ACT r 10.2-10.4, digest A-2
+            if st == 0:
+                return (lb, 2 * lb)
+            return (2 * lb, 4 * lb) if last else (2 * lb,)
+        return (lb,) if st < 2 else (r.maximum,)    # QLD s28(8)
+
+    def _min_raise(self, s: int) -> int:
+        """The smallest full raise increment now (before limit sizes)."""
+        r = self.rules
+        if r.min_raise_rule == "act":               # r 10.2-10.4, digest A-3/A-5
+            return max(self.lb, self.max_wager)
+        if r.min_raise_rule == "qld-ma":            # s26(4), digest A-8
+            return max(self.lb, self.last_raise)
+        if self.cb - self.bet[s] < self.lb:         # QLD s28(4)(a)
+            return self.lb
+        if self.last_raise:                          # s28(4)(c)
+            return self.last_raise
+        return max(self.opening, self.lb)            # s28(4)(b)
+
+    def _compute_legal(self, s: int) -> LegalActions:
+        r = self.rules
+        stack = self.stacks[s]
+        mine = self.bet[s]
+        cb = self.cb
+        to_call = cb - mine
+        check = to_call <= 0 and s not in self.no_check
+        call: int | None = None
+        if to_call > 0:
+            call = min(to_call, stack)
+        elif s in self.no_check:
+            call = 0
+        opening = cb == 0
+        reach = mine + stack                         # the most this seat can have in
+        bounds: tuple[int, int] | None = None
+        sizes: tuple[int, ...] | None = None
+        allin_max = cb                               # tapping out allowed up to this total
+        code = None
+        self._full_inc = _BIG
+        others = any(self._active(x) for x in self.seats if x != s)
+        heads_up = self._heads_up()
+        if not others:
+            code = "action_not_allowed"
+        elif reach <= cb:
+            code = "action_not_allowed"
+        elif self.closed or s in self.blocked:
+            code = "betting_closed"
+        elif (not opening and r.raise_cap is not None and self.raises >= r.raise_cap
+              and not heads_up):
+            code = "raise_cap_reached"
+        else:
+            unrestricted = heads_up and r.heads_up == "unrestricted" and not opening
+            incs = None if unrestricted else self._sizes(opening)
+            if unrestricted:
+                lo, hi = r.chip_unit, _BIG
+            elif incs is not None:
+                if opening:
+                    allowed = incs
+                elif r.min_raise_rule == "qld-he":
+                    allowed = incs
+                else:
+                    mr = self._min_raise(s)
+                    allowed = tuple(x for x in incs if x >= mr) or (incs[-1],)
+                lo, hi = allowed[0], allowed[-1]
+                sizes = tuple(cb + x for x in allowed if cb + x <= reach)
+            else:
+                lo = self.lb if opening and r.min_raise_rule != "qld-ma" else \
+                    self._min_raise(s)
+                if r.structure == "no-limit":
+                    hi = _BIG
+                else:
+                    pot = sum(self.contrib.values()) + self.dead + to_call
+                    hi = pot if r.structure == "full-pot" else pot // 2
+                    hi = hi // r.chip_unit * r.chip_unit
+                if lo > hi:                          # QLD s28(3)
+                    lo = hi
+            self._full_inc = lo
+            if hi > 0:
+                allin_max = cb + hi
+                if reach >= cb + lo:
+                    bounds = (cb + lo, min(cb + hi, reach))
+                    if sizes is not None and not sizes:
+                        bounds = None
+        allin = stack if stack > 0 and reach <= allin_max else None
+        if bounds is None and code is None and allin is None:
+            code = "action_not_allowed"
+        return LegalActions(
+            seat=s, fold=True, check=check, call=call,
+            bet=bounds if opening else None, raise_=None if opening else bounds,
+            allin=allin, sizes=sizes if bounds is not None else None,
+            no_raise_code=code,
+        )
+
+    def legal_actions(self) -> LegalActions | None:
+        """What the seat to act may do (None when nobody is to act)."""
+        return self._legal if self.to_act is not None else None
+
+    # ------------------------------------------------------------------ commands
+    def act(self, seat: int, verb: str, amount: int | None = None) -> list[Event]:
+        """Apply one player action. Raises IllegalAction (state unchanged) if not allowed."""
+        if self.complete:
+            raise IllegalAction("round_complete", "the round of play is over")
+        if not self._started:
+            raise IllegalAction("action_not_allowed", "the round of play has not started")
+        if seat != self.to_act:
+            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {seat}'s")
+        if verb not in VERBS:
+            raise IllegalAction("unknown_action", f"unknown action {verb!r}")
+        la = self._legal
+        assert la is not None
+        mine = self.bet[seat]
+        if verb == "fold":
+            self.folded.add(seat)
+            return self._after_action(seat, "fold", 0)
+        if verb == "check":
+            if not la.check:
+                raise IllegalAction("action_not_allowed",
+                                    f"seat {seat} cannot check: {self.cb - mine} to call"
+                                    if self.cb > mine else f"seat {seat} must call or raise")
+            return self._after_action(seat, "check", 0)
+        if verb == "call":
+            if la.call is None:
+                raise IllegalAction("action_not_allowed", "nothing to call: check or bet")
+            return self._wager(seat, "call", mine + la.call)
+        if verb == "allin":
+            if la.allin is None:
+                code = la.no_raise_code or "action_not_allowed"
+                raise IllegalAction(code, self._no_raise_message(code, seat))
+            return self._wager(seat, "allin", mine + la.allin)
+        # bet / raise
+        opening = self.cb == 0
+        if verb == "bet" and not opening:
+            raise IllegalAction("action_not_allowed",
+                                f"a wager of {self.cb} is already made: raise or call")
+        if verb == "raise" and opening:
+            raise IllegalAction("action_not_allowed", "nothing to raise: bet or check")
+        if amount is None:
+            raise IllegalAction("amount_required", f"{verb} needs a 'raise to' amount")
+        if type(amount) is not int:
+            raise IllegalAction("amount_invalid", f"amount must be whole cents, got {amount!r}")
+        bounds = la.bet if opening else la.raise_
+        reach = mine + self.stacks[seat]
+        if amount == reach and la.allin is not None:
+            return self._wager(seat, "allin", amount)
+        if bounds is None:
+            code = la.no_raise_code or "action_not_allowed"
+            if code == "action_not_allowed" and la.allin is not None and amount > reach:
+                code = "amount_too_large"
+            raise IllegalAction(code, self._no_raise_message(code, seat))
+        lo, hi = bounds
+        if amount > reach:
+            raise IllegalAction("amount_too_large",
+                                f"{verb} to {amount} exceeds seat {seat}'s stake ({reach} in all)")
+        if amount < lo:
+            raise IllegalAction("amount_too_small", f"the minimum {verb} is to {lo}")
+        if amount > hi:
+            raise IllegalAction("amount_too_large", f"the maximum {verb} is to {hi}")
+        if la.sizes is not None and amount not in la.sizes:
+            raise IllegalAction("amount_not_allowed",
+                                f"{verb} must be to one of {list(la.sizes)}")
+        return self._wager(seat, verb, amount)
+
+    def _no_raise_message(self, code: str, seat: int) -> str:
+        if code == "raise_cap_reached":
+            return f"the raise cap ({self.rules.raise_cap}) for this betting round is reached"
+        if code == "betting_closed":
+            return "after an all-in for less than a raise, only calls are allowed"
+        return f"seat {seat} may not bet or raise now"
+
+    def timeout(self, seat: int) -> list[Event]:
+        """The turn timer ran out: check if that is free, else fold."""
+        if self.complete:
+            raise IllegalAction("round_complete", "the round of play is over")
+        if seat != self.to_act:
+            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {seat}'s")
+        assert self._legal is not None
+        return self.act(seat, "check" if self._legal.check else "fold")
+
+    def _wager(self, s: int, verb: str, total: int) -> list[Event]:
+        """Move chips so that seat ``s`` has ``total`` in this betting round."""
+        mine = self.bet[s]
+        add = total - mine
+        self.stacks[s] -= add
+        self.bet[s] = total
+        self.contrib[s] += add
+        if self.stacks[s] == 0:
+            self.allin.add(s)
+        cb = self.cb
+        if total > cb:
+            inc = total - cb
+            if cb == 0:
+                # an opening bet (a short all-in one too: QLD s25(5)) opens the betting
+                self.opening = total
+                self.max_wager = max(self.max_wager, inc)
+                self.acted = set()
+                self.blocked = set()
+                self.aggressor = s
+            elif inc >= self._full_inc:
+                self.raises += 1
+                self.last_raise = inc
+                self.max_wager = max(self.max_wager, inc)
+                self.acted = set()
+                self.blocked = set()
+                self.aggressor = s
+            else:
+                self._short_allin(s)
+            self.cb = total
+        return self._after_action(s, verb, add)
+
+    def _short_allin(self, s: int) -> None:
+        """An all-in raise below a full raise: not a raise (no cap count, no new minimum)."""
+        policy = self.rules.short_allin
+        if policy == "act":                          # r 12.5, digest A-8: nobody may raise
+            self.closed = True
+        elif policy == "qld-closed":                 # s29(10), digest A-3
+            self.blocked |= self.acted
+        elif policy == "qld-ma":                     # Sch 5 s27(5)-(6)
+            others = [x for x in self.seats if x != s and self._active(x)]
+            if all(x in self.acted_round for x in others):
+                self.closed = True
+        self.aggressor = s
+
+    def _after_action(self, s: int, verb: str, add: int) -> list[Event]:
+        self.acted.add(s)
+        self.acted_round.add(s)
+        ev: list[Event] = [ActionTaken(s, verb, add, self.bet[s], self.stacks[s])]
+        live = [x for x in self.seats if x not in self.folded]
+        if len(live) == 1:
+            self.to_act = None
+            self._legal = None
+            return ev + self._settle()
+        n_active = sum(1 for x in self.seats if self._active(x))
+        i = self._idx[s]
+        seats = self.seats
+        for k in range(1, self.n + 1):
+            x = seats[(i + k) % self.n]
+            if self._needs(x, n_active):
+                return ev + self._turn(x)
+        return ev + self._end_betting()
+
+    def _end_betting(self) -> list[Event]:
+        self.to_act = None
+        self._legal = None
+        pot = sum(self.contrib.values()) + self.dead
+        ev: list[Event] = [BettingRoundEnded(self.street + 1, pot)]
+        if self.street == self.rules.rounds - 1:
+            return ev + self._settle()
+        self.street += 1
+        ev += self._turn_board(self.street)
+        return ev + self._begin_betting()
+
+    # ------------------------------------------------------------------ settlement
+    def _value(self, s: int) -> int:
+        v = self._eval.get(s)
+        if v is None:
+            r = self.rules
+            if r.exact_use is None:
+                v = best_of(self.hole[s] + self.board, r.ranking)
+            else:
+                v = best_exact(self.hole[s], self.board, r.exact_use[0], r.exact_use[1],
+                               r.ranking)
+            self._eval[s] = v
+        return v
+
+    def _settle(self) -> list[Event]:
+        r = self.rules
+        ev: list[Event] = []
+        live = [s for s in self.seats if s not in self.folded]
+        showdown = len(live) > 1
+        if showdown:                                 # deal out (ACT r 8.6, QLD s27(2))
+            while self.street < r.rounds - 1:
+                self.street += 1
+                ev += self._turn_board(self.street)
+        contrib = dict(self.contrib)
+        uncalled: dict[int, int] = {}
+        if (r.fold_around == "return-second-blind" and self.street == 0 and not showdown
+                and live[0] == self.second_blind_seat and self.cb == self.lb
+                and all(c < self.lb for x, c in contrib.items() if x != live[0])):
+            top, excess = live[0], contrib[live[0]]  # QLD s24(5)-(6), s26(3)(a), digest A-1
+        else:
+            top, excess = settle.uncalled(contrib)
+        if top is not None and excess:
+            contrib[top] -= excess
+            self.stacks[top] += excess
+            uncalled[top] = excess
+            ev.append(UncalledReturned(top, excess))
+        pots = settle.build_pots(contrib, live, self.dead)
+
+        def winners_of(eligible: list[int]) -> list[int]:
+            if len(eligible) == 1:
+                return list(eligible)
+            vals = {s: self._value(s) for s in eligible}
+            best = max(vals.values())
+            return [s for s in eligible if vals[s] == best]
+
+        ref = self.designated_player() if r.odd_chip == "after-designated" else self.designated
+        order = settle.odd_chip_order(r, self.seats, ref)
+        payouts, commission, groups = settle.settle_pots(r, pots, winners_of, order)
+        showdown_names: dict[int, str] = {}
+        if showdown:
+            ev += self._show(live, pots, showdown_names)
+        for g in groups:
+            if g["commission"]:
+                ev.append(CommissionTaken(tuple(g["pots"]), g["base"], g["commission"]))
+            ev.append(PotAwarded(g["pots"][0], g["base"], tuple(g["winners"]),
+                                 g["shares"], g["commission"]))
+        for s, v in payouts.items():
+            self.stacks[s] += v
+        self.complete = True
+        self.to_act = None
+        self._legal = None
+        self.result = RoundResult(
+            stacks=dict(self.stacks),
+            pots=[{"amount": p.amount, "eligible": sorted(p.eligible),
+                   "winners": sorted(p.winners), "commission": p.commission} for p in pots],
+            commission=commission, fees=self.fees, uncalled=uncalled,
+            board=list(self.board), showdown=showdown_names, groups=groups,
+        )
+        ev.append(RoundEnded(dict(self.stacks)))
+        return ev
+
+    def _show(self, live: list[int], pots: list[settle.Pot],
+              names: dict[int, str]) -> list[Event]:
+        """Showing order: the called player first (ACT r 9.2, QLD s27(2)-(3), Sch 5 s25(2)-(3));
+        with no final wager the first player in the betting order (ACT A-10, QLD s27(3), Sch 5
+        s25(3)). Others show only an equal or better hand, or a hand that wins a pot."""
+        r = self.rules
+        winners = {w for p in pots for w in p.winners}
+        start = self.aggressor if self.aggressor in live else None
+        if start is None:
+            first = self.after(self.designated) if r.postflop_after_button \
+                else self.from_(self.designated_player())
+            start = next(s for s in first if s in live)
+        order = [s for s in self.from_(start) if s in live]
+        best = -1
+        ev: list[Event] = []
+        for s in order:
+            v = self._value(s)
+            if s in winners or v >= best:
+                best = max(best, v)
+                name = category_name(v)
+                names[s] = name
+                self.shown[s] = self.hole[s]
+                ev.append(HandShown(s, tuple(self.hole[s]), name))
+            else:
+                ev.append(HandMucked(s))
+        return ev
+
+    def void(self, reason: str) -> list[Event]:
+        """A misdeal or void round (ACT r 16.2, 18.3-18.4; QLD s32-33A; Sch 5 s33): every
+        wager and fee is returned and no commission is taken."""
+        if self.complete:
+            raise IllegalAction("round_complete", "the round of play is over")
+        self.stacks = dict(self.start_stacks)
+        self.complete = True
+        self.to_act = None
+        self._legal = None
+        self.result = RoundResult(
+            stacks=dict(self.stacks), pots=[], commission=0, fees=0, uncalled={},
+            board=list(self.board), showdown={}, voided=reason,
+        )
+        return [RoundVoided(reason, dict(self.stacks)), RoundEnded(dict(self.stacks))]
+
+    # ------------------------------------------------------------------ views
+    def view(self, viewer: int | None) -> dict[str, Any]:
+        """Everything ``viewer`` (a seat, or None for a spectator) may see now."""
+        seats = {}
+        for s in self.seats:
+            d: dict[str, Any] = {
+                "stack": self.stacks[s], "bet": self.bet[s], "in_pot": self.contrib[s],
+                "folded": s in self.folded, "allin": s in self.allin,
+            }
+            if s in self.shown:
+                d["cards"] = [card_str(c) for c in self.shown[s]]
+            elif s == viewer and s in self.hole:
+                d["cards"] = [card_str(c) for c in self.hole[s]]
+            seats[str(s)] = d
+        out: dict[str, Any] = {
+            "game": self.rules.game,
+            "designated": self.designated,
+            "round": self.street + 1,
+            "seats": seats,
+            "pot": sum(self.contrib.values()) + self.dead,
+            "board": [card_str(c) for c in self.board],
+            "to_act": self.to_act,
+            "complete": self.complete,
+        }
+        if viewer is not None and viewer == self.to_act and self._legal is not None:
+            out["legal"] = self._legal.to_wire()
+        if self.result is not None:
+            res = self.result.to_scenario()
+            out["result"] = {k: res[k] for k in ("stacks", "commission", "fees", "pots",
+                                                  "uncalled", "showdown")}
+        return out
+
+
+def visible(events: Sequence[Event], viewer: int | None) -> list[dict[str, Any]]:
+    """The wire form of the events ``viewer`` may see (a convenience for tests and demos)."""
+    out = []
+    for e in events:
+        v = e.visible_to
+        if v == EVERYONE or (viewer is not None and v == viewer):
+            out.append(e.to_wire())
+    return out

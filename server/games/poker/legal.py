@@ -1,0 +1,61 @@
+"""What the seat to act may do now, with amount bounds (``PokerRound.legal_actions()``).
+
+Amounts for ``bet`` and ``raise`` are "raise to" totals: the seat's total wager in this
+betting round after the action (``shared/SCENARIOS.md``); a blind counts toward its poster's
+round-1 total. ``call`` and ``allin`` give the chips the action moves from the stack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    seat: int
+    fold: bool
+    check: bool
+    #: chips a call moves (less than the amount to call when the call taps out), or None.
+    call: int | None
+    #: (min, max) opening-bet totals, or None.
+    bet: tuple[int, int] | None
+    #: (min, max) raise-to totals, or None.
+    raise_: tuple[int, int] | None
+    #: chips a tap-out moves (the whole stack), or None when tapping out is not allowed.
+    allin: int | None
+    #: the only totals allowed for bet/raise under fixed limits (None: any in the range).
+    sizes: tuple[int, ...] | None = None
+    #: why bet/raise is refused, when it is ("raise_cap_reached", "betting_closed", ...).
+    no_raise_code: str | None = None
+
+    def verbs(self) -> list[str]:
+        out = ["fold"]
+        if self.check:
+            out.append("check")
+        if self.call is not None:
+            out.append("call")
+        if self.bet is not None:
+            out.append("bet")
+        if self.raise_ is not None:
+            out.append("raise")
+        if self.allin is not None:
+            out.append("allin")
+        return out
+
+    def to_wire(self) -> list[dict[str, Any]]:
+        """A list of ``{"verb": ..., bounds}``, e.g. ``{"verb": "raise", "min": 400, ...}``."""
+        out: list[dict[str, Any]] = [{"verb": "fold"}]
+        if self.check:
+            out.append({"verb": "check"})
+        if self.call is not None:
+            out.append({"verb": "call", "amount": self.call})
+        for verb, bounds in (("bet", self.bet), ("raise", self.raise_)):
+            if bounds is not None:
+                d: dict[str, Any] = {"verb": verb, "min": bounds[0], "max": bounds[1]}
+                if self.sizes is not None:
+                    d["sizes"] = list(self.sizes)
+                out.append(d)
+        if self.allin is not None:
+            out.append({"verb": "allin", "amount": self.allin})
+        return out

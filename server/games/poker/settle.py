@@ -1,0 +1,137 @@
+"""Settlement: uncalled wagers, pot layering, commission groups and split pots.
+
+The algorithm (``holdem-omaha-act.md`` "Server pot-building algorithm"; the same in all four
+digests):
+
+1. The top contributor's excess over the second-highest contribution (folded players
+   included) is uncalled: returned, never part of a pot (ACT r 11.4, QLD Sch 11 s26(3)(a),
+   s30(4)(c)-(d), Sch 5 s24(9), s28(4)(b)).
+2. Contributions are layered at each distinct contribution level of a player still in;
+   folded players' chips stay in the layers they reached (ACT r 12.1-12.2, QLD s29(5)-(6),
+   Sch 5 s27(3)-(4)). Pot 0 is the main pot, then side pots in order of formation.
+3. Pots with the same set of winners form one commission group (ACT r 11.3 and digest
+   A-11; QLD s30(4)(a); Sch 5 s28(4)(a)). A group whose contributors are all equal-hand
+   winners pays nothing (ACT r 11.5, QLD s30(4)(e), Sch 5 s28(4)(c)). QLD Sch 11 takes
+   commission group by group in order of formation up to one cumulative maximum per round
+   of play (s30(4)(b), digest A-5).
+4. Each group's net is divided equally in the chip unit; the remainder goes, as one amount,
+   to the sharer the rulebook names (:func:`odd_chip_order`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from server import money
+from server.games.poker.rules import RuleSet
+
+
+@dataclass(slots=True)
+class Pot:
+    amount: int
+    eligible: list[int]
+    contributors: set[int]
+    winners: list[int] = field(default_factory=list)
+    commission: int = 0
+
+
+def uncalled(contrib: dict[int, int]) -> tuple[int | None, int]:
+    """(seat, excess) of the top contributor over the second-highest contribution."""
+    top = second = 0
+    top_seat = None
+    for s, c in contrib.items():
+        if c > top:
+            second, top, top_seat = top, c, s
+        elif c > second:
+            second = c
+    return top_seat, top - second
+
+
+def build_pots(contrib: dict[int, int], live: Sequence[int], dead: int = 0) -> list[Pot]:
+    """Layer contributions at the levels of the players still in (``live``)."""
+    levels = sorted({contrib[s] for s in live})
+    pots: list[Pot] = []
+    prev = 0
+    for i, level in enumerate(levels):
+        last = i == len(levels) - 1
+        amount = 0
+        contributors: set[int] = set()
+        for s, c in contrib.items():
+            part = (c if last else min(c, level)) - min(c, prev)
+            if part > 0:
+                amount += part
+                contributors.add(s)
+        eligible = [s for s in live if contrib[s] >= level]
+        pots.append(Pot(amount, eligible, contributors))
+        prev = level
+    if pots and dead:
+        pots[0].amount += dead
+        pots[0].contributors.add(-1)      # dead money: nobody's contribution level
+    return [p for p in pots if p.amount > 0]
+
+
+def odd_chip_order(rules: RuleSet, seats: Sequence[int], reference: int) -> list[int]:
+    """Seats in the order the remainder of a split looks for a sharer.
+
+    * ACT r 9.4 (both games): the sharer "in or nearest clockwise to" the buck seat, the buck
+      seat itself first.
+    * QLD Sch 11 s27(16) (digest A-14): the first winner clockwise after the button, the
+      button last; Sch 5 s25(7) (digest A-3): the first sharer clockwise after the designated
+      player of the final round, that player last. ``reference`` is the button/buck seat or
+      that designated player (a dead button's seat need not be occupied).
+    """
+    after = [s for s in seats if s > reference] + [s for s in seats if s < reference]
+    if reference in seats:
+        if rules.odd_chip == "buck-first":
+            return [reference, *after]
+        return [*after, reference]
+    return after
+
+
+def settle_pots(
+    rules: RuleSet,
+    pots: list[Pot],
+    winners_of: Callable[[list[int]], list[int]],
+    order: list[int],
+) -> tuple[dict[int, int], int, list[dict[str, Any]]]:
+    """Find winners, take commission per group, divide. Returns (payouts, commission, groups)."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i, pot in enumerate(pots):
+        pot.winners = winners_of(pot.eligible)
+        groups.setdefault(tuple(sorted(pot.winners)), []).append(i)
+    payouts: dict[int, int] = {}
+    total_commission = 0
+    cap_left = money.commission(rules.commission_cap_base, rules.commission_percent,
+                                rules.commission_step, rules.commission_cap_base,
+                                rules.chip_unit)
+    out_groups = []
+    for winners, idxs in groups.items():
+        total = sum(pots[i].amount for i in idxs)
+        contributors: set[int] = set()
+        for i in idxs:
+            contributors |= pots[i].contributors
+        exempt = len(winners) > 1 and contributors <= set(winners)
+        c = 0
+        if rules.commission_on and not exempt:
+            c = money.commission(total, rules.commission_percent, rules.commission_step,
+                                 rules.commission_cap_base, rules.chip_unit)
+            if rules.cumulative_cap:
+                c = min(c, cap_left)
+                cap_left -= c
+        total_commission += c
+        left = c
+        for i in idxs:                      # report the group's commission pot by pot
+            pots[i].commission = min(left, pots[i].amount)
+            left -= pots[i].commission
+        share, rem = money.split(total - c, len(winners), rules.chip_unit)
+        shares = dict.fromkeys(winners, share)
+        if rem:
+            lucky = next(s for s in order if s in shares)
+            shares[lucky] += rem
+        for s, v in shares.items():
+            payouts[s] = payouts.get(s, 0) + v
+        out_groups.append({"pots": idxs, "winners": list(winners), "base": total,
+                           "commission": c, "exempt": exempt, "shares": shares})
+    return payouts, total_commission, out_groups
