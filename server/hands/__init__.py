@@ -25,6 +25,7 @@ from server.hands.ranking import (
     category,
     category_name,
     hand_name,
+    ranks_of,
 )
 from server.hands.showdown import best_five
 
@@ -51,4 +52,5 @@ __all__ = [
     "category_name",
     "evaluate5",
     "hand_name",
+    "ranks_of",
 ]

@@ -103,8 +103,17 @@ def category_name(value: int) -> str:
     return CATEGORY_NAMES[category(value)]
 
 
-def _nibbles(value: int) -> list[int]:
-    return [(value >> (16 - 4 * i)) & 0xF for i in range(5)]
+def ranks_of(value: int) -> tuple[int, int, int, int, int]:
+    """The five rank nibbles of a value, most significant first (rank 0..12 = 2..A).
+
+    Rank groups by size then rank, then kickers: ``K K K 7 7`` for kings over sevens,
+    ``Q Q 9 9 K`` for queens and nines with a king. For a straight or straight flush only the
+    first entry is set: the top rank, :data:`FIVE_HIGH_WHEEL` or :data:`TEN_HIGH_WHEEL`.
+    """
+    return (
+        (value >> 16) & 0xF, (value >> 12) & 0xF, (value >> 8) & 0xF,
+        (value >> 4) & 0xF, value & 0xF,
+    )
 
 
 def _straight_top(code: int) -> str:
@@ -118,7 +127,7 @@ def _straight_top(code: int) -> str:
 def hand_name(value: int) -> str:
     """A readable name: ``"full house, kings over sevens"``, ``"straight, five high"``."""
     cat = category(value)
-    n = _nibbles(value)
+    n = ranks_of(value)
     if cat == ROYAL_FLUSH:
         return "royal flush"
     if cat in (STRAIGHT, STRAIGHT_FLUSH):

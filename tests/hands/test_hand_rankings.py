@@ -29,6 +29,7 @@ from server.hands import (
     category_name,
     evaluate5,
     hand_name,
+    ranks_of,
 )
 
 
@@ -199,3 +200,11 @@ def test_act_manila_3_5_14_3_b_f_qld_s9_5_ace_high_and_low() -> None:
 def test_bad_ranking_is_rejected() -> None:
     with pytest.raises(ValueError):
         Ranking(False, "A6789")  # type: ignore[arg-type]
+
+
+def test_s8_3_ranks_of_lists_the_ranks_by_significance() -> None:
+    """QLD s8(3), s9(3): hands of one category compare by face values in this order."""
+    assert ranks_of(ev("7h Kd Kc 7s Kh")) == (11, 11, 11, 5, 5)
+    assert ranks_of(ev("Kh 9c Qd 9s Qh")) == (10, 10, 7, 7, 11)
+    assert ranks_of(ev("Kh 9d 7c 4s 2h")) == (11, 7, 5, 2, 0)
+    assert ranks_of(ev("Ah 2d 3c 4s 5h"))[0] == 3  # five high
