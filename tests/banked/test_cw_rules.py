@@ -1,0 +1,142 @@
+"""Casino war (QLD Sch 14): wager validation (casino-war.md CW-09), decisions, shoe,
+and the rules not covered by the shared vectors CW-01..CW-08."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.cards import SeededRandomSource
+from server.errors import IllegalAction, ScenarioError
+from server.games.banked.casino_war import CasinoWar
+from server.scenario import run_scenario
+
+TABLE = {"minimum": 500, "maximum": 100_000}
+
+
+def war(boxes: dict, hands: dict, dealer: str, decisions: list,
+        options: dict | None = None) -> dict:
+    return run_scenario({
+        "game": "casino-war", "options": TABLE if options is None else options,
+        "boxes": boxes,
+        "cards": {"boxes": {b: h.split() for b, h in hands.items()}, "dealer": dealer.split()},
+        "decisions": decisions,
+    })
+
+
+@pytest.mark.parametrize(("wagers", "ok", "rule"), [
+    ({"war": 1000, "tie": 3000}, True, "s7(5) 3 x 10 = 30"),
+    ({"war": 1000, "tie": 3500}, False, "s7(5)"),
+    ({"war": 50000, "tie": 10000}, True, "s11(2) 1,000 / 10 = 100"),
+    ({"war": 50000, "tie": 15000}, False, "s11(2)"),
+    ({"tie": 1000}, False, "s7(4) tie only with a war wager"),
+    ({"war": 400}, False, "s11(1) below the minimum"),
+    ({"war": 100100}, False, "s11(1) above the maximum"),
+])
+def test_cw09_wager_validation(wagers, ok, rule) -> None:
+    """casino-war.md CW-09 rows 1-7 (table minimum 5, maximum 1,000)."""
+    scen = {"game": "casino-war", "options": TABLE, "boxes": {"1": wagers}, "seed": 1}
+    if ok:
+        assert run_scenario(scen)["state"] in ("complete", "waiting"), rule
+    else:
+        with pytest.raises(ScenarioError):
+            run_scenario(scen)
+
+
+def test_cw09_row8_tie_below_minimum() -> None:
+    """CW-09 row 8 (A2): a tie wager under the table minimum is refused."""
+    with pytest.raises(ScenarioError):
+        run_scenario({"game": "casino-war", "options": {"minimum": 500, "maximum": 100_000},
+                      "boxes": {"1": {"war": 500, "tie": 300}}})
+
+
+@pytest.mark.parametrize("verb", ["timeout", "insufficient"])
+def test_s28_absent_player_deemed_to_surrender(verb) -> None:
+    """s28: not present to decide = surrender (half the war wager); so is a player who
+    cannot fund the go to war wager."""
+    res = war({"2": {"war": 2000, "tie": 500}}, {"2": "Qs"}, "Qd", [[2, verb]])
+    assert res["boxes"]["2"] == {"war": -1000, "tie": 5000, "net": 4000}
+
+
+def test_a1_surrender_of_an_odd_cent_wager() -> None:
+    """s17(5)(a), A1: the house takes half rounded down; 25.01 loses 12.50."""
+    res = war({"1": {"war": 2501}}, {"1": "5s"}, "5h", [[1, "surrender"]])
+    assert res["boxes"]["1"]["war"] == -1250
+
+
+def test_s2_go_to_war_wager_equals_the_war_wager() -> None:
+    """s2 "go to war wager": exactly the casino war wager; anything else is rejected."""
+    res = war({"1": {"war": 1000}}, {"1": "5s"}, "5h", [[1, "war", 2000]])
+    assert res["state"] == "rejected" and res["error"]["code"] == "bad_amount"
+
+
+def test_s17_4_only_tied_boxes_decide() -> None:
+    """s17(4): a box whose first card differs owes no decision."""
+    res = war({"1": {"war": 1000}, "2": {"war": 1000}}, {"1": "5s", "2": "9c"}, "5h",
+              [[2, "war"]])
+    assert res["error"]["code"] == "not_awaiting_decision"
+    waiting = war({"1": {"war": 1000}, "2": {"war": 1000}}, {"1": "5s", "2": "9c"}, "5h", [])
+    assert waiting["state"] == "waiting"
+    assert waiting["boxes"]["2"] == {"war": 1000, "net": 1000}  # settled at once (s17(2))
+
+
+def test_s4_shoe_holds_decks_copies_of_each_card() -> None:
+    """s4(1): six decks hold six of each card; seven copies of one card cannot be dealt."""
+    seven = {str(b): {"war": 1000} for b in range(1, 7)}
+    hands = {str(b): "As" for b in range(1, 7)}
+    with pytest.raises(ScenarioError):
+        war(seven, hands, "As", [])
+    res = war(seven, hands, "As", [], options={**TABLE, "decks": 8})
+    assert res["state"] == "waiting"
+    with pytest.raises(ScenarioError):
+        war({"1": {"war": 1000}}, {"1": "Xs"}, "As", [])
+
+
+def test_s18_1_one_dealer_card_for_every_war() -> None:
+    """s18(1): a single additional dealer card settles every war (event count)."""
+    rnd = CasinoWar(TABLE, {1: {"war": 1000}, 2: {"war": 1000}}, SeededRandomSource(0))
+    rnd.start()
+    while rnd.pending():
+        rnd.decide(rnd.pending()[0].box, "war")
+    dealer_cards = [e for e in rnd.events if getattr(e, "to", None) == "dealer"]
+    assert len(dealer_cards) in (1, 2)
+    assert rnd.complete
+
+
+def test_illegal_verb_changes_nothing() -> None:
+    rnd = CasinoWar(TABLE, {1: {"war": 1000}}, SeededRandomSource(0))
+    rnd.start()
+    with pytest.raises(IllegalAction):
+        rnd.decide(1, "double")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    boxes=st.dictionaries(st.integers(1, 7), st.tuples(
+        st.integers(5, 1000).map(lambda n: n * 100), st.integers(0, 3)), min_size=1,
+        max_size=7),
+    verbs=st.lists(st.sampled_from(["war", "surrender", "timeout", "insufficient"]),
+                   min_size=7, max_size=7),
+    seed=st.integers(0, 2**32),
+    decks=st.sampled_from([6, 8]),
+)
+def test_property_money_conserved(boxes, verbs, seed, decks) -> None:
+    """Random wagers (tie within both caps), decisions and shoes: every round completes, money
+    is conserved, and no box loses more than it staked."""
+    wagers = {}
+    for b, (w, t) in boxes.items():
+        tie = min(t * w, 10_000)
+        wagers[b] = {"war": w, **({"tie": tie} if tie >= 500 else {})}
+    rnd = CasinoWar({**TABLE, "decks": decks}, wagers, SeededRandomSource(seed))
+    rnd.start()
+    i = 0
+    while rnd.pending():
+        rnd.decide(rnd.pending()[0].box, verbs[i])
+        i += 1
+    res = rnd.result
+    assert res.state == "complete"
+    assert sum(sum(ws.values()) for ws in res.boxes.values()) + res.house == 0
+    for box, ws in res.boxes.items():
+        assert rnd.party_net(f"box:{box}") == sum(ws.values())
+        assert sum(ws.values()) >= -sum(rnd.stakes[box].values())
