@@ -1,0 +1,77 @@
+"""Accounts and HMAC-signed session tokens.
+
+A token is ``base64url(json payload) "." base64url(HMAC-SHA256(secret, payload))`` with the
+payload ``{"a": account, "n": name, "e": expiry (unix seconds)}``. The server keeps no session
+table: any token it signed, unexpired, names the account. With no secret (dev mode) the
+server draws a random secret at start and hands out guest accounts with a starting balance;
+their tokens are valid until the process ends.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from dataclasses import dataclass
+
+
+class BadToken(Exception):
+    """The token is malformed, forged, or expired."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    account: str
+    name: str
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Accounts:
+    """Issues and verifies session tokens."""
+
+    def __init__(self, secret: str | None, *, ttl: float = 7 * 24 * 3600.0) -> None:
+        self.dev = secret is None
+        self._key = (secret or secrets.token_hex(32)).encode()
+        self.ttl = ttl
+
+    def issue(self, account: str, name: str, *, now: float | None = None) -> str:
+        """A signed token for ``account`` (operators call this to log real accounts in)."""
+        expiry = int((time.time() if now is None else now) + self.ttl)
+        payload = json.dumps({"a": account, "n": name, "e": expiry}, separators=(",", ":"))
+        body = _b64(payload.encode())
+        return body + "." + _b64(self._sign(body))
+
+    def guest(self, name: str | None = None) -> tuple[Identity, str]:
+        """A new guest account (dev mode) and its token."""
+        account = "guest-" + secrets.token_hex(5)
+        ident = Identity(account, name or account)
+        return ident, self.issue(ident.account, ident.name)
+
+    def verify(self, token: str, *, now: float | None = None) -> Identity:
+        """The identity a token names; :class:`BadToken` if it is not ours or expired."""
+        try:
+            body, sig = token.split(".")
+            good = hmac.compare_digest(_unb64(sig), self._sign(body))
+            payload = json.loads(_unb64(body)) if good else None
+        except (ValueError, UnicodeDecodeError):
+            raise BadToken("malformed token") from None
+        if payload is None:
+            raise BadToken("bad signature")
+        if not isinstance(payload, dict) or not isinstance(payload.get("a"), str):
+            raise BadToken("malformed token")
+        if not isinstance(payload.get("e"), int) or payload["e"] < (now or time.time()):
+            raise BadToken("expired token")
+        return Identity(payload["a"], str(payload.get("n") or payload["a"])[:24])
+
+    def _sign(self, body: str) -> bytes:
+        return hmac.new(self._key, body.encode(), hashlib.sha256).digest()

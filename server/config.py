@@ -1,0 +1,83 @@
+"""Server configuration: listening address, session secret, timers, limits and the lobby.
+
+Everything a test may want fast (turn time, time bank, disconnect grace, pause between
+rounds) is a field here. Tables come from a TOML file (``server/default_tables.toml`` by
+default): a list of ``[[tables]]`` with ``id``, ``name``, ``game`` and ``options`` (the
+engine's options, SCENARIOS.md, including ``max_seats`` and the buy-in limits).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from protocol.messages import MAX_FRAME
+
+DEFAULT_PORT = 8765
+DEFAULT_TABLES = Path(__file__).with_name("default_tables.toml")
+WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
+
+
+class ConfigError(ValueError):
+    """The configuration file is not valid."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    id: str
+    game: str
+    name: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None  # tests only: a SeededRandomSource instead of the system CSPRNG
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    secret: str | None = None  # None: dev mode (guest tokens, random per-process secret)
+    starting_balance: int = 100_000  # cents a new (guest) account starts with
+    token_ttl: float = 7 * 24 * 3600.0
+    tables: tuple[TableConfig, ...] = ()
+    # pace
+    turn_time: float = 20.0  # seconds a seat has to act before its time bank is used
+    time_bank: float = 30.0  # extra seconds per seat, spent when the turn time runs out
+    grace: float = 60.0  # a disconnected seat is held this long
+    round_pause: float = 2.0  # pause between rounds (time to buy in, sit out, read results)
+    abstain_rounds: int = 3  # ACT 18.8: rounds without wagering while full before vacating
+    # limits
+    max_frame: int = MAX_FRAME
+    outbound_queue: int = 256  # messages queued per connection before it is dropped (4002)
+    max_violations: int = 20  # refused messages before close 1008
+    rate: float = 50.0  # messages per second sustained
+    burst: float = 100.0  # messages allowed in a burst
+    hello_timeout: float = 10.0
+    close_timeout: float = 2.0
+    web_root: Path = WEB_ROOT
+
+    @property
+    def dev(self) -> bool:
+        return self.secret is None
+
+
+def load_tables(path: Path | str = DEFAULT_TABLES) -> tuple[TableConfig, ...]:
+    """Read the ``[[tables]]`` of a TOML file."""
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    tables = []
+    known = set(TableConfig.__dataclass_fields__)
+    for i, raw in enumerate(data.get("tables", [])):
+        if not isinstance(raw, dict) or "id" not in raw or "game" not in raw:
+            raise ConfigError(f"{path}: tables[{i}] needs an id and a game")
+        unknown = set(raw) - known
+        if unknown:
+            raise ConfigError(f"{path}: tables[{i}] unknown keys {sorted(unknown)}")
+        tables.append(TableConfig(**raw))
+    ids = [t.id for t in tables]
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"{path}: duplicate table ids")
+    return tuple(tables)

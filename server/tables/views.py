@@ -1,0 +1,33 @@
+"""Views: the only place that decides who may see what.
+
+Every engine event says who may see it in ``visible_to``: :data:`EVERYONE`, one seat
+number, or :data:`NOBODY` (burn cards, undealt cards). :func:`may_see` applies that to one
+recipient: a seat sees ``EVERYONE`` events and its own; a spectator (``seat=None``) sees only
+``EVERYONE`` events. Anything else, including an unset visibility, is seen by nobody: an
+event whose audience is unknown must not leak. Snapshots come from the engine's
+``view(viewer)``, asked for the recipient's own seat only when that seat is in the round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games.poker.events import EVERYONE, NOBODY
+
+__all__ = ["EVERYONE", "NOBODY", "may_see", "round_view"]
+
+
+def may_see(visible_to: Any, seat: int | None) -> bool:
+    """Whether the recipient sitting at ``seat`` (None: a spectator) may see the event."""
+    if visible_to == EVERYONE:
+        return True
+    if visible_to == NOBODY or visible_to is None or seat is None:
+        return False
+    return type(visible_to) is int and visible_to == seat
+
+
+def round_view(rnd: Any, seat: int | None, in_round: set[int]) -> dict[str, Any] | None:
+    """The engine's snapshot for this recipient: its own seat's view only if dealt in."""
+    if rnd is None:
+        return None
+    return rnd.view(seat if seat is not None and seat in in_round else None)
