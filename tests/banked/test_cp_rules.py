@@ -231,3 +231,38 @@ def test_property_money_conserved(version, boxes, verbs, seed, pool, reserve, fo
         assert rnd.party_net(f"box:{box}") == sum(ws.values())
     assert rnd.party_net("pool") == res.jackpot.pool - pool
     assert res.jackpot.pool >= 1_000_000
+
+
+def test_command_line_runs_and_describes_b2_games() -> None:
+    """The real command: CP-05 reproduced by a subprocess; --describe for every B2 game id."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.shared import REPO, VECTORS
+    from tests.test_vectors import compare
+
+    path = VECTORS / "banked" / "CP-05.json"
+    vector = json.loads(path.read_text())
+    proc = subprocess.run([sys.executable, "-m", "server.scenario", str(path)],
+                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert proc.returncode == 2  # a vector file is not a scenario: exit 2, nothing printed
+    assert proc.stdout == ""
+    scen = REPO / ".pytest-cp05.json"
+    scen.write_text(json.dumps(vector["scenario"]))
+    try:
+        proc = subprocess.run([sys.executable, "-m", "server.scenario", str(scen)],
+                              capture_output=True, text=True, cwd=REPO, timeout=60)
+    finally:
+        scen.unlink()
+    assert proc.returncode == 0, proc.stderr
+    assert not compare(vector["expect"], json.loads(proc.stdout))
+    for game, verbs in (("canberra-poker-2004", ["bet", "fold"]),
+                        ("canberra-poker-2017", ["bet", "fold"]),
+                        ("four-card-poker", ["play", "fold"]),
+                        ("casino-war", ["war", "surrender"])):
+        proc = subprocess.run([sys.executable, "-m", "server.scenario", "--describe", game],
+                              capture_output=True, text=True, cwd=REPO, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        described = json.loads(proc.stdout)
+        assert described["verbs"] == [*verbs, "timeout", "insufficient"]
