@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from server.cards import card_str, rank_of
+from server.cards import RandomSource, card_str, rank_of
 from server.games.banked.base import (
     NOBODY,
     BankedRound,
@@ -45,6 +45,7 @@ from server.games.banked.base import (
     Choice,
     DealerDeclared,
     Event,
+    Forced,
     GameSpec,
     HandShown,
     InvalidRound,
@@ -173,8 +174,8 @@ class CanberraPoker(BankedRound):
     version: ClassVar[int]
 
     def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng, forced=None,
-                 jackpot: JackpotState | None = None) -> None:
+                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
+                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         o = self.options
         if self.jackpot_before is None:

@@ -31,18 +31,20 @@ players sharing a box (s8) are not modelled by this engine (see docs/rulings.md)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.cards import STANDARD_DECK, Card, card_str, rank_of, shuffle
+from server.cards import STANDARD_DECK, Card, RandomSource, card_str, rank_of, shuffle
 from server.errors import IllegalAction
 from server.games.banked.base import (
     BankedRound,
     CardsDealt,
     Choice,
     Event,
+    Forced,
     GameSpec,
     InvalidRound,
+    JackpotState,
     OptionSpec,
     WagerSettled,
     WagerSpec,
@@ -83,8 +85,8 @@ class CasinoWar(BankedRound):
     spec = SPEC
 
     def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng, forced=None,
-                 jackpot=None) -> None:
+                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
+                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         tie_cap = self.options["maximum"] // 10
         for box, ws in self.wagers.items():
@@ -129,11 +131,11 @@ class CasinoWar(BankedRound):
             rest += [c] * (decks - counts[c])
         return shuffle(rest, self.rng)
 
-    def _draw(self, to: str, box: int | None, index: int) -> Card:
-        forced = self.forced
-        given: list[Card] = []
-        if forced is not None:
-            given = list(forced.dealer if to == "dealer" else forced.boxes.get(box, ()))  # type: ignore[arg-type]
+    def _draw(self, box: int | None, index: int) -> Card:
+        """The ``index``-th card of ``box`` (``None``: the dealer): forced, or off the shoe."""
+        given: Sequence[Card] = ()
+        if self.forced is not None:
+            given = self.forced.dealer if box is None else self.forced.boxes.get(box, ())
         if index < len(given):
             return given[index]
         return self._shoe.pop()
@@ -142,9 +144,9 @@ class CasinoWar(BankedRound):
     def _deal(self) -> list[Event]:
         out: list[Event] = []
         for box in self.boxes:
-            self.first[box] = self._draw("box", box, 0)
+            self.first[box] = self._draw(box, 0)
             out.append(CardsDealt(to="box", box=box, cards=(card_str(self.first[box]),)))
-        self.dealer_first = self._draw("dealer", None, 0)
+        self.dealer_first = self._draw(None, 0)
         out.append(CardsDealt(to="dealer", box=None, cards=(card_str(self.dealer_first),)))
         self.dealer_status = card_str(self.dealer_first)
         d = rank_of(self.dealer_first)
@@ -192,14 +194,13 @@ class CasinoWar(BankedRound):
         at_war = [b for b in self.boxes if "go_to_war" in self.stakes[b]]
         if at_war:
             for box in at_war:
-                self.additional[box] = self._draw("box", box, 1)
+                self.additional[box] = self._draw(box, 1)
                 out.append(CardsDealt(to="box", box=box, cards=(card_str(self.additional[box]),),
                                       street="war"))
-            self.dealer_additional = self._draw("dealer", None, 1)
+            self.dealer_additional = self._draw(None, 1)
             out.append(CardsDealt(to="dealer", box=None,
                                   cards=(card_str(self.dealer_additional),), street="war"))
-            self.dealer_status = (f"{card_str(self.dealer_first)} "  # type: ignore[arg-type]
-                                  f"then {card_str(self.dealer_additional)}")
+            self.dealer_status = f"{self.dealer_status} then {card_str(self.dealer_additional)}"
         return out + self._finish()
 
     def _settle(self) -> list[Event]:

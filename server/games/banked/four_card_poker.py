@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.cards import card_str
+from server.cards import RandomSource, card_str
 from server.errors import IllegalAction
 from server.games.banked.base import (
     NOBODY,
@@ -48,8 +48,10 @@ from server.games.banked.base import (
     Choice,
     DecisionMade,
     Event,
+    Forced,
     GameSpec,
     HandShown,
+    JackpotState,
     OptionSpec,
     WagerSettled,
     WagerSpec,
@@ -141,8 +143,8 @@ class FourCardPoker(BankedRound):
     spec = SPEC
 
     def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng, forced=None,
-                 jackpot=None) -> None:
+                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
+                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         self.table = PAY_TABLES[self.options["pay_table"]]
         self.hands: dict[int, list[int]] = {}
