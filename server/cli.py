@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "loadtest": ("loadtest.cli", "fill tables with bots over real WebSockets"),
     "scenario": ("server.scenario", "settle a round from a fixed outcome"),
     "demo": ("server.demo", "play bot hands in-process and print them"),
+    "jackpot": ("server.jackpots.cli", "show, check, seed and reset jackpot pools"),
 }
 
 

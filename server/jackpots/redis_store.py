@@ -461,7 +461,11 @@ async def open_redis_service(url: str, **options: Any) -> AsyncIterator[RedisJac
             finally:
                 nursery.cancel_scope.cancel()
     except BaseExceptionGroup as group:
-        # the background tasks never raise: an error here is the caller's own, unwrap it.
-        if len(group.exceptions) == 1:
-            raise group.exceptions[0] from None
-        raise
+        # the background tasks never raise: a lone error here is the caller's own (wrapped by
+        # our nursery and coredis' task group); re-raise it as it was raised.
+        inner: BaseException = group
+        while isinstance(inner, BaseExceptionGroup) and len(inner.exceptions) == 1:
+            inner = inner.exceptions[0]
+        if inner is group:
+            raise
+        raise inner from None

@@ -1,0 +1,183 @@
+"""``croupier jackpot``: look at, reconcile, seed and reset progressive jackpot pools.
+
+    croupier jackpot [--redis URL] show  [POOL ...] [--json]
+    croupier jackpot [--redis URL] check [POOL ...] [--json]   exit 1 if any pool is broken
+    croupier jackpot [--redis URL] seed  POOL --regime qld|act2004|act2017 [--seed AMOUNT]
+                                         [--meter AMOUNT] [--reserve AMOUNT]
+                                         [--prize-rate PCT --reserve-rate PCT]
+    croupier jackpot [--redis URL] reset POOL --id ID [--meter AMOUNT] [--reserve AMOUNT]
+
+AMOUNT is in currency units with at most two decimals (``10000``, ``73456.20``). ``--redis``
+defaults to ``$CROUPIER_REDIS``; without it the command runs on an empty in-memory store
+(useful only to try the command). ``check`` verifies digest jackpots.md 5.9,
+``meter + reserve + paid = seed + contributions + house``, from the stored totals and by
+replaying the audit stream. Exit codes: 0 fine, 1 a pool failed ``check``, 2 bad usage or no
+such pool, 3 the pool store cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import trio
+
+from server.jackpots.service import (
+    JackpotError,
+    JackpotService,
+    JackpotUnavailable,
+    PoolConfig,
+    Snapshot,
+    open_jackpot_service,
+)
+
+
+def parse_amount(text: str) -> int:
+    """``"73456.20"`` -> 7345620 cents, exactly (no floats)."""
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(f"not an amount: {text!r}") from None
+    cents = value * 100
+    if not value.is_finite() or value < 0 or cents != cents.to_integral_value():
+        raise argparse.ArgumentTypeError(f"amount must be >= 0 with at most 2 decimals: {text}")
+    return int(cents)
+
+
+def parse_rate(text: str) -> int:
+    """``"25"`` or ``"2.5"`` percent -> basis points."""
+    bp = parse_amount(text)
+    if bp > 10_000:
+        raise argparse.ArgumentTypeError(f"rate above 100%: {text}")
+    return bp
+
+
+def money(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+def snapshot_dict(snap: Snapshot) -> dict[str, Any]:
+    return {
+        "pool": snap.pool, "meter": snap.meter, "reserve": snap.reserve, "paid": snap.paid,
+        "seed": snap.seed, "contributions": snap.contributions, "house": snap.house,
+        "version": snap.version, "config": snap.config.to_dict(),
+    }
+
+
+def describe(snap: Snapshot) -> str:
+    cfg = snap.config
+    return "\n".join([
+        f"pool {snap.pool} ({cfg.regime}; prize {money(cfg.prize_bp)}% reserve "
+        f"{money(cfg.reserve_bp)}%; seed level {money(cfg.seed)}; shortfall from "
+        f"{cfg.shortfall}; fixed prizes from {cfg.fixed_source})",
+        f"  meter         {money(snap.meter):>16}",
+        f"  reserve       {money(snap.reserve):>16}",
+        f"  paid          {money(snap.paid):>16}",
+        f"  seed          {money(snap.seed):>16}   (opening balance of this epoch)",
+        f"  contributions {money(snap.contributions):>16}",
+        f"  house         {money(snap.house):>16}",
+        f"  version       {snap.version:>16}",
+    ])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="croupier jackpot", description="progressive jackpot pools",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__,
+    )
+    parser.add_argument("--redis", default=os.environ.get("CROUPIER_REDIS"),
+                        help="redis://HOST:PORT (default $CROUPIER_REDIS; none: in-memory)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, help_ in (("show", "print pools"), ("check", "verify the invariant (5.9)")):
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("pools", nargs="*", metavar="POOL", help="default: every pool")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+    seed = sub.add_parser("seed", help="create a pool")
+    seed.add_argument("pool")
+    seed.add_argument("--regime", required=True, choices=["qld", "act2004", "act2017"])
+    seed.add_argument("--seed", type=parse_amount, default=10_000_00,
+                      help="meter level the pool is topped up to (default 10000)")
+    seed.add_argument("--meter", type=parse_amount, help="opening meter (default: the seed)")
+    seed.add_argument("--reserve", type=parse_amount, default=0, help="opening reserve")
+    seed.add_argument("--prize-rate", type=parse_rate, help="percent of a wager to the meter")
+    seed.add_argument("--reserve-rate", type=parse_rate, help="percent to the reserve")
+    reset = sub.add_parser("reset", help="start a new reconciliation epoch")
+    reset.add_argument("pool")
+    reset.add_argument("--id", required=True, help="reset id (a retried reset is a no-op)")
+    reset.add_argument("--meter", type=parse_amount, help="new meter (default: seed level)")
+    reset.add_argument("--reserve", type=parse_amount, help="new reserve (default: unchanged)")
+    return parser
+
+
+async def run(args: argparse.Namespace, out: Any) -> int:
+    async with open_jackpot_service(args.redis) as service:
+        if not service.available:
+            raise JackpotUnavailable(f"cannot reach the jackpot store at {args.redis}")
+        if args.command in ("show", "check"):
+            return await show_or_check(service, args, out)
+        if args.command == "seed":
+            config = PoolConfig.profile(args.regime, seed=args.seed)
+            if args.prize_rate is not None or args.reserve_rate is not None:
+                config = PoolConfig(
+                    config.regime,
+                    config.prize_bp if args.prize_rate is None else args.prize_rate,
+                    config.reserve_bp if args.reserve_rate is None else args.reserve_rate,
+                    config.seed, config.shortfall, config.fixed_source,
+                )
+            snap = await service.open_pool(args.pool, config, meter=args.meter,
+                                           reserve=args.reserve)
+        else:
+            snap = await service.reset(args.pool, args.id, meter=args.meter,
+                                       reserve=args.reserve)
+        print(describe(snap), file=out)
+        return 0
+
+
+async def show_or_check(service: JackpotService, args: argparse.Namespace, out: Any) -> int:
+    names = args.pools or await service.pools()
+    broken = 0
+    rows: list[dict[str, Any]] = []
+    for name in names:
+        if args.command == "show":
+            snap = await service.snapshot(name)
+            if snap is None:
+                raise JackpotError("no_pool", f"no jackpot pool {name!r}")
+            rows.append(snapshot_dict(snap))
+            if not args.json:
+                print(describe(snap), file=out)
+            continue
+        report = await service.check(name)
+        broken += not report.ok
+        rows.append({"pool": name, "ok": report.ok, "entries": report.entries,
+                     "problems": report.problems})
+        if not args.json:
+            verdict = "ok" if report.ok else "BROKEN"
+            print(f"{name}: {verdict} ({report.entries} audit entries)", file=out)
+            for problem in report.problems:
+                print(f"  - {problem}", file=out)
+    if args.json:
+        print(json.dumps(rows, indent=2), file=out)
+    elif not names:
+        print("no jackpot pools", file=out)
+    return 1 if broken else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return trio.run(run, args, sys.stdout)
+    except JackpotUnavailable as exc:
+        print(f"croupier jackpot: {exc.message}", file=sys.stderr)
+        return 3
+    except JackpotError as exc:
+        print(f"croupier jackpot: {exc.code}: {exc.message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
