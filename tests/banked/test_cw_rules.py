@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from server.cards import SeededRandomSource
 from server.errors import IllegalAction, ScenarioError
+from server.games.banked.base import Forced
 from server.games.banked.casino_war import CasinoWar
 from server.scenario import run_scenario
 
@@ -140,3 +141,24 @@ def test_property_money_conserved(boxes, verbs, seed, decks) -> None:
     for box, ws in res.boxes.items():
         assert rnd.party_net(f"box:{box}") == sum(ws.values())
         assert sum(ws.values()) >= -sum(rnd.stakes[box].values())
+
+
+def test_s30_misdeal_voids_every_wager_even_after_first_card_settlement() -> None:
+    """s30(2): on a misdeal all wagers are void, including tie and war wagers already
+    settled at the initial deal (s17(2))."""
+    rnd = CasinoWar(TABLE, {1: {"war": 1000, "tie": 500}, 2: {"war": 1000}},
+                    SeededRandomSource(5),
+                    forced=Forced.from_strings({1: ["5s"], 2: ["Kd"]}, dealer=["5h"]))
+    rnd.start()
+    assert rnd.pending() and rnd.result.boxes[2] == {"war": 1000}
+    rnd.void("misdeal: the dealer's hand has the wrong number of cards (s30(1)(b))")
+    res = rnd.result
+    assert res.state == "void" and res.house == 0
+    assert all(v == 0 for ws in res.boxes.values() for v in ws.values())
+
+
+def test_s17_1_every_card_is_dealt_face_up() -> None:
+    """s17(1), s18(1): every card is dealt face up, so every event is public."""
+    rnd = CasinoWar(TABLE, {1: {"war": 1000}, 4: {"war": 1000}}, SeededRandomSource(2))
+    rnd.start()
+    assert len(rnd.view(None)["events"]) == len(rnd.events)

@@ -153,3 +153,15 @@ def test_property_money_conserved(boxes, picks, seed, table) -> None:
         assert rnd.party_net(f"box:{box}") == sum(ws.values())
         staked = sum(rnd.stakes[box].values())
         assert sum(ws.values()) >= -staked
+
+
+def test_r13_2_void_round_returns_every_wager() -> None:
+    """r 13.2 / r 12.10: a round voided after the deal returns every wager, play included."""
+    rnd = FourCardPoker({}, {1: {"ante": 1000, "aces_up": 500}, 2: {"ante": 500}},
+                        SeededRandomSource(9))
+    rnd.start()
+    rnd.decide(1, "play", 3000)
+    rnd.void("shuffler failure during the round (r 13.2)")
+    res = rnd.result
+    assert res.state == "void" and res.house == 0
+    assert res.boxes[1] == {"ante": 0, "aces_up": 0, "play": 0}
