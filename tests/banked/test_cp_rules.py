@@ -205,8 +205,10 @@ _deal = st.permutations(list(range(52)))
     pool=st.integers(1_000_000, 20_000_000),
     reserve=st.integers(0, 5_000_000),
     forced=st.sampled_from([None, "royal", "straight_flush"]),
+    source=st.sampled_from(["reserve", "house"]),
 )
-def test_property_money_conserved(version, boxes, verbs, seed, pool, reserve, forced) -> None:
+def test_property_money_conserved(version, boxes, verbs, seed, pool, reserve, forced,
+                                  source) -> None:
     """Every round completes; player nets + house + pool/reserve change = 0 (and the ledger
     agrees with the per-wager nets)."""
     wagers = {b: ({"ante": a, "jackpot": 100} if jp else {"ante": a})
@@ -217,7 +219,10 @@ def test_property_money_conserved(version, boxes, verbs, seed, pool, reserve, fo
         force = Forced.from_strings({first: "As Ks Qs Js Ts".split()})
     elif forced == "straight_flush":
         force = Forced.from_strings({first: "9h 8h 7h 6h 5h".split()})
-    rnd = version({"jackpot_wager": 100}, wagers, SeededRandomSource(seed), forced=force,
+    options = {"jackpot_wager": 100, "fixed_prize_source": source}
+    if version is CanberraPoker2004:
+        options["act2004_winning_wager"] = "return" if seed % 2 else "keep"
+    rnd = version(options, wagers, SeededRandomSource(seed), forced=force,
                   jackpot=JackpotState(pool, reserve))
     rnd.start()
     for i, box in enumerate(sorted(boxes)):
