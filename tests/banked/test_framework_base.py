@@ -172,3 +172,13 @@ def test_views_hide_other_boxes_and_the_dealer():
     seen = [e for e in r.view(1)["events"] if e["type"] == "cards_dealt"]
     assert [e["cards"] for e in seen] == [["Ah"]]
     assert not [e for e in r.view(None)["events"] if e["type"] == "cards_dealt"]
+
+
+def test_qualifiers_are_rejected_by_games_that_take_none():
+    """SCENARIOS.md: a fourth decision element is a map of qualifiers; a game without them
+    rejects the decision with a stable code and changes nothing."""
+    r = toy({"1": {"ante": 1000}}, {1: ["Ah"]})
+    with pytest.raises(IllegalAction) as e:
+        r.decide(1, "play", None, {"player": "P2"})
+    assert e.value.code == "unexpected_qualifiers"
+    assert [d.box for d in r.pending()] == [1]

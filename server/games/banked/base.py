@@ -625,8 +625,16 @@ class BankedRound(ABC):
             return []
         return [Decision(b, self.street, self._choices(b)) for b in self._awaiting]
 
-    def decide(self, box: int, verb: str, amount: int | None = None) -> list[Event]:
-        """Apply one box's decision on the current street. Illegal: IllegalAction, no change."""
+    def decide(self, box: int, verb: str, amount: int | None = None,
+               qualifiers: Mapping[str, Any] | None = None) -> list[Event]:
+        """Apply one box's decision on the current street. Illegal: IllegalAction, no change.
+
+        ``qualifiers`` (SCENARIOS.md's fourth element: ``{"player": "P2"}``,
+        ``{"before_roll": 1}``) go to :meth:`_decide_qualified`, which games that use them
+        override; by default a decision with qualifiers is illegal.
+        """
+        if qualifiers:
+            return self._decide_qualified(box, verb, amount, qualifiers)
         if verb == "timeout":
             if amount is not None:
                 raise IllegalAction("unexpected_amount", "timeout takes no amount")
@@ -712,6 +720,12 @@ class BankedRound(ABC):
     @abstractmethod
     def _settle(self) -> list[Event]:
         """Settle every wager (nets and transfers); set ``dealer_status``/``jackpot_after``."""
+
+    def _decide_qualified(self, box: int, verb: str, amount: Any,
+                          qualifiers: Mapping[str, Any]) -> list[Event]:
+        """A decision carrying qualifiers; games without them reject it."""
+        raise IllegalAction("unexpected_qualifiers",
+                            f"{self.spec.id} takes no qualifiers: {sorted(qualifiers)}")
 
     def _timeout_decision(self, box: int) -> tuple[str, int | None]:
         """Default treatment of a slow player: fold (the digests' recommendation)."""

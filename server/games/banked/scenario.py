@@ -145,9 +145,9 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict:
     except IllegalAction as e:
         raise ScenarioError(f"{e.code}: {e.message}") from None
     error = None
-    for i, (box, verb, amount, _quals) in enumerate(decisions):
+    for i, (box, verb, amount, quals) in enumerate(decisions):
         try:
-            rnd.decide(box, verb, amount)
+            rnd.decide(box, verb, amount, quals or None)
         except IllegalAction as e:
             error = {"at": i, "code": e.code, "message": e.message}
             break
