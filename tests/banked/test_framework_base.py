@@ -182,3 +182,12 @@ def test_qualifiers_are_rejected_by_games_that_take_none():
         r.decide(1, "play", None, {"player": "P2"})
     assert e.value.code == "unexpected_qualifiers"
     assert [d.box for d in r.pending()] == [1]
+
+
+def test_a_deck_game_refuses_a_shoe_or_an_outcome():
+    with pytest.raises(InvalidRound):
+        Toy({}, {1: {"ante": 1000}}, SeededRandomSource(1),
+            forced=Forced(shoe=[0, 1, 2])).start()
+    with pytest.raises(InvalidRound):
+        Toy({}, {1: {"ante": 1000}}, SeededRandomSource(1),
+            forced=Forced(outcome={"number": 17})).start()

@@ -541,6 +541,8 @@ def deal(deck: Sequence[Card], layout: Sequence[tuple[str, int | None, int]],
     a card forced twice, or a slot forced beyond its size raises :class:`InvalidRound`.
     """
     forced = forced or Forced()
+    if forced.shoe or forced.outcome:
+        raise InvalidRound("this game is dealt from a deck: give cards per box, dealer, board")
     wanted: dict[tuple[str, int | None], Sequence[Card]] = {}
     sizes = {(to, box): n for to, box, n in layout}
     for box, cs in forced.boxes.items():

@@ -57,9 +57,11 @@ def _cards(value: Any, where: str) -> list[int]:
         raise ScenarioError(f"{where}: {e}") from None
 
 
-def _forced(raw: Any, num_boxes: int) -> Forced | None:
+def _forced(raw: Any, num_boxes: int, outcome: Any = None) -> Forced | None:
+    if outcome is not None and not isinstance(outcome, Mapping):
+        raise ScenarioError("outcome must be an object")
     if raw is None:
-        return None
+        return Forced(outcome=outcome) if outcome is not None else None
     if not isinstance(raw, Mapping):
         raise ScenarioError("cards must be an object")
     unknown = set(raw) - {"boxes", "dealer", "board", "shoe"}
@@ -75,7 +77,7 @@ def _forced(raw: Any, num_boxes: int) -> Forced | None:
     return Forced(boxes=boxes,
                   dealer=_cards(raw.get("dealer", []), "cards.dealer"),
                   board=_cards(raw.get("board", []), "cards.board"),
-                  shoe=_cards(raw.get("shoe", []), "cards.shoe"))
+                  shoe=_cards(raw.get("shoe", []), "cards.shoe"), outcome=outcome)
 
 
 def _box(key: Any, num_boxes: int) -> int:
@@ -133,7 +135,7 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ScenarioError("seed must be an integer")
     num_boxes = options["num_boxes"]
-    forced = _forced(scenario.get("cards"), num_boxes)
+    forced = _forced(scenario.get("cards"), num_boxes, scenario.get("outcome"))
     jackpot = _jackpot(cls, scenario.get("jackpot"))
     decisions = _decisions(scenario.get("decisions"), num_boxes)
     try:
