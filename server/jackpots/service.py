@@ -29,7 +29,7 @@ Backends: :mod:`server.jackpots.memory` (embedded default, one process) and
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -349,6 +349,19 @@ def as_prizes(award_id: str, prizes: Sequence[Prize] | int) -> list[Prize]:
     if isinstance(prizes, (str, bytes)) or not isinstance(prizes, Sequence):
         raise JackpotError("bad_prize", "prizes must be a list of Prize or integer cents")
     return order_prizes(list(prizes))
+
+
+def regime_prizes(
+    prizes: Mapping[int, int], majors: Iterable[int], *, major_kind: PrizeKind = "progressive"
+) -> list[Prize]:
+    """A regime's result (box -> cents, ``regimes_*.py``) as service prizes: the boxes in
+    ``majors`` (SF/RF) are paid from the meter (``house`` for a QLD set jackpot), the others
+    are fixed prizes from the pool's fixed-prize source (digest 5.3)."""
+    major_boxes = set(majors)
+    return [
+        Prize(str(box), amount, major_kind if box in major_boxes else "fixed")
+        for box, amount in sorted(prizes.items(), reverse=True)  # payout order: right to left
+    ]
 
 
 def fund_award(
