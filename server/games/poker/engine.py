@@ -412,7 +412,9 @@ class PokerRound:
         allin_max = cb                               # tapping out allowed up to this total
         code = None
         self._full_inc = _BIG
-        others = any(self._active(x) for x in self.seats if x != s)
+        # a bet or raise needs someone who could still answer it (rulings: "nobody to answer")
+        others = any(self._active(x) and self.bet[x] + self.stacks[x] > cb
+                     for x in self.seats if x != s)
         heads_up = self._heads_up()
         if not others:
             code = "action_not_allowed"
