@@ -31,6 +31,10 @@ class TableConfig:
     name: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None  # tests only: a SeededRandomSource instead of the system CSPRNG
+    # banked tables (server/tables/banked.py)
+    jackpot_pool: str | None = None  # linked progressive pool id (jackpot wagers only with one)
+    betting_seconds: float = 15.0  # the betting window's countdown (Sch 19 s5(4))
+    decision_seconds: float = 20.0  # time for each box's decision; then the engine's timeout
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class ServerConfig:
     hello_timeout: float = 10.0
     close_timeout: float = 2.0
     web_root: Path = WEB_ROOT
+    redis: str | None = None  # jackpot pools in Redis (croupier serve --redis URL)
 
     @property
     def dev(self) -> bool:
