@@ -35,6 +35,16 @@ ILLEGAL_ACTION = "illegal_action"  # the rules refuse the action; ``reason`` has
 RATE_LIMITED = "rate_limited"  # too many messages: this one was dropped
 SHUTTING_DOWN = "shutting_down"  # the server is stopping; no new seats or rounds
 INTERNAL = "internal"  # a server bug; the message changed nothing
+# banked tables
+WRONG_GAME = "wrong_game"  # a message this kind of table does not take (act at a banked table)
+BETTING_CLOSED = "betting_closed"  # a wager after "no more bets" (QLD Sch 19 s3(3))
+BAD_BOX = "bad_box"  # a box number the layout does not have
+BOX_TAKEN = "box_taken"  # the box is another player's
+WAGER_REFUSED = "wager_refused"  # the rules refuse the wager; ``reason`` has the engine code
+JACKPOT_UNAVAILABLE = "jackpot_unavailable"  # jackpot wagers closed: pool unreachable (s34)
+NO_DECISION = "no_decision"  # the box owes no decision now
+DEV_ONLY = "dev_only"  # a dev-mode command on a server with a secret
+BAD_CARDS = "bad_cards"  # dev_force cards this game cannot deal
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -61,6 +71,15 @@ ERROR_CODES: dict[str, str] = {
     RATE_LIMITED: "too many messages; this one was dropped",
     SHUTTING_DOWN: "the server is shutting down",
     INTERNAL: "server error; nothing was changed",
+    WRONG_GAME: "this table's game does not take that message",
+    BETTING_CLOSED: "no more bets: the betting window of this round is closed",
+    BAD_BOX: "the layout has no such box",
+    BOX_TAKEN: "that box is another player's",
+    WAGER_REFUSED: "the rules or limits refuse that wager (see 'reason')",
+    JACKPOT_UNAVAILABLE: "jackpot wagers are not offered while the jackpot system is down",
+    NO_DECISION: "that box owes no decision now",
+    DEV_ONLY: "only a server in dev mode takes this command",
+    BAD_CARDS: "those cards cannot be dealt in this game",
 }
 
 

@@ -108,9 +108,54 @@ class Ping(_Client, tag="ping"):
     nonce: Nonce = 0
 
 
-ClientMessage = Hello | Lobby | Join | BuyIn | Act | SitOut | SitIn | Leave | Ping
+# -- banked tables (player vs house: boxes, a betting window, decisions) -----------------------
+Box = Annotated[int, msgspec.Meta(ge=1, le=63)]
+WagerName = Annotated[str, msgspec.Meta(min_length=1, max_length=24, pattern=r"^[a-z_]+$")]
+CardText = Annotated[str, msgspec.Meta(pattern=r"^[2-9TJQKA][shdc]$")]
+Cards = Annotated[list[CardText], msgspec.Meta(max_length=12)]
+
+
+class Wager(_Client, tag="wager"):
+    """Make, change (``amount``) or withdraw (``amount`` 0) a wager on a box while betting is
+    open (QLD Sch 19 s5(2)); the first wager on a free box takes that box for this player."""
+
+    table: TableId
+    box: Box
+    wager: WagerName
+    amount: Amount
+
+
+class Decide(_Client, tag="decide"):
+    """A box's decision on the current street (``bet``, ``fold``, ``raise``, ...)."""
+
+    table: TableId
+    box: Box
+    verb: Verb
+    amount: Amount | None = None
+
+
+class Recall(_Client, tag="recall"):
+    """Ask for this player's previous round at the table: bet, result, win (Sch 19 s3(2))."""
+
+    table: TableId
+
+
+class DevForce(_Client, tag="dev_force"):
+    """Dev mode only: fix the next round's cards (the scenario "forced outcome")."""
+
+    table: TableId
+    boxes: dict[str, Cards] = {}
+    dealer: Cards = []
+    board: Cards = []
+
+
+ClientMessage = (
+    Hello | Lobby | Join | BuyIn | Act | SitOut | SitIn | Leave | Ping
+    | Wager | Decide | Recall | DevForce
+)
 CLIENT_TYPES: tuple[str, ...] = (
     "hello", "lobby", "join", "buy_in", "act", "sit_out", "sit_in", "leave", "ping",
+    "wager", "decide", "recall", "dev_force",
 )
 
 
@@ -211,4 +256,13 @@ class Pong(_Server, tag="pong"):
     nonce: int
 
 
-ServerMessage = Welcome | LobbyList | Snapshot | Event | Turn | Left | Balance | Error | Pong
+class RoundRecall(_Server, tag="recall"):
+    """Reply to ``recall``: this player's previous round at ``table`` (``null``: none yet)."""
+
+    table: str
+    last_round: dict[str, Any] | None
+
+
+ServerMessage = (
+    Welcome | LobbyList | Snapshot | Event | Turn | Left | Balance | Error | Pong | RoundRecall
+)
