@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 from contextlib import asynccontextmanager
@@ -87,7 +88,8 @@ class Bot:
         async with Client.connect(self.url, name=f"bot{self.seat}") as client:
             self.client = client
             view = await client.join(self.table, seat=self.seat)
-            self.frames.append({"type": "snapshot", "view": view.view, "seat": view.seat})
+            self.frames.append({"type": "snapshot", "view": copy.deepcopy(view.view),
+                                "seat": view.seat})
             await client.buy_in(self.table, self.buy_in)
             async for msg in client:
                 self.frames.append(msg)
