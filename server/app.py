@@ -211,11 +211,11 @@ class Croupier:
         table = self.tables.get(message.table)
         if table is None:
             conn.send(Error(code=errors.UNKNOWN_TABLE, message=f"no table {message.table!r}",
-                            ref=_TYPES.get(type(message)), table=message.table))
+                            ref=_ref_of(message), table=message.table))
             return
         if self.closing:
             conn.send(Error(code=errors.SHUTTING_DOWN, message="the server is shutting down",
-                            ref=_TYPES.get(type(message)), table=message.table))
+                            ref=_ref_of(message), table=message.table))
             return
         if isinstance(message, Join):
             table.submit(cmd.Join(conn, message.role, message.seat, message.last_seq))
@@ -229,6 +229,8 @@ class Croupier:
             table.submit(cmd.SitIn(conn))
         elif isinstance(message, Leave):
             table.submit(cmd.Leave(conn))
+        else:  # other table kinds' messages (banked games): the table decides
+            table.submit(cmd.Message(conn, message))
 
     def hello(self, conn: Connection, message: Hello) -> None:
         if conn.account is not None:
@@ -275,10 +277,8 @@ class Croupier:
             conn.finish(CloseCode.GOING_AWAY, "server shutting down")
 
 
-_TYPES: dict[type, str] = {
-    Join: "join", BuyIn: "buy_in", Act: "act", SitOut: "sit_out", SitIn: "sit_in",
-    Leave: "leave",
-}
+def _ref_of(message: Any) -> str:
+    return str(type(message).__struct_config__.tag)
 
 
 def _ref(frame: Any) -> str | None:

@@ -76,6 +76,14 @@ class Leave(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Message(Command):
+    """Any other table message (e.g. banked games' ``wager``, ``decide``): the table kind
+    decides; the base refuses it with ``wrong_game``."""
+
+    message: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Detach(Command):
     """The connection ended (or was replaced): hold its seat for the grace period."""
 
@@ -146,6 +154,11 @@ class TableActor(ABC):
             log.exception("table %s: command %r failed", self.id, command)
             if isinstance(command, Command):
                 self.error(command.conn, errors.INTERNAL, "server error", None)
+
+    def on_message(self, cmd: Message) -> None:
+        kind = type(cmd.message).__struct_config__.tag
+        self.error(cmd.conn, errors.WRONG_GAME, f"a {self.kind} table does not take {kind!r}",
+                   kind)
 
     # -- delivery ---------------------------------------------------------------------------
     def deliver(self, to: Recipient, build: Callable[[int], Any]) -> None:
