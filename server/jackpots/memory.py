@@ -239,7 +239,7 @@ class MemoryJackpotService:
             return RefundResult("duplicate", 0, 0, 0, state.version)
         rnd.void = True
         total_prize = total_reserve = count = 0
-        for wager_id in list(rnd.credited):
+        for wager_id in sorted(rnd.credited):  # wager id order, as the Redis backend
             if wager_id in rnd.refunded:
                 continue
             rnd.refunded.add(wager_id)
@@ -254,8 +254,9 @@ class MemoryJackpotService:
     def _reverse(state: _Pool, pool: str, op: str, round_id: str, wager_id: str,
                  rnd: _Round) -> tuple[int, int]:
         prize, reserve = rnd.credited[wager_id]
-        state.commit(pool, op, round_id, wager_id,
-                     (-prize, -reserve, 0, -(prize + reserve), 0))
+        dm, dr = -min(prize, state.meter), -min(reserve, state.reserve)
+        house = prize + dm + reserve + dr  # already spent (a top-up, a prize): the house covers
+        state.commit(pool, op, round_id, wager_id, (dm, dr, 0, -(prize + reserve), house))
         return prize, reserve
 
     # -- reading ---------------------------------------------------------------------------------

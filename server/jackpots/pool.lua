@@ -164,7 +164,10 @@ local function reverse(kind, round_id, wager)
   local prize = tonumber(string.sub(credited, 1, sp - 1))
   local reserve = tonumber(string.sub(credited, sp + 1))
   redis.call('HSET', record, 'r:' .. wager, '1')
-  apply(kind, round_id, wager, -prize, -reserve, 0, -(prize + reserve), 0)
+  -- a credit already spent (by a top-up or a prize) cannot be taken back: the house covers it
+  local dm, dr = -math.min(prize, get('meter')), -math.min(reserve, get('reserve'))
+  local house = prize + dm + reserve + dr
+  apply(kind, round_id, wager, dm, dr, 0, -(prize + reserve), house)
   return prize, reserve
 end
 
@@ -183,13 +186,14 @@ if op == 'refund' then
 end
 
 if op == 'void' then
-  -- ARGV: round_id. Reverses every credited, unrefunded wager in credit order.
+  -- ARGV: round_id. Reverses every credited, unrefunded wager, in wager id order.
   local round_id = ARGV[2]
   if redis.call('HEXISTS', record, 'void') == 1 then
     return {'duplicate', 0, 0, 0, get('version')}
   end
   redis.call('HSET', record, 'void', '1')
   local fields = redis.call('HKEYS', record)
+  table.sort(fields)  -- wager order, as the in-memory backend
   local total_p, total_r, count = 0, 0, 0
   for _, f in ipairs(fields) do
     if string.sub(f, 1, 2) == 'c:' then

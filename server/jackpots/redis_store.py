@@ -244,7 +244,8 @@ class RedisJackpotService:
         """Refused (JackpotUnavailable) while Redis is down: the wager must not be accepted.
 
         Once accepted, the contribution is in the outbox until Redis confirms it; if the
-        connection drops mid-call the result is ``pending`` and the outbox retries it.
+        connection drops mid-call the result is ``pending`` and the outbox retries it (also
+        when the caller is cancelled mid-call).
         """
         check_pool_name(pool)
         check_id("round id", round_id)
@@ -265,8 +266,11 @@ class RedisJackpotService:
         except JackpotUnavailable:
             self._wake.set()
             return ContributionResult("pending", 0, 0, None)
-        except BaseException:
+        except JackpotError:
             self._settle(entry)
+            raise
+        except BaseException:
+            self._wake.set()  # cancelled mid-call: the wager was accepted; the outbox confirms
             raise
         self._settle(entry)
         return result

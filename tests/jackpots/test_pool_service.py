@@ -337,3 +337,18 @@ async def test_watch_linked_meters_see_every_commit_s9(service: JackpotService) 
             assert (coin_in.op, coin_in.meter) == ("contribute", 1_000_100)
             assert (hit.op, hit.meter, hit.round_id) == ("award", 1_000_000, "r1")
             assert hit.version == coin_in.version + 1
+
+
+async def test_void_after_credit_spent_on_top_up_house_covers_5_6(
+    service: JackpotService,
+) -> None:
+    """Digest 5.6 reverses a void round's coin-in exactly; if a top-up already spent part of
+    it, the pool cannot give it back: meter and reserve never go negative, the house covers
+    the spent part and the invariant (5.9) holds."""
+    pool = await opened(service, PoolConfig.profile("qld", seed=6), 0, 0)
+    await service.contribute(pool, "r1", "w", 20)  # meter 5, reserve 1
+    await service.award(pool, "r0", "nothing", [])  # top-up to 6 spends the reserve's cent
+    void = await service.void_round(pool, "r1")
+    assert (void.prize, void.reserve) == (5, 1)
+    snap = await state(service, pool)
+    assert (snap.meter, snap.reserve, snap.contributions, snap.house) == (1, 0, 0, 1)

@@ -59,7 +59,7 @@ async def apply(service: JackpotService, pool: str, op: tuple[Any, ...]) -> Any:
 
 
 @settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(config=configs, meter=st.integers(0, 3_000_000), reserve=st.integers(0, 200_000),
        ops=st.lists(operation, max_size=25))
