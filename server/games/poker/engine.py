@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.cards import DECKS, RandomSource, card_str, shuffle
+from server.cards import DECKS, RandomSource, card_str
 from server.errors import IllegalAction
 from server.games.poker import settle
 from server.games.poker.events import (
@@ -67,6 +67,27 @@ from server.games.poker.events import (
 from server.games.poker.legal import LegalActions
 from server.games.poker.rules import RuleSet
 from server.hands import best_exact, best_of, category_name
+
+
+def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
+    """Put a uniformly random ordered draw of ``k`` cards at the front of ``cards``.
+
+    The first ``k`` steps of an unbiased Fisher-Yates shuffle (``cards.shuffle`` does all of
+    them; the cards after these are never seen). The ``k`` swap choices are decoded, in mixed
+    radix, from ONE uniform integer below ``n (n-1) ... (n-k+1)``: a bijection, so no bias,
+    and one call to the injected random source instead of ``k``.
+    """
+    n = len(cards)
+    k = min(k, n - 1)
+    span = 1
+    for i in range(k):
+        span *= n - i
+    x = rng.randbelow(span)
+    for i in range(k):
+        x, r = divmod(x, n - i)
+        j = i + r
+        cards[i], cards[j] = cards[j], cards[i]
+
 
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 _BIG = 1 << 62
@@ -150,6 +171,9 @@ class PokerRound:
         self.fees = 0
         self.folded: set[int] = set()
         self.allin: set[int] = set()
+        self.n_live = len(seats)       # players not folded
+        self.n_active = len(seats)     # players neither folded nor tapped out
+        self.pot = 0                   # every chip wagered this round of play (+ dead money)
         self.street = 0
         self.to_act: int | None = None
         self.complete = False
@@ -249,8 +273,10 @@ class PokerRound:
             if amount > live:                            # s23A(4): dead money, main pot
                 self.stacks[s] -= amount - live
                 self.dead += amount - live
+                self.pot += amount - live
                 if self.stacks[s] == 0:
                     self.allin.add(s)
+                    self.n_active -= 1
                 ev.append(BlindPosted(s, "dead", amount - live, self.stacks[s]))
         self.cb = self.lb                                # A-14: the call stays at the blind
         self.max_wager = self.lb
@@ -264,8 +290,10 @@ class PokerRound:
         self.stacks[s] -= amount
         self.bet[s] += amount
         self.contrib[s] += amount
+        self.pot += amount
         if self.stacks[s] == 0:
             self.allin.add(s)
+            self.n_active -= 1
         return BlindPosted(s, kind, amount, self.stacks[s])
 
     def _deal(self) -> list[Event]:
@@ -273,7 +301,11 @@ class PokerRound:
         fixed = set(self._fixed_board)
         for cs in self._fixed_hole.values():
             fixed.update(cs)
-        rest = shuffle([c for c in DECKS[r.deck_size] if c not in fixed], self._rng)
+        rest = [c for c in DECKS[r.deck_size] if c not in fixed]
+        need = sum(r.hole_cards for s in self.seats if s not in self._fixed_hole)
+        need += sum(1 for x in r.board_schedule if x) * r.burns
+        need += max(0, sum(r.board_schedule) - len(self._fixed_board))
+        _draw(rest, need, self._rng)
         pos = 0
         d = self.designated
         if r.variant == "manila":
@@ -341,7 +373,7 @@ class PokerRound:
             self.no_check = set()
             first = self.after(self.designated) if r.postflop_after_button \
                 else self.from_(self.designated)
-        n_active = sum(1 for s in self.seats if self._active(s))
+        n_active = self.n_active
         for s in first:
             if self._needs(s, n_active):
                 return self._turn(s)
@@ -357,14 +389,14 @@ class PokerRound:
     def _turn(self, s: int) -> list[Event]:
         self.to_act = s
         self._legal = self._compute_legal(s)
-        return [TurnToAct(s, {"actions": self._legal.to_wire()})]
+        return [TurnToAct(s, self._legal)]
 
     def _heads_up(self) -> bool:
         """ACT r 10.5 / Sch 5 s26(5), digests A-4/A-2: exactly two players neither folded
         nor tapped out."""
         if self.rules.heads_up is None:
             return False
-        return sum(1 for s in self.seats if self._active(s)) == 2
+        return self.n_active == 2
 
     def _sizes(self, opening: bool) -> tuple[int, ...] | None:
         """Fixed increments of a limit round, or None for pot/no-limit ranges."""
@@ -413,8 +445,14 @@ class PokerRound:
         code = None
         self._full_inc = _BIG
         # a bet or raise needs someone who could still answer it (rulings: "nobody to answer")
-        others = any(self._active(x) and self.bet[x] + self.stacks[x] > cb
-                     for x in self.seats if x != s)
+        others = False
+        if self.n_active > 1:
+            folded, allin, bets, stacks = self.folded, self.allin, self.bet, self.stacks
+            for x in self.seats:
+                if (x != s and bets[x] + stacks[x] > cb and x not in folded
+                        and x not in allin):
+                    others = True
+                    break
         heads_up = self._heads_up()
         if not others:
             code = "action_not_allowed"
@@ -446,7 +484,7 @@ class PokerRound:
                 if r.structure == "no-limit":
                     hi = _BIG
                 else:
-                    pot = sum(self.contrib.values()) + self.dead + to_call
+                    pot = self.pot + to_call
                     hi = pot if r.structure == "full-pot" else pot // 2
                     hi = hi // r.chip_unit * r.chip_unit
                 if lo > hi:                          # QLD s28(3)
@@ -488,6 +526,8 @@ class PokerRound:
         mine = self.bet[seat]
         if verb == "fold":
             self.folded.add(seat)
+            self.n_live -= 1
+            self.n_active -= 1
             return self._after_action(seat, "fold", 0)
         if verb == "check":
             if not la.check:
@@ -560,8 +600,10 @@ class PokerRound:
         self.stacks[s] -= add
         self.bet[s] = total
         self.contrib[s] += add
+        self.pot += add
         if self.stacks[s] == 0:
             self.allin.add(s)
+            self.n_active -= 1
         cb = self.cb
         if total > cb:
             inc = total - cb
@@ -601,25 +643,28 @@ class PokerRound:
         self.acted.add(s)
         self.acted_round.add(s)
         ev: list[Event] = [ActionTaken(s, verb, add, self.bet[s], self.stacks[s])]
-        live = [x for x in self.seats if x not in self.folded]
-        if len(live) == 1:
+        if self.n_live == 1:
             self.to_act = None
             self._legal = None
             return ev + self._settle()
-        n_active = sum(1 for x in self.seats if self._active(x))
+        n_active = self.n_active
         i = self._idx[s]
-        seats = self.seats
-        for k in range(1, self.n + 1):
-            x = seats[(i + k) % self.n]
-            if self._needs(x, n_active):
-                return ev + self._turn(x)
-        return ev + self._end_betting()
+        seats, n = self.seats, self.n
+        folded, allin, bets, acted, cb = self.folded, self.allin, self.bet, self.acted, self.cb
+        for k in range(1, n + 1):
+            x = seats[(i + k) % n]
+            if x in folded or x in allin:
+                continue
+            if bets[x] < cb or (n_active >= 2 and x not in acted):
+                ev.extend(self._turn(x))
+                return ev
+        ev.extend(self._end_betting())
+        return ev
 
     def _end_betting(self) -> list[Event]:
         self.to_act = None
         self._legal = None
-        pot = sum(self.contrib.values()) + self.dead
-        ev: list[Event] = [BettingRoundEnded(self.street + 1, pot)]
+        ev: list[Event] = [BettingRoundEnded(self.street + 1, self.pot)]
         if self.street == self.rules.rounds - 1:
             return ev + self._settle()
         self.street += 1
@@ -757,7 +802,7 @@ class PokerRound:
             "designated": self.designated,
             "round": self.street + 1,
             "seats": seats,
-            "pot": sum(self.contrib.values()) + self.dead,
+            "pot": self.pot,
             "board": [card_str(c) for c in self.board],
             "to_act": self.to_act,
             "complete": self.complete,

@@ -26,6 +26,8 @@ def _wire(v: Any) -> Any:
         return {str(k): _wire(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_wire(x) for x in v]
+    if hasattr(v, "to_wire"):
+        return v.to_wire()
     return v
 
 
@@ -100,11 +102,15 @@ class BoardDealt(Event):
 
 @dataclass(frozen=True, slots=True)
 class TurnToAct(Event):
-    """Whose turn it is and what they may do (public: bounds hold no secrets)."""
+    """Whose turn it is and what they may do (public: bounds hold no secrets).
+
+    ``legal`` is a :class:`~server.games.poker.legal.LegalActions`; on the wire it is its
+    list of ``{"verb": ..., bounds}``.
+    """
 
     TYPE: ClassVar[str] = "turn_to_act"
     seat: int
-    legal: dict[str, Any]
+    legal: Any
     visible_to: Any = EVERYONE
 
 

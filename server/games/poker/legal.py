@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LegalActions:
+    """Built once per turn by the engine; treat it as read-only."""
+
     seat: int
     fold: bool
     check: bool

@@ -1,0 +1,132 @@
+"""Poker engine benchmark: 9-seat no-limit hold'em hands with random legal actions.
+
+    .venv/bin/python benchmarks/engine_bench.py [--seconds S] [--profile]
+
+Plays complete hands (blinds, shuffle and deal, every betting round, side pots, showdown and
+settlement) at 9-seat tables where every decision is a random legal action, first on our
+engine (``holdem-qld``: no-limit, no raise cap, blinds 50c/$1, commission off) and then on
+pokerkit's ``NoLimitTexasHoldem`` with the same table and the same random decision rule
+(fold 15% when facing a wager; else bet/raise 30% to the minimum, the maximum or a random
+amount; else check/call), in the same process. Prints hands per second for both and the
+ratio (goal: at least 100x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server.cards import SeededRandomSource
+from server.games.poker import PokerRound, rules_for
+
+SEATS = 9
+STACK = 20000          # 200 big blinds of 100 cents
+
+
+def ours(seconds: float, seed: int = 1) -> tuple[int, float, int]:
+    """Hands played, seconds taken, actions applied."""
+    rules = rules_for("holdem-qld", {"blinds": [50, 100], "structure": "no-limit",
+                                     "commission": "none"})
+    rng = random.Random(seed)
+    cards = SeededRandomSource(seed)
+    stacks = dict.fromkeys(range(1, SEATS + 1), STACK)
+    hands = actions = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    d = 1
+    while True:
+        rnd = PokerRound(rules, stacks, d, cards)
+        rnd.start()
+        while not rnd.complete:
+            la = rnd.legal_actions()
+            pick = rng.random()
+            bounds = la.raise_ or la.bet
+            if la.call and pick < 0.15:
+                rnd.act(la.seat, "fold")
+            elif bounds is not None and pick < 0.45:
+                lo, hi = bounds
+                r = rng.random()
+                amount = lo if r < 0.5 else hi if r < 0.6 else rng.randint(lo, min(hi, lo * 4))
+                rnd.act(la.seat, "raise" if la.raise_ else "bet", amount)
+            elif la.allin is not None and bounds is None and la.call is None and not la.check:
+                rnd.act(la.seat, "allin")
+            else:
+                rnd.act(la.seat, "check" if la.check else "call")
+            actions += 1
+        hands += 1
+        d = d % SEATS + 1
+        if hands % 50 == 0 and time.perf_counter() > deadline:
+            break
+    return hands, time.perf_counter() - t0, actions
+
+
+def pokerkit(seconds: float, seed: int = 1) -> tuple[int, float, int]:
+    from pokerkit import Automation, NoLimitTexasHoldem
+
+    automations = (
+        Automation.ANTE_POSTING, Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
+        Automation.HOLE_DEALING, Automation.BOARD_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+    )
+    rng = random.Random(seed)
+    hands = actions = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while True:
+        state = NoLimitTexasHoldem.create_state(
+            automations, True, 0, (50, 100), 100, (STACK,) * SEATS, SEATS)
+        while state.status:
+            pick = rng.random()
+            can_raise = state.can_complete_bet_or_raise_to()
+            if state.can_fold() and pick < 0.15:
+                state.fold()
+            elif can_raise and pick < 0.45:
+                lo = state.min_completion_betting_or_raising_to_amount
+                hi = state.max_completion_betting_or_raising_to_amount
+                r = rng.random()
+                amount = lo if r < 0.5 else hi if r < 0.6 else rng.randint(lo, min(hi, lo * 4))
+                state.complete_bet_or_raise_to(amount)
+            else:
+                state.check_or_call()
+            actions += 1
+        hands += 1
+        if time.perf_counter() > deadline:
+            break
+    return hands, time.perf_counter() - t0, actions
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per engine (default 3)")
+    ap.add_argument("--profile", action="store_true", help="profile our engine (pyinstrument)")
+    args = ap.parse_args(argv)
+    if args.profile:
+        from pyinstrument import Profiler
+
+        with Profiler() as p:
+            ours(args.seconds)
+        p.print()
+        return 0
+    warnings.simplefilter("ignore")
+    h1, t1, a1 = ours(args.seconds)
+    h2, t2, a2 = pokerkit(args.seconds)
+    r1, r2 = h1 / t1, h2 / t2
+    print(f"9-seat no-limit hold'em, random legal actions, {args.seconds:g} s per engine")
+    print(f"  croupier  {r1:10.1f} hands/s  ({h1} hands, {a1 / h1:.1f} actions/hand, "
+          f"{t1 / h1 * 1e6:.0f} us/hand)")
+    print(f"  pokerkit  {r2:10.1f} hands/s  ({h2} hands, {a2 / h2:.1f} actions/hand, "
+          f"{t2 / h2 * 1e6:.0f} us/hand)")
+    print(f"  ratio     {r1 / r2:10.1f}x  (goal: at least 100x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
