@@ -56,6 +56,8 @@ from protocol.messages import (
 )
 from server.accounts import Accounts, BadToken
 from server.config import DEFAULT_PORT, DEFAULT_TABLES, ConfigError, ServerConfig, load_tables
+from server.errors import ScenarioError
+from server.games.poker import rules_for
 from server.tables import base as cmd
 from server.tables.base import TableActor
 from server.tables.connection import Connection
@@ -394,7 +396,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         tables = load_tables(args.tables)
-    except ConfigError as exc:
+        for t in tables:
+            if t.game not in TABLE_KINDS:
+                raise ConfigError(f"table {t.id}: unknown game {t.game!r}")
+            if TABLE_KINDS[t.game] is PokerTable:
+                rules_for(t.game, dict(t.options))
+    except (ConfigError, ScenarioError) as exc:
         print(f"croupier serve: {exc}", file=sys.stderr)
         return 2
     config = ServerConfig(
