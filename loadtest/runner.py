@@ -1,0 +1,256 @@
+"""Run a load test: pick tables from the lobby, start worker processes, merge, report.
+
+The parent process never plays: it reads ``/health`` (money before), asks the lobby for
+tables with enough free seats, spreads the tables over ``procs`` worker processes
+(``python -m loadtest.worker``, each its own trio loop), shows their progress as it arrives,
+then reads ``/health`` again and builds the report (``loadtest/report.py``).
+
+Conservation is checked twice. Server side, from ``/health``: every cent the wallet ever
+issued is in a wallet, a table stake or a house-side account (commission, and any pool a
+later table kind reports), before and after the run. Client side: once every bot has left
+its seat, the bots' wallets changed by exactly minus what the house took during the run.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+import trio
+from websockets.trio.client import connect
+
+from loadtest.bot import BENIGN_ERRORS
+from loadtest.server_proc import health
+from loadtest.stats import Stats
+
+#: /health money fields that belong to players; every other field but ``issued`` is the
+#: house's side (commission, pools, house bank).
+PLAYER_FIELDS = ("wallets", "stakes", "in_play")
+
+
+@dataclass
+class RunSpec:
+    url: str
+    tables: int = 10
+    seats: int = 9
+    games: int | None = None
+    duration: float = 30.0
+    pace: str = "max"
+    procs: int = 1
+    chaos: bool = False
+    seed: int | None = None
+    settle_time: float = 30.0
+    table_prefix: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class LoadTestError(Exception):
+    """The run cannot start (no server, not enough tables)."""
+
+
+async def lobby(url: str) -> list[dict[str, Any]]:
+    """The server's table list, asked as a guest."""
+    async with connect(url, compression=None, proxy=None, open_timeout=30) as ws:
+        await ws.send(msgpack.packb({"type": "hello", "protocol": 1, "name": "loadtest"}))
+        await ws.send(msgpack.packb({"type": "lobby"}))
+        while True:
+            msg = msgpack.unpackb(await ws.recv(), strict_map_key=False)
+            if msg.get("type") == "lobby":
+                return list(msg["tables"])
+            if msg.get("type") == "error":
+                raise LoadTestError(f"lobby refused: {msg.get('code')}: {msg.get('message')}")
+
+
+def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, Any]]:
+    """The first ``spec.tables`` empty tables with at least ``spec.seats`` seats."""
+    chosen = [
+        {"id": t["id"], "seats": spec.seats, "min_buy_in": t["min_buy_in"],
+         "max_buy_in": t.get("max_buy_in")}
+        for t in tables
+        if t.get("seats", 0) >= spec.seats and t.get("taken", 0) == 0
+        and str(t["id"]).startswith(spec.table_prefix)
+    ][: spec.tables]
+    if len(chosen) < spec.tables:
+        raise LoadTestError(
+            f"the lobby has {len(chosen)} empty tables with {spec.seats}+ seats, "
+            f"{spec.tables} wanted: start the server with a bigger lobby "
+            "(croupier loadtest --write-config FILE, then croupier serve --tables FILE), "
+            "or let the load test start one (--serve)")
+    return chosen
+
+
+async def run_workers(
+    spec: RunSpec, chosen: list[dict[str, Any]], on_progress: Any = None
+) -> tuple[Stats, float]:
+    """Start the worker processes, relay their progress, and merge their final figures."""
+    procs = max(1, min(spec.procs, len(chosen)))
+    shares: list[list[dict[str, Any]]] = [chosen[i::procs] for i in range(procs)]
+    latest: list[Stats] = [Stats() for _ in range(procs)]
+    finals: list[Stats | None] = [None] * procs
+    played = [0.0] * procs
+    started = time.monotonic()
+    offsets = [0]
+    for share in shares[:-1]:
+        offsets.append(offsets[-1] + sum(t["seats"] for t in share))
+
+    async def one(i: int) -> None:
+        worker_spec = {
+            "url": spec.url, "tables": shares[i], "pace": spec.pace, "chaos": spec.chaos,
+            "duration": spec.duration, "games": spec.games, "settle_time": spec.settle_time,
+            "seed": None if spec.seed is None else spec.seed * 1000 + i,
+            "bot_offset": offsets[i],
+        }
+        proc = await trio.lowlevel.open_process(
+            [sys.executable, "-m", "loadtest.worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            await proc.stdin.send_all(json.dumps(worker_spec).encode())
+            await proc.stdin.aclose()
+            buf = b""
+            async for chunk in proc.stdout:
+                buf += chunk
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    msg = json.loads(line)
+                    if "progress" in msg:
+                        latest[i] = Stats.from_dict(msg["progress"])
+                        if on_progress is not None:
+                            on_progress(merged(latest), time.monotonic() - started)
+                    elif "final" in msg:
+                        finals[i] = Stats.from_dict(msg["final"])
+                        played[i] = float(msg.get("played_s", 0.0))
+            await proc.wait()
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                with trio.CancelScope(shield=True):
+                    await proc.wait()
+        if finals[i] is None:
+            raise LoadTestError(f"worker {i} ended (exit {proc.returncode}) without a result")
+
+    async with trio.open_nursery() as nursery:
+        for i in range(procs):
+            nursery.start_soon(one, i)
+    total = merged([f for f in finals if f is not None])
+    return total, max(played) or (time.monotonic() - started)
+
+
+def merged(parts: list[Stats]) -> Stats:
+    out = Stats()
+    for p in parts:
+        out.merge(p)
+    return out
+
+
+def conservation(
+    before: dict[str, Any] | None, after: dict[str, Any] | None, stats: Stats
+) -> dict[str, Any]:
+    """Server-side (issued == held, before and after) and client-side (bots' net == -house)."""
+    out: dict[str, Any] = {"before": before, "after": after}
+
+    def held(money: dict[str, Any]) -> int:
+        return sum(int(v) for k, v in money.items() if k != "issued")
+
+    def house(money: dict[str, Any]) -> int:
+        return sum(int(v) for k, v in money.items() if k not in ("issued", *PLAYER_FIELDS))
+
+    checks: list[bool] = []
+    for name, money in (("before", before), ("after", after)):
+        if money is not None and "issued" in money:
+            ok = held(money) == int(money["issued"])
+            out[f"server_{name}_ok"] = ok
+            checks.append(ok)
+    bots = stats.counters.get("bots", 0)
+    if before is not None and after is not None and stats.bots_settled == bots and bots:
+        bots_net = stats.balances_end - stats.balances_start
+        house_delta = house(after) - house(before)
+        out["bots_net"] = bots_net
+        out["house_delta"] = house_delta
+        out["stakes_after"] = int(after.get("stakes", 0))
+        ok = bots_net + house_delta == 0
+        out["client_ok"] = ok
+        checks.append(ok)
+    else:
+        out["client_ok"] = None
+        out["client_note"] = (f"{stats.bots_settled} of {bots} bots settled: "
+                              "client-side check skipped")
+    out["conserved"] = bool(checks) and all(checks)
+    return out
+
+
+def build_report(
+    spec: RunSpec,
+    stats: Stats,
+    played_s: float,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+) -> dict[str, Any]:
+    secs = max(played_s, 1e-9)
+    c = stats.counters
+    cons = conservation(before, after, stats)
+    unexpected_errors = {k: v for k, v in stats.errors.items() if k not in BENIGN_ERRORS}
+    unexpected = (sum(unexpected_errors.values()) + c.get("unexpected_closes", 0)
+                  + c.get("gap_frames", 0) + c.get("unsettled", 0))
+    timeline = []
+    for sec in sorted(stats.timeline):
+        h = stats.timeline[sec]
+        timeline.append({"t": sec, "count": h.n, "p50": round(h.percentile(50), 2),
+                         "p99": round(h.percentile(99), 2), "max": round(h.max, 2)})
+    return {
+        "config": {"url": spec.url, "tables": spec.tables, "seats": spec.seats,
+                   "games": spec.games, "duration": spec.duration, "pace": spec.pace,
+                   "procs": spec.procs, "chaos": spec.chaos, "seed": spec.seed, **spec.extra},
+        "played_s": round(played_s, 2),
+        "bots": c.get("bots", 0),
+        "hands": c.get("hands", 0),
+        "hands_per_s": round(c.get("hands", 0) / secs, 1),
+        "actions": c.get("actions", 0),
+        "actions_per_s": round(c.get("actions", 0) / secs, 1),
+        "frames_to_server": c.get("frames_out", 0),
+        "frames_from_server": c.get("frames_in", 0),
+        "frames_to_server_per_s": round(c.get("frames_out", 0) / secs, 1),
+        "frames_from_server_per_s": round(c.get("frames_in", 0) / secs, 1),
+        "bytes_from_server": c.get("bytes_in", 0),
+        "latency_ms": stats.latency.summary(),
+        "errors": dict(stats.errors),
+        "unexpected_errors": unexpected_errors,
+        "unexpected": unexpected,
+        "disconnects": {
+            "chaos": c.get("chaos_disconnects", 0),
+            "slow_reads": c.get("chaos_slow_reads", 0),
+            "server_closes": dict(stats.closes),
+            "unexpected_closes": c.get("unexpected_closes", 0),
+            "reconnects": c.get("reconnects", 0),
+            "resumed_seats": c.get("resumed", 0),
+        },
+        "voided": c.get("voided", 0),
+        "timed_out": c.get("timed_out", 0),
+        "buy_ins": c.get("buy_ins", 0),
+        "vacated": dict(stats.vacated_reasons),
+        "seq_gaps": c.get("gap_frames", 0),
+        "unsettled_bots": c.get("unsettled", 0),
+        "conservation": cons,
+        "conserved": cons["conserved"],
+        "ok": cons["conserved"] and unexpected == 0,
+        "problems": stats.problems,
+        "timeline": timeline,
+    }
+
+
+async def run(spec: RunSpec, on_progress: Any = None) -> dict[str, Any]:
+    """The whole run against ``spec.url``; returns the report dict."""
+    try:
+        before = (await health(spec.url)).get("money")
+    except OSError as exc:
+        raise LoadTestError(f"no server answers at {spec.url}: {exc}") from None
+    chosen = pick_tables(await lobby(spec.url), spec)
+    stats, played = await run_workers(spec, chosen, on_progress)
+    after = (await health(spec.url)).get("money")
+    return build_report(spec, stats, played, before, after)

@@ -1,0 +1,102 @@
+"""One load-test worker process: a trio loop running the bots of some tables.
+
+The parent (``loadtest/runner.py``) starts ``python -m loadtest.worker`` with a JSON spec on
+stdin and reads JSON lines from its stdout: ``{"progress": ...}`` about once a second while
+the bots play, then one ``{"final": ...}`` with the worker's :class:`~loadtest.stats.Stats`.
+Bots of one table always live in the same worker, so per-table figures (hands, voided
+rounds) need no cross-process de-duplication.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import Any
+
+import trio
+
+from loadtest.bot import Bot, RunContext, TablePlan
+from loadtest.stats import Stats
+
+
+def build_bots(ctx: RunContext, spec: dict[str, Any]) -> list[Bot]:
+    bots = []
+    index = spec.get("bot_offset", 0)
+    for t in spec["tables"]:
+        plan = TablePlan(t["id"], t["seats"], t["min_buy_in"], t.get("max_buy_in"))
+        for seat in range(1, plan.seats + 1):
+            bots.append(Bot(ctx, index, plan, seat))
+            index += 1
+    return bots
+
+
+async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
+    """Run the spec's bots until the duration ends (or every table played its games)."""
+    stats = Stats()
+    ctx = RunContext(
+        url=spec["url"], pace=spec["pace"], chaos=spec["chaos"], stats=stats,
+        rng=random.Random(spec.get("seed")), t0=trio.current_time(), games=spec.get("games"),
+    )
+    bots = build_bots(ctx, spec)
+    duration = float(spec["duration"])
+    settle_time = float(spec.get("settle_time", 30.0))
+    played: list[float] = []
+
+    async def all_tables_done() -> None:
+        for t in spec["tables"]:
+            await ctx.done_event(t["id"]).wait()
+        ctx.stop.set()
+
+    async def progress() -> None:
+        while True:
+            await trio.sleep(1.0)
+            emit({"progress": stats.to_dict()})
+
+    async with trio.open_nursery() as outer:
+        outer.start_soon(progress)
+        with trio.move_on_after(duration + settle_time):
+            async with trio.open_nursery() as nursery:
+                for bot in bots:
+                    nursery.start_soon(bot.run)
+                if ctx.games is not None:
+                    nursery.start_soon(all_tables_done)
+
+                async def deadline() -> None:
+                    with trio.move_on_after(duration):
+                        await ctx.stop.wait()
+                    ctx.stop.set()
+                    played.append(trio.current_time() - ctx.t0)
+
+                nursery.start_soon(deadline)
+
+                # the nursery ends when every bot settled; the helpers are cancelled then
+                async def reaper() -> None:
+                    while not all(b.settled or b.retired for b in bots):
+                        await trio.sleep(0.2)
+                    nursery.cancel_scope.cancel()
+
+                nursery.start_soon(reaper)
+        unsettled = [b for b in bots if not (b.settled or b.retired)]
+        if unsettled:
+            stats.problem(f"{len(unsettled)} bots did not settle within {settle_time:.0f} s "
+                          "after the stop")
+        stats.counters["unsettled"] = len(unsettled)
+        outer.cancel_scope.cancel()
+    return stats, played[0] if played else trio.current_time() - ctx.t0
+
+
+def main() -> int:
+    spec = json.loads(sys.stdin.read())
+
+    def emit(obj: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(obj) + "\n")
+        sys.stdout.flush()
+
+    stats, played = trio.run(run_worker, spec, emit)
+    emit({"final": stats.to_dict(), "played_s": played})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
