@@ -8,7 +8,7 @@ tables in the same process see each other's commits through :meth:`watch` at onc
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -185,6 +185,14 @@ class MemoryJackpotService:
         state.commit(pool, "contribute", round_id, wager_id,
                      (prize, reserve, 0, prize + reserve, 0), wager=amount_cents)
         return ContributionResult("applied", prize, reserve, state.version)
+
+    async def contribute_round(
+        self, pool: str, round_id: str, wagers: Mapping[str, int]
+    ) -> dict[str, ContributionResult]:
+        for wager_id, amount in wagers.items():  # validate all before applying any
+            check_id("wager id", wager_id)
+            check_cents("contribution", amount, positive=True)
+        return {w: await self.contribute(pool, round_id, w, a) for w, a in wagers.items()}
 
     async def award(
         self, pool: str, round_id: str, award_id: str, prizes: Sequence[Prize] | int,

@@ -72,18 +72,16 @@ if op == 'reset' then
   return {'applied', ver}
 end
 
-if op == 'contribute' then
-  -- ARGV: round_id wager_id amount
-  local round_id, wager, amount = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local function contribute(round_id, wager, amount)
   local credited = redis.call('HGET', record, 'c:' .. wager)
   if credited then
     local sp = string.find(credited, ' ')
-    return {'duplicate', tonumber(string.sub(credited, 1, sp - 1)),
-      tonumber(string.sub(credited, sp + 1)), get('version')}
+    return 'duplicate', tonumber(string.sub(credited, 1, sp - 1)),
+      tonumber(string.sub(credited, sp + 1)), get('version')
   end
   if redis.call('HEXISTS', record, 'void') == 1
       or redis.call('HEXISTS', record, 'r:' .. wager) == 1 then
-    return {'refunded', 0, 0, get('version')}
+    return 'refunded', 0, 0, get('version')
   end
   local pbp, rbp = get('prize_bp'), get('reserve_bp')
   local pn = amount * pbp
@@ -98,7 +96,21 @@ if op == 'contribute' then
   redis.call('HSET', record, 'c:' .. wager, int(prize) .. ' ' .. int(reserve))
   local ver = apply('contribute', round_id, wager, prize, reserve, 0, prize + reserve, 0,
     'wager', amount)
-  return {'applied', prize, reserve, ver}
+  return 'applied', prize, reserve, ver
+end
+
+if op == 'contribute' then
+  -- ARGV: round_id (wager_id amount)+ : one round's coin-in, each wager on its own
+  -- (own idempotency, own audit entry); reply: (status prize reserve version)+
+  local round_id, out = ARGV[2], {}
+  for i = 3, #ARGV, 2 do
+    local status, prize, reserve, ver = contribute(round_id, ARGV[i], tonumber(ARGV[i + 1]))
+    table.insert(out, status)
+    table.insert(out, prize)
+    table.insert(out, reserve)
+    table.insert(out, ver)
+  end
+  return out
 end
 
 if op == 'award' then

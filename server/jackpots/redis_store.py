@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
@@ -175,18 +175,23 @@ class RedisJackpotService:
                 continue  # marked down; the health task wakes us when it is back
 
     async def _flush(self, pool: str | None) -> None:
-        """Confirm the outbox entries (of ``pool``, or all). Raises JackpotUnavailable."""
-        for entry, amount in list(self._outbox.items()):
-            if pool is not None and entry[0] != pool:
-                continue
+        """Confirm the outbox entries (of ``pool``, or all), one script call per round.
+        Raises JackpotUnavailable."""
+        rounds: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        for (p, round_id, wager_id), amount in list(self._outbox.items()):
+            if pool is None or p == pool:
+                rounds.setdefault((p, round_id), []).append((wager_id, amount))
+        for (p, round_id), wagers in rounds.items():
             try:
-                await self._contribute_once(*entry, amount)
+                await self._contribute_batch(p, round_id, wagers)
             except JackpotUnavailable:
                 raise
             except JackpotError as exc:
-                self.rejected.append((entry, amount, exc.code))
-                log.error("jackpot contribution %s refused: %s", entry, exc)
-            self._settle(entry)
+                for wager_id, amount in wagers:
+                    self.rejected.append(((p, round_id, wager_id), amount, exc.code))
+                log.error("jackpot contributions of %s/%s refused: %s", p, round_id, exc)
+            for wager_id, _ in wagers:
+                self._settle((p, round_id, wager_id))
 
     def _settle(self, entry: tuple[str, str, str]) -> None:
         self._outbox.pop(entry, None)
@@ -227,16 +232,22 @@ class RedisJackpotService:
         return await self._must_snapshot(pool)
 
     # -- money movements ---------------------------------------------------------------------
-    async def _contribute_once(
-        self, pool: str, round_id: str, wager_id: str, amount: int
-    ) -> ContributionResult:
+    async def _contribute_batch(
+        self, pool: str, round_id: str, wagers: Sequence[tuple[str, int]]
+    ) -> dict[str, ContributionResult]:
+        args = ["contribute", round_id]
+        for wager_id, amount in wagers:
+            args += [wager_id, str(amount)]
         reply = await self._eval(
-            [key(pool, "state"), key(pool, "audit"), key(pool, "round", round_id)],
-            ["contribute", round_id, wager_id, str(amount)],
+            [key(pool, "state"), key(pool, "audit"), key(pool, "round", round_id)], args
         )
         self._raise_missing(pool, reply)
-        status, prize, reserve, version = reply
-        return ContributionResult(status, int(prize), int(reserve), int(version))
+        return {
+            wager_id: ContributionResult(
+                reply[4 * i], int(reply[4 * i + 1]), int(reply[4 * i + 2]), int(reply[4 * i + 3])
+            )
+            for i, (wager_id, _) in enumerate(wagers)
+        }
 
     async def contribute(
         self, pool: str, round_id: str, wager_id: str, amount_cents: int
@@ -247,33 +258,45 @@ class RedisJackpotService:
         connection drops mid-call the result is ``pending`` and the outbox retries it (also
         when the caller is cancelled mid-call).
         """
+        return (await self.contribute_round(pool, round_id, {wager_id: amount_cents}))[wager_id]
+
+    async def contribute_round(
+        self, pool: str, round_id: str, wagers: Mapping[str, int]
+    ) -> dict[str, ContributionResult]:
+        """A round's coin-in in one script call; each wager as :meth:`contribute` would."""
         check_pool_name(pool)
         check_id("round id", round_id)
-        check_id("wager id", wager_id)
-        check_cents("contribution", amount_cents, positive=True)
-        if amount_cents > MAX_WAGER:
-            raise JackpotError("bad_amount", f"contribution above {MAX_WAGER} cents")
+        for wager_id, amount in wagers.items():
+            check_id("wager id", wager_id)
+            check_cents("contribution", amount, positive=True)
+            if amount > MAX_WAGER:
+                raise JackpotError("bad_amount", f"contribution above {MAX_WAGER} cents")
         if not self._available:
             raise JackpotUnavailable("jackpot pool unavailable: jackpot wagers closed")
-        entry = (pool, round_id, wager_id)
-        if entry in self._outbox:
-            return ContributionResult("pending", 0, 0, None)
-        self._outbox[entry] = amount_cents
+        pending = ContributionResult("pending", 0, 0, None)
+        results = {w: pending for w in wagers if (pool, round_id, w) in self._outbox}
+        batch = [(w, a) for w, a in wagers.items() if w not in results]
+        if not batch:
+            return results
+        for wager_id, amount in batch:
+            self._outbox[(pool, round_id, wager_id)] = amount
         if self._empty.is_set():
             self._empty = trio.Event()
         try:
-            result = await self._contribute_once(pool, round_id, wager_id, amount_cents)
+            results.update(await self._contribute_batch(pool, round_id, batch))
         except JackpotUnavailable:
             self._wake.set()
-            return ContributionResult("pending", 0, 0, None)
+            return {w: pending for w in wagers}
         except JackpotError:
-            self._settle(entry)
+            for wager_id, _ in batch:
+                self._settle((pool, round_id, wager_id))
             raise
         except BaseException:
-            self._wake.set()  # cancelled mid-call: the wager was accepted; the outbox confirms
+            self._wake.set()  # cancelled mid-call: the wagers were accepted; the outbox confirms
             raise
-        self._settle(entry)
-        return result
+        for wager_id, _ in batch:
+            self._settle((pool, round_id, wager_id))
+        return results
 
     async def award(
         self, pool: str, round_id: str, award_id: str, prizes: Sequence[Prize] | int,

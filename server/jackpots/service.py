@@ -443,6 +443,13 @@ class JackpotService(Protocol):
         """Credit one jackpot wager (idempotent per (round, wager))."""
         ...
 
+    async def contribute_round(
+        self, pool: str, round_id: str, wagers: Mapping[str, int]
+    ) -> dict[str, ContributionResult]:
+        """A round's coin-in at once (wager id -> cents): as many :meth:`contribute` calls,
+        in one commit per round on Redis (one script call, one round trip)."""
+        ...
+
     async def award(
         self, pool: str, round_id: str, award_id: str, prizes: Sequence[Prize] | int,
         *, expected_version: int | None = None,

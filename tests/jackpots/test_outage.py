@@ -98,8 +98,14 @@ async def test_kill_and_restart_redis_nothing_lost_or_doubled_r4_2_s34(
             while not stop.is_set():
                 k += 1
                 try:
-                    result = await svc.contribute(pool, f"{name}-r{k}", "box1", 100)
-                    accepted[f"{name}-r{k}"] = result.status
+                    if name == "t3":  # a whole round's coin-in in one call
+                        boxes = {"box1": 100, "box4": 100, "box6": 100}
+                        results = await svc.contribute_round(pool, f"{name}-r{k}", boxes)
+                        for box, result in results.items():
+                            accepted[f"{name}-r{k}/{box}"] = result.status
+                    else:
+                        result = await svc.contribute(pool, f"{name}-r{k}", "box1", 100)
+                        accepted[f"{name}-r{k}"] = result.status
                 except JackpotUnavailable:
                     refused += 1
                 await trio.sleep(0.002)

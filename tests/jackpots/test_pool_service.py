@@ -352,3 +352,19 @@ async def test_void_after_credit_spent_on_top_up_house_covers_5_6(
     assert (void.prize, void.reserve) == (5, 1)
     snap = await state(service, pool)
     assert (snap.meter, snap.reserve, snap.contributions, snap.house) == (1, 0, 0, 1)
+
+
+async def test_round_coin_in_at_once_same_as_one_by_one_5_2(service: JackpotService) -> None:
+    """Digest 5.2: a round's jackpot wagers are credited at coin-in; all boxes at once gives
+    the same credits, idempotency and audit entries as one call per wager."""
+    pool = await opened(service, QLD, 1_000_000, 0)
+    await service.contribute(pool, "r1", "box2", 100)
+    results = await service.contribute_round(pool, "r1", {"box1": 100, "box2": 100, "box5": 333})
+    assert {w: r.status for w, r in results.items()} == {
+        "box1": "applied", "box2": "duplicate", "box5": "applied"}
+    assert (results["box5"].prize, results["box5"].reserve) == (83, 16)
+    snap = await state(service, pool)
+    assert (snap.meter, snap.reserve, snap.version) == (1_000_000 + 25 * 2 + 83, 5 * 2 + 16, 4)
+    with pytest.raises(JackpotError):
+        await service.contribute_round(pool, "r2", {"box1": 100, "box2": -1})
+    assert await state(service, pool) == snap

@@ -29,6 +29,7 @@ prize = st.builds(
 )
 operation = st.one_of(
     st.tuples(st.just("contribute"), ids, ids, cents),
+    st.tuples(st.just("coin_in"), ids, st.dictionaries(ids, cents, min_size=1)),
     st.tuples(st.just("award"), ids, ids, st.lists(prize, max_size=4)),
     st.tuples(st.just("refund"), ids, ids),
     st.tuples(st.just("void"), ids),
@@ -46,6 +47,8 @@ async def apply(service: JackpotService, pool: str, op: tuple[Any, ...]) -> Any:
     try:
         if kind == "contribute":
             return await service.contribute(pool, args[0], args[1], args[2])
+        if kind == "coin_in":
+            return await service.contribute_round(pool, args[0], args[1])
         if kind == "award":
             return await service.award(pool, args[0], args[1], args[2])
         if kind == "refund":
