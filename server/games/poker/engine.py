@@ -384,7 +384,9 @@ class PokerRound:
             return False
         if self.bet[s] < self.cb:
             return True
-        return n_active >= 2 and s not in self.acted
+        # a seat that has not acted has the option; alone, only a blind's round-1 option
+        # (ACT r 7.1, QLD s24(4), Sch 5 s23(2)(b)) is still offered: check or fold
+        return (n_active >= 2 or self.street == 0) and s not in self.acted
 
     def _turn(self, s: int) -> list[Event]:
         self.to_act = s
@@ -655,7 +657,7 @@ class PokerRound:
             x = seats[(i + k) % n]
             if x in folded or x in allin:
                 continue
-            if bets[x] < cb or (n_active >= 2 and x not in acted):
+            if bets[x] < cb or ((n_active >= 2 or self.street == 0) and x not in acted):
                 ev.extend(self._turn(x))
                 return ev
         ev.extend(self._end_betting())
