@@ -119,6 +119,9 @@ class MemoryJackpotService:
     async def wait_available(self) -> None:
         await trio.lowlevel.checkpoint()
 
+    async def wait_unavailable(self) -> None:
+        await trio.sleep_forever()  # an embedded store does not go away
+
     @property
     def pending(self) -> int:
         return 0

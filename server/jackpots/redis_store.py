@@ -31,6 +31,7 @@ from coredis.retry import NoRetryPolicy
 
 from server.jackpots.service import (
     BASIS,
+    POOL_NAME,
     AwardResult,
     CheckReport,
     ContributionResult,
@@ -51,7 +52,6 @@ from server.jackpots.service import (
 log = logging.getLogger(__name__)
 
 LUA = files("server.jackpots").joinpath("pool.lua").read_text()
-POOLS_KEY = "jp:pools"
 WATCH_BUFFER = 256
 AUDIT_CHUNK = 1000
 #: The split multiplies the wager by at most 10,000 basis points inside Lua (doubles).
@@ -92,6 +92,8 @@ class RedisJackpotService:
         self.watch_block_ms = watch_block_ms
         self._available = False
         self._up = trio.Event()
+        self._down = trio.Event()
+        self._down.set()
         self._wake = trio.Event()
         self._empty = trio.Event()
         self._empty.set()
@@ -108,6 +110,9 @@ class RedisJackpotService:
     async def wait_available(self) -> None:
         await self._up.wait()
 
+    async def wait_unavailable(self) -> None:
+        await self._down.wait()
+
     @property
     def pending(self) -> int:
         return len(self._outbox)
@@ -120,12 +125,15 @@ class RedisJackpotService:
             log.info("jackpot store reachable: jackpot wagers may be offered")
         self._available = True
         self._up.set()
+        if self._down.is_set():
+            self._down = trio.Event()
         self._wake.set()
 
     def _mark_down(self, why: object) -> None:
         if self._available:
             log.warning("jackpot store unreachable (%s): stop offering jackpot wagers", why)
         self._available = False
+        self._down.set()
         if self._up.is_set():
             self._up = trio.Event()
 
@@ -211,7 +219,6 @@ class RedisJackpotService:
         )
         if reply[0] == "pool_exists":
             raise JackpotError("pool_exists", f"jackpot pool {pool!r} already exists")
-        await self._read(self._client.sadd(POOLS_KEY, [pool]))
         return await self._must_snapshot(pool)
 
     async def reset(
@@ -385,7 +392,23 @@ class RedisJackpotService:
         return snap
 
     async def pools(self) -> list[str]:
-        return sorted(await self._read(self._client.smembers(POOLS_KEY)))
+        """Every pool on this Redis: SCAN for ``jp:{*}:state`` (no registry to fall behind)."""
+        if not self._available:
+            raise JackpotUnavailable()
+        names: list[str] = []
+        prefix, suffix = len("jp:{"), len("}:state")
+        try:
+            with trio.fail_after(10 * self.op_timeout):
+                async for found in self._client.scan_iter(
+                    match="jp:{*}:state", count=1000, type_="hash"
+                ):
+                    name = found[prefix:-suffix]
+                    if POOL_NAME.match(name):
+                        names.append(name)
+        except DOWN_ERRORS as exc:
+            self._mark_down(exc)
+            raise JackpotUnavailable(f"jackpot pool unavailable: {exc}") from exc
+        return sorted(names)
 
     async def audit(self, pool: str, *, up_to: int | None = None) -> list[dict[str, str]]:
         """The audit stream in order (entries above version ``up_to`` left out)."""

@@ -423,6 +423,10 @@ class JackpotService(Protocol):
         """Return once the store is reachable again (jackpot wagers may reopen)."""
         ...
 
+    async def wait_unavailable(self) -> None:
+        """Return once the store is found unreachable (close jackpot wagers, r.4.2; s34)."""
+        ...
+
     async def open_pool(
         self, pool: str, config: PoolConfig, *, meter: int | None = None, reserve: int = 0
     ) -> Snapshot:

@@ -368,3 +368,8 @@ async def test_round_coin_in_at_once_same_as_one_by_one_5_2(service: JackpotServ
     with pytest.raises(JackpotError):
         await service.contribute_round(pool, "r2", {"box1": 100, "box2": -1})
     assert await state(service, pool) == snap
+
+
+async def test_pools_lists_every_pool(service: JackpotService) -> None:
+    names = {await opened(service, QLD, 0, 0) for _ in range(3)}
+    assert names <= set(await service.pools())
