@@ -143,7 +143,7 @@ class RedisJackpotService:
             try:
                 with trio.fail_after(self.op_timeout):
                     await self._client.ping()
-            except DOWN_ERRORS as exc:
+            except (*DOWN_ERRORS, coredis.exceptions.RedisError) as exc:
                 self._mark_down(exc)
             else:
                 self._mark_up()
@@ -158,6 +158,8 @@ class RedisJackpotService:
         except DOWN_ERRORS as exc:
             self._mark_down(exc)
             raise JackpotUnavailable(f"jackpot pool unavailable: {exc}", unknown=True) from exc
+        except coredis.exceptions.RedisError as exc:  # the script refused: nothing applied
+            raise JackpotError("store_error", f"jackpot store error: {exc}") from exc
 
     async def _read(self, call: Any) -> Any:
         if not self._available:
@@ -181,6 +183,9 @@ class RedisJackpotService:
                 await self._flush(None)
             except JackpotUnavailable:
                 continue  # marked down; the health task wakes us when it is back
+            except Exception:  # never take the server down; retry later
+                log.exception("jackpot outbox drain failed")
+                await trio.sleep(1)
 
     async def _flush(self, pool: str | None) -> None:
         """Confirm the outbox entries (of ``pool``, or all), one script call per round.
@@ -471,6 +476,10 @@ class RedisJackpotService:
             except (*DOWN_ERRORS, JackpotUnavailable):
                 await trio.sleep(self.ping_interval)
                 await self.wait_available()
+                continue
+            except Exception:  # never take the server down; retry later
+                log.exception("jackpot meter watch of %s failed", pool)
+                await trio.sleep(1)
                 continue
             for entry in (found or {}).get(stream, ()):
                 last_id = entry.identifier

@@ -16,7 +16,7 @@ import pytest
 import trio
 
 from server.jackpots.redis_store import open_redis_service
-from server.jackpots.service import JackpotUnavailable, MeterUpdate, PoolConfig
+from server.jackpots.service import JackpotError, JackpotUnavailable, MeterUpdate, PoolConfig
 from tests.jackpots.conftest import fresh_pool
 
 
@@ -203,3 +203,18 @@ async def test_awards_refused_while_down_then_applied_once_5_8(
         assert (first.status, again.status) == ("applied", "duplicate")
         snap = await svc.snapshot(pool)
         assert snap is not None and (snap.meter, snap.paid) == (1_500_000, 500_000)
+
+
+async def test_script_error_reported_with_code_service_keeps_running(redis_url: str) -> None:
+    """A pool whose keys were damaged outside the service: the request fails with a stable
+    code, nothing is applied, and the service (health, outbox, other pools) carries on."""
+    pool, healthy = fresh_pool("damaged"), fresh_pool("healthy")
+    async with open_redis_service(redis_url) as svc:
+        await svc.open_pool(pool, PoolConfig.profile("qld"))
+        await svc.open_pool(healthy, PoolConfig.profile("qld"))
+        await svc._client.hset(f"jp:{{{pool}}}:state", {"prize_bp": "lots"})
+        with pytest.raises(JackpotError) as err:
+            await svc.contribute(pool, "r1", "w1", 100)
+        assert err.value.code == "store_error" and svc.pending == 0
+        assert (await svc.contribute(healthy, "r1", "w1", 100)).status == "applied"
+        assert svc.available
