@@ -339,6 +339,7 @@ def order_prizes(prizes: Sequence[Prize]) -> list[Prize]:
         check_cents("prize", prize.amount)
         if prize.kind not in KIND_ORDER:
             raise JackpotError("bad_prize", f"prize kind must be one of {list(KIND_ORDER)}")
+    check_cents("total of the prizes", sum(p.amount for p in prizes))
     return sorted(prizes, key=lambda p: KIND_ORDER[p.kind])
 
 
