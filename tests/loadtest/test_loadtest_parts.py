@@ -1,0 +1,108 @@
+"""The load tester's parts: latency histogram, action choice, lobby config, CLI guards,
+conservation arithmetic and report shape."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from loadtest.bot import choose_action
+from loadtest.cli import main as loadtest_main
+from loadtest.report import latency_svg
+from loadtest.runner import RunSpec, build_report, conservation
+from loadtest.server_proc import tables_toml
+from loadtest.stats import Histogram, Stats
+from server.config import load_tables
+
+
+@given(st.lists(st.floats(min_value=0.05, max_value=5000), min_size=1, max_size=300))
+def test_histogram_percentiles_within_two_percent(samples: list[float]) -> None:
+    h = Histogram()
+    for s in samples:
+        h.add(s)
+    ordered = sorted(samples)
+    for p in (50, 95, 99):
+        exact = ordered[max(0, -(-len(ordered) * p // 100) - 1)]
+        assert abs(h.percentile(p) - exact) <= exact * 0.011 + 1e-9
+    assert h.max == max(samples)
+
+
+def test_stats_merge_adds_counts_and_keeps_max() -> None:
+    a, b = Stats(), Stats()
+    a.count("hands", 3)
+    a.latency_sample(0, 5.0)
+    b.count("hands", 4)
+    b.latency_sample(0, 50.0)
+    b.errors["not_your_turn"] += 1
+    a.merge(Stats.from_dict(b.to_dict()))
+    assert a.counters["hands"] == 7
+    assert a.latency.n == 2 and a.latency.max == 50.0
+    assert a.timeline[0].n == 2
+    assert a.errors == {"not_your_turn": 1}
+
+
+@given(st.integers(0, 2**32), st.integers(1, 10_000), st.integers(0, 10_000))
+def test_choose_action_stays_within_the_bounds_sent(seed: int, low: int, span: int) -> None:
+    legal = {"fold": {}, "call": {"amount": 200}, "raise": {"min": low, "max": low + span}}
+    verb, amount = choose_action(legal, random.Random(seed))
+    assert verb in legal
+    if verb == "raise":
+        assert amount is not None and low <= amount <= low + span
+    else:
+        assert amount is None
+
+
+def test_choose_action_uses_fixed_limit_sizes() -> None:
+    legal = {"bet": {"min": 200, "max": 400, "sizes": [200, 400]}}
+    for seed in range(20):
+        assert choose_action(legal, random.Random(seed)) in (("bet", 200), ("bet", 400))
+
+
+def test_generated_lobby_is_a_valid_server_config(tmp_path: Path) -> None:
+    path = tmp_path / "lobby.toml"
+    path.write_text(tables_toml(12, 6, ["holdem-act", "omaha-qld", "manila-act"]))
+    tables = load_tables(path)
+    assert len(tables) == 12
+    assert {t.game for t in tables} == {"holdem-act", "omaha-qld", "manila-act"}
+    assert all(t.options["max_seats"] == 6 for t in tables)
+
+
+def test_write_config_option(tmp_path: Path) -> None:
+    path = tmp_path / "lobby.toml"
+    assert loadtest_main(["--write-config", str(path), "--tables", "3"]) == 0
+    assert len(load_tables(path)) == 3
+
+
+def test_refuses_a_remote_target_without_allow_remote() -> None:
+    assert loadtest_main(["--url", "ws://192.0.2.1:8765/ws", "--quiet"]) == 2
+
+
+def test_conservation_catches_a_missing_cent() -> None:
+    stats = Stats()
+    stats.count("bots", 2)
+    stats.bots_settled = 2
+    stats.balances_start, stats.balances_end = 200_000, 199_000
+    before = {"issued": 300_000, "wallets": 300_000, "stakes": 0, "commission": 0}
+    after = {"issued": 300_000, "wallets": 299_000, "stakes": 0, "commission": 1_000}
+    assert conservation(before, after, stats)["conserved"] is True
+    stats.balances_end = 198_999  # a cent vanished on the bots' side
+    assert conservation(before, after, stats)["conserved"] is False
+    stats.balances_end = 199_000
+    broken = dict(after, wallets=298_999)  # the server lost a cent
+    assert conservation(before, broken, stats)["conserved"] is False
+
+
+def test_report_has_the_required_keys_and_an_inline_plot() -> None:
+    stats = Stats()
+    stats.count("hands", 10)
+    for t in range(5):
+        stats.latency_sample(t, 1.0 + t)
+    report = build_report(RunSpec(url="ws://127.0.0.1:1/ws"), stats, 5.0, None, None)
+    assert {"hands", "errors", "latency_ms", "conserved"} <= set(report)
+    assert set(report["latency_ms"]) >= {"p50", "p95", "p99", "max"}
+    assert report["conserved"] is False  # nothing checked is not a pass
+    svg = latency_svg(report["timeline"])
+    assert svg.startswith("<svg") and svg.count("<polyline") == 3
