@@ -218,3 +218,16 @@ async def test_script_error_reported_with_code_service_keeps_running(redis_url: 
         assert err.value.code == "store_error" and svc.pending == 0
         assert (await svc.contribute(healthy, "r1", "w1", 100)).status == "applied"
         assert svc.available
+
+
+async def test_script_cache_flushed_evalsha_falls_back_to_load(redis_url: str) -> None:
+    """A restarted or failed-over Redis has no scripts: EVALSHA's NOSCRIPT is answered by
+    loading the script and running it once (digest 5.5 "EVALSHA jp_commit")."""
+    pool = fresh_pool("noscript")
+    async with open_redis_service(redis_url) as svc:
+        await svc.open_pool(pool, PoolConfig.profile("qld"))
+        await svc._client.script_flush()
+        assert (await svc.contribute(pool, "r1", "w1", 100)).status == "applied"
+        assert (await svc.contribute(pool, "r1", "w1", 100)).status == "duplicate"
+        snap = await svc.snapshot(pool)
+        assert snap is not None and snap.version == 2
