@@ -12,9 +12,10 @@ import random
 from server.games.poker.legal import LegalActions
 
 
-def random_action(la: LegalActions, rng: random.Random,
-                  fold_weight: float = 0.15) -> tuple[str, int | None]:
-    """A random legal ``(verb, amount)``; folds with about ``fold_weight`` when facing a wager."""
+def random_action(la: LegalActions, rng: random.Random, fold_weight: float = 0.15,
+                  unit: int = 1) -> tuple[str, int | None]:
+    """A random legal ``(verb, amount)``; folds with about ``fold_weight`` when facing a
+    wager. Free amounts are rounded down to ``unit`` (the chip) where the bounds allow."""
     verbs = []
     if la.check:
         verbs.append("check")
@@ -42,5 +43,7 @@ def random_action(la: LegalActions, rng: random.Random,
             return verb, lo
         if pick < 0.6:
             return verb, hi
-        return verb, rng.randint(lo, min(hi, lo * 4))
+        amount = rng.randint(lo, min(hi, lo * 4))
+        rounded = amount // unit * unit
+        return verb, rounded if rounded >= lo else amount
     return verb, None
