@@ -15,6 +15,7 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 from server.cards import SeededRandomSource, SystemRandomSource, card_str
 from server.games.poker import GAME_IDS, PokerRound, next_designated, rules_for
@@ -83,7 +84,9 @@ def describe_event(e: Event, rnd: PokerRound) -> str | None:
     return None
 
 
-def play(game: str, hands: int, seed: int | None, out=sys.stdout) -> None:
+def play(game: str, hands: int, seed: int | None, out: TextIO | None = None) -> None:
+    """Play ``hands`` hands of ``game`` with bots and print them to ``out`` (stdout)."""
+    out = out or sys.stdout
     rules = rules_for(game, {})
     bot_rng = random.Random(seed)
     cards = SeededRandomSource(seed) if seed is not None else SystemRandomSource()
