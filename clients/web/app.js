@@ -1,0 +1,911 @@
+/* croupier browser client: plain JavaScript, no build step.
+ *
+ * Speaks only the documented protocol (protocol/README.md): one MessagePack map per binary
+ * WebSocket frame, money as integer cents, cards as two-character strings. The global
+ * `MessagePack` comes from the vendored @msgpack/msgpack 3.1.3 UMD build.
+ *
+ * State flows one way: server messages update `state`, then `render()` redraws from it.
+ */
+"use strict";
+
+const PROTOCOL = 1;
+const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+const RANKS = { T: "10" };
+const HOLE_CARDS = { "holdem": 2, "omaha": 4, "manila-act": 3, "manila-qld": 2 };
+// The engine's event names and the short names protocol/README.md lists: accept both.
+const ALIASES = {
+  hole_cards: "hole_cards_dealt", board: "board_dealt", action: "action_taken",
+  to_act: "turn_to_act", commission: "commission_taken",
+};
+
+const state = {
+  ws: null,
+  welcome: null,
+  balance: null,
+  lobby: [],
+  table: null,        // the joined table: see newTable()
+  wantTable: null,    // {id, role} to join once connected
+  reconnecting: false,
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ---- money and cards -----------------------------------------------------------------------
+function money(cents) {
+  if (cents === null || cents === undefined) return "\u2013";
+  const neg = cents < 0;
+  const c = Math.abs(cents);
+  const dollars = Math.floor(c / 100).toLocaleString("en-US");
+  const rest = c % 100;
+  return (neg ? "-$" : "$") + dollars + (rest ? "." + String(rest).padStart(2, "0") : "");
+}
+
+/** Dollars typed by a user -> integer cents, without floating point ("12.5" -> 1250). */
+function toCents(text) {
+  const m = String(text).trim().replace(/[$,]/g, "").match(/^(\d*)(?:\.(\d{0,2}))?$/);
+  if (!m || (m[1] === "" && !m[2])) return null;
+  return Number(m[1] || "0") * 100 + Number((m[2] || "").padEnd(2, "0"));
+}
+
+function centsInput(cents) {
+  return (Math.floor(cents / 100)) + "." + String(cents % 100).padStart(2, "0");
+}
+
+function cardEl(card, opts = {}) {
+  const el = document.createElement("span");
+  if (!card) {
+    el.className = "card back" + (opts.small ? " small" : "");
+    return el;
+  }
+  const rank = card[0], suit = card[1];
+  el.className = "card suit-" + suit + (opts.small ? " small" : "");
+  el.dataset.card = card;
+  el.innerHTML = `<span class="rank">${RANKS[rank] || rank}</span><span class="pip">${SUITS[suit] || suit}</span>`;
+  return el;
+}
+
+function cardText(cards) {
+  return (cards || []).map((c) => (RANKS[c[0]] || c[0]) + (SUITS[c[1]] || c[1])).join(" ");
+}
+
+function holeCount(game) {
+  if (HOLE_CARDS[game]) return HOLE_CARDS[game];
+  return HOLE_CARDS[String(game).split("-")[0]] || 2;
+}
+
+// ---- connection ----------------------------------------------------------------------------
+function wsUrl() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/ws`;
+}
+
+function connect(hello) {
+  const ws = new WebSocket(wsUrl());
+  ws.binaryType = "arraybuffer";
+  state.ws = ws;
+  setStatus("connecting", "connecting\u2026");
+  ws.onopen = () => {
+    setStatus("on", "online");
+    send(Object.assign({ type: "hello", protocol: PROTOCOL }, hello));
+  };
+  ws.onmessage = (ev) => {
+    if (!(ev.data instanceof ArrayBuffer)) return;
+    let msg;
+    try {
+      msg = MessagePack.decode(new Uint8Array(ev.data));
+    } catch (e) {
+      console.error("undecodable frame", e);
+      return;
+    }
+    if (msg && typeof msg === "object") handle(msg);
+  };
+  ws.onclose = (ev) => {
+    if (state.ws !== ws) return;
+    state.ws = null;
+    const why = {
+      1001: "the server is shutting down", 1008: "closed by the server (policy)",
+      1009: "message too large", 4001: "this account connected elsewhere",
+      4002: "connection too slow",
+    }[ev.code] || "disconnected";
+    setStatus("off", "offline");
+    if (state.welcome) {
+      toast(`Connection lost: ${why}.`, "Reconnect", () => reconnect());
+    }
+  };
+}
+
+function reconnect() {
+  if (!state.welcome) return;
+  state.reconnecting = true;
+  if (state.table) state.wantTable = { id: state.table.id, role: state.table.role,
+    lastSeq: state.table.seq };
+  connect({ token: state.welcome.token });
+}
+
+function send(msg) {
+  if (!state.ws || state.ws.readyState !== WebSocket.OPEN) {
+    toast("Not connected.");
+    return false;
+  }
+  state.ws.send(MessagePack.encode(msg));
+  return true;
+}
+
+// ---- server messages -----------------------------------------------------------------------
+function handle(msg) {
+  switch (msg.type) {
+    case "welcome": return onWelcome(msg);
+    case "lobby": state.lobby = msg.tables || []; return renderLobby();
+    case "snapshot": return onSnapshot(msg);
+    case "event": return onTableMessage(msg, () => onEvent(msg.event || {}));
+    case "turn": return onTableMessage(msg, () => onTurn(msg));
+    case "left": return onTableMessage(msg, () => onLeft(msg));
+    case "balance": state.balance = msg.balance; return renderAccount();
+    case "error": return onError(msg);
+    case "pong": return;
+    default: return;  // unknown server messages are ignored (protocol/README.md)
+  }
+}
+
+function onWelcome(msg) {
+  state.welcome = msg;
+  state.balance = msg.balance;
+  try { localStorage.setItem("croupier.token", msg.token); } catch (e) { /* private mode */ }
+  $("login").hidden = true;
+  renderAccount();
+  const want = state.wantTable;
+  const seated = msg.seated || [];
+  if (want && (want.role === "spectator" || seated.includes(want.id))) {
+    const join = { type: "join", table: want.id };
+    if (want.role === "spectator") join.role = "spectator";
+    else if (want.lastSeq !== undefined) join.last_seq = want.lastSeq;
+    send(join);
+    state.wantTable = null;
+  } else if (seated.length) {
+    send({ type: "join", table: seated[0] });  // resume a held seat
+  } else {
+    state.table = null;
+    showLobby();
+  }
+  state.reconnecting = false;
+}
+
+function showLobby() {
+  state.table = null;
+  $("lobby").hidden = false;
+  $("table").hidden = true;
+  $("to-lobby").hidden = true;
+  $("crumb-table").textContent = "";
+  send({ type: "lobby" });
+}
+
+function onTableMessage(msg, apply) {
+  const t = state.table;
+  if (!t || t.id !== msg.table) return;
+  if (typeof msg.seq === "number") t.seq = msg.seq;
+  apply();
+  renderTable();
+}
+
+function newTable(snapshot) {
+  const view = snapshot.view || {};
+  const t = {
+    id: snapshot.table,
+    role: snapshot.role,
+    seat: snapshot.seat,
+    seq: snapshot.seq,
+    info: view.table || { id: snapshot.table },
+    status: view.status,
+    hand: view.hand || 0,
+    designated: view.designated,
+    seats: {},          // seat number -> {seat, name, stake, sitting_out, connected, in_round}
+    round: null,        // see newRound()
+    turn: null,         // {seat, legal, deadline, total}
+    log: [],
+    result: null,       // {pots: [...], commission, hand}
+    lastAmount: null,
+  };
+  for (const s of view.seats || []) t.seats[s.seat] = Object.assign({}, s);
+  if (view.round) {
+    const r = newRound(t, Object.keys(view.round.seats || {}).map(Number));
+    r.board = view.round.board || [];
+    for (const [k, v] of Object.entries(view.round.seats || {})) {
+      Object.assign(r.seats[k], { stack: v.stack, bet: v.bet, inPot: v.in_pot,
+        folded: v.folded, allin: v.allin, cards: v.cards || null });
+    }
+    r.toAct = view.round.to_act;
+    t.round = r;
+  }
+  if (view.turn) {
+    t.turn = { seat: view.turn.seat, legal: (view.round && view.round.legal)
+      ? legalMap(view.round.legal) : {}, deadline: Date.now() + view.turn.time_ms,
+      total: view.turn.time_ms };
+  }
+  return t;
+}
+
+/** The engine's legal list ([{verb, ...}]) as the turn message's map ({verb: bounds}). */
+function legalMap(legal) {
+  if (!Array.isArray(legal)) return legal || {};
+  const out = {};
+  for (const entry of legal) {
+    const copy = Object.assign({}, entry);
+    delete copy.verb;
+    out[entry.verb] = copy;
+  }
+  return out;
+}
+
+function newRound(t, seats) {
+  const r = { seats: {}, board: [], toAct: null, commission: 0, pots: [], ended: false };
+  for (const n of seats) {
+    const info = t.seats[n] || {};
+    r.seats[n] = { stack: info.stake || 0, bet: 0, inPot: 0, folded: false, allin: false,
+      cards: null, category: null, won: 0 };
+  }
+  return r;
+}
+
+function onSnapshot(msg) {
+  state.table = newTable(msg);
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  $("to-lobby").hidden = false;
+  addLog(state.table, msg.role === "spectator" ? "You are watching this table."
+    : `You sit at seat ${msg.seat}.`, "sys");
+  if (msg.role === "player") {
+    const mine = state.table.seats[msg.seat];
+    if (mine && !mine.stake) prefillBuyIn(state.table);
+  }
+  renderTable();
+}
+
+function seatName(t, n) {
+  const s = t.seats[n];
+  return s ? s.name : `Seat ${n}`;
+}
+
+function addLog(t, text, kind = "") {
+  t.log.push({ text, kind });
+  if (t.log.length > 300) t.log.splice(0, t.log.length - 300);
+}
+
+function onEvent(ev) {
+  const t = state.table;
+  const type = ALIASES[ev.type] || ev.type;
+  const r = t.round;
+  const rs = (n) => (r && r.seats[n]) || null;
+  const name = (n) => seatName(t, n);
+  switch (type) {
+    case "seat_taken":
+      t.seats[ev.seat] = { seat: ev.seat, name: ev.name || "", stake: 0, sitting_out: false,
+        connected: true, in_round: false };
+      addLog(t, `${ev.name} sits at seat ${ev.seat}.`, "sys");
+      break;
+    case "seat_vacated":
+      addLog(t, `${name(ev.seat)} left seat ${ev.seat}` +
+        (ev.reason && ev.reason !== "left" ? ` (${ev.reason.replace("_", " ")})` : "") + ".", "sys");
+      delete t.seats[ev.seat];
+      break;
+    case "stake":
+      if (t.seats[ev.seat]) t.seats[ev.seat].stake = ev.stake;
+      addLog(t, `${name(ev.seat)} ${ev.added === ev.stake ? "buys in for" : "tops up"} ` +
+        `${money(ev.added)} (stake ${money(ev.stake)}).`, "sys");
+      break;
+    case "sat_out": case "sat_in":
+      if (t.seats[ev.seat]) t.seats[ev.seat].sitting_out = type === "sat_out";
+      addLog(t, `${name(ev.seat)} ${type === "sat_out" ? "sits out" : "is back"}.`, "sys");
+      break;
+    case "connection":
+      if (t.seats[ev.seat]) t.seats[ev.seat].connected = ev.connected;
+      addLog(t, `${name(ev.seat)} ${ev.connected ? "reconnected" : "disconnected"}.`, "sys");
+      break;
+    case "table_closing":
+      t.status = "closing";
+      addLog(t, "The table is closing.", "sys");
+      break;
+    case "timed_out":
+      addLog(t, `${name(ev.seat)} ran out of time: ${ev.verb}.`, "warn");
+      break;
+    case "round_starting":
+      t.status = "playing";
+      t.hand = ev.hand;
+      t.designated = ev.designated;
+      for (const s of Object.values(t.seats)) s.in_round = (ev.seats || []).includes(s.seat);
+      t.round = newRound(t, ev.seats || []);
+      t.result = null;
+      t.turn = null;
+      addLog(t, `Hand #${ev.hand}: ${name(ev.designated)} holds the ` +
+        `${String(t.info.game || "").includes("qld") && !String(t.info.game).includes("manila")
+          ? "button" : "buck"}.`, "hand");
+      break;
+    case "fee_charged":
+      if (rs(ev.seat)) rs(ev.seat).stack -= ev.amount;
+      addLog(t, `${name(ev.seat)} pays a ${money(ev.amount)} fee.`);
+      break;
+    case "blind_posted":
+      if (rs(ev.seat)) Object.assign(rs(ev.seat), { stack: ev.stack,
+        bet: rs(ev.seat).bet + ev.amount, inPot: rs(ev.seat).inPot + ev.amount });
+      addLog(t, `${name(ev.seat)} posts ${blindName(ev.kind)} ${money(ev.amount)}.`);
+      break;
+    case "hole_cards_dealt":
+      if (rs(ev.seat)) rs(ev.seat).cards = ev.cards;
+      addLog(t, `Your cards: ${cardText(ev.cards)}.`, "mine");
+      break;
+    case "board_dealt":
+      if (r) r.board = ev.board || r.board.concat(ev.cards || []);
+      addLog(t, `Board: ${cardText(ev.board || ev.cards)}.`, "board");
+      break;
+    case "turn_to_act":
+      if (r) r.toAct = ev.seat;
+      break;
+    case "action_taken": {
+      const s = rs(ev.seat);
+      if (s) {
+        s.inPot += ev.amount;
+        s.bet = ev.total;
+        s.stack = ev.stack;
+        if (ev.verb === "fold") s.folded = true;
+        if (ev.verb === "allin" || ev.stack === 0) s.allin = ev.verb !== "fold";
+      }
+      if (t.turn && t.turn.seat === ev.seat) t.turn = null;
+      const amt = ev.verb === "raise" ? ` to ${money(ev.total)}`
+        : ["bet", "allin"].includes(ev.verb) ? ` ${money(ev.total)}`
+          : ev.verb === "call" ? ` ${money(ev.amount)}` : "";
+      addLog(t, `${name(ev.seat)} ${verbText(ev.verb)}${amt}.`);
+      break;
+    }
+    case "betting_round_ended":
+      if (r) {
+        for (const s of Object.values(r.seats)) s.bet = 0;
+        r.collected = ev.pot;
+      }
+      break;
+    case "uncalled_returned":
+      if (rs(ev.seat)) {
+        const s = rs(ev.seat);
+        s.stack += ev.amount; s.bet = Math.max(0, s.bet - ev.amount); s.inPot -= ev.amount;
+      }
+      addLog(t, `${money(ev.amount)} uncalled returned to ${name(ev.seat)}.`);
+      break;
+    case "hand_shown":
+      if (rs(ev.seat)) Object.assign(rs(ev.seat), { cards: ev.cards, category: ev.category });
+      addLog(t, `${name(ev.seat)} shows ${cardText(ev.cards)}` +
+        (ev.category ? ` \u2013 ${humanize(ev.category)}` : "") + ".", "show");
+      break;
+    case "hand_mucked":
+      if (rs(ev.seat)) rs(ev.seat).mucked = true;
+      addLog(t, `${name(ev.seat)} mucks.`);
+      break;
+    case "commission_taken":
+      if (r) r.commission += ev.amount;
+      addLog(t, `Commission ${money(ev.amount)}.`, "sys");
+      break;
+    case "pot_awarded":
+      if (r) {
+        r.pots.push(ev);
+        for (const [k, v] of Object.entries(ev.shares || {})) if (rs(k)) rs(k).won += v;
+      }
+      addLog(t, `${ev.pot ? "Side pot " + ev.pot : "Pot"} ${money(ev.amount)} to ` +
+        `${(ev.winners || []).map(name).join(" and ")}` +
+        (ev.commission ? ` (commission ${money(ev.commission)})` : "") + ".", "win");
+      break;
+    case "round_voided":
+    case "round_ended": {
+      finishRound(t, ev.stacks || {});
+      if (type === "round_voided") {
+        addLog(t, `Hand voided (${ev.reason}): every wager returned.`, "warn");
+        t.result = { hand: t.hand, voided: ev.reason, pots: [], commission: 0 };
+      } else {
+        t.result = { hand: t.hand, pots: r ? r.pots : [], commission: r ? r.commission : 0,
+          shown: r ? Object.entries(r.seats).filter(([, s]) => s.category)
+            .map(([k, s]) => ({ seat: Number(k), cards: s.cards, category: s.category })) : [] };
+        addLog(t, `Hand #${t.hand} is over.`, "hand");
+      }
+      break;
+    }
+    default:
+      addLog(t, `${humanize(type)}${ev.seat ? " (seat " + ev.seat + ")" : ""}.`, "sys");
+  }
+}
+
+function finishRound(t, stacks) {
+  for (const [k, v] of Object.entries(stacks)) {
+    if (t.seats[k]) t.seats[k].stake = v;
+    if (t.round && t.round.seats[k]) t.round.seats[k].stack = v;
+  }
+  if (t.round) {
+    t.round.ended = true;
+    t.round.toAct = null;
+    for (const s of Object.values(t.round.seats)) s.bet = 0;
+  }
+  t.turn = null;
+  if (t.status === "playing") t.status = "waiting";
+  for (const s of Object.values(t.seats)) s.in_round = false;
+  const mine = t.role === "player" ? t.seats[t.seat] : null;
+  if (mine && mine.stake < (t.info.min_buy_in || 0)) prefillBuyIn(t);
+}
+
+function blindName(kind) {
+  return { blind1: "the small blind", blind2: "the big blind", blind3: "the third blind",
+    live: "a live blind", dead: "a dead blind" }[kind] || (kind || "a blind");
+}
+
+function verbText(verb) {
+  return { fold: "folds", check: "checks", call: "calls", bet: "bets", raise: "raises",
+    allin: "goes all in for" }[verb] || verb;
+}
+
+function humanize(s) {
+  return String(s || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+function onTurn(msg) {
+  const t = state.table;
+  t.turn = { seat: msg.seat, legal: msg.legal || {}, deadline: Date.now() + (msg.time_ms || 0),
+    total: msg.time_ms || 0, bank: msg.time_bank_ms || 0 };
+  if (t.round) t.round.toAct = msg.seat;
+  if (isMyTurn(t)) prefillAmount(t);
+}
+
+function onLeft(msg) {
+  const t = state.table;
+  addLog(t, `You left the table; ${money(msg.returned)} back to your wallet.`, "sys");
+  state.table = null;
+  showLobby();
+  toast(`Left ${t.info.name || t.id}: ${money(msg.returned)} returned` +
+    (msg.reason && msg.reason !== "left" ? ` (${msg.reason.replace("_", " ")})` : "") + ".");
+}
+
+const ERROR_TEXT = {
+  guests_disabled: "This server needs a session token.",
+  bad_token: "That session token is not valid.",
+  table_full: "Every seat at that table is taken.",
+  buy_in_range: null, insufficient_funds: null,
+};
+
+function onError(msg) {
+  const text = ERROR_TEXT[msg.code] || msg.message || msg.code;
+  if (!state.welcome) {
+    $("login-error").textContent = text;
+    $("login-error").hidden = false;
+    if (state.ws) state.ws.close();
+    state.ws = null;
+    return;
+  }
+  if (state.table) addLog(state.table, `Refused: ${text}`, "error");
+  toast(text);
+  renderTable();
+}
+
+function isMyTurn(t) {
+  return !!(t && t.role === "player" && t.turn && t.turn.seat === t.seat &&
+    Object.keys(t.turn.legal || {}).length);
+}
+
+// ---- rendering -----------------------------------------------------------------------------
+function setStatus(cls, text) {
+  const el = $("conn-status");
+  el.className = "status " + cls;
+  el.textContent = text;
+}
+
+function renderAccount() {
+  const w = state.welcome;
+  $("account-name").textContent = w ? w.name : "";
+  $("balance").hidden = state.balance === null;
+  $("balance").textContent = "Wallet " + money(state.balance);
+}
+
+function renderLobby() {
+  const body = $("lobby-rows");
+  body.textContent = "";
+  for (const tb of state.lobby) {
+    const tr = document.createElement("tr");
+    tr.dataset.table = tb.id;
+    const blinds = Object.values(tb.stakes || {}).map(money).join(" / ");
+    const buyIn = tb.max_buy_in ? `${money(tb.min_buy_in)} \u2013 ${money(tb.max_buy_in)}`
+      : `from ${money(tb.min_buy_in)}`;
+    tr.innerHTML = `
+      <td><div class="t-name"></div><div class="t-id muted"></div></td>
+      <td class="t-game"></td><td>${blinds}</td><td>${buyIn}</td>
+      <td><span class="seats-taken">${tb.taken}</span> / ${tb.seats}</td>
+      <td>${tb.spectators}</td>
+      <td class="row-actions"><button class="primary join-player">Sit down</button>
+        <button class="join-spectator">Watch</button></td>`;
+    tr.querySelector(".t-name").textContent = tb.name;
+    tr.querySelector(".t-id").textContent = tb.id;
+    tr.querySelector(".t-game").textContent = tb.description || tb.game;
+    const full = tb.taken >= tb.seats;
+    const sit = tr.querySelector(".join-player");
+    sit.disabled = full;
+    if (full) sit.textContent = "Full";
+    sit.onclick = () => send({ type: "join", table: tb.id, role: "player" });
+    tr.querySelector(".join-spectator").onclick =
+      () => send({ type: "join", table: tb.id, role: "spectator" });
+    body.appendChild(tr);
+  }
+  if (!state.lobby.length) {
+    body.innerHTML = `<tr><td colspan="7" class="muted">No tables.</td></tr>`;
+  }
+}
+
+function renderTable() {
+  const t = state.table;
+  if (!t) return;
+  $("crumb-table").textContent = t.info.name || t.id;
+  $("table-title").textContent = `${t.info.name || t.id}` + (t.hand ? ` \u00b7 hand #${t.hand}` : "");
+  renderBoard(t);
+  renderSeats(t);
+  renderControls(t);
+  renderResult(t);
+  renderLog(t);
+  tick();
+}
+
+function renderBoard(t) {
+  const board = $("board");
+  board.textContent = "";
+  const cards = (t.round && t.round.board) || [];
+  for (const c of cards) board.appendChild(cardEl(c));
+  const pot = $("pot");
+  const r = t.round;
+  if (r) {
+    const total = Object.values(r.seats).reduce((a, s) => a + s.inPot, 0);
+    const bets = Object.values(r.seats).reduce((a, s) => a + s.bet, 0);
+    pot.innerHTML = r.ended ? "" : `<span class="pot-label">Pot</span> ${money(total)}` +
+      (bets && bets !== total ? ` <span class="muted">(${money(total - bets)} + bets)</span>` : "");
+  } else {
+    pot.textContent = "";
+  }
+  const line = $("status-line");
+  const seated = Object.keys(t.seats).length;
+  if (t.status === "closing") line.textContent = "The table is closing.";
+  else if (r && !r.ended) line.textContent = t.turn ? `${seatName(t, t.turn.seat)} to act` : "";
+  else if (seated < 2) line.textContent = "Waiting for players\u2026";
+  else line.textContent = "Next hand soon\u2026";
+}
+
+function renderSeats(t) {
+  const box = $("seats");
+  box.textContent = "";
+  const n = t.info.seats || 9;
+  const anchor = t.role === "player" && t.seat ? t.seat : 1;
+  for (let seat = 1; seat <= n; seat++) {
+    const angle = Math.PI / 2 + ((seat - anchor) * 2 * Math.PI) / n;
+    const x = 50 + 44 * Math.cos(angle);
+    const y = 50 + 41 * Math.sin(angle);
+    const el = document.createElement("div");
+    el.className = "seat";
+    el.dataset.seat = seat;
+    el.style.left = x + "%";
+    el.style.top = y + "%";
+    const info = t.seats[seat];
+    if (!info) {
+      el.classList.add("empty");
+      el.innerHTML = `<div class="plate"><span class="muted">Seat ${seat}</span></div>`;
+      box.appendChild(el);
+      continue;
+    }
+    const rs = t.round && t.round.seats[seat];
+    const mine = t.role === "player" && seat === t.seat;
+    if (mine) el.classList.add("mine");
+    if (t.turn && t.turn.seat === seat && t.round && !t.round.ended) el.classList.add("acting");
+    if (rs && rs.folded) el.classList.add("folded");
+    if (rs && rs.won) el.classList.add("winner");
+    if (!info.connected) el.classList.add("away");
+    const cards = document.createElement("div");
+    cards.className = "hole";
+    if (rs && !rs.folded) {
+      if (rs.cards) for (const c of rs.cards) cards.appendChild(cardEl(c, { small: !mine }));
+      else if (!rs.mucked) {
+        for (let i = 0; i < holeCount(t.info.game); i++) cards.appendChild(cardEl(null, { small: true }));
+      }
+    }
+    el.appendChild(cards);
+    const plate = document.createElement("div");
+    plate.className = "plate";
+    const stack = rs && !t.round.ended ? rs.stack : info.stake;
+    const tags = [];
+    if (t.designated === seat) tags.push(`<span class="dealer" title="buck / button">D</span>`);
+    if (info.sitting_out) tags.push(`<span class="tag">sitting out</span>`);
+    if (!info.connected) tags.push(`<span class="tag">away</span>`);
+    if (rs && rs.allin && !rs.folded && !t.round.ended) tags.push(`<span class="tag allin-tag">all in</span>`);
+    plate.innerHTML = `<div class="who"><span class="nm"></span>${tags.join("")}</div>
+      <div class="stack">${money(stack)}</div><div class="timer"><div class="bar"></div></div>`;
+    plate.querySelector(".nm").textContent = mine ? `${info.name} (you)` : info.name;
+    el.appendChild(plate);
+    if (rs && rs.category) {
+      const cat = document.createElement("div");
+      cat.className = "category";
+      cat.textContent = humanize(rs.category);
+      el.appendChild(cat);
+    }
+    if (rs && (rs.bet || rs.won)) {
+      const chip = document.createElement("div");
+      chip.className = "chip" + (rs.won ? " won" : "");
+      chip.textContent = rs.won ? `+${money(rs.won)}` : money(rs.bet);
+      chip.dataset.seat = seat;
+      chip.style.left = 50 + 27 * Math.cos(angle) + "%";
+      chip.style.top = 50 + 22 * Math.sin(angle) + "%";
+      box.appendChild(chip);
+    }
+    box.appendChild(el);
+  }
+}
+
+function renderControls(t) {
+  const player = t.role === "player";
+  const mine = player ? t.seats[t.seat] : null;
+  const inRound = !!(mine && t.round && !t.round.ended && t.round.seats[t.seat]);
+  // buy-in: between rounds (or while not dealt in) only
+  const buy = $("buyin");
+  buy.hidden = !player || inRound || t.status === "closing";
+  if (!buy.hidden && mine) {
+    const lo = Math.max(1, (t.info.min_buy_in || 0) - mine.stake);
+    const hi = t.info.max_buy_in ? t.info.max_buy_in - mine.stake : null;
+    $("buyin-label").textContent = mine.stake ? "Top up" : "Buy in";
+    $("buyin-btn").textContent = mine.stake ? "Top up" : "Buy in";
+    $("buyin-range").textContent = mine.stake
+      ? `stake ${money(mine.stake)}` + (hi !== null ? `, up to ${money(hi)} more` : "")
+      : hi !== null ? `${money(lo)} \u2013 ${money(hi)}` : `at least ${money(lo)}`;
+    const input = $("buyin-amount");
+    input.min = centsInput(lo);
+    if (hi !== null) input.max = centsInput(hi);
+    buy.classList.toggle("needed", !mine.stake);
+  }
+  $("sit-out-btn").hidden = !player || !mine || mine.sitting_out;
+  $("sit-in-btn").hidden = !player || !mine || !mine.sitting_out;
+  $("leave-btn").textContent = player ? "Leave table" : "Stop watching";
+
+  const legal = isMyTurn(t) ? t.turn.legal : {};
+  const verbs = ["fold", "check", "call", "bet", "raise", "allin"];
+  for (const v of verbs) {
+    const btn = $("act-" + v);
+    btn.hidden = !(v in legal);
+    btn.disabled = false;
+  }
+  if ("call" in legal) $("act-call").textContent = `Call ${money(legal.call.amount)}`;
+  if ("allin" in legal) $("act-allin").textContent = `All in ${money(legal.allin.amount)}`;
+  const sized = legal.bet || legal.raise;
+  $("amount-box").hidden = !sized;
+  if (sized) setupAmount(t, sized);
+  else $("amount-hint").textContent = "";
+  $("actions").classList.toggle("live", isMyTurn(t));
+  const info = $("turn-info");
+  if (isMyTurn(t)) info.textContent = "Your turn";
+  else if (!player) info.textContent = "Watching";
+  else if (mine && !mine.stake) info.textContent = "Buy in to be dealt into the next hand";
+  else if (t.turn && t.round && !t.round.ended) info.textContent = `Waiting for ${seatName(t, t.turn.seat)}`;
+  else info.textContent = "";
+}
+
+function setupAmount(t, bounds) {
+  const range = $("amount-range"), input = $("amount"), sizes = $("amount-sizes");
+  if (bounds.sizes && bounds.sizes.length) {
+    sizes.hidden = false; range.hidden = true; input.hidden = true;
+    const key = bounds.sizes.join(",");
+    if (sizes.dataset.key !== key) {
+      sizes.dataset.key = key;
+      sizes.textContent = "";
+      for (const s of bounds.sizes) {
+        const o = document.createElement("option");
+        o.value = s; o.textContent = money(s);
+        sizes.appendChild(o);
+      }
+    }
+    $("amount-hint").textContent = "";
+    validateAmount();
+    return;
+  }
+  sizes.hidden = true; range.hidden = false; input.hidden = false;
+  range.min = bounds.min; range.max = bounds.max; range.step = 1;
+  input.min = centsInput(bounds.min); input.max = centsInput(bounds.max);
+  $("amount-hint").textContent = `${money(bounds.min)} to ${money(bounds.max)}`;
+  validateAmount();
+}
+
+/** The amount chosen for bet/raise in cents, or null when it is outside the bounds. */
+function chosenAmount() {
+  const t = state.table;
+  const legal = (t && t.turn && t.turn.legal) || {};
+  const bounds = legal.bet || legal.raise;
+  if (!bounds) return null;
+  if (bounds.sizes && bounds.sizes.length) return Number($("amount-sizes").value);
+  const cents = toCents($("amount").value);
+  if (cents === null || cents < bounds.min || cents > bounds.max) return null;
+  return cents;
+}
+
+function validateAmount() {
+  const amount = chosenAmount();
+  const ok = amount !== null;
+  $("act-bet").textContent = ok ? `Bet ${money(amount)}` : "Bet";
+  $("act-raise").textContent = ok ? `Raise to ${money(amount)}` : "Raise to";
+  $("amount").classList.toggle("invalid", !ok);
+  $("act-bet").disabled = !ok;
+  $("act-raise").disabled = !ok;
+}
+
+function prefillAmount(t) {
+  const legal = t.turn.legal;
+  const bounds = legal.bet || legal.raise;
+  if (!bounds || bounds.sizes) return;
+  $("amount").value = centsInput(bounds.min);
+  $("amount-range").value = bounds.min;
+}
+
+let buyInTouched = false;  // never overwrite an amount the user is typing
+
+function prefillBuyIn(t) {
+  const mine = t.seats[t.seat];
+  if (!mine || buyInTouched) return;
+  const lo = (t.info.min_buy_in || 0) - mine.stake;
+  const target = t.info.max_buy_in ? Math.min(t.info.max_buy_in, 5 * t.info.min_buy_in)
+    : 5 * (t.info.min_buy_in || 0);
+  const amount = Math.min(Math.max(lo, target - mine.stake), Math.max(lo, state.balance || 0));
+  $("buyin-amount").value = centsInput(Math.max(amount, 0));
+}
+
+function renderResult(t) {
+  const box = $("result");
+  const res = t.result;
+  box.hidden = !res;
+  if (!res) return;
+  box.textContent = "";
+  const h = document.createElement("h3");
+  h.textContent = res.voided ? `Hand #${res.hand} voided` : `Hand #${res.hand} result`;
+  box.appendChild(h);
+  for (const p of res.pots) {
+    const line = document.createElement("div");
+    line.className = "res-line";
+    line.textContent = `${p.pot ? "Side pot " + p.pot : "Main pot"} ${money(p.amount)} \u2192 ` +
+      (p.winners || []).map((w) => seatName(t, w)).join(", ");
+    box.appendChild(line);
+  }
+  for (const s of res.shown || []) {
+    const line = document.createElement("div");
+    line.className = "res-line shown";
+    line.textContent = `${seatName(t, s.seat)}: ${humanize(s.category)}`;
+    const cards = document.createElement("span");
+    cards.className = "res-cards";
+    for (const c of s.cards || []) cards.appendChild(cardEl(c, { small: true }));
+    line.appendChild(cards);
+    box.appendChild(line);
+  }
+  if (res.commission) {
+    const line = document.createElement("div");
+    line.className = "res-line muted";
+    line.textContent = `Commission ${money(res.commission)}`;
+    box.appendChild(line);
+  }
+}
+
+let logStick = true;  // keep the log scrolled to the newest line unless the user scrolled up
+
+function renderLog(t) {
+  const ol = $("log");
+  ol.textContent = "";
+  for (const entry of t.log.slice(-150)) {
+    const li = document.createElement("li");
+    li.className = entry.kind ? "log-" + entry.kind : "";
+    li.textContent = entry.text;
+    ol.appendChild(li);
+  }
+  if (logStick) ol.scrollTop = ol.scrollHeight;
+}
+
+/** Turn timer: the acting seat's bar and the countdown in the action bar. */
+function tick() {
+  const t = state.table;
+  if (!t || !t.turn || !t.round || t.round.ended) return;
+  const left = Math.max(0, t.turn.deadline - Date.now());
+  const frac = t.turn.total ? left / t.turn.total : 0;
+  const seatEl = document.querySelector(`.seat[data-seat="${t.turn.seat}"] .timer .bar`);
+  if (seatEl) {
+    seatEl.style.width = (frac * 100).toFixed(1) + "%";
+    seatEl.classList.toggle("low", left < 5000);
+  }
+  const secs = Math.ceil(left / 1000);
+  const info = $("turn-info");
+  if (isMyTurn(t)) info.innerHTML = `Your turn <span class="clock${left < 5000 ? " low" : ""}">${secs}s</span>`;
+  else info.innerHTML = `Waiting for ${escapeHtml(seatName(t, t.turn.seat))} <span class="clock">${secs}s</span>`;
+}
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
+    '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+let toastTimer = null;
+function toast(text, actionText, action) {
+  const el = $("toast");
+  el.textContent = text;
+  if (actionText) {
+    const b = document.createElement("button");
+    b.textContent = actionText;
+    b.onclick = () => { el.hidden = true; action(); };
+    el.appendChild(b);
+  }
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  if (!actionText) toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+// ---- user input ----------------------------------------------------------------------------
+function act(verb) {
+  const t = state.table;
+  if (!isMyTurn(t) || !(verb in t.turn.legal)) return;
+  const msg = { type: "act", table: t.id, verb };
+  if (verb === "bet" || verb === "raise") {
+    const amount = chosenAmount();
+    if (amount === null) { validateAmount(); return; }
+    msg.amount = amount;
+  }
+  if (send(msg)) {
+    t.turn.legal = {};   // no double clicks; the server's events follow
+    renderControls(t);
+  }
+}
+
+function wire() {
+  $("guest-btn").onclick = () => {
+    $("login-error").hidden = true;
+    const name = $("login-name").value.trim();
+    const hello = {};
+    if (name) hello.name = name;
+    try { localStorage.setItem("croupier.name", name); } catch (e) { /* ignore */ }
+    connect(hello);
+  };
+  $("token-btn").onclick = () => {
+    $("login-error").hidden = true;
+    const token = $("login-token").value.trim();
+    if (token) connect({ token });
+  };
+  $("login-name").addEventListener("keydown", (e) => { if (e.key === "Enter") $("guest-btn").click(); });
+  $("log").addEventListener("scroll", () => {
+    const ol = $("log");
+    logStick = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
+  });
+  $("refresh-lobby").onclick = () => send({ type: "lobby" });
+  $("to-lobby").onclick = () => {
+    const t = state.table;
+    if (t && t.role === "spectator") send({ type: "leave", table: t.id });
+    else showLobby();   // a seated player keeps the seat; the lobby is just a view
+  };
+  $("leave-btn").onclick = () => { if (state.table) send({ type: "leave", table: state.table.id }); };
+  $("sit-out-btn").onclick = () => send({ type: "sit_out", table: state.table.id });
+  $("sit-in-btn").onclick = () => send({ type: "sit_in", table: state.table.id });
+  $("buyin-btn").onclick = () => {
+    const amount = toCents($("buyin-amount").value);
+    if (!amount) { toast("Enter an amount in dollars."); return; }
+    if (send({ type: "buy_in", table: state.table.id, amount })) buyInTouched = false;
+  };
+  $("buyin-amount").addEventListener("input", () => { buyInTouched = true; });
+  for (const v of ["fold", "check", "call", "bet", "raise", "allin"]) {
+    $("act-" + v).onclick = () => act(v);
+  }
+  $("amount").addEventListener("input", () => {
+    const c = toCents($("amount").value);
+    if (c !== null) $("amount-range").value = c;
+    validateAmount();
+  });
+  $("amount-sizes").addEventListener("change", validateAmount);
+  $("amount-range").addEventListener("input", () => {
+    $("amount").value = centsInput(Number($("amount-range").value));
+    validateAmount();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || !isMyTurn(state.table)) return;
+    const key = { f: "fold", k: "check", c: "call", b: "bet", r: "raise", a: "allin" }[e.key];
+    if (key) act(key);
+  });
+  try {
+    $("login-name").value = localStorage.getItem("croupier.name") || "";
+    const token = localStorage.getItem("croupier.token");
+    if (token) $("login-token").value = token;
+  } catch (e) { /* ignore */ }
+  setInterval(tick, 250);
+}
+
+wire();

@@ -1,0 +1,154 @@
+"""The browser page (clients/web/) driven by Debian's chromium through Playwright.
+
+The server runs in-process on 127.0.0.1 (port 0) with two bot opponents in the same trio
+run; Playwright's sync API runs in a worker thread (``trio.to_thread.run_sync``). The page is
+served by the server itself and speaks only the documented protocol.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import trio
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect, sync_playwright
+
+from tests.clients.support import (
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    Bot,
+    chromium_path,
+    config,
+    holdem_table,
+    running_server,
+)
+
+TABLE = "holdem-test"
+
+
+def _launch(p: Any) -> Any:
+    return p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+
+
+def _enabled_action(page: Any) -> str | None:
+    """The id of the first visible, enabled action button, preferring passive play."""
+    for verb in ("check", "call", "raise", "bet", "allin", "fold"):
+        button = page.locator(f"#act-{verb}")
+        if button.is_visible() and button.is_enabled():
+            return verb
+    return None
+
+
+def play_one_hand_in_browser(http_url: str) -> dict[str, Any]:
+    """Log in as a guest, sit at the bot table, buy in, play a hand by clicking, read the result.
+
+    Runs in a worker thread (Playwright's sync API); returns what the page showed.
+    """
+    seen: dict[str, Any] = {"clicked": [], "console_errors": []}
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = _launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.on("pageerror", lambda exc: seen["console_errors"].append(str(exc)))
+            page.goto(http_url)
+
+            # guest login (dev mode)
+            expect(page.locator("#login")).to_be_visible()
+            page.fill("#login-name", "alice")
+            page.click("#guest-btn")
+
+            # the lobby lists the table with the two bots seated
+            row = page.locator(f'tr[data-table="{TABLE}"]')
+            expect(row).to_be_visible(timeout=10_000)
+            expect(row.locator(".seats-taken")).to_have_text("2", timeout=10_000)
+            seen["lobby_row"] = row.inner_text()
+            seen["balance_before"] = page.locator("#balance").inner_text()
+            page.screenshot(path=str(ARTIFACTS / "web-lobby.png"))
+
+            # sit down, then buy in with the pre-filled amount
+            row.locator(".join-player").click()
+            expect(page.locator("#table")).to_be_visible()
+            mine = page.locator(".seat.mine")
+            expect(mine).to_contain_text("alice (you)")
+            expect(page.locator("#buyin")).to_be_visible()
+            page.fill("#buyin-amount", "150")
+            page.click("#buyin-btn")
+            expect(page.locator("#log")).to_contain_text("alice buys in for $150",
+                                                         timeout=10_000)
+            seen["balance_after"] = page.locator("#balance").inner_text()
+
+            # play one hand by clicking the buttons the server's legal actions produced
+            deadline = time.monotonic() + 60
+            tried_bounds = False
+            while time.monotonic() < deadline:
+                if seen["clicked"] and page.locator("#result").is_visible():
+                    break
+                verb = _enabled_action(page)
+                if verb is None:
+                    page.wait_for_timeout(50)
+                    continue
+                if not tried_bounds and page.locator("#amount").is_visible():
+                    tried_bounds = True
+                    seen["amount_hint"] = page.locator("#amount-hint").inner_text()
+                    seen["turn_info"] = page.locator("#turn-info").inner_text()
+                    page.screenshot(path=str(ARTIFACTS / "web-turn.png"))
+                    bounded = "#act-raise" if page.locator("#act-raise").is_visible() \
+                        else "#act-bet"
+                    page.fill("#amount", "99999")  # above the maximum: refused by the page
+                    seen["over_max_disabled"] = page.locator(bounded).is_disabled()
+                    page.fill("#amount", "0.01")  # below the minimum
+                    seen["under_min_disabled"] = page.locator(bounded).is_disabled()
+                    page.fill("#amount", "6")  # a legal raise to $6
+                    seen["legal_enabled"] = page.locator(bounded).is_enabled()
+                    verb = bounded.removeprefix("#act-")
+                try:
+                    page.click(f"#act-{verb}", timeout=5_000)
+                except PlaywrightTimeout as exc:
+                    page.screenshot(path=str(ARTIFACTS / "web-failure.png"))
+                    raise AssertionError(verb + ": " + page.locator("#log").inner_text()) from exc
+                seen["clicked"].append(verb)
+            result = page.locator("#result")
+            expect(result).to_be_visible(timeout=5_000)
+            seen["result"] = result.inner_text()
+            seen["log"] = page.locator("#log").inner_text()
+            seen["my_cards"] = mine.locator(".card:not(.back)").count()
+            page.screenshot(path=str(ARTIFACTS / "web-result.png"))
+
+            # leave: the stake goes back to the wallet and the lobby shows again
+            page.click("#leave-btn")
+            expect(page.locator("#lobby")).to_be_visible(timeout=15_000)
+            seen["balance_end"] = page.locator("#balance").inner_text()
+        finally:
+            browser.close()
+    return seen
+
+
+async def test_browser_lobby_join_play_a_hand_and_see_the_result() -> None:
+    cfg = config(holdem_table(TABLE, seats=6))
+    async with running_server(cfg) as server, trio.open_nursery() as nursery:
+        bots = [Bot(server.url, TABLE, seat) for seat in (2, 4)]
+        for bot in bots:
+            await nursery.start(bot.run)
+        with trio.fail_after(120):
+            seen = await trio.to_thread.run_sync(play_one_hand_in_browser, server.http_url)
+        nursery.cancel_scope.cancel()
+
+    assert seen["console_errors"] == []
+    assert "Hold'em $1/$2 test table" in seen["lobby_row"]
+    assert seen["balance_before"] == "Wallet $10,000"
+    assert seen["balance_after"] == "Wallet $9,850"
+    # the hand was played through the buttons, including a bounded raise/bet
+    assert seen["clicked"], "no action button was ever offered"
+    assert seen.get("over_max_disabled") is True
+    assert seen.get("under_min_disabled") is True
+    assert seen.get("legal_enabled") is True
+    assert "Your turn" in seen["turn_info"]
+    assert "Your cards:" in seen["log"]
+    assert seen["my_cards"] == 2  # own hole cards face up
+    assert "result" in seen["result"]
+    assert "Main pot" in seen["result"]
+    assert (ARTIFACTS / "web-result.png").stat().st_size > 10_000
+    assert seen["balance_end"].startswith("Wallet $")
+    assert not any(bot.errors for bot in bots)
