@@ -89,6 +89,9 @@ def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+#: seat order -> (seat index, seat -> other seats clockwise after it); tables reuse orders
+_RINGS: dict[tuple[int, ...], tuple[dict[int, int], dict[int, tuple[int, ...]]]] = {}
+
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 _BIG = 1 << 62
 
@@ -148,12 +151,24 @@ class PokerRound:
         if designated not in stacks and not (rules.dead_button and 1 <= designated
                                              <= rules.max_seats):
             raise ValueError(f"designated seat {designated} is not occupied")
+        fee = rules.participation_fee
+        if fee and any(v <= fee for v in stacks.values()):
+            raise ValueError("every player must hold more than the participation fee (s31)")
         if posts and not rules.dead_button:
             raise ValueError("returning/new player posts exist only in QLD Sch 11 (s23A)")
         self.rules = rules
         self.seats = seats
         self.n = len(seats)
-        self._idx = {s: i for i, s in enumerate(seats)}
+        key = tuple(seats)
+        cached = _RINGS.get(key)
+        if cached is None:
+            cached = _RINGS[key] = (
+                {s: i for i, s in enumerate(seats)},
+                {s: tuple(seats[i + 1:] + seats[:i]) for i, s in enumerate(seats)},
+            )
+        self._idx = cached[0]
+        #: seat -> the other seats clockwise after it
+        self._ring = cached[1]
         self.designated = designated
         self.start_stacks = dict(stacks)
         self.stacks = dict(stacks)
@@ -239,10 +254,8 @@ class PokerRound:
         ev: list[Event] = []
         d = self.designated
         if r.participation_fee:
+            fee = r.participation_fee
             for s in self.seats:
-                fee = min(r.participation_fee, self.stacks[s] - 1)
-                if fee <= 0:
-                    raise ValueError(f"seat {s} cannot pay the participation fee")
                 self.stacks[s] -= fee
                 self.fees += fee
                 ev.append(FeeCharged(s, fee))
@@ -298,13 +311,17 @@ class PokerRound:
 
     def _deal(self) -> list[Event]:
         r = self.rules
-        fixed = set(self._fixed_board)
-        for cs in self._fixed_hole.values():
-            fixed.update(cs)
-        rest = [c for c in DECKS[r.deck_size] if c not in fixed]
-        need = sum(r.hole_cards for s in self.seats if s not in self._fixed_hole)
-        need += sum(1 for x in r.board_schedule if x) * r.burns
-        need += max(0, sum(r.board_schedule) - len(self._fixed_board))
+        fh = self._fixed_hole
+        if fh or self._fixed_board:
+            fixed = set(self._fixed_board)
+            for cs in fh.values():
+                fixed.update(cs)
+            rest = [c for c in DECKS[r.deck_size] if c not in fixed]
+        else:
+            rest = list(DECKS[r.deck_size])
+        need = r.hole_cards * (self.n - len(fh))
+        need += (len(r.board_schedule) - r.board_schedule.count(0)) * r.burns
+        need += max(0, 5 - len(self._fixed_board))
         _draw(rest, need, self._rng)
         pos = 0
         d = self.designated
@@ -314,14 +331,18 @@ class PokerRound:
             order, groups = self.from_(d), (1,) * r.hole_cards
         else:
             order, groups = self.after(d), (1,) * r.hole_cards
-        hole: dict[int, list[int]] = {s: list(self._fixed_hole[s]) for s in order
-                                      if s in self._fixed_hole}
-        for g in groups:
-            for s in order:
-                if s in self._fixed_hole:
-                    continue
-                hole.setdefault(s, []).extend(rest[pos:pos + g])
-                pos += g
+        if not fh and groups[0] == 1:             # one card at a time round the table
+            n, k = self.n, r.hole_cards
+            hole = {s: rest[i:n * k:n] for i, s in enumerate(order)}
+            pos = n * k
+        else:
+            hole = {s: list(fh[s]) for s in order if s in fh}
+            for g in groups:
+                for s in order:
+                    if s in fh:
+                        continue
+                    hole.setdefault(s, []).extend(rest[pos:pos + g])
+                    pos += g
         self.hole = hole
         board: list[int] = []
         fb = self._fixed_board
@@ -428,17 +449,20 @@ class PokerRound:
         return max(self.opening, self.lb)            # s28(4)(b)
 
     def _compute_legal(self, s: int) -> LegalActions:
+        """The seat's options now (hot path: called once per turn)."""
         r = self.rules
         stack = self.stacks[s]
         mine = self.bet[s]
         cb = self.cb
         to_call = cb - mine
-        check = to_call <= 0 and s not in self.no_check
-        call: int | None = None
+        call: int | None
         if to_call > 0:
-            call = min(to_call, stack)
-        elif s in self.no_check:
-            call = 0
+            check = False
+            call = to_call if to_call < stack else stack
+        elif self.no_check and s in self.no_check:
+            check, call = False, 0
+        else:
+            check, call = True, None
         opening = cb == 0
         reach = mine + stack                         # the most this seat can have in
         bounds: tuple[int, int] | None = None
@@ -446,67 +470,67 @@ class PokerRound:
         allin_max = cb                               # tapping out allowed up to this total
         code = None
         self._full_inc = _BIG
-        # a bet or raise needs someone who could still answer it (rulings: "nobody to answer")
-        others = False
-        if self.n_active > 1:
-            folded, allin, bets, stacks = self.folded, self.allin, self.bet, self.stacks
-            for x in self.seats:
-                if (x != s and bets[x] + stacks[x] > cb and x not in folded
-                        and x not in allin):
-                    others = True
-                    break
-        heads_up = self._heads_up()
-        if not others:
+        n_active = self.n_active
+        if reach <= cb:
             code = "action_not_allowed"
-        elif reach <= cb:
-            code = "action_not_allowed"
-        elif self.closed or s in self.blocked:
+        elif self.closed or (self.blocked and s in self.blocked):
             code = "betting_closed"
-        elif (not opening and r.raise_cap is not None and self.raises >= r.raise_cap
-              and not heads_up):
-            code = "raise_cap_reached"
         else:
-            unrestricted = heads_up and r.heads_up == "unrestricted" and not opening
-            incs = None if unrestricted else self._sizes(opening)
-            if unrestricted:
-                lo, hi = r.chip_unit, _BIG
-            elif incs is not None:
-                if opening:
-                    allowed = incs
-                elif r.min_raise_rule == "qld-he":
-                    allowed = incs
-                else:
-                    mr = self._min_raise(s)
-                    allowed = tuple(x for x in incs if x >= mr) or (incs[-1],)
-                lo, hi = allowed[0], allowed[-1]
-                sizes = tuple(cb + x for x in allowed if cb + x <= reach)
+            # a bet or raise needs someone who could still answer it (rulings: "nobody to
+            # answer")
+            others = False
+            if n_active > 1:
+                folded, allin, bets, stacks = self.folded, self.allin, self.bet, self.stacks
+                for x in self._ring[s]:
+                    if bets[x] + stacks[x] > cb and x not in folded and x not in allin:
+                        others = True
+                        break
+            heads_up = n_active == 2 and r.heads_up is not None
+            if not others:
+                code = "action_not_allowed"
+            elif (not opening and r.raise_cap is not None and self.raises >= r.raise_cap
+                  and not heads_up):
+                code = "raise_cap_reached"
             else:
-                lo = self.lb if opening and r.min_raise_rule != "qld-ma" else \
-                    self._min_raise(s)
-                if r.structure == "no-limit":
-                    hi = _BIG
+                if heads_up and not opening and r.heads_up == "unrestricted":
+                    lo, hi = r.chip_unit, _BIG
+                elif r.structure == "limit":
+                    incs = self._sizes(opening)
+                    assert incs is not None
+                    if opening or r.min_raise_rule == "qld-he":
+                        allowed = incs
+                    else:
+                        mr = self._min_raise(s)
+                        allowed = tuple(x for x in incs if x >= mr) or (incs[-1],)
+                    lo, hi = allowed[0], allowed[-1]
+                    sizes = tuple(cb + x for x in allowed if cb + x <= reach)
                 else:
-                    pot = self.pot + to_call
-                    hi = pot if r.structure == "full-pot" else pot // 2
-                    hi = hi // r.chip_unit * r.chip_unit
-                if lo > hi:                          # QLD s28(3)
-                    lo = hi
-            self._full_inc = lo
-            if hi > 0:
-                allin_max = cb + hi
-                if reach >= cb + lo:
-                    bounds = (cb + lo, min(cb + hi, reach))
-                    if sizes is not None and not sizes:
-                        bounds = None
+                    lo = self.lb if opening and r.min_raise_rule != "qld-ma" else \
+                        self._min_raise(s)
+                    if r.structure == "no-limit":
+                        hi = _BIG
+                    else:
+                        pot = self.pot + to_call
+                        hi = pot if r.structure == "full-pot" else pot // 2
+                        hi = hi // r.chip_unit * r.chip_unit
+                    if lo > hi:                          # QLD s28(3)
+                        lo = hi
+                self._full_inc = lo
+                if hi > 0:
+                    allin_max = cb + hi
+                    if reach >= cb + lo:
+                        top = cb + hi
+                        bounds = (cb + lo, top if top < reach else reach)
+                        if sizes is not None and not sizes:
+                            bounds = None
         allin = stack if stack > 0 and reach <= allin_max else None
         if bounds is None and code is None and allin is None:
             code = "action_not_allowed"
-        return LegalActions(
-            seat=s, fold=True, check=check, call=call,
-            bet=bounds if opening else None, raise_=None if opening else bounds,
-            allin=allin, sizes=sizes if bounds is not None else None,
-            no_raise_code=code,
-        )
+        if opening:
+            return LegalActions(s, True, check, call, bounds, None, allin,
+                                sizes if bounds is not None else None, code)
+        return LegalActions(s, True, check, call, None, bounds, allin,
+                            sizes if bounds is not None else None, code)
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do (None when nobody is to act)."""
@@ -649,16 +673,15 @@ class PokerRound:
             self.to_act = None
             self._legal = None
             return ev + self._settle()
-        n_active = self.n_active
-        i = self._idx[s]
-        seats, n = self.seats, self.n
+        option = self.n_active >= 2 or self.street == 0
         folded, allin, bets, acted, cb = self.folded, self.allin, self.bet, self.acted, self.cb
-        for k in range(1, n + 1):
-            x = seats[(i + k) % n]
+        for x in self._ring[s]:
             if x in folded or x in allin:
                 continue
-            if bets[x] < cb or ((n_active >= 2 or self.street == 0) and x not in acted):
-                ev.extend(self._turn(x))
+            if bets[x] < cb or (option and x not in acted):
+                self.to_act = x
+                la = self._legal = self._compute_legal(x)
+                ev.append(TurnToAct(x, la))
                 return ev
         ev.extend(self._end_betting())
         return ev
