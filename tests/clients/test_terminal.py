@@ -1,0 +1,155 @@
+"""``croupier play``: the terminal client against an in-process server.
+
+The bot mode runs in-process (``main(argv)`` in a worker thread: its own ``trio.run``); the
+interactive mode runs as a real ``croupier play`` process whose stdin and stdout are pipes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from clients import terminal
+from clients.terminal import (
+    BadCommand,
+    Command,
+    Hand,
+    buy_in_amount,
+    check_action,
+    money,
+    parse_amount,
+    parse_command,
+)
+from tests.clients.support import Bot, config, holdem_table, running_server
+
+TABLE = "holdem-test"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# -- pure parts --------------------------------------------------------------------------------
+def test_amounts_are_integer_cents_and_dollars_need_a_marker() -> None:
+    assert parse_amount("400") == 400
+    assert parse_amount("$4") == 400
+    assert parse_amount("4.5") == 450
+    assert parse_amount("$1,234.05") == 123405
+    assert parse_amount("4.123") is None
+    assert parse_amount("-5") is None
+    assert parse_amount("abc") is None
+    assert money(123405) == "$1,234.05"
+    assert money(-50) == "-$0.50"
+
+
+def test_commands_map_to_protocol_verbs() -> None:
+    assert parse_command("f") == Command("act", "fold")
+    assert parse_command("k") == Command("act", "check")
+    assert parse_command("c") == Command("act", "call")
+    assert parse_command("a") == Command("act", "allin")
+    assert parse_command("b 400") == Command("act", "bet", 400)
+    assert parse_command("r $8") == Command("act", "raise", 800)
+    assert parse_command("buy 5000") == Command("buy", amount=5000)
+    assert parse_command("q") == Command("quit")
+    assert parse_command("  ") is None
+    for bad in ("b", "r x", "x", "f 100", "buy"):
+        with pytest.raises(BadCommand):
+            parse_command(bad)
+
+
+def test_actions_are_checked_against_the_legal_bounds_the_server_sent() -> None:
+    legal = {"fold": {}, "call": {"amount": 200}, "raise": {"min": 400, "max": 10000}}
+    assert check_action(Command("act", "call"), legal) is None
+    assert check_action(Command("act", "raise", 400), legal) is None
+    assert "between 400 and 10000" in (check_action(Command("act", "raise", 300), legal) or "")
+    assert "not possible" in (check_action(Command("act", "check"), legal) or "")
+    sized = {"bet": {"min": 200, "max": 400, "sizes": [200, 400]}}
+    assert check_action(Command("act", "bet", 300), sized) is not None
+    assert check_action(Command("act", "bet", 400), sized) is None
+
+
+def test_buy_in_stays_within_the_table_limits() -> None:
+    assert buy_in_amount({"min_buy_in": 4000, "max_buy_in": None}) == 20000
+    assert buy_in_amount({"min_buy_in": 4000, "max_buy_in": 10000}) == 10000
+    assert buy_in_amount({"min_buy_in": 4000, "max_buy_in": None}, 0, 100) == 4000
+    assert buy_in_amount({"min_buy_in": 4000, "max_buy_in": 40000}, 1000) == 19000  # top up
+    assert buy_in_amount({"min_buy_in": 4000, "max_buy_in": 40000}, 38000, 5000) == 2000
+    assert buy_in_amount({"min_buy_in": 4000, "max_buy_in": 40000}, 30000) == 0
+
+
+def test_hand_folds_round_events_into_stacks_bets_board_and_result() -> None:
+    hand = Hand(number=1)
+    hand.seats = {1: terminal.SeatHand(stack=1000), 2: terminal.SeatHand(stack=1000)}
+    for ev in (
+        {"type": "blind_posted", "seat": 1, "kind": "blind1", "amount": 100, "stack": 900},
+        {"type": "blind_posted", "seat": 2, "kind": "blind2", "amount": 200, "stack": 800},
+        {"type": "hole_cards_dealt", "seat": 1, "cards": ["As", "Kd"]},
+        {"type": "action_taken", "seat": 1, "verb": "raise", "amount": 500, "total": 600,
+         "stack": 400},
+        {"type": "action_taken", "seat": 2, "verb": "fold", "amount": 0, "total": 200,
+         "stack": 800},
+        {"type": "uncalled_returned", "seat": 1, "amount": 400},
+    ):
+        hand.apply(ev)
+    assert hand.seats[1].cards == ["As", "Kd"] and hand.seats[2].folded
+    assert hand.pot == 400 and hand.seats[1].stack == 800
+    hand.apply({"type": "pot_awarded", "pot": 0, "amount": 400, "winners": [1],
+                "shares": {"1": 400}, "commission": 0})
+    hand.apply({"type": "round_ended", "stacks": {"1": 1200, "2": 800}})
+    assert hand.ended and hand.seats[1].stack == 1200 and hand.seats[1].won == 400
+
+
+# -- against a server --------------------------------------------------------------------------
+def _run_main(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = terminal.main(argv)
+    return code, out.getvalue()
+
+
+async def test_bot_mode_joins_plays_three_hands_and_leaves() -> None:
+    async with running_server(config(holdem_table(TABLE))) as server, \
+            trio.open_nursery() as nursery:
+        opponent = Bot(server.url, TABLE, 1, passive=False, seed=3)
+        await nursery.start(opponent.run)
+        argv = ["--url", server.url, "--bot", "--hands", "3", "--table", TABLE, "--seed", "1"]
+        with trio.fail_after(90):
+            code, out = await trio.to_thread.run_sync(_run_main, argv)
+        table = server.croupier.tables[TABLE]
+        assert code == 0, out
+        assert "played 3 hands" in out
+        assert table.hand >= 3
+        assert "hand #1" in out and "hand over" in out
+        # it left: only the opponent is seated, and every cent is accounted for
+        assert sorted(table.seats) == [1]
+        money_now = server.croupier.money()
+        assert money_now["wallets"] + money_now["stakes"] + money_now["commission"] \
+            == money_now["issued"]
+        nursery.cancel_scope.cancel()
+    assert opponent.errors == []
+
+
+async def test_interactive_mode_through_a_pipe_join_fold_quit() -> None:
+    async with running_server(config(holdem_table(TABLE), round_pause=1.0)) as server, \
+            trio.open_nursery() as nursery:
+        await nursery.start(Bot(server.url, TABLE, 2).run)
+        env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
+        with trio.fail_after(90):
+            proc = await trio.run_process(
+                [sys.executable, "-m", "server.cli", "play", "--url", server.url,
+                 "--name", "carol", "--table", TABLE, "--buy-in", "$150"],
+                stdin=b"f\nq\n", capture_stdout=True, capture_stderr=True, check=False,
+                env=env, cwd=ROOT)
+        out = proc.stdout.decode()
+        nursery.cancel_scope.cancel()
+    assert proc.returncode == 0, out + proc.stderr.decode()
+    assert "connected as carol" in out
+    assert "Tables" in out and TABLE in out              # the lobby list
+    assert "joined" in out and "seat 1" in out
+    assert "bought in for $150.00" in out
+    assert "your cards:" in out                          # own hole cards, as text
+    assert "carol (you) folds" in out                    # the piped fold, played at its turn
+    assert "you left the table: $" in out                # q: leave, stake back to the wallet
