@@ -39,20 +39,38 @@ def check_round(rnd: PokerRound) -> None:
     live = [s for s in rnd.seats if s not in rnd.folded]
     contrib = {s: c - res.uncalled.get(s, 0) for s, c in rnd.contrib.items()}
     assert all(c >= 0 for c in contrib.values())
+    # the uncalled wager is gone: the top contribution is matched (ACT r 11.4, QLD s26(3));
+    # QLD Sch 11 fold-around: the whole second blind went back (digest A-1)
+    top = sorted(contrib.values(), reverse=True)
+    if not (rules.fold_around == "return-second-blind" and len(live) == 1):
+        assert top[0] == top[1]
     # every chip put in is in a pot or was returned as uncalled
     assert sum(p["amount"] for p in res.pots) == sum(contrib.values()) + rnd.dead
-    levels = sorted({contrib[s] for s in live})
-    nonzero = [lv for lv in levels if lv > 0] or levels
     for pot in res.pots:
         assert pot["eligible"], pot
         assert set(pot["winners"]) <= set(pot["eligible"])
         assert not set(pot["eligible"]) & rnd.folded
-    # eligible = live players who reached the layer; layers nest
+    # layers, recomputed here: at each contribution level of a player still in, every
+    # player's chips between the previous level and this one; eligible = players still in
+    # who reached the level (dead money joins the main pot)
+    expected = []
+    prev = 0
+    for level in sorted({contrib[s] for s in live}):
+        amount = sum(max(0, min(c, level) - prev) for c in contrib.values())
+        expected.append([amount, sorted(s for s in live if contrib[s] >= level)])
+        prev = level
+    # chips above the top level: only the first blind left behind by the Sch 11 fold-around
+    # (the whole second blind went back, digest A-1), won by the second-blind player
+    above = sum(max(0, c - prev) for c in contrib.values())
+    if above:
+        assert rules.fold_around == "return-second-blind" and len(live) == 1
+        expected[-1][0] += above
+    expected[0][0] += rnd.dead
+    expected = [p for p in expected if p[0] > 0]
+    assert [[p["amount"], p["eligible"]] for p in res.pots] == expected
+    # nobody can be paid from a layer above his own contribution
     for i, pot in enumerate(res.pots[1:], start=1):
         assert set(pot["eligible"]) < set(res.pots[i - 1]["eligible"])
-    if res.pots and len(nonzero) == len(res.pots):
-        for pot, level in zip(res.pots, nonzero, strict=True):
-            assert pot["eligible"] == sorted(s for s in live if contrib[s] >= level)
     # commission never exceeds the formula on everything in the pots
     if rules.commission_on:
         cap = money.commission(rules.commission_cap_base, rules.commission_percent,
