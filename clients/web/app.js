@@ -253,6 +253,7 @@ function onSnapshot(msg) {
   $("to-lobby").hidden = false;
   addLog(state.table, msg.role === "spectator" ? "You are watching this table."
     : `You sit at seat ${msg.seat}.`, "sys");
+  if (state.table.round) addLog(state.table, `Hand #${state.table.hand} in progress.`, "hand");
   if (msg.role === "player") {
     const mine = state.table.seats[msg.seat];
     if (mine && !mine.stake) prefillBuyIn(state.table);
@@ -326,7 +327,7 @@ function onEvent(ev) {
     case "blind_posted":
       if (rs(ev.seat)) Object.assign(rs(ev.seat), { stack: ev.stack,
         bet: rs(ev.seat).bet + ev.amount, inPot: rs(ev.seat).inPot + ev.amount });
-      addLog(t, `${name(ev.seat)} posts ${blindName(ev.kind)} ${money(ev.amount)}.`);
+      addLog(t, `${name(ev.seat)} posts ${blindName(ev.kind, Object.keys(t.info.stakes || {}).length)} ${money(ev.amount)}.`);
       break;
     case "hole_cards_dealt":
       if (rs(ev.seat)) rs(ev.seat).cards = ev.cards;
@@ -426,7 +427,9 @@ function finishRound(t, stacks) {
   if (mine && mine.stake < (t.info.min_buy_in || 0)) prefillBuyIn(t);
 }
 
-function blindName(kind) {
+function blindName(kind, blinds) {
+  if (blinds === 1 && kind === "blind1") return "the blind";
+  if (blinds === 3 && /^blind\d$/.test(kind)) return "blind " + kind.slice(5);
   return { blind1: "the small blind", blind2: "the big blind", blind3: "the third blind",
     live: "a live blind", dead: "a dead blind" }[kind] || (kind || "a blind");
 }

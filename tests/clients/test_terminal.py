@@ -153,3 +153,26 @@ async def test_interactive_mode_through_a_pipe_join_fold_quit() -> None:
     assert "your cards:" in out                          # own hole cards, as text
     assert "carol (you) folds" in out                    # the piped fold, played at its turn
     assert "you left the table: $" in out                # q: leave, stake back to the wallet
+
+
+async def test_interactive_mode_picks_a_table_from_the_lobby_and_watches() -> None:
+    async with running_server(config(holdem_table(TABLE), round_pause=1.0)) as server, \
+            trio.open_nursery() as nursery:
+        await nursery.start(Bot(server.url, TABLE, 2).run)
+        await nursery.start(Bot(server.url, TABLE, 3).run)
+        env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
+        with trio.fail_after(90):
+            proc = await trio.run_process(
+                [sys.executable, "-m", "server.cli", "play", "--url", server.url,
+                 "--name", "dan", "--watch"],
+                stdin=b"nope\n1\nf\nq\n", capture_stdout=True, capture_stderr=True,
+                check=False, env=env, cwd=ROOT)
+        out = proc.stdout.decode()
+        nursery.cancel_scope.cancel()
+    assert proc.returncode == 0, out + proc.stderr.decode()
+    assert "table number or id" in out
+    assert "no table 'nope'" in out
+    assert "joined Hold'em $1/$2 test table as a spectator" in out
+    assert "spectators cannot act" in out
+    assert "your cards:" not in out                      # a spectator sees no hole cards
+    assert "you left the table: $0.00" in out

@@ -14,6 +14,7 @@ import trio
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 
+from clients.client import Client
 from tests.clients.support import (
     ARTIFACTS,
     CHROMIUM_ARGS,
@@ -152,3 +153,78 @@ async def test_browser_lobby_join_play_a_hand_and_see_the_result() -> None:
     assert (ARTIFACTS / "web-result.png").stat().st_size > 10_000
     assert seen["balance_end"].startswith("Wallet $")
     assert not any(bot.errors for bot in bots)
+
+
+def watch_a_slow_player(http_url: str, release: Any) -> dict[str, Any]:
+    """Watch as a spectator while seat 1 thinks; then let it fold (``release``) and read."""
+    seen: dict[str, Any] = {"console_errors": []}
+    with sync_playwright() as p:
+        browser = _launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.on("pageerror", lambda exc: seen["console_errors"].append(str(exc)))
+            page.goto(http_url)
+            page.fill("#login-name", "sam")
+            page.click("#guest-btn")
+            page.locator(f'tr[data-table="{TABLE}"] .join-spectator').click()
+            expect(page.locator("#table")).to_be_visible()
+            acting = page.locator('.seat.acting[data-seat="1"]')
+            expect(acting).to_be_visible(timeout=10_000)
+            seen["face_up_hole_cards"] = page.locator(".seat .card:not(.back)").count()
+            seen["face_down_hole_cards"] = page.locator(".seat .card.back").count()
+            seen["timer_visible"] = acting.locator(".timer").is_visible()
+            seen["no_action_buttons"] = all(
+                not page.locator(f"#act-{v}").is_visible()
+                for v in ("fold", "check", "call", "bet", "raise", "allin"))
+            seen["no_buy_in"] = not page.locator("#buyin").is_visible()
+            clock = page.locator("#turn-info .clock")
+            first = int(clock.inner_text().rstrip("s"))
+            page.wait_for_timeout(2_200)
+            second = int(clock.inner_text().rstrip("s"))
+            seen["clock"] = (first, second)
+            seen["turn_info"] = page.locator("#turn-info").inner_text()
+            page.screenshot(path=str(ARTIFACTS / "web-spectator.png"))
+            release()
+            expect(page.locator("#log")).to_contain_text("slowpoke folds", timeout=10_000)
+            expect(page.locator("#result")).to_contain_text("Main pot", timeout=10_000)
+            seen["result"] = page.locator("#result").inner_text()
+            page.click("#leave-btn")  # "Stop watching"
+            expect(page.locator("#lobby")).to_be_visible(timeout=10_000)
+        finally:
+            browser.close()
+    return seen
+
+
+async def test_browser_spectator_sees_hole_cards_face_down_and_the_turn_timer() -> None:
+    """A spectator sees no hole cards before a showdown, a running turn clock, no controls."""
+    cfg = config(holdem_table(TABLE, seats=6))
+    go = trio.Event()
+
+    async def slowpoke(url: str,
+                       task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with Client.connect(url, name="slowpoke") as client:
+            await client.join(TABLE, seat=1)
+            await client.buy_in(TABLE, 20_000)
+            task_status.started()
+            async for msg in client:
+                if msg["type"] == "turn" and msg["seat"] == 1 and msg["legal"]:
+                    await go.wait()
+                    await client.act(TABLE, "fold")
+
+    async with running_server(cfg) as server, trio.open_nursery() as nursery:
+        await nursery.start(slowpoke, server.url)
+        await nursery.start(Bot(server.url, TABLE, 2).run)
+        with trio.fail_after(90):
+            seen = await trio.to_thread.run_sync(
+                watch_a_slow_player, server.http_url,
+                lambda: trio.from_thread.run_sync(go.set))
+        nursery.cancel_scope.cancel()
+
+    assert seen["console_errors"] == []
+    assert seen["face_up_hole_cards"] == 0
+    assert seen["face_down_hole_cards"] == 4      # two seats, two cards each, face down
+    assert seen["timer_visible"] and seen["no_action_buttons"] and seen["no_buy_in"]
+    first, second = seen["clock"]
+    assert 0 < first <= 30 and second < first       # the countdown runs
+    assert "Waiting for slowpoke" in seen["turn_info"]
+    assert "bot2" in seen["result"]
