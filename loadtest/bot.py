@@ -268,6 +268,7 @@ class Bot:
         """Apply one message; True when the session is over (left and settled)."""
         kind = msg.get("type")
         stats = self.ctx.stats
+        stats.kinds[kind if kind != "event" else "event:" + str(msg["event"].get("type"))] += 1
         if kind in ("event", "turn", "left", "snapshot"):
             if msg.get("table") != self.plan.id:
                 return False

@@ -46,6 +46,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--chaos", action="store_true",
                    help="random disconnects/reconnects and slow readers")
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
+    p.add_argument("--warmup", type=float, default=0.0,
+                   help="seconds left out of the steady-state latency figures")
     p.add_argument("--json", type=Path, help="write the report as JSON")
     p.add_argument("--html", type=Path, help="write an HTML report (inline SVG plot)")
     p.add_argument("--allow-remote", action="store_true",
@@ -95,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"started croupier serve (pid {server.pid}) at {url}")
     spec = RunSpec(url=url, tables=args.tables, seats=args.seats, games=args.games,
                    duration=args.duration, pace=args.pace, procs=args.procs,
-                   chaos=args.chaos, seed=args.seed)
+                   chaos=args.chaos, seed=args.seed, warmup=args.warmup)
     try:
         report = _run(spec, console, live=not args.quiet)
     except LoadTestError as exc:

@@ -60,6 +60,9 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
                                f"({report['frames_from_server_per_s']}/s)"),
         ("action latency ms", f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
                               f"max {lat['max']}  (n={lat['count']})"),
+        *([("latency after warm-up",
+             "p50 {p50}  p95 {p95}  p99 {p99}  max {max}  (after {after_s} s)".format(
+                 **report["latency_ms_steady"]))] if report["config"].get("warmup") else []),
         ("errors", ", ".join(f"{k}: {v}" for k, v in report["errors"].items()) or "none"),
         ("disconnects", f"chaos {disc['chaos']}, slow reads {disc['slow_reads']}, "
                         f"server closes {disc['server_closes'] or 'none'}, "

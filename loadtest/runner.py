@@ -26,7 +26,7 @@ from websockets.trio.client import connect
 
 from loadtest.bot import BENIGN_ERRORS
 from loadtest.server_proc import health
-from loadtest.stats import Stats
+from loadtest.stats import Histogram, Stats
 
 #: /health money fields that belong to players; every other field but ``issued`` is the
 #: house's side (commission, pools, house bank).
@@ -46,6 +46,7 @@ class RunSpec:
     seed: int | None = None
     settle_time: float = 30.0
     table_prefix: str = ""
+    warmup: float = 0.0  # seconds left out of ``latency_ms_steady`` (connection storm)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -198,6 +199,10 @@ def build_report(
     unexpected_errors = {k: v for k, v in stats.errors.items() if k not in BENIGN_ERRORS}
     unexpected = (sum(unexpected_errors.values()) + c.get("unexpected_closes", 0)
                   + c.get("gap_frames", 0) + c.get("unsettled", 0))
+    steady = Histogram()
+    for sec, hist in stats.timeline.items():
+        if sec >= spec.warmup:
+            steady.merge(hist)
     timeline = []
     for sec in sorted(stats.timeline):
         h = stats.timeline[sec]
@@ -206,7 +211,8 @@ def build_report(
     return {
         "config": {"url": spec.url, "tables": spec.tables, "seats": spec.seats,
                    "games": spec.games, "duration": spec.duration, "pace": spec.pace,
-                   "procs": spec.procs, "chaos": spec.chaos, "seed": spec.seed, **spec.extra},
+                   "procs": spec.procs, "chaos": spec.chaos, "seed": spec.seed,
+                   "warmup": spec.warmup, **spec.extra},
         "played_s": round(played_s, 2),
         "bots": c.get("bots", 0),
         "hands": c.get("hands", 0),
@@ -218,7 +224,9 @@ def build_report(
         "frames_to_server_per_s": round(c.get("frames_out", 0) / secs, 1),
         "frames_from_server_per_s": round(c.get("frames_in", 0) / secs, 1),
         "bytes_from_server": c.get("bytes_in", 0),
+        "frames_from_server_by_type": dict(stats.kinds.most_common()),
         "latency_ms": stats.latency.summary(),
+        "latency_ms_steady": {**steady.summary(), "after_s": spec.warmup},
         "errors": dict(stats.errors),
         "unexpected_errors": unexpected_errors,
         "unexpected": unexpected,

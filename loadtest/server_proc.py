@@ -86,6 +86,7 @@ class LocalServer:
         extra: list[str] | None = None,
         prefix: list[str] | None = None,
     ) -> None:
+        """``prefix`` replaces the interpreter, e.g. ``[python, "-m", "pyinstrument", ...]``."""
         self.toml = tables_toml(tables, seats, games)
         self.args = ["--turn-time", str(turn_time), "--grace", str(grace),
                      "--round-pause", str(round_pause),
@@ -108,7 +109,7 @@ class LocalServer:
         self._dir = tempfile.TemporaryDirectory(prefix="croupier-lt-")
         config = Path(self._dir.name) / "tables.toml"
         config.write_text(self.toml)
-        cmd = [*self.prefix, sys.executable, "-m", "server.cli", "serve", "--port", "0",
+        cmd = [*(self.prefix or [sys.executable]), "-m", "server.cli", "serve", "--port", "0",
                "--tables", str(config), *self.args]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -126,6 +127,18 @@ class LocalServer:
                 return self.url
         self.stop()
         raise RuntimeError("croupier serve did not start:\n" + "".join(seen[-20:]))
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the server process used so far (Linux /proc)."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_bytes(self) -> int:
+        """The server process's resident set size (Linux /proc)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
 
     def _read_output(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None

@@ -112,6 +112,7 @@ class Stats:
     errors: Counter[str] = field(default_factory=Counter)  # error.code -> count
     closes: Counter[str] = field(default_factory=Counter)  # close code seen by bots
     vacated_reasons: Counter[str] = field(default_factory=Counter)
+    kinds: Counter[str] = field(default_factory=Counter)  # frames from the server by type
     latency: Histogram = field(default_factory=Histogram)
     timeline: dict[int, Histogram] = field(default_factory=dict)  # second -> latencies
     balances_start: int = 0  # sum of the bots' wallets when they said hello (cents)
@@ -138,6 +139,7 @@ class Stats:
         self.errors.update(other.errors)
         self.closes.update(other.closes)
         self.vacated_reasons.update(other.vacated_reasons)
+        self.kinds.update(other.kinds)
         self.latency.merge(other.latency)
         for sec, hist in other.timeline.items():
             mine = self.timeline.get(sec)
@@ -156,6 +158,7 @@ class Stats:
             "errors": dict(self.errors),
             "closes": dict(self.closes),
             "vacated_reasons": dict(self.vacated_reasons),
+            "kinds": dict(self.kinds),
             "latency": self.latency.to_dict(),
             "timeline": {str(k): v.to_dict() for k, v in self.timeline.items()},
             "balances_start": self.balances_start,
@@ -171,6 +174,7 @@ class Stats:
         s.errors = Counter(data["errors"])
         s.closes = Counter(data["closes"])
         s.vacated_reasons = Counter(data["vacated_reasons"])
+        s.kinds = Counter(data.get("kinds", {}))
         s.latency = Histogram.from_dict(data["latency"])
         s.timeline = {int(k): Histogram.from_dict(v) for k, v in data["timeline"].items()}
         s.balances_start = int(data["balances_start"])
