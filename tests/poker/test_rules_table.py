@@ -213,3 +213,12 @@ def test_fee_events() -> None:
     assert rnd.fees == 200
     assert FeeCharged(1, 100).to_wire() == {"type": "fee_charged", "seat": 1, "amount": 100,
                                             "visible_to": "everyone"}
+
+
+def test_view_shows_side_pots_as_they_form() -> None:
+    """ACT r 12.1: amounts above a tap-out form a separate pot, shown as play goes on."""
+    rnd = new_round("holdem-act", {1: 10000, 2: 10000, 3: 500}, 1, structure="no-limit")
+    rnd.act(3, "allin")
+    rnd.act(1, "raise", 2000)
+    assert rnd.view(None)["pots"] == [{"amount": 1200, "eligible": [1, 2, 3]},
+                                      {"amount": 1500, "eligible": [1, 2]}]

@@ -809,6 +809,27 @@ class PokerRound:
         return [RoundVoided(reason, dict(self.stacks)), RoundEnded(dict(self.stacks))]
 
     # ------------------------------------------------------------------ views
+    def current_pots(self) -> list[dict[str, Any]]:
+        """The pots as they stand now: a layer at each tapped-out player's contribution, then
+        the pot the players still able to bet are building (ACT r 12.1, QLD s29(5))."""
+        live = [s for s in self.seats if s not in self.folded]
+        levels = sorted({self.contrib[s] for s in live if s in self.allin})
+        out = []
+        prev = 0
+        for level in levels:
+            amount = sum(min(c, level) - min(c, prev) for c in self.contrib.values())
+            out.append({"amount": amount,         # players still able to bet may yet reach it
+                        "eligible": [s for s in live
+                                     if self.contrib[s] >= level or s not in self.allin]})
+            prev = level
+        rest = sum(c - min(c, prev) for c in self.contrib.values())
+        active = [s for s in live if s not in self.allin]
+        if rest or not out:
+            out.append({"amount": rest, "eligible": active or live})
+        if out:
+            out[0]["amount"] += self.dead
+        return [p for p in out if p["amount"] or len(out) == 1]
+
     def view(self, viewer: int | None) -> dict[str, Any]:
         """Everything ``viewer`` (a seat, or None for a spectator) may see now."""
         seats = {}
@@ -828,6 +849,7 @@ class PokerRound:
             "round": self.street + 1,
             "seats": seats,
             "pot": self.pot,
+            "pots": self.current_pots(),
             "board": [card_str(c) for c in self.board],
             "to_act": self.to_act,
             "complete": self.complete,
