@@ -117,6 +117,7 @@ function connect(hello) {
 function reconnect() {
   if (!state.welcome) return;
   state.reconnecting = true;
+  if (state.ws) state.ws.close();
   if (state.table) state.wantTable = { id: state.table.id, role: state.table.role,
     lastSeq: state.table.seq };
   connect({ token: state.welcome.token });
@@ -247,7 +248,14 @@ function newRound(t, seats) {
 }
 
 function onSnapshot(msg) {
+  const previous = state.table && state.table.id === msg.table ? state.table : null;
   state.table = newTable(msg);
+  if (previous) {  // a resumed seat: the snapshot replaces the state, the log carries on
+    state.table.log = previous.log;
+    addLog(state.table, `Reconnected (${Math.max(0, msg.seq - previous.seq - 1)} messages missed).`, "sys");
+    renderTable();
+    return;
+  }
   $("lobby").hidden = true;
   $("table").hidden = false;
   $("to-lobby").hidden = false;

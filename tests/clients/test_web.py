@@ -117,6 +117,14 @@ def play_one_hand_in_browser(http_url: str) -> dict[str, Any]:
             seen["my_cards"] = mine.locator(".card:not(.back)").count()
             page.screenshot(path=str(ARTIFACTS / "web-result.png"))
 
+            # the connection drops: reconnect with the session token, resume the seat
+            page.evaluate("state.ws.close()")
+            expect(page.locator("#toast")).to_contain_text("Connection lost", timeout=5_000)
+            page.locator("#toast button").click()
+            expect(page.locator("#log")).to_contain_text("Reconnected", timeout=10_000)
+            expect(page.locator("#conn-status")).to_have_text("online")
+            expect(mine).to_contain_text("alice (you)")
+
             # leave: the stake goes back to the wallet and the lobby shows again
             page.click("#leave-btn")
             expect(page.locator("#lobby")).to_be_visible(timeout=15_000)
