@@ -36,6 +36,7 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client, ServerError, TableView
 
@@ -333,6 +334,7 @@ class Player:
         self.my_legal: dict[str, Any] = {}  # non-empty while it is our turn and we have not acted
         self.pending: deque[Command] = deque()  # betting commands waiting for our turn
         self.done = trio.Event()
+        self.closed = False  # the server closed the connection
         self.returned: int | None = None
         self.dealt_in = False
 
@@ -648,6 +650,9 @@ async def run(args: argparse.Namespace, console: Console) -> int:
         except OSError as exc:
             console.print(f"[red]croupier play: cannot connect to {args.url}: {exc}[/red]")
             status = 1
+        except ConnectionClosed as exc:
+            console.print(f"[red]croupier play: the connection closed ({exc})[/red]")
+            status = 1
         nursery.cancel_scope.cancel()
     return status
 
@@ -715,6 +720,8 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
         else:
             await read_commands(player, lines, nursery)
         nursery.cancel_scope.cancel()
+    if player.closed:
+        return 1
     if args.bot:
         console.print(f"bot: played {player.hands_played} hands, "
                       f"{money(player.returned)} returned, wallet {money(client.balance)}")
@@ -722,10 +729,19 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
 
 
 async def pump_messages(client: Client, player: Player) -> None:
-    async for msg in client:
-        await player.on_message(msg)
-    player.say("the server closed the connection", "red")
-    player.done.set()
+    try:
+        async for msg in client:
+            await player.on_message(msg)
+    except ConnectionClosed:
+        pass
+    if not player.done.is_set():
+        code = getattr(client.ws, "close_code", None)
+        if code == 1001:  # protocol/README.md: the server is shutting down, stakes cashed out
+            player.say("the server shut down (1001): stakes go back to the wallets", "yellow")
+        else:
+            player.closed = True
+            player.say(f"the server closed the connection ({code})", "red")
+        player.done.set()
 
 
 async def read_commands(player: Player, lines: trio.MemoryReceiveChannel[str | None],
@@ -779,7 +795,8 @@ async def tick(player: Player, scope: trio.CancelScope) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="croupier play", description=__doc__.split("\n")[0],
+    parser = argparse.ArgumentParser(prog="croupier play",
+                                     description=__doc__.split("\n")[0].replace("``", ""),
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=HELP)
     parser.add_argument("--url", default=DEFAULT_URL, help=f"server URL (default {DEFAULT_URL})")

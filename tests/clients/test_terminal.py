@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -176,3 +177,40 @@ async def test_interactive_mode_picks_a_table_from_the_lobby_and_watches() -> No
     assert "spectators cannot act" in out
     assert "your cards:" not in out                      # a spectator sees no hole cards
     assert "you left the table: $0.00" in out
+
+
+async def test_server_shutdown_returns_the_stake_and_ends_the_client() -> None:
+    """The server stops (voiding any round): the seat is cashed out and the client exits."""
+    env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
+    async with trio.open_nursery() as outer:
+        async with running_server(config(holdem_table(TABLE))) as server:
+            await outer.start(Bot(server.url, TABLE, 2).run)
+            proc = await trio.lowlevel.open_process(
+                [sys.executable, "-m", "server.cli", "play", "--url", server.url,
+                 "--name", "erin", "--table", TABLE],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                env=env, cwd=ROOT)
+            output = bytearray()
+
+            async def read_until(text: bytes) -> None:
+                while text not in output:
+                    chunk = await proc.stdout.receive_some(4096)
+                    assert chunk, output.decode()
+                    output.extend(chunk)
+
+            with trio.fail_after(60):
+                await read_until(b"hand #")               # seated, bought in, playing
+        # the server has shut down (running_server's exit); stdin is still open
+        with trio.fail_after(30):
+            while chunk := await proc.stdout.receive_some(4096):
+                output.extend(chunk)
+            code = await proc.wait()
+        await proc.stdin.aclose()
+        outer.cancel_scope.cancel()
+    out = output.decode()
+    assert "the table is closing" in out
+    # Either the voided round and the ``left`` message arrive before the close (the
+    # protocol's promise), or the connection closes with 1001 first; both end cleanly.
+    assert ("you left the table" in out and "(shutdown)" in out) \
+        or "the server shut down (1001)" in out, out
+    assert code == 0, out
