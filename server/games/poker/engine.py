@@ -414,13 +414,6 @@ class PokerRound:
         self._legal = self._compute_legal(s)
         return [TurnToAct(s, self._legal)]
 
-    def _heads_up(self) -> bool:
-        """ACT r 10.5 / Sch 5 s26(5), digests A-4/A-2: exactly two players neither folded
-        nor tapped out."""
-        if self.rules.heads_up is None:
-            return False
-        return self.n_active == 2
-
     def _sizes(self, opening: bool) -> tuple[int, ...] | None:
         """Fixed increments of a limit round, or None for pot/no-limit ranges."""
         r = self.rules
@@ -485,6 +478,8 @@ class PokerRound:
                     if bets[x] + stacks[x] > cb and x not in folded and x not in allin:
                         others = True
                         break
+            # ACT r 10.5 / Sch 5 s26(5), digests A-4 / A-2: exactly two players neither
+            # folded nor tapped out (Sch 11 has no heads-up exemption: heads_up is None)
             heads_up = n_active == 2 and r.heads_up is not None
             if not others:
                 code = "action_not_allowed"
