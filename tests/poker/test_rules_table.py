@@ -222,3 +222,24 @@ def test_view_shows_side_pots_as_they_form() -> None:
     rnd.act(1, "raise", 2000)
     assert rnd.view(None)["pots"] == [{"amount": 1200, "eligible": [1, 2, 3]},
                                       {"amount": 1500, "eligible": [1, 2]}]
+
+
+def test_qld_s23_4_no_first_blind_after_the_second_blind_left() -> None:
+    """QLD Sch 11 s23(4): when the preceding round's second-blind player has left there is no
+    first blind; the next active player posts the second blind, which may check."""
+    rnd = PokerRound(rules_for("holdem-qld", {}), {1: 9000, 3: 9000, 4: 9000}, 1,
+                     SeededRandomSource(1), first_blind=False)
+    assert blinds(rnd.start()) == [(3, 200)]
+    assert rnd.to_act == 4
+    rnd.act(4, "call")
+    rnd.act(1, "call")
+    assert rnd.legal_actions().seat == 3 and rnd.legal_actions().check
+
+
+def test_a_bad_s23a_post_changes_nothing() -> None:
+    """Bad input changes nothing: a post by a blind poster is refused before any chip moves."""
+    rnd = PokerRound(rules_for("holdem-qld", {}), {1: 9000, 2: 9000, 3: 9000}, 3,
+                     SeededRandomSource(1), posts={1: 200})
+    with pytest.raises(ValueError):
+        rnd.start()
+    assert rnd.stacks == {1: 9000, 2: 9000, 3: 9000} and rnd.pot == 0

@@ -140,6 +140,7 @@ class PokerRound:
         hole: Mapping[int, Sequence[int]] | None = None,
         board: Sequence[int] | None = None,
         posts: Mapping[int, int] | None = None,
+        first_blind: bool = True,
     ) -> None:
         seats = sorted(stacks)
         if len(seats) < 2:
@@ -154,6 +155,8 @@ class PokerRound:
         fee = rules.participation_fee
         if fee and any(v <= fee for v in stacks.values()):
             raise ValueError("every player must hold more than the participation fee (s31)")
+        if not first_blind and not rules.dead_button:
+            raise ValueError("a round without a first blind exists only in QLD Sch 11 (s23(4))")
         if posts and not rules.dead_button:
             raise ValueError("returning/new player posts exist only in QLD Sch 11 (s23A)")
         self.rules = rules
@@ -176,6 +179,7 @@ class PokerRound:
         self._fixed_hole = {s: list(c) for s, c in (hole or {}).items()}
         self._fixed_board = list(board or [])
         self._posts = dict(posts or {})
+        self._first_blind = first_blind
         self.hole: dict[int, list[int]] = {}
         self.board: list[int] = []
         self._board_all: list[int] = []
@@ -249,36 +253,32 @@ class PokerRound:
         if self._started:
             raise IllegalAction("round_complete" if self.complete else "action_not_allowed",
                                 "the round of play has already started")
-        self._started = True
         r = self.rules
         ev: list[Event] = []
-        d = self.designated
+        posters = self._blind_posters()
+        for s in self._posts:
+            if s not in self._idx or s in posters:
+                raise ValueError(f"seat {s} cannot make a s23A post (not dealt in, or a blind)")
+        self._started = True
         if r.participation_fee:
             fee = r.participation_fee
             for s in self.seats:
                 self.stacks[s] -= fee
                 self.fees += fee
                 ev.append(FeeCharged(s, fee))
-        # blinds
-        k = min(len(r.blinds), self.n)
-        if r.variant == "manila":
-            posters = [d]
-        elif r.jurisdiction == "act":
-            posters = self.from_(d)[:k]
-        elif self.n == 2 and d in self._idx:
-            posters = [d, self.after(d)[0]]             # QLD s23(5): heads-up
+        if not self._first_blind:                       # QLD s23(4): the second blind only
+            self.lb = r.blinds[1]
+            ev.append(self._post(posters[0], r.blinds[1], "blind2"))
         else:
-            posters = self.after(d)[:2]
+            self.lb = r.blinds[len(posters) - 1]        # ACT digest A-13
+            for i, s in enumerate(posters):
+                ev.append(self._post(s, r.blinds[i], f"blind{i + 1}"))
         self.blind_seats = posters
-        self.lb = r.blinds[len(posters) - 1]            # ACT digest A-13
-        for i, s in enumerate(posters):
-            ev.append(self._post(s, r.blinds[i], f"blind{i + 1}"))
         if r.dead_button:
             self.second_blind_seat = posters[-1]
-            self.no_check.add(posters[0])                # QLD s4(1)(a), digest A-15
+            if self._first_blind:
+                self.no_check.add(posters[0])            # QLD s4(1)(a), digest A-15
         for s, amount in sorted(self._posts.items()):
-            if s not in self._idx or s in posters:
-                raise ValueError(f"seat {s} cannot make a s23A post")
             amount = min(amount, self.stacks[s])
             live = min(amount, self.lb)
             if live:
@@ -297,6 +297,20 @@ class PokerRound:
         ev += self._deal()
         ev += self._begin_betting()
         return ev
+
+    def _blind_posters(self) -> list[int]:
+        """Who posts the blinds, in posting order (ACT r 6.4 and digest A-13; Sch 5 s20(2);
+        QLD Sch 11 s23(1)-(2), (4)-(5))."""
+        r, d = self.rules, self.designated
+        if r.variant == "manila":
+            return [d]
+        if r.jurisdiction == "act":
+            return self.from_(d)[:min(len(r.blinds), self.n)]
+        if not self._first_blind:
+            return [self.after(d)[0]]
+        if self.n == 2 and d in self._idx:
+            return [d, self.after(d)[0]]                 # s23(5): heads-up
+        return self.after(d)[:2]
 
     def _post(self, s: int, amount: int, kind: str) -> BlindPosted:
         amount = min(amount, self.stacks[s])
