@@ -47,6 +47,8 @@ SUIT_STYLE = {"s": ("\u2660", "bold white"), "h": ("\u2665", "bold red"),
 #: the engine's event names and the short names protocol/README.md lists: accept both
 ALIASES = {"hole_cards": "hole_cards_dealt", "board": "board_dealt", "action": "action_taken",
            "to_act": "turn_to_act", "commission": "commission_taken"}
+#: the player-vs-player poker games this client plays (banked games are listed, not played)
+POKER_GAME = re.compile(r"(holdem|omaha|manila)-")
 HELP = __doc__.split("Commands, one per line on stdin:")[1].split("AMOUNT is")[0].rstrip()
 
 
@@ -617,7 +619,7 @@ async def read_lines(send: trio.MemorySendChannel[str | None]) -> None:
 # -- the program -------------------------------------------------------------------------------
 def lobby_table(tables: list[dict[str, Any]]) -> Table:
     grid = Table(title="Tables", title_justify="left", header_style="dim")
-    for col in ("#", "id", "name", "blinds", "buy-in", "seats"):
+    for col in ("#", "id", "name", "stakes", "buy-in", "seats"):
         grid.add_column(col)
     for i, t in enumerate(tables, 1):
         blinds = "/".join(money(v) for v in (t.get("stakes") or {}).values())
@@ -679,7 +681,14 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
     if table_id:
         chosen = pick_table(tables, table_id)
     elif args.bot:
-        chosen = next((t for t in tables if t["taken"] < t["seats"]), None)
+        chosen = next((t for t in tables if t["taken"] < t["seats"]
+                       and POKER_GAME.match(t["game"])), None)
+    if chosen is not None and not POKER_GAME.match(chosen["game"]):
+        console.print(f"[red]{chosen['id']} is a {chosen.get('description') or chosen['game']}"
+                      f" table: croupier play plays poker tables[/red]")
+        chosen, table_id = None, None
+        if args.bot:
+            return 1
     while chosen is None:
         if table_id and not args.bot:
             console.print(f"[red]no table {table_id!r}[/red]")
@@ -692,6 +701,9 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
             return 0
         table_id = line.strip()
         chosen = pick_table(tables, table_id)
+        if chosen is not None and not POKER_GAME.match(chosen["game"]):
+            console.print(f"[red]{chosen['id']} is not a poker table[/red]")
+            chosen, table_id = None, None
     role = "spectator" if args.watch else "player"
     view = await client.join(chosen["id"], role=role, seat=args.seat)
     console.print(f"joined [bold]{chosen['name']}[/bold] as "

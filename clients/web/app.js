@@ -12,6 +12,10 @@ const PROTOCOL = 1;
 const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 const RANKS = { T: "10" };
 const HOLE_CARDS = { "holdem": 2, "omaha": 4, "manila-act": 3, "manila-qld": 2 };
+// Player-vs-player poker games: the tables this page plays. Other kinds (banked games
+// against the house) are listed and can be watched; their events show in the log.
+const POKER = /^(holdem|omaha|manila)-/;
+const isPoker = (game) => POKER.test(String(game || ""));
 // The engine's event names and the short names protocol/README.md lists: accept both.
 const ALIASES = {
   hole_cards: "hole_cards_dealt", board: "board_dealt", action: "action_taken",
@@ -207,7 +211,8 @@ function newTable(snapshot) {
     lastAmount: null,
   };
   for (const s of view.seats || []) t.seats[s.seat] = Object.assign({}, s);
-  if (view.round) {
+  t.poker = isPoker(t.info.game);
+  if (t.poker && view.round && typeof view.round === "object") {
     const r = newRound(t, Object.keys(view.round.seats || {}).map(Number));
     r.board = view.round.board || [];
     for (const [k, v] of Object.entries(view.round.seats || {})) {
@@ -217,7 +222,7 @@ function newTable(snapshot) {
     r.toAct = view.round.to_act;
     t.round = r;
   }
-  if (view.turn) {
+  if (t.poker && view.turn) {
     t.turn = { seat: view.turn.seat, legal: (view.round && view.round.legal)
       ? legalMap(view.round.legal) : {}, deadline: Date.now() + view.turn.time_ms,
       total: view.turn.time_ms };
@@ -282,6 +287,7 @@ function addLog(t, text, kind = "") {
 function onEvent(ev) {
   const t = state.table;
   const type = ALIASES[ev.type] || ev.type;
+  if (!t.poker) return logGeneric(t, type, ev);
   const r = t.round;
   const rs = (n) => (r && r.seats[n]) || null;
   const name = (n) => seatName(t, n);
@@ -414,8 +420,15 @@ function onEvent(ev) {
       break;
     }
     default:
-      addLog(t, `${humanize(type)}${ev.seat ? " (seat " + ev.seat + ")" : ""}.`, "sys");
+      logGeneric(t, type, ev);
   }
+}
+
+/** A log line for an event this page has no special display for (protocol/README.md). */
+function logGeneric(t, type, ev) {
+  addLog(t, `${humanize(type)}${ev.seat ? " (seat " + ev.seat + ")" : ""}` +
+    `${ev.box ? " (box " + ev.box + ")" : ""}` +
+    `${Array.isArray(ev.cards) ? ": " + cardText(ev.cards) : ""}.`, "sys");
 }
 
 function finishRound(t, stacks) {
@@ -514,9 +527,13 @@ function renderLobby() {
   for (const tb of state.lobby) {
     const tr = document.createElement("tr");
     tr.dataset.table = tb.id;
-    const blinds = Object.values(tb.stakes || {}).map(money).join(" / ");
-    const buyIn = tb.max_buy_in ? `${money(tb.min_buy_in)} \u2013 ${money(tb.max_buy_in)}`
-      : `from ${money(tb.min_buy_in)}`;
+    const poker = isPoker(tb.game);
+    const st = tb.stakes || {};
+    const blinds = poker ? "blinds " + Object.values(st).map(money).join(" / ")
+      : st.minimum !== undefined ? `wager ${money(st.minimum)} \u2013 ${money(st.maximum)}` : "";
+    const buyIn = !poker ? "from the wallet"
+      : tb.max_buy_in ? `${money(tb.min_buy_in)} \u2013 ${money(tb.max_buy_in)}`
+        : `from ${money(tb.min_buy_in)}`;
     tr.innerHTML = `
       <td><div class="t-name"></div><div class="t-id muted"></div></td>
       <td class="t-game"></td><td>${blinds}</td><td>${buyIn}</td>
@@ -531,6 +548,11 @@ function renderLobby() {
     const sit = tr.querySelector(".join-player");
     sit.disabled = full;
     if (full) sit.textContent = "Full";
+    if (!poker) {  // this page plays poker; other kinds of table can be watched
+      sit.hidden = true;
+      tr.querySelector(".join-spectator").title = "This page plays poker tables; " +
+        "this one can be watched.";
+    }
     sit.onclick = () => send({ type: "join", table: tb.id, role: "player" });
     tr.querySelector(".join-spectator").onclick =
       () => send({ type: "join", table: tb.id, role: "spectator" });
@@ -546,12 +568,31 @@ function renderTable() {
   if (!t) return;
   $("crumb-table").textContent = t.info.name || t.id;
   $("table-title").textContent = `${t.info.name || t.id}` + (t.hand ? ` \u00b7 hand #${t.hand}` : "");
+  if (!t.poker) return renderOtherTable(t);
   renderBoard(t);
   renderSeats(t);
   renderControls(t);
   renderResult(t);
   renderLog(t);
   tick();
+}
+
+/** A table of another kind (a banked game): watched through its event log only. */
+function renderOtherTable(t) {
+  $("board").textContent = "";
+  $("pot").textContent = "";
+  $("seats").textContent = "";
+  $("status-line").textContent = `${t.info.description || t.info.game}: ` +
+    "this page plays poker tables; this table's events are shown in the log.";
+  $("buyin").hidden = true;
+  for (const v of ["fold", "check", "call", "bet", "raise", "allin"]) $("act-" + v).hidden = true;
+  $("amount-box").hidden = true;
+  $("sit-out-btn").hidden = true;
+  $("sit-in-btn").hidden = true;
+  $("leave-btn").textContent = t.role === "player" ? "Leave table" : "Stop watching";
+  $("turn-info").textContent = "Watching";
+  $("result").hidden = true;
+  renderLog(t);
 }
 
 function renderBoard(t) {
