@@ -595,6 +595,27 @@ function renderOtherTable(t) {
   renderLog(t);
 }
 
+/**
+ * The pots as the wagers stand: a new side pot above each all-in seat's total wager
+ * (what an all-in seat can win is capped by its own contribution). Uncalled amounts are
+ * returned by the server before the award; until then they show in the last pot.
+ */
+function sidePots(r) {
+  const seats = Object.values(r.seats);
+  const caps = [...new Set(seats.filter((s) => s.allin && !s.folded).map((s) => s.inPot))]
+    .sort((a, b) => a - b);
+  const pots = [];
+  let below = 0;
+  for (const cap of caps) {
+    const amount = seats.reduce((a, s) => a + Math.max(0, Math.min(s.inPot, cap) - below), 0);
+    if (amount) pots.push(amount);
+    below = cap;
+  }
+  const rest = seats.reduce((a, s) => a + Math.max(0, s.inPot - below), 0);
+  if (rest) pots.push(rest);
+  return pots;
+}
+
 function renderBoard(t) {
   const board = $("board");
   board.textContent = "";
@@ -602,11 +623,12 @@ function renderBoard(t) {
   for (const c of cards) board.appendChild(cardEl(c));
   const pot = $("pot");
   const r = t.round;
-  if (r) {
-    const total = Object.values(r.seats).reduce((a, s) => a + s.inPot, 0);
-    const bets = Object.values(r.seats).reduce((a, s) => a + s.bet, 0);
-    pot.innerHTML = r.ended ? "" : `<span class="pot-label">Pot</span> ${money(total)}` +
-      (bets && bets !== total ? ` <span class="muted">(${money(total - bets)} + bets)</span>` : "");
+  if (r && !r.ended) {
+    const pots = sidePots(r);
+    pot.innerHTML = pots.length > 1
+      ? pots.map((p, i) => `<span class="pot-label">${i ? "Side pot " + i : "Main pot"}</span> ` +
+        money(p)).join(" &middot; ")
+      : `<span class="pot-label">Pot</span> ${money(pots[0] || 0)}`;
   } else {
     pot.textContent = "";
   }
@@ -934,8 +956,10 @@ function wire() {
     if (send({ type: "buy_in", table: state.table.id, amount })) buyInTouched = false;
   };
   $("buyin-amount").addEventListener("input", () => { buyInTouched = true; });
-  for (const v of ["fold", "check", "call", "bet", "raise", "allin"]) {
+  const keys = { fold: "F", check: "K", call: "C", bet: "B", raise: "R", allin: "A" };
+  for (const v of Object.keys(keys)) {
     $("act-" + v).onclick = () => act(v);
+    $("act-" + v).title = `key ${keys[v]}`;
   }
   $("amount").addEventListener("input", () => {
     const c = toCents($("amount").value);

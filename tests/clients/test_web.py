@@ -236,3 +236,34 @@ async def test_browser_spectator_sees_hole_cards_face_down_and_the_turn_timer() 
     assert 0 < first <= 30 and second < first       # the countdown runs
     assert "Waiting for slowpoke" in seen["turn_info"]
     assert "bot2" in seen["result"]
+
+
+def evaluate_page_helpers(http_url: str) -> dict[str, Any]:
+    """The page's own money parsing and pot arithmetic, evaluated in chromium."""
+    with sync_playwright() as p:
+        browser = _launch(p)
+        try:
+            page = browser.new_page()
+            page.goto(http_url)
+            return page.evaluate("""() => ({
+                cents: ["12.5", "$1,234.05", "400", "0.01", "4.123", "-5", "abc", ""]
+                    .map(toCents),
+                money: [0, 5, 150, 123405, -250].map(money),
+                pots: sidePots({seats: {
+                    1: {inPot: 1000, allin: true, folded: false},
+                    2: {inPot: 3000, allin: false, folded: false},
+                    3: {inPot: 500, allin: false, folded: true},
+                    4: {inPot: 3000, allin: false, folded: false}}}),
+            })""")
+        finally:
+            browser.close()
+
+
+async def test_page_parses_dollars_to_integer_cents_and_splits_side_pots() -> None:
+    async with running_server(config(holdem_table(TABLE))) as server:
+        with trio.fail_after(60):
+            got = await trio.to_thread.run_sync(evaluate_page_helpers, server.http_url)
+    assert got["cents"] == [1250, 123405, 40000, 1, None, None, None, None]
+    assert got["money"] == ["$0", "$0.05", "$1.50", "$1,234.05", "-$2.50"]
+    # seat 1 all in for $10: main pot 3 x $10 + the folded $5; the rest is a side pot
+    assert got["pots"] == [3500, 4000]
