@@ -58,7 +58,9 @@ from server.accounts import Accounts, BadToken
 from server.config import DEFAULT_PORT, DEFAULT_TABLES, ConfigError, ServerConfig, load_tables
 from server.errors import ScenarioError
 from server.games.poker import rules_for
+from server.jackpots.service import open_jackpot_service
 from server.tables import base as cmd
+from server.tables.banked import BANKED_GAMES, BankedTable
 from server.tables.base import TableActor
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
@@ -71,6 +73,7 @@ TABLE_KINDS: dict[str, type[TableActor]] = {
     g: PokerTable
     for g in ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld", "manila-qld")
 }
+TABLE_KINDS.update(dict.fromkeys(BANKED_GAMES, BankedTable))
 
 
 class RateLimit:
@@ -112,12 +115,17 @@ class Croupier:
     def money(self) -> dict[str, int]:
         stakes = sum(t.money()["stakes"] for t in self.tables.values())
         commission = sum(t.money()["commission"] for t in self.tables.values())
-        return {"issued": self.wallet.issued, "wallets": self.wallet.total(),
-                "stakes": stakes, "commission": commission}
+        out = {"issued": self.wallet.issued, "wallets": self.wallet.total(),
+               "stakes": stakes, "commission": commission}
+        for key in ("house", "jackpot_contributed", "jackpot_paid"):  # banked tables
+            out[key] = sum(t.money().get(key, 0) for t in self.tables.values())
+        return out
 
     def health(self) -> dict[str, Any]:
         return {"status": "closing" if self.closing else "ok", "tables": len(self.tables),
-                "connections": len(self.connections), "money": self.money()}
+                "connections": len(self.connections), "money": self.money(),
+                "jackpots": [t.jackpot_info() for t in self.tables.values()
+                             if isinstance(t, BankedTable) and t.link is not None]}
 
     # -- HTTP on the same port --------------------------------------------------------------
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -344,8 +352,10 @@ async def serve(
     host = host or config.host
     port = config.port if port is None else port
     croupier = Croupier(config)
-    async with trio.open_nursery() as nursery:
+    async with open_jackpot_service(config.redis) as jackpots, trio.open_nursery() as nursery:
         for table in croupier.tables.values():
+            if isinstance(table, BankedTable):
+                table.use_jackpots(jackpots)  # linked pools (in memory, or Redis: --redis)
             await nursery.start(table.run)
         ws_server = await nursery.start(
             _ws_serve_partial(croupier, host, port, config)
@@ -393,6 +403,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--round-pause", type=float, default=2.0)
     parser.add_argument("--starting-balance", type=int, default=100_000,
                         help="cents a new guest account starts with")
+    parser.add_argument("--redis", metavar="URL", default=None,
+                        help="keep jackpot pools in Redis (redis://HOST:PORT), shared by every "
+                             "server on it; default: in memory, this process only")
     args = parser.parse_args(argv)
     try:
         tables = load_tables(args.tables)
@@ -401,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ConfigError(f"table {t.id}: unknown game {t.game!r}")
             if TABLE_KINDS[t.game] is PokerTable:
                 rules_for(t.game, dict(t.options))
+            elif TABLE_KINDS[t.game] is BankedTable:
+                BankedTable.check_config(t)
     except (ConfigError, ScenarioError) as exc:
         print(f"croupier serve: {exc}", file=sys.stderr)
         return 2
@@ -408,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
         host=args.host, port=args.port, secret=args.secret or None, tables=tables,
         turn_time=args.turn_time, time_bank=args.time_bank, grace=args.grace,
         round_pause=args.round_pause, starting_balance=args.starting_balance,
+        redis=args.redis,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     try:

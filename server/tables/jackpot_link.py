@@ -1,0 +1,245 @@
+"""The table side of a linked progressive jackpot: meter, availability, coin-in and awards.
+
+A banked table whose config names a ``jackpot_pool`` talks to the pool service
+(:mod:`server.jackpots.service`; in-memory by default, Redis with ``croupier serve --redis``)
+only through a :class:`JackpotLink`. Every call here is async and runs in a helper task of the
+table; the table itself stays synchronous and learns the outcome as an internal command.
+
+* **Pool per regime.** Caribbean stud (QLD Sch 3) links under the QLD profile, Canberra Poker
+  2017 under ACT-2017; the pool's rates and seed come from the game's options
+  (:func:`pool_config_for`). ACT-2004 (Boomerang) is not linked: its r 11.3 ordering by
+  determination time on a shared pool needs approval (jackpots.md 5.5; docs/rulings.md).
+* **Coin-in** (jackpots.md 5.2, QLD s14(2)-(3), ACT-2017 r 10.2, r 10.6): at "no more bets"
+  each jackpot wager is contributed under ``(round id, "box<N>")``, idempotent in the service;
+  a wager the service refuses because it is unreachable is returned to the player (QLD s34,
+  s13(2); 2017 r 4.2). A contribution whose outcome is unknown stays in the service's outbox
+  and lands exactly once.
+* **Award** (jackpots.md 5.5, A-J9, A-J11): the regime computes the prizes on the *live* pool
+  and the service commits them with compare-and-set (:func:`award_by_rule`), so linked tables
+  in any process are ordered by commit. While the service is down the award is held and
+  retried with the same id (5.8); ante and bet settle without waiting.
+* **Meter** (QLD s9(2)(c), s9(3); ACT-2017 r 10.3): :meth:`JackpotLink.watch` follows every
+  commit on the pool, from any process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from server.jackpots import regimes_act as act
+from server.jackpots import regimes_qld as qld
+from server.jackpots.service import (
+    JackpotError,
+    JackpotService,
+    JackpotUnavailable,
+    MeterUpdate,
+    PoolConfig,
+    Prize,
+    Snapshot,
+    award_by_rule,
+)
+
+#: Games whose jackpot may be linked through the pool service, and their regime.
+LINKABLE: dict[str, str] = {"caribbean-stud": "qld", "canberra-poker-2017": "act2017"}
+
+#: How often availability is looked at (the service itself pings every 0.25 s).
+POLL_SECONDS = 0.1
+
+
+class LinkError(ValueError):
+    """A table's jackpot configuration cannot be linked to a pool."""
+
+
+def pool_config_for(game: str, options: Mapping[str, Any]) -> PoolConfig:
+    """The pool's approved configuration from the game's validated options."""
+    regime = LINKABLE.get(game)
+    if regime is None:
+        raise LinkError(
+            f"{game}: no linked jackpot (only {', '.join(sorted(LINKABLE))}; ACT-2004 "
+            "Boomerang needs approval for a shared pool, jackpots.md 5.5)")
+    if regime == "qld":
+        if options["jackpot_kind"] != "progressive":
+            raise LinkError("a set jackpot has no pool (QLD s24): link only a progressive one")
+        return PoolConfig("qld", options["prize_rate_bp"], options["reserve_rate_bp"],
+                          options["jackpot_seed"], "house", "house")
+    prize = options["prize_pool_rate_bp"]
+    return PoolConfig("act2017", prize, 10_000 - prize, options["jackpot_seed"], "reserve",
+                      options["fixed_prize_source"])
+
+
+def wager_id(box: int) -> str:
+    return f"box{box}"
+
+
+def box_of(winner: str) -> int:
+    return int(winner.removeprefix("box"))
+
+
+def compute_prizes(regime: str, options: Mapping[str, Any], hands: Mapping[int, str],
+                   snap: Snapshot) -> list[Prize]:
+    """The regime's prizes for this round's winning hands on the live pool ``snap``.
+
+    QLD: s24 (majors by ``multi_winner_mode``, s25) and the fixed prizes, paid by the house
+    (jackpots.md 4.1 steps 5-6). ACT-2017: r 11.1-11.4 majors, fixed prizes
+    ``multiple x DJW`` from the pool's fixed-prize source (jackpots.md 3 step 4).
+    """
+    prizes: list[Prize] = []
+    if regime == "qld":
+        cfg = qld_config(options)
+        majors = sorted(((b, h) for b, h in hands.items()
+                         if h in (qld.STRAIGHT_FLUSH, qld.ROYAL_FLUSH)), reverse=True)
+        for b, amount in qld.major_prizes(majors, snap.meter, cfg).items():
+            prizes.append(Prize(wager_id(b), amount, "progressive"))
+        for b, h in sorted(hands.items()):
+            if h in cfg.fixed_prizes and qld.is_jackpot_hand(h, cfg):
+                prizes.append(Prize(wager_id(b), cfg.fixed_prizes[h], "fixed"))
+        return prizes
+    majors_act = {b: h for b, h in hands.items() if h in act.MAJOR}
+    for b, amount in act.progressive_majors(majors_act, snap.meter).items():
+        prizes.append(Prize(wager_id(b), amount, "progressive"))
+    for b, h in sorted(hands.items()):
+        if h in act.FIXED_2017_MULTIPLE:
+            prizes.append(Prize(wager_id(b), act.FIXED_2017_MULTIPLE[h] * options["jackpot_wager"],
+                                "fixed"))
+    return prizes
+
+
+def qld_config(o: Mapping[str, Any]) -> qld.QldJackpotConfig:
+    return qld.QldJackpotConfig(
+        kind=o["jackpot_kind"], wager=o["jackpot_wager"] or 0,
+        prize_rate_bp=o["prize_rate_bp"], reserve_rate_bp=o["reserve_rate_bp"],
+        seed=o["jackpot_seed"], multi_winner_mode=o["multi_winner_mode"],
+        sharing_sign_displayed=o["sharing_sign_displayed"],
+        apply_minimums_when_shared=o["apply_minimums_when_shared"],
+        dead_mans_hand_enabled=o["dead_mans_hand_enabled"],
+        set_prize_sf=o["set_prize_sf"], set_prize_rf=o["set_prize_rf"])
+
+
+@dataclass
+class CoinInResult:
+    """Outcome of a round's coin-in: the pool before it (``None`` if unreadable), the boxes
+    whose jackpot wager the service took, and those returned because it was unreachable."""
+
+    before: Snapshot | None
+    accepted: dict[int, int] = field(default_factory=dict)
+    returned: dict[int, int] = field(default_factory=dict)
+
+
+class JackpotLink:
+    """One table's connection to its pool (see the module docstring)."""
+
+    def __init__(self, service: JackpotService, pool: str, game: str,
+                 options: Mapping[str, Any]) -> None:
+        self.service = service
+        self.pool = pool
+        self.game = game
+        self.options = dict(options)
+        self.regime = LINKABLE[game]
+        self.config = pool_config_for(game, options)
+        self.ready = False  # the pool exists (opened here or by another table/process)
+        self.meter: int | None = None
+        self.version = 0
+
+    @property
+    def open(self) -> bool:
+        """Whether jackpot wagers may be offered now (2017 r 4.2; QLD s13(2), s34)."""
+        return self.ready and self.service.available
+
+    def split(self, amount: int) -> tuple[int, int, int]:
+        """(prize part, reserve part, operator part) of one jackpot wager (jackpots.md 5.1)."""
+        prize, reserve = self.config.split(amount)
+        return prize, reserve, amount - prize - reserve
+
+    # -- background ------------------------------------------------------------------------
+    async def ensure_pool(self) -> None:
+        """Open the pool with the seed as its meter unless it exists; wait out outages."""
+        while not self.ready:
+            try:
+                if await self.service.snapshot(self.pool) is None:
+                    try:
+                        await self.service.open_pool(self.pool, self.config)
+                    except JackpotUnavailable:
+                        raise
+                    except JackpotError as exc:
+                        if exc.code != "pool_exists":
+                            raise
+                self.ready = True
+            except JackpotUnavailable:
+                await trio.sleep(POLL_SECONDS)
+                await self.service.wait_available()
+
+    async def watch(self, on_update: Callable[[MeterUpdate], None]) -> None:
+        """Every commit on the pool, from any process (the service resumes after outages)."""
+        await self.ensure_pool()
+        async with self.service.watch(self.pool) as updates:
+            async for update in updates:
+                if update.version >= self.version:
+                    self.meter, self.version = update.meter, update.version
+                    on_update(update)
+
+    async def watch_availability(self, on_change: Callable[[bool], None]) -> None:
+        """Report every change of :attr:`open` (polled; the service pings Redis itself)."""
+        last: bool | None = None
+        while True:
+            now = self.open
+            if now != last:
+                on_change(now)
+                last = now
+            await trio.sleep(POLL_SECONDS)
+
+    # -- one round ---------------------------------------------------------------------------
+    async def coin_in(self, round_id: str, wagers: Mapping[int, int]) -> CoinInResult:
+        """Contribute each jackpot wager; any the service cannot take are returned."""
+        try:
+            before = await self.service.snapshot(self.pool) if self.open else None
+        except JackpotUnavailable:
+            before = None
+        result = CoinInResult(before)
+        for box, amount in sorted(wagers.items()):
+            if before is None:
+                result.returned[box] = amount
+                continue
+            try:
+                outcome = await self.service.contribute(self.pool, round_id, wager_id(box),
+                                                        amount)
+            except JackpotUnavailable:
+                result.returned[box] = amount
+                continue
+            if outcome.status in ("applied", "pending", "duplicate"):
+                result.accepted[box] = amount
+            else:  # "refunded": refused for good; the wager goes back
+                result.returned[box] = amount
+        return result
+
+    async def award(self, round_id: str, hands: Mapping[int, str]) -> dict[int, int]:
+        """Commit this round's prizes on the live pool; held and retried while unreachable."""
+        def compute(snap: Snapshot) -> Sequence[Prize]:
+            return compute_prizes(self.regime, self.options, hands, snap)
+
+        while True:
+            try:
+                result = await award_by_rule(self.service, self.pool, round_id, "settle",
+                                             compute)
+            except JackpotUnavailable:
+                await trio.sleep(POLL_SECONDS)
+                await self.service.wait_available()
+                continue
+            paid: dict[int, int] = {}
+            for winner, amount in result.paid:
+                paid[box_of(winner)] = paid.get(box_of(winner), 0) + amount
+            return paid
+
+    async def void(self, round_id: str) -> int:
+        """Reverse a void round's contributions (5.6); returns the prize+reserve reversed."""
+        while True:
+            try:
+                result = await self.service.void_round(self.pool, round_id)
+            except JackpotUnavailable:
+                await trio.sleep(POLL_SECONDS)
+                await self.service.wait_available()
+                continue
+            return result.prize + result.reserve
