@@ -83,4 +83,4 @@ def test_describe_lists_options_and_verbs() -> None:
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 0
     out = json.loads(proc.stdout)
-    assert out["defaults"]["heads_up"] == "unrestricted" and "allin" in out["verbs"]
+    assert out["options"]["heads_up"] == "unrestricted" and "allin" in out["verbs"]

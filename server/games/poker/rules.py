@@ -143,6 +143,10 @@ def _int(game: str, name: str, v: Any, lo: int = 0) -> int:
     return v
 
 
+#: raise_cap default marker: 3 for structured betting, none otherwise (QLD digest table).
+_BY_STRUCTURE: Any = object()
+
+
 def defaults(game: str) -> dict[str, Any]:
     """The default options of ``game`` (the rules' values, or the digest's recommendation)."""
     act = game.endswith("-act")
@@ -160,7 +164,7 @@ def defaults(game: str) -> dict[str, Any]:
     if manila:
         d["ace_low"] = False
     if not act and not manila:
-        d.update(maximum=None, raise_cap="default", commission_percent=10,
+        d.update(maximum=None, raise_cap=_BY_STRUCTURE, commission_percent=10,
                  participation_fee=0, short_allin_reopens=False,
                  min_buy_in=None, max_buy_in=None)
     return d
@@ -227,6 +231,7 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
         mts = o["min_table_stake"]
         kw["min_table_stake"] = 20 * blinds[0] if mts is None else _int(
             game, "min_table_stake", mts, 1)
+        o["min_table_stake"] = kw["min_table_stake"]
 
     if variant == "manila":
         kw.update(deck_size=32, hole_cards=3 if jur == "act" else 2,
@@ -248,7 +253,7 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
         if maximum < b_last:
             raise _err(game, "maximum must be at least the minimum wager (second blind)")
         cap = o["raise_cap"]
-        if cap == "default":
+        if cap is _BY_STRUCTURE:
             cap = 3 if structure == "limit" else None
         elif cap is not None:
             cap = _int(game, "raise_cap", cap, 1)
@@ -266,6 +271,7 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
         mx = None if mx is None else _int(game, "max_buy_in", mx, 1)
         if mx is not None and mx < mn:
             raise _err(game, "max_buy_in is below min_buy_in")
+        o.update(maximum=maximum, raise_cap=cap, min_buy_in=mn)   # resolved, for describe()
         kw.update(
             maximum=maximum, raise_cap=cap, heads_up=None,
             short_allin="qld-open" if o["short_allin_reopens"] else "qld-closed",

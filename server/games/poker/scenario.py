@@ -18,18 +18,25 @@ from typing import Any
 from server.cards import DECKS, CardError, SeededRandomSource, card
 from server.errors import IllegalAction, ScenarioError
 from server.games.poker.engine import VERBS, PokerRound
-from server.games.poker.rules import GAME_IDS, defaults, rules_for
+from server.games.poker.rules import GAME_IDS, rules_for
 
 _KEYS = {"game", "options", "seed", "seats", "designated", "cards", "actions", "posts"}
 
 
 def describe(game: str) -> dict[str, Any]:
-    """Options with their defaults, and the verbs (JSON)."""
+    """The game's options with their defaults, its verbs and shape (JSON)."""
     if game not in GAME_IDS:
         raise ScenarioError(f"unknown game: {game!r}")
     rules = rules_for(game, {})
     out = rules.describe()
-    out["defaults"] = defaults(game)
+    out["notes"] = {
+        "amounts": "integer cents",
+        "bet/raise amount": "the seat's total wager in this betting round after the action",
+        "defaults": "options shows every option's default; QLD hold'em/Omaha 'maximum' "
+                    "defaults to twice the second blind and 'raise_cap' to 3 for limit, "
+                    "null otherwise; 'min_table_stake'/'min_buy_in' to 20 blinds",
+        "posts": "QLD hold'em/Omaha only: {seat: amount} s23A returning/new player wagers",
+    }
     out["verbs"] = sorted(VERBS)
     out["seats"] = f"1..{rules.max_seats}"
     return out
