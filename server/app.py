@@ -117,15 +117,19 @@ class Croupier:
         commission = sum(t.money()["commission"] for t in self.tables.values())
         out = {"issued": self.wallet.issued, "wallets": self.wallet.total(),
                "stakes": stakes, "commission": commission}
-        for key in ("house", "jackpot_contributed", "jackpot_paid"):  # banked tables
-            out[key] = sum(t.money().get(key, 0) for t in self.tables.values())
+        if any(isinstance(t, BankedTable) for t in self.tables.values()):
+            for key in ("house", "jackpot_contributed", "jackpot_paid"):
+                out[key] = sum(t.money().get(key, 0) for t in self.tables.values())
         return out
 
     def health(self) -> dict[str, Any]:
-        return {"status": "closing" if self.closing else "ok", "tables": len(self.tables),
-                "connections": len(self.connections), "money": self.money(),
-                "jackpots": [t.jackpot_info() for t in self.tables.values()
-                             if isinstance(t, BankedTable) and t.link is not None]}
+        out = {"status": "closing" if self.closing else "ok", "tables": len(self.tables),
+               "connections": len(self.connections), "money": self.money()}
+        jackpots = [t.jackpot_info() for t in self.tables.values()
+                    if isinstance(t, BankedTable) and t.link is not None]
+        if jackpots:  # linked banked tables: pool, meter, open, jackpot wagers coined in
+            out["jackpots"] = jackpots
+        return out
 
     # -- HTTP on the same port --------------------------------------------------------------
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
