@@ -289,6 +289,47 @@ class Client:
         """Leave a table; returns the ``left`` message (its ``returned`` cents)."""
         return await self.request({"type": "leave", "table": table}, "left")
 
+    # -- banked tables (player vs house) ---------------------------------------------------
+    async def wager(self, table: str, box: int, wager: str, amount: int) -> Message:
+        """Make, change or withdraw (``amount`` 0) a wager on a box while betting is open;
+        returns the table's ``wager_placed`` event (raises ServerError if refused)."""
+        await self.send({"type": "wager", "table": table, "box": box, "wager": wager,
+                         "amount": amount})
+        while True:
+            reply = self._track(await self._recv_raw())
+            if reply.get("type") == "error" and reply.get("ref") == "wager":
+                raise ServerError(reply)
+            event = reply.get("event") if reply.get("type") == "event" else None
+            if (event and event.get("type") == "wager_placed" and reply.get("table") == table
+                    and event.get("box") == box and event.get("wager") == wager):
+                return event
+            self._pending.append(reply)
+
+    async def decide(self, table: str, box: int, verb: str, amount: int | None = None) -> None:
+        """A box's decision on the current street (no reply awaited: watch for events)."""
+        msg: Message = {"type": "decide", "table": table, "box": box, "verb": verb}
+        if amount is not None:
+            msg["amount"] = amount
+        await self.send(msg)
+
+    async def recall(self, table: str) -> Message | None:
+        """This player's previous round at ``table``: bet, result and win (or None)."""
+        return (await self.request({"type": "recall", "table": table}, "recall"))["last_round"]
+
+    async def dev_force(self, table: str, boxes: dict[str, list[str]] | None = None,
+                        dealer: list[str] | None = None, board: list[str] | None = None) -> int:
+        """Dev mode only: fix the cards of the table's next round; returns that round."""
+        await self.send({"type": "dev_force", "table": table, "boxes": boxes or {},
+                         "dealer": dealer or [], "board": board or []})
+        while True:
+            reply = self._track(await self._recv_raw())
+            if reply.get("type") == "error" and reply.get("ref") == "dev_force":
+                raise ServerError(reply)
+            event = reply.get("event") if reply.get("type") == "event" else None
+            if event and event.get("type") == "dev_forced" and reply.get("table") == table:
+                return int(event["round"])
+            self._pending.append(reply)
+
     async def ping(self, nonce: int = 0) -> Message:
         return await self.request({"type": "ping", "nonce": nonce}, "pong")
 

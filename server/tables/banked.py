@@ -913,8 +913,17 @@ class BankedTable(TableActor):
             self.error(cmd.conn, errors.BAD_CARDS, "a card is used twice or not in the deck",
                        "dev_force")
             return
+        who: Recipient | None = self.spectators.get(cmd.conn.id)
+        player = self.players.get(cmd.conn.account or "")
+        if player is not None and player.conn is cmd.conn:
+            who = player
+        if who is None:
+            self.error(cmd.conn, errors.NOT_AT_TABLE, "join the table first", "dev_force")
+            return
         self.forced = Forced(boxes, dealer, board)
-        cmd.conn.send(RoundRecall(self.id, {"forced_round": self.round_no + 1}))
+        # dealt at this window's "no more bets", else at the next window's
+        upcoming = self.round_no if self.phase == "betting" else self.round_no + 1
+        self.event(who, {"type": "dev_forced", "round": upcoming})
 
     # -- time --------------------------------------------------------------------------------
     def next_deadline(self) -> float:
