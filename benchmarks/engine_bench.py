@@ -47,14 +47,17 @@ def ours(seconds: float, seed: int = 1) -> tuple[int, float, int]:
             la = rnd.legal_actions()
             pick = rng.random()
             bounds = la.raise_ or la.bet
+            # a tap-out above the call is pokerkit's "completion" when no full raise is left
+            short = bounds is None and la.allin is not None and la.allin > (la.call or 0)
             if la.call and pick < 0.15:
                 rnd.act(la.seat, "fold")
-            elif bounds is not None and pick < 0.45:
+            elif pick < 0.45 and bounds is not None:
                 lo, hi = bounds
                 r = rng.random()
                 amount = lo if r < 0.5 else hi if r < 0.6 else rng.randint(lo, min(hi, lo * 4))
                 rnd.act(la.seat, "raise" if la.raise_ else "bet", amount)
-            elif la.allin is not None and bounds is None and la.call is None and not la.check:
+            elif pick < 0.45 and short:
+                rng.random()
                 rnd.act(la.seat, "allin")
             else:
                 rnd.act(la.seat, "check" if la.check else "call")

@@ -219,19 +219,20 @@ class PokerRound:
         self._full_inc = _BIG
 
     # ------------------------------------------------------------------ seat order
-    def after(self, pos: int) -> list[int]:
-        """Occupied seats clockwise strictly after position ``pos``, then ``pos`` if occupied."""
+    def after(self, pos: int) -> tuple[int, ...]:
+        """Occupied seats clockwise strictly after position ``pos``, then ``pos`` if occupied
+        (``pos`` may be a dead button's vacant seat)."""
+        ring = self._ring.get(pos)
+        if ring is not None:
+            return (*ring, pos)
         seats = self.seats
-        out = [s for s in seats if s > pos] + [s for s in seats if s < pos]
-        if pos in self._idx:
-            out.append(pos)
-        return out
+        return tuple([s for s in seats if s > pos] + [s for s in seats if s < pos])
 
-    def from_(self, pos: int) -> list[int]:
+    def from_(self, pos: int) -> tuple[int, ...]:
         """Occupied seats clockwise from ``pos`` inclusive."""
-        if pos in self._idx:
-            i = self._idx[pos]
-            return self.seats[i:] + self.seats[:i]
+        ring = self._ring.get(pos)
+        if ring is not None:
+            return (pos, *ring)
         return self.after(pos)
 
     def _active(self, s: int) -> bool:
@@ -305,12 +306,12 @@ class PokerRound:
         if r.variant == "manila":
             return [d]
         if r.jurisdiction == "act":
-            return self.from_(d)[:min(len(r.blinds), self.n)]
+            return list(self.from_(d)[:min(len(r.blinds), self.n)])
         if not self._first_blind:
             return [self.after(d)[0]]
         if self.n == 2 and d in self._idx:
             return [d, self.after(d)[0]]                 # s23(5): heads-up
-        return self.after(d)[:2]
+        return list(self.after(d)[:2])
 
     def _post(self, s: int, amount: int, kind: str) -> BlindPosted:
         amount = min(amount, self.stacks[s])
@@ -397,8 +398,7 @@ class PokerRound:
         if self.street == 0:
             first = self.after(self.blind_seats[-1])
         else:
-            for s in self.seats:
-                self.bet[s] = 0
+            self.bet = dict.fromkeys(self.seats, 0)
             self.cb = self.raises = self.opening = self.last_raise = self.max_wager = 0
             self.acted = set()
             self.acted_round = set()
