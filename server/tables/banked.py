@@ -868,7 +868,8 @@ class BankedTable(TableActor):
     def on_meterchanged(self, cmd: MeterChanged) -> None:
         u = cmd.update
         self.meter = u.meter
-        self.broadcast({"type": "meter", "pool": u.pool, "meter": u.meter, "version": u.version})
+        self.broadcast({"type": "meter", "pool": u.pool, "meter": u.meter, "version": u.version,
+                        "op": u.op})
 
     def on_jackpotavailability(self, cmd: JackpotAvailability) -> None:
         if cmd.open == self.jackpot_open:

@@ -1,0 +1,219 @@
+"""Integration helpers: real ``redis-server`` and ``croupier serve`` processes, banked bots.
+
+Everything listens on 127.0.0.1 and is bounded in time; every process a test starts is
+stopped by the same test (by its own handle, never by name).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from clients.client import Client, ServerError
+from tests.shared import REPO
+
+ROYAL = ["As", "Ks", "Qs", "Js", "Ts"]
+DEALER_NO_QUALIFY = ["2c", "3d", "4h", "6c", "8d"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisServer:
+    """A ``redis-server`` this test owns, with AOF (fsync always) so a restart keeps pools."""
+
+    def __init__(self, directory: Path) -> None:
+        self.port = free_port()
+        self.dir = directory
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--dir",
+             str(self.dir), "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def kill(self) -> None:
+        """An outage: the process dies at once (AOF has every acknowledged write)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+
+def write_tables(path: Path, tables: list[dict[str, Any]]) -> Path:
+    """A TOML table config (the subset ``croupier serve --tables`` reads)."""
+    lines = []
+    for t in tables:
+        lines.append("[[tables]]")
+        for key, value in t.items():
+            if key == "options":
+                inner = ", ".join(f"{k} = {json.dumps(v)}" for k, v in value.items())
+                lines.append(f"options = {{ {inner} }}")
+            else:
+                lines.append(f"{key} = {json.dumps(value)}")
+        lines.append("")
+    path.write_text("\n".join(lines))
+    return path
+
+
+def csp_table(table_id: str, pool: str, **extra: Any) -> dict[str, Any]:
+    return {"id": table_id, "game": "caribbean-stud", "jackpot_pool": pool,
+            "betting_seconds": extra.pop("betting_seconds", 0.5),
+            "decision_seconds": extra.pop("decision_seconds", 0.8),
+            "options": {"minimum": 100, "maximum": 10000, "jackpot_wager": 100, **extra}}
+
+
+class ServerProcess:
+    """``croupier serve --port 0`` in its own OS process; the URL is read from its output."""
+
+    def __init__(self, tables: Path, redis_url: str | None, *extra: str) -> None:
+        args = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--tables",
+                str(tables), "--round-pause", "0.1", "--starting-balance", "1000000", *extra]
+        if redis_url:
+            args += ["--redis", redis_url]
+        env = {k: v for k, v in os.environ.items() if k != "CROUPIER_SECRET"}
+        self.proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.url = ""
+        self.http = ""
+
+    async def started(self) -> ServerProcess:
+        assert self.proc.stdout is not None
+        with trio.fail_after(20):
+            while not self.url:
+                line = await trio.to_thread.run_sync(self.proc.stdout.readline)
+                if not line:
+                    raise RuntimeError("croupier serve exited: " + self.proc.stderr.read())
+                if "page:" in line:
+                    self.http = line.split()[-1]
+                if "clients:" in line:
+                    self.url = line.split()[-1]
+        return self
+
+    async def health(self) -> dict[str, Any]:
+        def get() -> dict[str, Any]:
+            with urllib.request.urlopen(self.http + "health", timeout=5) as r:
+                return json.loads(r.read())
+        return await trio.to_thread.run_sync(get)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+@dataclass
+class BotStats:
+    """What one bot did and saw."""
+
+    rounds: int = 0
+    jackpot_placed: int = 0
+    jackpot_returned: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    jackpot_closed_seen: bool = False
+    jackpot_reopened_seen: bool = False
+    results: list[dict[str, Any]] = field(default_factory=list)
+    paid: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def jackpot_accepted(self) -> int:
+        return self.jackpot_placed - self.jackpot_returned
+
+
+async def banked_bot(url: str, table: str, box: int, stats: BotStats, *, rounds: int,
+                     name: str, seed: int = 0, force: dict[str, Any] | None = None,
+                     ante: int = 500, deadline: float = 60) -> None:
+    """Play ``rounds`` rounds on ``box``: ante, and the jackpot wager whenever it is offered;
+    bet or fold at random (sometimes let the clock decide). ``force``: dev_force first and
+    always bet."""
+    rng = random.Random(seed)
+    with trio.fail_after(deadline):
+        async with Client.connect(url, name=name) as client:
+            view = await client.join(table)
+            jackpot_open = bool((view.view.get("jackpot") or {}).get("open"))
+            if force is not None:
+                await client.dev_force(table, **force)
+            async for message in client:
+                if message.get("type") != "event" or message.get("table") != table:
+                    continue
+                event = message["event"]
+                kind = event["type"]
+                if kind == "jackpot_status":
+                    jackpot_open = event["open"]
+                    if not event["open"]:
+                        stats.jackpot_closed_seen = True
+                    elif stats.jackpot_closed_seen:
+                        stats.jackpot_reopened_seen = True
+                elif kind == "betting_open":
+                    if stats.rounds >= rounds:
+                        return
+                    try:
+                        await client.wager(table, box, "ante", ante)
+                    except ServerError as exc:
+                        stats.refused[exc.code] += 1
+                        continue
+                    try:
+                        await client.wager(table, box, "jackpot", 100)
+                        stats.jackpot_placed += 1
+                    except ServerError as exc:
+                        stats.refused[exc.code] += 1
+                        jackpot_open = jackpot_open and exc.code != "jackpot_unavailable"
+                elif kind == "jackpot_wager_returned" and event["box"] == box:
+                    stats.jackpot_returned += 1
+                elif kind == "decision" and event["box"] == box:
+                    roll = rng.random()
+                    if force is not None or roll < 0.7:
+                        await client.decide(table, box, "bet")
+                    elif roll < 0.9:
+                        await client.decide(table, box, "fold")
+                    # else: the decision clock runs out (the engine's timeout: fold)
+                elif kind == "round_result" and str(box) in event["boxes"]:
+                    stats.rounds += 1
+                    stats.results.append(event["boxes"][str(box)])
+                elif kind == "jackpot_paid" and event["box"] == box:
+                    stats.paid.append((time.monotonic(), event))
+                    if force is not None:
+                        return
+
+
+def conserved(health: dict[str, Any]) -> bool:
+    """One process: issued == wallets + in play + house + contributed - jackpot paid."""
+    m = health["money"]
+    return m["issued"] == (m["wallets"] + m["stakes"] + m["house"]
+                           + m["jackpot_contributed"] - m["jackpot_paid"])
