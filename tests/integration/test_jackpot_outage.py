@@ -1,0 +1,105 @@
+"""Jackpot equipment failure at a live table: Redis stops mid-run, then comes back.
+
+QLD Sch 3 s13(2), s34 and ACT 2017 r 4.2: while the jackpot system is down no jackpot wager
+is offered or accepted (a jackpot wager gets ``jackpot_unavailable``, the table view says so)
+and the game goes on without it; once the system is back jackpot wagers reopen. No
+contribution is lost or applied twice (jackpots.md 5.5, 5.8) and ``croupier jackpot check``
+passes (5.9).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from pathlib import Path
+
+import trio
+
+from clients.client import Client
+from server.jackpots.service import open_jackpot_service
+from tests.integration.helpers import (
+    BotStats,
+    RedisServer,
+    ServerProcess,
+    banked_bot,
+    conserved,
+    csp_table,
+    write_tables,
+)
+from tests.shared import REPO
+
+
+async def until(predicate, timeout: float, step: float = 0.05) -> None:
+    with trio.fail_after(timeout):
+        while not predicate():
+            await trio.sleep(step)
+
+
+async def test_redis_outage_closes_then_reopens_jackpot_wagers_exactly_once_s34(
+        tmp_path: Path) -> None:
+    """QLD Sch 3 s34, s13(2); ACT 2017 r 4.2; jackpots.md 5.8 and 5.9."""
+    redis = RedisServer(tmp_path)
+    redis.start()
+    pool = f"outage-{os.getpid()}"
+    tables = write_tables(tmp_path / "t.toml", [csp_table("csp-o", pool)])
+    server = ServerProcess(tables, redis.url)
+    try:
+        await server.started()
+        bots = {1: BotStats(), 2: BotStats()}
+        async with trio.open_nursery() as nursery:
+            for box, stats in bots.items():
+                nursery.start_soon(functools.partial(
+                    banked_bot, server.url, "csp-o", box, stats, rounds=10_000,
+                    name=f"bot{box}", seed=box, deadline=80))
+
+            def rounds() -> int:
+                return min(s.rounds for s in bots.values())
+
+            await until(lambda: rounds() >= 2, 20)
+            redis.kill()  # the jackpot system fails mid-run
+            await until(lambda: all(s.jackpot_closed_seen for s in bots.values()), 5)
+            async with Client.connect(server.url, name="look") as look:
+                view = (await look.join("csp-o", role="spectator")).view
+            assert view["jackpot"]["open"] is False and "unavailable" in view["jackpot"]["status"]
+            start = rounds()
+            await until(lambda: rounds() >= start + 3, 20)  # the game goes on without them
+            assert all(s.refused["jackpot_unavailable"] >= 1 for s in bots.values())
+            during = [r for s in bots.values() for r in s.results[-2:]]
+            assert all("jackpot" not in r["wagers"] and "ante" in r["wagers"] for r in during)
+
+            redis.start()  # back: jackpot wagers reopen
+            await until(lambda: all(s.jackpot_reopened_seen for s in bots.values()), 10)
+            start = rounds()
+            await until(lambda: rounds() >= start + 2, 20)
+            after = [r for s in bots.values() for r in s.results[-1:]]
+            assert all("jackpot" in r["wagers"] for r in after)
+            nursery.cancel_scope.cancel()
+
+        # Let the round in play settle (the bots' boxes time out), then reconcile.
+        with trio.fail_after(15):
+            while True:
+                health = await server.health()
+                if health["money"]["stakes"] == 0 and health["jackpots"][0]["held"] == 0:
+                    break
+                await trio.sleep(0.2)
+        assert conserved(health), health
+        accepted = sum(s.jackpot_accepted for s in bots.values())
+        assert health["jackpots"][0]["wagers"] == accepted
+        async with open_jackpot_service(redis.url) as service:
+            with trio.fail_after(10):
+                while (snap := await service.snapshot(pool)) is None or (
+                        snap.contributions != accepted * 30):
+                    await trio.sleep(0.1)  # an outbox retry may still be landing
+            audit = await service.audit(pool)
+        contributions = [e for e in audit if e["op"] == "contribute"]
+        assert len(contributions) == len({(e["round"], e["ref"]) for e in contributions})
+        assert len(contributions) == accepted
+        check = await trio.run_process(
+            [sys.executable, "-m", "server.cli", "jackpot", "--redis", redis.url, "check", pool],
+            cwd=REPO, capture_stdout=True, capture_stderr=True, check=False)
+        assert check.returncode == 0, check.stdout + check.stderr
+    finally:
+        server.stop()
+        redis.kill()
+
