@@ -254,7 +254,7 @@ function newRound(t, seats) {
 
 function onSnapshot(msg) {
   const previous = state.table && state.table.id === msg.table ? state.table : null;
-  state.table = newTable(msg);
+  state.table = isBankedView(msg.view) ? newBankedTable(msg) : newTable(msg);
   if (previous) {  // a resumed seat: the snapshot replaces the state, the log carries on
     state.table.log = previous.log;
     addLog(state.table, `Reconnected (${Math.max(0, msg.seq - previous.seq - 1)} messages missed).`, "sys");
@@ -265,9 +265,10 @@ function onSnapshot(msg) {
   $("table").hidden = false;
   $("to-lobby").hidden = false;
   addLog(state.table, msg.role === "spectator" ? "You are watching this table."
-    : `You sit at seat ${msg.seat}.`, "sys");
-  if (state.table.round) addLog(state.table, `Hand #${state.table.hand} in progress.`, "hand");
-  if (msg.role === "player") {
+    : state.table.banked ? "You joined the table: wager on a free box to play."
+      : `You sit at seat ${msg.seat}.`, "sys");
+  if (state.table.round && !state.table.banked) addLog(state.table, `Hand #${state.table.hand} in progress.`, "hand");
+  if (msg.role === "player" && !state.table.banked) {
     const mine = state.table.seats[msg.seat];
     if (mine && !mine.stake) prefillBuyIn(state.table);
   }
@@ -287,6 +288,7 @@ function addLog(t, text, kind = "") {
 function onEvent(ev) {
   const t = state.table;
   const type = ALIASES[ev.type] || ev.type;
+  if (t.banked) return onBankedEvent(t, ev);
   if (!t.poker) return logGeneric(t, type, ev);
   const r = t.round;
   const rs = (n) => (r && r.seats[n]) || null;
@@ -548,11 +550,7 @@ function renderLobby() {
     const sit = tr.querySelector(".join-player");
     sit.disabled = full;
     if (full) sit.textContent = "Full";
-    if (!poker) {  // this page plays poker; other kinds of table can be watched
-      sit.hidden = true;
-      tr.querySelector(".join-spectator").title = "This page plays poker tables; " +
-        "this one can be watched.";
-    }
+    if (!poker) sit.textContent = "Play";
     sit.onclick = () => send({ type: "join", table: tb.id, role: "player" });
     tr.querySelector(".join-spectator").onclick =
       () => send({ type: "join", table: tb.id, role: "spectator" });
@@ -568,6 +566,8 @@ function renderTable() {
   if (!t) return;
   $("crumb-table").textContent = t.info.name || t.id;
   $("table-title").textContent = `${t.info.name || t.id}` + (t.hand ? ` \u00b7 hand #${t.hand}` : "");
+  $("banked").hidden = true;
+  if (t.banked) return renderBanked(t);
   if (!t.poker) return renderOtherTable(t);
   renderBoard(t);
   renderSeats(t);
@@ -985,3 +985,377 @@ function wire() {
 }
 
 wire();
+
+// ---- banked tables: players against the house (protocol/README.md "Banked tables") ------------
+// A betting window (wagers on boxes, straight from the wallet), "no more bets", the deal,
+// decisions per box on a clock, then every box's result. Only the documented messages are
+// used: wager, decide, recall, leave.
+
+function isBankedView(view) {
+  return !!(view && view.table && Array.isArray(view.table.wagers));
+}
+
+function newBankedTable(snapshot) {
+  const view = snapshot.view || {};
+  const t = {
+    id: snapshot.table, role: snapshot.role, seat: snapshot.seat, seq: snapshot.seq,
+    info: view.table || { id: snapshot.table }, banked: true, poker: false,
+    status: view.status, round: view.round || 0,
+    closesAt: view.status === "betting" && view.closes_in_ms ? Date.now() + view.closes_in_ms : null,
+    boxes: {}, myBoxes: new Set(view.my_boxes || []), cards: {}, hands: {},
+    dealer: { cards: [], hand: null, status: null }, board: [], pending: {},
+    decisionAt: null, decisionTotal: 0, result: null, lastRound: view.last_round || null,
+    jackpot: view.jackpot || null, log: [], seated: snapshot.role === "player",
+  };
+  for (const b of view.boxes || []) t.boxes[b.box] = { player: b.player, wagers: b.wagers || {} };
+  for (const ev of view.round_events || []) onBankedEvent(t, ev, true);
+  for (const d of view.pending || []) {
+    t.pending[d.box] = d;
+    t.decisionAt = Date.now() + (d.time_ms || 0);
+    t.decisionTotal = d.time_ms || 0;
+  }
+  return t;
+}
+
+function wagerText(wagers) {
+  return Object.entries(wagers || {}).map(([n, a]) => `${humanize(n)} ${money(a)}`).join(", ");
+}
+
+function onBankedEvent(t, ev, quiet = false) {
+  const type = ev.type;
+  const log = (text, kind = "") => { if (!quiet) addLog(t, text, kind); };
+  const boxName = (b) => `box ${b}` + (t.myBoxes.has(b) ? " (yours)" : "");
+  switch (type) {
+    case "betting_open":
+      Object.assign(t, { status: "betting", round: ev.round, pending: {}, cards: {}, hands: {},
+        board: [], result: null, closesAt: Date.now() + (ev.closes_in_ms || 0) });
+      t.dealer = { cards: [], hand: null, status: null };
+      for (const b of Object.values(t.boxes)) b.wagers = {};
+      log(`Round #${ev.round}: place your wagers.`, "hand");
+      break;
+    case "wager_placed":
+      t.boxes[ev.box] = { player: ev.name, wagers: ev.box_wagers || {} };
+      if (t.wagering === ev.box && state.welcome && ev.name === state.welcome.name) {
+        t.myBoxes.add(ev.box);
+      }
+      log(ev.amount ? `${ev.name}: ${humanize(ev.wager)} ${money(ev.amount)} on box ${ev.box}.`
+        : `${ev.name} withdraws ${humanize(ev.wager)} from box ${ev.box}.`);
+      break;
+    case "box_taken":
+      t.boxes[ev.box] = Object.assign(t.boxes[ev.box] || { wagers: {} }, { player: ev.name });
+      if (t.wagering === ev.box && state.welcome && ev.name === state.welcome.name) {
+        t.myBoxes.add(ev.box);
+      }
+      break;
+    case "player_joined":
+      log(`${ev.name} joins the table.`, "sys");
+      break;
+    case "player_left":
+      for (const b of ev.boxes || []) delete t.boxes[b];
+      log(`${ev.name} leaves the table.`, "sys");
+      break;
+    case "no_more_bets":
+      t.status = "dealing";
+      t.closesAt = null;
+      for (const [b, ws] of Object.entries(ev.boxes || {})) {
+        t.boxes[b] = Object.assign(t.boxes[b] || {}, { wagers: ws });
+      }
+      log("No more bets.", "warn");
+      break;
+    case "round_started":
+      t.status = "deciding";
+      break;
+    case "cards_dealt":
+      if (ev.to === "box") t.cards[ev.box] = (t.cards[ev.box] || []).concat(ev.cards || []);
+      else if (ev.to === "dealer") t.dealer.cards = t.dealer.cards.concat(ev.cards || []);
+      else if (ev.to === "board") t.board = t.board.concat(ev.cards || []);
+      if (ev.to === "box" && t.myBoxes.has(ev.box)) log(`Box ${ev.box}: ${cardText(ev.cards)}.`, "mine");
+      else if (ev.to !== "box") log(`${humanize(ev.to)}: ${cardText(ev.cards)}.`, "board");
+      break;
+    case "street_opened":
+      log(`${humanize(ev.street)} for box ${(ev.boxes || []).join(", ")}.`);
+      break;
+    case "decision":
+      t.pending[ev.box] = ev;
+      t.decisionAt = Date.now() + (ev.time_ms || 0);
+      t.decisionTotal = ev.time_ms || 0;
+      break;
+    case "decision_made":
+      delete t.pending[ev.box];
+      log(`${humanize(boxName(ev.box))}: ${ev.verb}${ev.amount ? " " + money(ev.amount) : ""}` +
+        (ev.cause && ev.cause !== "player" ? ` (${ev.cause})` : "") + ".");
+      break;
+    case "hand_shown":
+      if (ev.box === null || ev.box === undefined) Object.assign(t.dealer, { cards: ev.cards, hand: ev.hand });
+      else { t.cards[ev.box] = ev.cards; t.hands[ev.box] = ev.hand; }
+      log(`${ev.box ? humanize(boxName(ev.box)) : "Dealer"}: ${cardText(ev.cards)} \u2013 ${humanize(ev.hand)}.`, "show");
+      break;
+    case "dealer_declared":
+      t.dealer.status = ev.status;
+      log(`Dealer ${ev.status}.`, "show");
+      break;
+    case "wager_settled":
+      break;  // round_result carries every wager's figures
+    case "round_result":
+      t.status = "settled";
+      t.pending = {};
+      t.result = ev;
+      for (const [b, r] of Object.entries(ev.boxes || {})) {
+        const net = (r.paid || 0) - (r.bet || 0);
+        log(`Box ${b} (${r.player}): ${net > 0 ? "wins " + money(net) : net < 0 ? "loses " + money(-net) : "even"}.`,
+          net > 0 ? "win" : "");
+      }
+      break;
+    case "round_voided":
+      t.status = "settled";
+      t.pending = {};
+      t.result = { voided: ev.reason, boxes: {} };
+      log(`Round voided (${ev.reason}): wagers returned.`, "warn");
+      break;
+    case "timed_out":
+      log(`Box ${ev.box} ran out of time.`, "warn");
+      break;
+    case "table_closing":
+      t.status = "closing";
+      log("The table is closing.", "sys");
+      break;
+    default:
+      if (!quiet) logGeneric(t, type, ev);
+  }
+}
+
+function renderBanked(t) {
+  $("board").textContent = "";
+  for (const c of t.board) $("board").appendChild(cardEl(c));
+  $("pot").textContent = "";
+  const line = $("status-line");
+  line.textContent = {
+    betting: "Place your wagers", dealing: "No more bets", deciding: "Decisions",
+    settled: "Round over", closing: "The table is closing", idle: "Waiting for players",
+    pause: "Next round soon\u2026",
+  }[t.status] || "";
+  const box = $("seats");
+  box.textContent = "";
+  // the dealer, top centre
+  const dealer = document.createElement("div");
+  dealer.className = "dealer-spot";
+  dealer.innerHTML = `<div class="dealer-label">Dealer</div><div class="hole"></div>`;
+  for (const c of t.dealer.cards) dealer.querySelector(".hole").appendChild(cardEl(c, { small: true }));
+  if (t.dealer.hand || t.dealer.status) {
+    const d = document.createElement("div");
+    d.className = "category";
+    d.textContent = humanize(t.dealer.status || t.dealer.hand);
+    dealer.appendChild(d);
+  }
+  box.appendChild(dealer);
+  // the boxes, along the lower rail
+  const n = t.info.boxes || 7;
+  const results = (t.result && t.result.boxes) || {};
+  for (let b = 1; b <= n; b++) {
+    const angle = Math.PI * (0.92 - (0.84 * (b - 1)) / Math.max(1, n - 1));
+    const el = document.createElement("div");
+    el.className = "seat box";
+    el.dataset.box = b;
+    el.style.left = 50 + 44 * Math.cos(angle) + "%";
+    el.style.top = 50 + 40 * Math.sin(angle) + "%";
+    const info = t.boxes[b];
+    if (t.myBoxes.has(b)) el.classList.add("mine");
+    if (t.pending[b]) el.classList.add("acting");
+    const res = results[b];
+    const net = res ? (res.paid || 0) - (res.bet || 0) : 0;
+    if (res && net > 0) el.classList.add("winner");
+    const hole = document.createElement("div");
+    hole.className = "hole";
+    for (const c of t.cards[b] || []) hole.appendChild(cardEl(c, { small: !t.myBoxes.has(b) }));
+    el.appendChild(hole);
+    const plate = document.createElement("div");
+    plate.className = "plate";
+    plate.innerHTML = `<div class="who"><span class="nm"></span></div><div class="wagers"></div>`;
+    plate.querySelector(".nm").textContent = info && info.player ? `Box ${b} \u00b7 ${info.player}` : `Box ${b}`;
+    plate.querySelector(".wagers").textContent = info ? wagerText(info.wagers) : "open";
+    if (!info) el.classList.add("empty");
+    el.appendChild(plate);
+    if (t.hands[b]) {
+      const cat = document.createElement("div");
+      cat.className = "category";
+      cat.textContent = humanize(t.hands[b]);
+      el.appendChild(cat);
+    }
+    if (res) {
+      const chip = document.createElement("div");
+      chip.className = "chip" + (net > 0 ? " won" : "");
+      chip.textContent = net > 0 ? `+${money(net)}` : net < 0 ? `-${money(-net)}` : "even";
+      chip.style.left = 50 + 26 * Math.cos(angle) + "%";
+      chip.style.top = 50 + 20 * Math.sin(angle) + "%";
+      box.appendChild(chip);
+    }
+    box.appendChild(el);
+  }
+  renderBankedControls(t);
+  renderBankedResult(t);
+  renderLog(t);
+  tickBanked();
+}
+
+function renderBankedControls(t) {
+  $("buyin").hidden = true;
+  for (const v of ["fold", "check", "call", "bet", "raise", "allin"]) $("act-" + v).hidden = true;
+  $("amount-box").hidden = true;
+  $("sit-out-btn").hidden = true;
+  $("sit-in-btn").hidden = true;
+  $("leave-btn").textContent = t.role === "player" ? "Leave table" : "Stop watching";
+  $("turn-info").textContent = t.role === "player" ? "" : "Watching";
+  const panel = $("banked");
+  panel.hidden = t.role !== "player";
+  if (panel.hidden) return;
+  const betting = t.status === "betting";
+  $("wager-row").classList.toggle("closed", !betting);
+  for (const id of ["wager-box", "wager-name", "wager-amount", "wager-btn", "withdraw-btn"]) {
+    $(id).disabled = !betting;
+  }
+  // boxes this player may wager on: its own and the free ones
+  const boxSel = $("wager-box");
+  const keep = boxSel.value;
+  const options = [];
+  for (let b = 1; b <= (t.info.boxes || 7); b++) {
+    if (t.myBoxes.has(b) || !t.boxes[b] || !t.boxes[b].player) options.push(b);
+  }
+  const key = options.map((b) => b + (t.myBoxes.has(b) ? "*" : "")).join(",");
+  if (boxSel.dataset.key !== key) {
+    boxSel.dataset.key = key;
+    boxSel.textContent = "";
+    for (const b of options) {
+      const o = document.createElement("option");
+      o.value = b;
+      o.textContent = `${b}${t.myBoxes.has(b) ? " (yours)" : ""}`;
+      boxSel.appendChild(o);
+    }
+    const mine = options.find((b) => t.myBoxes.has(b));
+    if (mine !== undefined) boxSel.value = String(mine);
+    else if (options.map(String).includes(keep)) boxSel.value = keep;
+  }
+  const nameSel = $("wager-name");
+  if (!nameSel.options.length) {
+    for (const w of t.info.wagers || []) {
+      if (!w.initial || (w.limits === "jackpot" && !t.jackpot)) continue;
+      const o = document.createElement("option");
+      o.value = w.name;
+      o.textContent = humanize(w.name) + (w.required ? " (required)" : "");
+      nameSel.appendChild(o);
+    }
+    prefillWager(t);
+  }
+  const stakes = t.info.stakes || {};
+  const spec = (t.info.wagers || []).find((w) => w.name === nameSel.value) || {};
+  $("wager-hint").textContent = spec.limits === "jackpot"
+    ? `exactly ${money(stakes.jackpot_wager)}`
+    : `${money(stakes.minimum)} to ${money(stakes.maximum)}` + (spec.needs ? `, needs ${humanize(spec.needs)}` : "");
+  // decisions owed by this player's boxes
+  const dec = $("decisions");
+  dec.textContent = "";
+  for (const [b, d] of Object.entries(t.pending)) {
+    const row = document.createElement("div");
+    row.className = "decision";
+    row.dataset.box = b;
+    const label = document.createElement("span");
+    label.className = "decision-label";
+    label.textContent = `Box ${b} \u00b7 ${humanize(d.street)}`;
+    row.appendChild(label);
+    for (const choice of d.legal || []) {
+      const amounts = choice.amounts || [];
+      let select = null;
+      if (amounts.length > 1) {
+        select = document.createElement("select");
+        for (const a of amounts) {
+          const o = document.createElement("option");
+          o.value = a; o.textContent = money(a);
+          select.appendChild(o);
+        }
+        row.appendChild(select);
+      }
+      const btn = document.createElement("button");
+      btn.className = "act " + (choice.verb === "fold" || choice.verb === "surrender" ? "fold" : "call");
+      btn.dataset.verb = choice.verb;
+      btn.textContent = humanize(choice.verb) + (amounts.length === 1 ? ` ${money(amounts[0])}` : "");
+      btn.onclick = () => {
+        const msg = { type: "decide", table: t.id, box: Number(b), verb: choice.verb };
+        if (select) msg.amount = Number(select.value);
+        if (send(msg)) { delete t.pending[b]; renderTable(); }
+      };
+      row.appendChild(btn);
+    }
+    dec.appendChild(row);
+  }
+}
+
+function prefillWager(t) {
+  const stakes = t.info.stakes || {};
+  if (!$("wager-amount").value) $("wager-amount").value = centsInput(stakes.minimum || 0);
+}
+
+function renderBankedResult(t) {
+  const box = $("result");
+  const res = t.result;
+  box.hidden = !res;
+  if (!res) return;
+  box.textContent = "";
+  const h = document.createElement("h3");
+  h.textContent = res.voided ? `Round #${t.round} voided` : `Round #${t.round} result`;
+  box.appendChild(h);
+  if (res.dealer && (res.dealer.cards || res.dealer.status)) {
+    const line = document.createElement("div");
+    line.className = "res-line";
+    line.textContent = "Dealer: " + humanize(res.dealer.status || res.dealer.hand || "");
+    const cards = document.createElement("span");
+    cards.className = "res-cards";
+    for (const c of res.dealer.cards || []) cards.appendChild(cardEl(c, { small: true }));
+    line.appendChild(cards);
+    box.appendChild(line);
+  }
+  for (const [b, r] of Object.entries(res.boxes || {})) {
+    const line = document.createElement("div");
+    line.className = "res-line";
+    const parts = Object.entries(r.wagers || {}).map(([name, w]) =>
+      `${humanize(name)} ${w.outcome}${w.net ? (w.net > 0 ? " +" : " -") + money(Math.abs(w.net)) : ""}`);
+    line.textContent = `Box ${b} (${r.player}): ${parts.join(", ")}; paid ${money(r.paid)}`;
+    box.appendChild(line);
+  }
+}
+
+function tickBanked() {
+  const t = state.table;
+  if (!t || !t.banked) return;
+  const clock = $("bet-clock");
+  if (t.status === "betting" && t.closesAt) {
+    const left = Math.max(0, t.closesAt - Date.now());
+    clock.innerHTML = `Betting closes <span class="clock${left < 3000 ? " low" : ""}">${Math.ceil(left / 1000)}s</span>`;
+    $("status-line").textContent = `Place your wagers \u00b7 ${Math.ceil(left / 1000)}s`;
+  } else {
+    clock.textContent = t.status === "betting" ? "" : "No more bets";
+  }
+  const mine = Object.keys(t.pending).length;
+  if (mine && t.decisionAt) {
+    const left = Math.max(0, t.decisionAt - Date.now());
+    $("turn-info").innerHTML = `Your decision <span class="clock${left < 5000 ? " low" : ""}">${Math.ceil(left / 1000)}s</span>`;
+  }
+}
+
+function placeWager(withdraw) {
+  const t = state.table;
+  if (!t || !t.banked) return;
+  const boxNo = Number($("wager-box").value);
+  const wager = $("wager-name").value;
+  const amount = withdraw ? 0 : toCents($("wager-amount").value);
+  if (!boxNo || !wager || amount === null) { toast("Choose a box, a wager and an amount."); return; }
+  t.wagering = boxNo;
+  send({ type: "wager", table: t.id, box: boxNo, wager, amount });
+}
+
+function wireBanked() {
+  $("wager-btn").onclick = () => placeWager(false);
+  $("withdraw-btn").onclick = () => placeWager(true);
+  $("wager-name").addEventListener("change", () => renderTable());
+  setInterval(tickBanked, 250);
+}
+
+wireBanked();

@@ -7,6 +7,7 @@ served by the server itself and speaks only the documented protocol.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -15,6 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 
 from clients.client import Client
+from server.config import TableConfig
 from tests.clients.support import (
     ARTIFACTS,
     CHROMIUM_ARGS,
@@ -267,3 +269,74 @@ async def test_page_parses_dollars_to_integer_cents_and_splits_side_pots() -> No
     assert got["money"] == ["$0", "$0.05", "$1.50", "$1,234.05", "-$2.50"]
     # seat 1 all in for $10: main pot 3 x $10 + the folded $5; the rest is a side pot
     assert got["pots"] == [3500, 4000]
+
+
+BANKED = "tcp-test"
+
+
+def play_a_banked_round(http_url: str) -> dict[str, Any]:
+    """Join a banked table, wager on a box in the betting window, decide, read the result."""
+    seen: dict[str, Any] = {"console_errors": []}
+    with sync_playwright() as p:
+        browser = _launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.on("pageerror", lambda exc: seen["console_errors"].append(str(exc)))
+            page.goto(http_url)
+            page.fill("#login-name", "pat")
+            page.click("#guest-btn")
+            row = page.locator(f'tr[data-table="{BANKED}"]')
+            expect(row).to_contain_text("wager $5")
+            row.locator(".join-player").click()
+            expect(page.locator("#banked")).to_be_visible()
+            expect(page.locator("#bet-clock")).to_contain_text("Betting closes", timeout=10_000)
+            seen["boxes"] = page.locator(".seat.box").count()
+            seen["wagers"] = page.locator("#wager-name option").all_inner_texts()
+            page.select_option("#wager-box", "3")
+            page.fill("#wager-amount", "10")
+            page.click("#wager-btn")
+            mine = page.locator('.seat.box[data-box="3"]')
+            expect(mine).to_contain_text("Ante $10")
+            expect(mine).to_have_class(re.compile(r"\bmine\b"))
+            seen["wallet_after_wager"] = page.locator("#balance").inner_text()
+            # no more bets, the deal, then this box's decision: play on
+            bet = page.locator('#decisions .decision[data-box="3"] button[data-verb="bet"]')
+            expect(bet).to_be_visible(timeout=15_000)
+            seen["wager_row_disabled"] = page.locator("#wager-btn").is_disabled()
+            seen["my_cards"] = mine.locator(".card").count()
+            page.screenshot(path=str(ARTIFACTS / "web-banked-decision.png"))
+            bet.click()
+            result = page.locator("#result")
+            expect(result).to_contain_text("Box 3 (pat)", timeout=15_000)
+            seen["result"] = result.inner_text()
+            seen["dealer_cards"] = page.locator(".dealer-spot .card").count()
+            seen["settled"] = page.evaluate(
+                "() => state.table.result.boxes['3']")
+            seen["wallet_end"] = page.locator("#balance").inner_text()
+            page.screenshot(path=str(ARTIFACTS / "web-banked-result.png"))
+        finally:
+            browser.close()
+    return seen
+
+
+async def test_browser_plays_a_banked_round_wager_decision_result() -> None:
+    """QLD Sch 19 s5: a wager during the betting window; s7: every wager's result shown."""
+    banked = TableConfig(id=BANKED, game="three-card-poker", name="Three card poker test",
+                         options={"minimum": 500, "maximum": 50_000}, betting_seconds=3.0,
+                         decision_seconds=30.0, seed=11)
+    async with running_server(config(holdem_table(TABLE), banked)) as server:
+        with trio.fail_after(90):
+            seen = await trio.to_thread.run_sync(play_a_banked_round, server.http_url)
+    assert seen["console_errors"] == []
+    assert seen["boxes"] == 7
+    assert seen["wagers"] == ["Ante (required)", "Pair plus"]
+    assert seen["wallet_after_wager"] == "Wallet $9,990"
+    assert seen["wager_row_disabled"]                 # no more bets (s3(3))
+    assert seen["my_cards"] == 3 and seen["dealer_cards"] == 3
+    settled = seen["settled"]
+    assert settled["bet"] == 2000                      # ante $10 + bet $10
+    assert set(settled["wagers"]) == {"ante", "bet"}
+    paid = settled["paid"]
+    assert seen["wallet_end"] == "Wallet $" + f"{(1_000_000 - 2000 + paid) // 100:,}" + (
+        f".{(1_000_000 - 2000 + paid) % 100:02d}" if paid % 100 else "")
+    assert "Dealer" in seen["result"]
