@@ -24,8 +24,8 @@ from tests.integration.helpers import DEALER_NO_QUALIFY, ROYAL, conserved
 TABLE = "csp"
 
 
-def config(**kw: Any) -> ServerConfig:
-    table = TableConfig(id=TABLE, game="caribbean-stud", jackpot_pool="mem", seed=11,
+def config(game: str = "caribbean-stud", **kw: Any) -> ServerConfig:
+    table = TableConfig(id=TABLE, game=game, jackpot_pool="mem", seed=11,
                         options={"minimum": 100, "maximum": 10_000, "jackpot_wager": 100},
                         betting_seconds=kw.pop("betting_seconds", 1.0),
                         decision_seconds=kw.pop("decision_seconds", 1.0))
@@ -131,10 +131,16 @@ async def test_betting_window_decisions_timeout_settlement_recall_sch19() -> Non
         assert balance == 100_000 + recall_ann["net"]
 
 
-async def test_forced_royal_flush_pays_the_live_pool_and_conserves_money_s24() -> None:
-    """Sch 3 s23(3) (jackpot after ante and bet), s24 (RF: greater of 10,000 and the
-    jackpot prize), top-up to seed (jackpots.md 5.4); recall shows the win (s3(2)(h))."""
-    async with running(config()) as server, Client.connect(server.url, name="cy") as cy:
+@pytest.mark.parametrize(("game", "hand", "prize", "contributed"), [
+    ("caribbean-stud", "royal flush", 1_000_025, 30),      # QLD: 25% prize + 5% reserve
+    ("canberra-poker-2017", "royal_flush", 1_000_030, 100),  # ACT 2017 r 10.6: 30% / 70%
+])
+async def test_forced_royal_flush_pays_the_live_pool_and_conserves_money_s24(
+        game: str, hand: str, prize: int, contributed: int) -> None:
+    """QLD Sch 3 s23(3) (jackpot after ante and bet), s24 / ACT 2017 r 11.1(a) (RF: the
+    greater of 10,000 and the pool, this round's coin-in included, jackpots.md A-J9), top-up
+    to seed (5.4); recall shows the win (Sch 19 s3(2)(h))."""
+    async with running(config(game)) as server, Client.connect(server.url, name="cy") as cy:
         logs: list[dict] = []
         await cy.join(TABLE, seat=2)
         await cy.dev_force(TABLE, boxes={"2": ROYAL}, dealer=DEALER_NO_QUALIFY)
@@ -147,18 +153,18 @@ async def test_forced_royal_flush_pays_the_live_pool_and_conserves_money_s24() -
         assert result["jackpot_pending"] == [2]
         assert result["boxes"]["2"]["wagers"]["ante"]["net"] == 1000  # dealer does not qualify
         paid = await expect(cy, "jackpot_paid", logs)
-        assert (paid["box"], paid["hand"], paid["amount"]) == (2, "royal flush", 1_000_025)
+        assert (paid["box"], paid["hand"], paid["amount"]) == (2, hand, prize)
         meter = await expect(cy, "meter", logs, lambda e: e["op"] == "award")
         assert meter["meter"] == 1_000_000
         recall = await cy.recall(TABLE)
         assert recall["boxes"]["2"]["wagers"]["jackpot"]["outcome"] == "win"
-        assert recall["net"] == 1000 + 1_000_025 - 100
+        assert recall["net"] == 1000 + prize - 100
         health = server.croupier.health()
         assert conserved(health), health
         link = server.croupier.tables[TABLE].link  # type: ignore[attr-defined]
         snap = await link.service.snapshot("mem")
         report = await link.service.check("mem")
-        assert report.ok and snap.paid == 1_000_025 and snap.contributions == 30
+        assert report.ok and snap.paid == prize and snap.contributions == contributed
 
 
 async def test_forced_cards_are_dev_only() -> None:
