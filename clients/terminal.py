@@ -48,7 +48,7 @@ SUIT_STYLE = {"s": ("\u2660", "bold white"), "h": ("\u2665", "bold red"),
 ALIASES = {"hole_cards": "hole_cards_dealt", "board": "board_dealt", "action": "action_taken",
            "to_act": "turn_to_act", "commission": "commission_taken"}
 #: the player-vs-player poker games this client plays (banked games are listed, not played)
-POKER_GAME = re.compile(r"(holdem|omaha|manila)-")
+POKER_GAME = re.compile(r"(holdem|omaha|manila)-(act|qld)$")
 HELP = __doc__.split("Commands, one per line on stdin:")[1].split("AMOUNT is")[0].rstrip()
 
 

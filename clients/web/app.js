@@ -14,7 +14,7 @@ const RANKS = { T: "10" };
 const HOLE_CARDS = { "holdem": 2, "omaha": 4, "manila-act": 3, "manila-qld": 2 };
 // Player-vs-player poker games: the tables this page plays. Other kinds (banked games
 // against the house) are listed and can be watched; their events show in the log.
-const POKER = /^(holdem|omaha|manila)-/;
+const POKER = /^(holdem|omaha|manila)-(act|qld)$/;
 const isPoker = (game) => POKER.test(String(game || ""));
 // The engine's event names and the short names protocol/README.md lists: accept both.
 const ALIASES = {
@@ -148,6 +148,7 @@ function handle(msg) {
     case "balance": state.balance = msg.balance; return renderAccount();
     case "error": return onError(msg);
     case "pong": return;
+    case "recall": return onRecall(msg);
     default: return;  // unknown server messages are ignored (protocol/README.md)
   }
 }
@@ -526,7 +527,19 @@ function renderAccount() {
 function renderLobby() {
   const body = $("lobby-rows");
   body.textContent = "";
-  for (const tb of state.lobby) {
+  const tables = [...state.lobby.filter((x) => isPoker(x.game)),
+    ...state.lobby.filter((x) => !isPoker(x.game))];
+  let group = null;
+  for (const tb of tables) {
+    const kind = isPoker(tb.game) ? "Poker: players against each other"
+      : "Table games: players against the house";
+    if (kind !== group) {
+      group = kind;
+      const head = document.createElement("tr");
+      head.className = "group";
+      head.innerHTML = `<td colspan="7">${kind}</td>`;
+      body.appendChild(head);
+    }
     const tr = document.createElement("tr");
     tr.dataset.table = tb.id;
     const poker = isPoker(tb.game);
@@ -1115,6 +1128,22 @@ function onBankedEvent(t, ev, quiet = false) {
     case "timed_out":
       log(`Box ${ev.box} ran out of time.`, "warn");
       break;
+    case "insufficient":
+      log(`Box ${ev.box}: the wallet cannot fund that decision; the rules decide.`, "warn");
+      break;
+    case "meter":
+      if (t.jackpot) t.jackpot.meter = ev.meter;
+      break;
+    case "jackpot_status":
+      if (t.jackpot) Object.assign(t.jackpot, { open: ev.open, status: ev.status });
+      log(ev.open ? "The jackpot system is available again." : ev.status, "warn");
+      break;
+    case "jackpot_paid":
+      log(`Jackpot! Box ${ev.box} (${humanize(ev.hand)}) wins ${money(ev.amount)}.`, "win");
+      break;
+    case "jackpot_wager_returned":
+      log(`Box ${ev.box}: jackpot wager ${money(ev.amount)} returned (${ev.reason}).`, "warn");
+      break;
     case "table_closing":
       t.status = "closing";
       log("The table is closing.", "sys");
@@ -1127,7 +1156,9 @@ function onBankedEvent(t, ev, quiet = false) {
 function renderBanked(t) {
   $("board").textContent = "";
   for (const c of t.board) $("board").appendChild(cardEl(c));
-  $("pot").textContent = "";
+  const jp = t.jackpot;
+  $("pot").innerHTML = jp ? `<span class="pot-label">Jackpot</span> ${money(jp.meter)}` +
+    (jp.open ? "" : ` <span class="muted">(unavailable)</span>`) : "";
   const line = $("status-line");
   line.textContent = {
     betting: "Place your wagers", dealing: "No more bets", deciding: "Decisions",
@@ -1322,6 +1353,19 @@ function renderBankedResult(t) {
   }
 }
 
+/** The reply to ``recall`` (QLD Sch 19 s3(2)): this player's previous round here. */
+function onRecall(msg) {
+  const t = state.table;
+  if (!t || t.id !== msg.table) return;
+  const r = msg.last_round;
+  if (!r) { toast("No previous round at this table yet."); return; }
+  const boxes = Object.entries(r.boxes || {}).map(([b, x]) =>
+    `box ${b}: ${wagerText(Object.fromEntries(Object.entries(x.wagers || {}).map(([n, w]) => [n, w.stake])))}`);
+  addLog(t, `Last round #${r.round}: ${boxes.join("; ")}; bet ${money(r.bet_total)}, ` +
+    `paid ${money(r.paid_total)}, ${r.net >= 0 ? "won " + money(r.net) : "lost " + money(-r.net)}.`, "hand");
+  renderTable();
+}
+
 function tickBanked() {
   const t = state.table;
   if (!t || !t.banked) return;
@@ -1354,6 +1398,7 @@ function placeWager(withdraw) {
 function wireBanked() {
   $("wager-btn").onclick = () => placeWager(false);
   $("withdraw-btn").onclick = () => placeWager(true);
+  $("recall-btn").onclick = () => { if (state.table) send({ type: "recall", table: state.table.id }); };
   $("wager-name").addEventListener("change", () => renderTable());
   setInterval(tickBanked, 250);
 }

@@ -214,3 +214,11 @@ async def test_server_shutdown_returns_the_stake_and_ends_the_client() -> None:
     assert ("you left the table" in out and "(shutdown)" in out) \
         or "the server shut down (1001)" in out, out
     assert code == 0, out
+
+
+def test_only_player_vs_player_poker_tables_are_played() -> None:
+    for game in ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld",
+                 "manila-qld"):
+        assert terminal.POKER_GAME.match(game)
+    for game in ("holdem-bonus", "three-card-poker", "caribbean-stud", "casino-war"):
+        assert not terminal.POKER_GAME.match(game)

@@ -314,6 +314,11 @@ def play_a_banked_round(http_url: str) -> dict[str, Any]:
                 "() => state.table.result.boxes['3']")
             seen["wallet_end"] = page.locator("#balance").inner_text()
             page.screenshot(path=str(ARTIFACTS / "web-banked-result.png"))
+            # recall (Sch 19 s3(2)): the previous round's bet, result and win
+            page.click("#recall-btn")
+            expect(page.locator("#log")).to_contain_text("Last round #1: box 3:",
+                                                         timeout=10_000)
+            seen["recall"] = page.locator("#log li").last.inner_text()
         finally:
             browser.close()
     return seen
@@ -337,6 +342,12 @@ async def test_browser_plays_a_banked_round_wager_decision_result() -> None:
     assert settled["bet"] == 2000                      # ante $10 + bet $10
     assert set(settled["wagers"]) == {"ante", "bet"}
     paid = settled["paid"]
-    assert seen["wallet_end"] == "Wallet $" + f"{(1_000_000 - 2000 + paid) // 100:,}" + (
-        f".{(1_000_000 - 2000 + paid) % 100:02d}" if paid % 100 else "")
+    assert seen["wallet_end"] == "Wallet " + _dollars(1_000_000 - 2000 + paid)
     assert "Dealer" in seen["result"]
+    assert "bet $20" in seen["recall"] and f"paid {_dollars(paid)}" in seen["recall"]
+
+
+def _dollars(cents: int) -> str:
+    """The page's money format: $1,234 or $1,234.05."""
+    whole, rest = divmod(cents, 100)
+    return f"${whole:,}" + (f".{rest:02d}" if rest else "")
