@@ -500,7 +500,15 @@ function onError(msg) {
     state.ws = null;
     return;
   }
-  if (state.table) addLog(state.table, `Refused: ${text}`, "error");
+  const t = state.table;
+  if (t) addLog(t, `Refused: ${text}`, "error");
+  if (t && msg.ref === "act" && t.turn && t.turn.sent && t.turn.seat === t.seat) {
+    t.turn.legal = t.turn.sent;  // still this seat's turn: choose again
+  }
+  if (t && t.banked && msg.ref === "decide" && msg.code !== "no_decision") {
+    Object.assign(t.pending, t.sentDecisions || {});  // refused: the decision is still owed
+    t.sentDecisions = {};
+  }
   toast(text);
   renderTable();
 }
@@ -930,7 +938,8 @@ function act(verb) {
     msg.amount = amount;
   }
   if (send(msg)) {
-    t.turn.legal = {};   // no double clicks; the server's events follow
+    t.turn.sent = t.turn.legal;  // kept in case the server refuses the action
+    t.turn.legal = {};           // no double clicks; the server's events follow
     renderControls(t);
   }
 }
@@ -1095,6 +1104,7 @@ function onBankedEvent(t, ev, quiet = false) {
       break;
     case "decision_made":
       delete t.pending[ev.box];
+      if (t.sentDecisions) delete t.sentDecisions[ev.box];
       log(`${humanize(boxName(ev.box))}: ${ev.verb}${ev.amount ? " " + money(ev.amount) : ""}` +
         (ev.cause && ev.cause !== "player" ? ` (${ev.cause})` : "") + ".");
       break;
@@ -1311,7 +1321,11 @@ function renderBankedControls(t) {
       btn.onclick = () => {
         const msg = { type: "decide", table: t.id, box: Number(b), verb: choice.verb };
         if (select) msg.amount = Number(select.value);
-        if (send(msg)) { delete t.pending[b]; renderTable(); }
+        if (send(msg)) {
+          t.sentDecisions = Object.assign(t.sentDecisions || {}, { [b]: d });
+          delete t.pending[b];
+          renderTable();
+        }
       };
       row.appendChild(btn);
     }
