@@ -19,6 +19,8 @@ import trio
 from clients.client import Client
 from server.jackpots.service import open_jackpot_service
 from tests.integration.helpers import (
+    DEALER_NO_QUALIFY,
+    ROYAL,
     BotStats,
     RedisServer,
     ServerProcess,
@@ -27,6 +29,7 @@ from tests.integration.helpers import (
     csp_table,
     write_tables,
 )
+from tests.integration.test_banked_round import expect
 from tests.shared import REPO
 
 
@@ -103,3 +106,45 @@ async def test_redis_outage_closes_then_reopens_jackpot_wagers_exactly_once_s34(
         server.stop()
         redis.kill()
 
+
+
+async def test_jackpot_won_during_an_outage_is_held_then_paid_5_8(tmp_path: Path) -> None:
+    """jackpots.md 5.8: the pool fails after coin-in and before settlement: ante and bet
+    settle at once, the jackpot payment is held, and paid once the pool is back (QLD s23(3)
+    order kept: ante and bet first)."""
+    redis = RedisServer(tmp_path)
+    redis.start()
+    pool = f"held-{os.getpid()}"
+    tables = write_tables(tmp_path / "t.toml", [csp_table("csp-h", pool, decision_seconds=5)])
+    server = ServerProcess(tables, redis.url)
+    try:
+        await server.started()
+        async with Client.connect(server.url, name="lucky") as lucky:
+            await lucky.join("csp-h", seat=1)
+            await lucky.dev_force("csp-h", boxes={"1": ROYAL}, dealer=DEALER_NO_QUALIFY)
+            log: list[dict] = []
+            await expect(lucky, "betting_open", log)
+            await lucky.wager("csp-h", 1, "ante", 500)
+            await lucky.wager("csp-h", 1, "jackpot", 100)
+            await expect(lucky, "decision", log)  # the jackpot wager was coined in
+            redis.kill()
+            await expect(lucky, "jackpot_status", log, lambda e: not e["open"])
+            await lucky.decide("csp-h", 1, "bet")
+            result = await expect(lucky, "round_result", log)
+            assert result["jackpot_pending"] == [1]
+            assert result["boxes"]["1"]["wagers"]["ante"]["outcome"] == "win"
+            assert not any(m.get("event", {}).get("type") == "jackpot_paid" for m in log)
+            redis.start()
+            paid = await expect(lucky, "jackpot_paid", log, timeout=15)
+            assert (paid["hand"], paid["amount"]) == ("royal flush", 1_000_025)
+            recall = await lucky.recall("csp-h")
+            assert recall["boxes"]["1"]["wagers"]["jackpot"]["outcome"] == "win"
+        health = await server.health()
+        assert conserved(health) and health["jackpots"][0]["held"] == 0, health
+        check = await trio.run_process(
+            [sys.executable, "-m", "server.cli", "jackpot", "--redis", redis.url, "check", pool],
+            cwd=REPO, capture_stdout=True, capture_stderr=True, check=False)
+        assert check.returncode == 0, check.stdout + check.stderr
+    finally:
+        server.stop()
+        redis.kill()
