@@ -199,9 +199,9 @@ def build_report(
     unexpected_errors = {k: v for k, v in stats.errors.items() if k not in BENIGN_ERRORS}
     unexpected = (sum(unexpected_errors.values()) + c.get("unexpected_closes", 0)
                   + c.get("gap_frames", 0) + c.get("unsettled", 0))
-    steady = Histogram()
+    steady = Histogram()  # after the warm-up, before the stop (the leaving storm)
     for sec, hist in stats.timeline.items():
-        if sec >= spec.warmup:
+        if spec.warmup <= sec and sec + 1 <= played_s:
             steady.merge(hist)
     timeline = []
     for sec in sorted(stats.timeline):
@@ -244,6 +244,7 @@ def build_report(
         "vacated": dict(stats.vacated_reasons),
         "seq_gaps": c.get("gap_frames", 0),
         "unsettled_bots": c.get("unsettled", 0),
+        "client_gc_worst_ms": c.get("client_gc_worst_ms", 0),
         "conservation": cons,
         "conserved": cons["conserved"],
         "ok": cons["conserved"] and unexpected == 0,

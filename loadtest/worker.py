@@ -9,9 +9,11 @@ rounds) need no cross-process de-duplication.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import sys
+import time
 from typing import Any
 
 import trio
@@ -48,6 +50,12 @@ async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
             await ctx.done_event(t["id"]).wait()
         ctx.stop.set()
 
+    async def freeze_after_connecting() -> None:
+        while stats.counters["connected"] < len(bots) and not ctx.stop.is_set():
+            await trio.sleep(0.5)
+        gc.collect()
+        gc.freeze()
+
     async def progress() -> None:
         while True:
             await trio.sleep(1.0)
@@ -55,6 +63,7 @@ async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
 
     async with trio.open_nursery() as outer:
         outer.start_soon(progress)
+        outer.start_soon(freeze_after_connecting)
         with trio.move_on_after(duration + settle_time):
             async with trio.open_nursery() as nursery:
                 for bot in bots:
@@ -86,14 +95,41 @@ async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
     return stats, played[0] if played else trio.current_time() - ctx.t0
 
 
+class GcWatch:
+    """Time this process's garbage collections: a long one stalls every bot of the worker
+    and would show up as server latency."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.worst_ms = 0.0
+        self.over_50ms = 0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+            return
+        ms = (time.perf_counter() - self.started) * 1000
+        self.worst_ms = max(self.worst_ms, ms)
+        if ms > 50:
+            self.over_50ms += 1
+
+
 def main() -> int:
     spec = json.loads(sys.stdin.read())
+    watch = GcWatch()
+    gc.callbacks.append(watch)
+    # The bots' long-lived objects (connections, tasks) are made at the start: a higher
+    # first threshold and freezing them after the connection storm keeps full collections
+    # of this measuring process short (see GcWatch figures in the report).
+    gc.set_threshold(20_000, 20, 20)
 
     def emit(obj: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(obj) + "\n")
         sys.stdout.flush()
 
     stats, played = trio.run(run_worker, spec, emit)
+    stats.counters["client_gc_worst_ms"] = round(watch.worst_ms)
+    stats.counters["client_gc_over_50ms"] = watch.over_50ms
     emit({"final": stats.to_dict(), "played_s": played})
     return 0
 
