@@ -176,3 +176,55 @@ async def test_forced_cards_are_dev_only() -> None:
             with pytest.raises(ServerError) as info:
                 await dee.dev_force(TABLE, boxes={"1": ROYAL})
             assert info.value.code == "dev_only"
+
+
+async def test_reconnect_mid_decision_resumes_the_box() -> None:
+    """A terminal that drops during a decision gets its box back on reconnecting: the
+    snapshot shows the decision owed, with the time left, and the decision is accepted."""
+    async with running(config(decision_seconds=4.0)) as server:
+        async with Client.connect(server.url, name="eve") as eve:
+            token = eve.token
+            await eve.join(TABLE, seat=4)
+            await expect(eve, "betting_open", [])
+            await eve.wager(TABLE, 4, "ante", 300)
+            await expect(eve, "decision", [])
+        async with Client.connect(server.url, token=token) as again:
+            view = (await again.join(TABLE)).view
+            assert view["my_boxes"] == [4] and view["status"] == "deciding"
+            (owed,) = view["pending"]
+            assert owed["box"] == 4 and 0 < owed["time_ms"] <= 4000
+            assert any(e["type"] == "cards_dealt" and e.get("box") == 4
+                       for e in view["round_events"])
+            await again.decide(TABLE, 4, "fold")
+            result = await expect(again, "round_result", [])
+            assert result["boxes"]["4"]["wagers"]["ante"]["net"] == -300
+        assert conserved(server.croupier.health())
+
+
+async def test_shutdown_mid_round_voids_it_and_reverses_the_coin_in() -> None:
+    """A round stopped by shutdown is void: every wager is returned, the jackpot coin-in is
+    reversed in the pool (jackpots.md 5.6), and money is conserved."""
+    cfg = config(decision_seconds=10.0)
+    async with trio.open_nursery() as nursery:
+        server: RunningServer = await nursery.start(functools.partial(serve, cfg))
+        link = server.croupier.tables[TABLE].link  # type: ignore[attr-defined]
+        async with Client.connect(server.url, name="fay") as fay:
+            await fay.join(TABLE, seat=1)
+            await expect(fay, "betting_open", [])
+            await fay.wager(TABLE, 1, "ante", 800)
+            await fay.wager(TABLE, 1, "jackpot", 100)
+            await expect(fay, "decision", [])
+            assert (await link.service.snapshot("mem")).contributions == 30
+            await server.croupier.shutdown()
+            result = await expect(fay, "round_result", [])
+            assert result["state"] == "void"
+            assert {w["outcome"] for w in result["boxes"]["1"]["wagers"].values()} == {
+                "returned"}
+        with trio.fail_after(5):
+            while (await link.service.snapshot("mem")).contributions:
+                await trio.sleep(0.01)
+        health = server.croupier.health()
+        assert conserved(health), health
+        assert server.croupier.wallet.balance(fay.account or "") == 100_000
+        assert (await link.service.check("mem")).ok
+        await server.aclose()
