@@ -21,7 +21,8 @@ count, message size and client processes:
 Printed: deliveries/s of each, server CPU per delivery, and the ratios croupier / raw
 (goal >= 0.6). On this 2-core machine the client processes compete with the server for the
 CPU, so the deliveries/s are partly client-bound; the deliveries per server CPU-second ratio
-is the server-side comparison. Run: ``.venv/bin/python benchmarks/raw_broadcast_bench.py [--tables 50]``.
+is the server-side comparison.
+Run: ``.venv/bin/python benchmarks/raw_broadcast_bench.py [--tables 150]``.
 """
 
 from __future__ import annotations
@@ -227,7 +228,7 @@ def run_raw(tables: int, procs: int, duration: float, per_action: int, size: int
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--tables", type=int, default=50)
+    p.add_argument("--tables", type=int, default=150)
     p.add_argument("--procs", type=int, default=2, help="client processes")
     p.add_argument("--duration", type=float, default=15.0)
     p.add_argument("--role", choices=("bench", "raw-server", "raw-client"), default="bench")
