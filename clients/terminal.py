@@ -340,6 +340,10 @@ class Player:
         self.returned: int | None = None
         self.dealt_in = False
 
+    @staticmethod
+    def parse(line: str) -> Command | None:
+        return parse_command(line)
+
     # names
     @property
     def me(self) -> int | None:
@@ -578,6 +582,376 @@ class Player:
         return True
 
 
+# -- banked tables (players against the house) -------------------------------------------------
+@dataclass
+class BankedCommand:
+    kind: str  # "wager", "decide", "recall", "quit", "help", "table"
+    box: int | None = None
+    name: str | None = None  # the wager name, or the decision verb
+    amount: int | None = None
+
+
+BANKED_HELP = """
+    w BOX WAGER AMOUNT   wager on a box while betting is open (AMOUNT 0 withdraws it)
+    d BOX VERB [AMOUNT]  a box's decision (or just VERB [AMOUNT] when one box owes one)
+    l  your last round (recall)    t  show the table    h  help    q  leave and quit"""
+
+
+def parse_banked_command(line: str) -> BankedCommand | None:
+    """One stdin line at a banked table -> a :class:`BankedCommand` (None for a blank line)."""
+    parts = line.strip().split()
+    if not parts:
+        return None
+    word, rest = parts[0].lower(), parts[1:]
+    if word in ("q", "quit", "exit"):
+        return BankedCommand("quit")
+    if word in ("h", "help", "?"):
+        return BankedCommand("help")
+    if word in ("t", "table"):
+        return BankedCommand("table")
+    if word in ("l", "recall", "last"):
+        return BankedCommand("recall")
+    if word in ("w", "wager"):
+        if len(rest) != 3 or not rest[0].isdigit() or parse_amount(rest[2]) is None:
+            raise BadCommand("usage: w BOX WAGER AMOUNT (cents, or $dollars)")
+        return BankedCommand("wager", int(rest[0]), rest[1].lower(), parse_amount(rest[2]))
+    box = None
+    if word in ("d", "decide"):
+        if not rest or not rest[0].isdigit() or len(rest) < 2:
+            raise BadCommand("usage: d BOX VERB [AMOUNT]")
+        box, word, rest = int(rest[0]), rest[1].lower(), rest[2:]
+    if not re.fullmatch(r"[a-z_]+", word) or len(rest) > 1:
+        raise BadCommand(f"unknown command {word!r} (h for help)")
+    amount = None
+    if rest:
+        amount = parse_amount(rest[0])
+        if amount is None:
+            raise BadCommand(f"{word}: bad amount {rest[0]!r}")
+    return BankedCommand("decide", box, word, amount)
+
+
+class BankedPlayer:
+    """One player (or spectator) at a banked table: wagers on boxes, decisions, results."""
+
+    def __init__(self, client: Client, table: TableView, console: Console, *,
+                 live: bool, bot: random.Random | None = None, hands: int = 0) -> None:
+        self.client, self.tv, self.console = client, table, console
+        self.live_mode, self.live = live, None
+        self.bot, self.hands_wanted, self.hands_played = bot, hands, 0
+        self.log: deque[str] = deque(maxlen=14)
+        self.done = trio.Event()
+        self.closed = False
+        self.returned: int | None = None
+        self.pending: deque[BankedCommand] = deque()  # commands waiting for their moment
+        view = table.view
+        self.info: dict[str, Any] = view.get("table", {})
+        self.status: str = view.get("status", "")
+        self.round: int = view.get("round") or 0
+        self.closes_at = trio.current_time() + view.get("closes_in_ms", 0) / 1000 \
+            if self.status == "betting" else None
+        self.boxes: dict[int, dict[str, Any]] = {
+            b["box"]: {"player": b["player"], "wagers": dict(b.get("wagers") or {})}
+            for b in view.get("boxes", [])}
+        self.my_boxes: set[int] = set(view.get("my_boxes") or [])
+        self.cards: dict[int, list[str]] = {}
+        self.hands: dict[int, str] = {}
+        self.dealer: dict[str, Any] = {"cards": [], "hand": None, "status": None}
+        self.board: list[str] = []
+        self.decisions: dict[int, dict[str, Any]] = {}
+        self.result: dict[str, Any] | None = None
+        self.jackpot: dict[str, Any] | None = view.get("jackpot")
+        self.wagering: int | None = None
+        for ev in view.get("round_events") or []:
+            self.apply(ev)
+        for d in view.get("pending") or []:
+            self.decisions[d["box"]] = d
+
+    @staticmethod
+    def parse(line: str) -> BankedCommand | None:
+        return parse_banked_command(line)
+
+    @property
+    def me(self) -> str:
+        return str(self.client.welcome.get("name", ""))
+
+    # output (as Player)
+    say = Player.say
+    refresh = Player.refresh
+
+    def render(self) -> Group:
+        parts: list[Any] = [self.table_panel()]
+        if self.live is not None:
+            parts.append(Panel(Text("\n".join(self.log)), title="log", border_style="dim"))
+        parts.append(self.prompt_text())
+        return Group(*parts)
+
+    def show_table(self) -> None:
+        if self.live is None:
+            self.console.print(self.table_panel())
+
+    def prompt_text(self) -> Text:
+        mine = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
+        if mine:
+            return Text.assemble(("your decision", "bold yellow"), ": ", "  ".join(
+                f"box {b}: " + "/".join(choice_text(c) for c in d.get("legal", []))
+                for b, d in mine.items()))
+        if self.status == "betting" and self.closes_at is not None:
+            left = max(0, math.ceil(self.closes_at - trio.current_time()))
+            return Text(f"betting open, {left}s: w BOX WAGER AMOUNT", style="yellow")
+        return Text("watching" if self.tv.role != "player" else "waiting  (h help, q quit)",
+                    style="dim")
+
+    def table_panel(self) -> Panel:
+        grid = Table(box=None, padding=(0, 2), show_edge=False)
+        for col in ("box", "player", "wagers", "cards", "hand", "result"):
+            grid.add_column(col, header_style="dim")
+        results = (self.result or {}).get("boxes") or {}
+        for b in sorted(set(self.boxes) | set(self.cards)):
+            info = self.boxes.get(b, {})
+            res = results.get(str(b))
+            net = (res["paid"] - res["bet"]) if res else None
+            outcome = "" if net is None else f"+{money(net)}" if net > 0 else \
+                f"-{money(-net)}" if net < 0 else "even"
+            grid.add_row(f"{b}{' *' if b in self.my_boxes else ''}", info.get("player", ""),
+                         ", ".join(f"{n} {money(a)}" for n, a in
+                                   (info.get("wagers") or {}).items()),
+                         card_text(self.cards.get(b)), self.hands.get(b, ""), outcome)
+        lines: list[Any] = [grid]
+        dealer = self.dealer
+        if dealer["cards"] or dealer["status"]:
+            lines.append(Text.assemble("dealer ", card_text(dealer["cards"]), "  ",
+                                       dealer["status"] or dealer["hand"] or ""))
+        if self.board:
+            lines.append(Text.assemble("board  ", card_text(self.board)))
+        if self.jackpot:
+            lines.append(Text(f"jackpot {money(self.jackpot.get('meter'))}"
+                              + ("" if self.jackpot.get("open") else " (unavailable)"),
+                              style="yellow"))
+        stakes = self.info.get("stakes") or {}
+        title = (f"{self.info.get('name', self.tv.table)}  wagers {money(stakes.get('minimum'))}"
+                 f"-{money(stakes.get('maximum'))}  round #{self.round}  {self.status}")
+        return Panel(Group(*lines), title=title, subtitle=f"wallet {money(self.client.balance)}",
+                     border_style="green")
+
+    # events
+    def apply(self, ev: dict[str, Any]) -> str | None:
+        """Fold one event into the state; returns its log line (None: nothing to say)."""
+        kind = ev.get("type")
+        box = ev.get("box")
+        if kind == "betting_open":
+            self.status, self.round = "betting", ev.get("round", self.round)
+            self.closes_at = trio.current_time() + ev.get("closes_in_ms", 0) / 1000
+            self.cards, self.hands, self.board, self.decisions = {}, {}, [], {}
+            self.dealer = {"cards": [], "hand": None, "status": None}
+            self.result = None
+            for info in self.boxes.values():
+                info["wagers"] = {}
+            return f"--- round #{self.round}: betting open ---"
+        if kind == "wager_placed":
+            self.boxes[box] = {"player": ev.get("name", ""), "wagers": ev.get("box_wagers") or {}}
+            if self.wagering == box and ev.get("name") == self.me:
+                self.my_boxes.add(box)
+            return f"{ev.get('name')}: {ev.get('wager')} {money(ev.get('amount'))} on box {box}"
+        if kind == "box_taken":
+            self.boxes.setdefault(box, {"wagers": {}})["player"] = ev.get("name", "")
+            if self.wagering == box and ev.get("name") == self.me:
+                self.my_boxes.add(box)
+            return None
+        if kind == "no_more_bets":
+            self.status, self.closes_at = "dealing", None
+            for b, ws in (ev.get("boxes") or {}).items():
+                self.boxes.setdefault(int(b), {"player": ""})["wagers"] = ws
+            return "no more bets"
+        if kind == "round_started":
+            self.status = "deciding"
+            return None
+        if kind == "cards_dealt":
+            cards = list(ev.get("cards") or [])
+            if ev.get("to") == "box":
+                self.cards[box] = self.cards.get(box, []) + cards
+                return f"box {box}: {plain_cards(cards)}" if box in self.my_boxes else None
+            if ev.get("to") == "dealer":
+                self.dealer["cards"] = self.dealer["cards"] + cards
+            else:
+                self.board = self.board + cards
+            return f"{ev.get('to')}: {plain_cards(cards)}"
+        if kind == "decision":
+            self.decisions[box] = ev
+            return None
+        if kind == "decision_made":
+            self.decisions.pop(box, None)
+            amount = f" {money(ev['amount'])}" if ev.get("amount") else ""
+            cause = f" ({ev['cause']})" if ev.get("cause") not in (None, "player") else ""
+            return f"box {box}: {ev.get('verb')}{amount}{cause}"
+        if kind == "hand_shown":
+            if box is None:
+                self.dealer.update(cards=list(ev.get("cards") or []), hand=ev.get("hand"))
+                return f"dealer shows {plain_cards(ev.get('cards'))} ({ev.get('hand')})"
+            self.cards[box], self.hands[box] = list(ev.get("cards") or []), ev.get("hand", "")
+            return f"box {box} shows {plain_cards(ev.get('cards'))} ({ev.get('hand')})"
+        if kind == "dealer_declared":
+            self.dealer["status"] = ev.get("status")
+            return f"dealer {ev.get('status')}"
+        if kind == "round_result":
+            self.status, self.result, self.decisions = "settled", ev, {}
+            out = []
+            for b, r in sorted((ev.get("boxes") or {}).items(), key=lambda x: int(x[0])):
+                net = r["paid"] - r["bet"]
+                out.append(f"box {b} ({r['player']}): bet {money(r['bet'])}, paid "
+                           f"{money(r['paid'])}, {'+' if net >= 0 else '-'}{money(abs(net))}")
+            return "result: " + ("; ".join(out) or "no boxes played")
+        if kind == "round_voided":
+            self.status, self.decisions = "settled", {}
+            return f"round voided ({ev.get('reason')}): wagers returned"
+        if kind == "meter" and self.jackpot is not None:
+            self.jackpot["meter"] = ev.get("meter")
+            return None
+        if kind == "jackpot_status" and self.jackpot is not None:
+            self.jackpot.update(open=ev.get("open"), status=ev.get("status"))
+            return f"jackpot: {ev.get('status')}"
+        if kind in ("wager_settled", "street_opened"):
+            return None
+        if kind == "player_joined":
+            return f"{ev.get('name')} joins"
+        if kind == "player_left":
+            for b in ev.get("boxes") or []:
+                self.boxes.pop(b, None)
+            return f"{ev.get('name')} leaves"
+        if kind == "table_closing":
+            self.status = "closing"
+            return "the table is closing"
+        return f"{kind} {ev}"
+
+    async def on_message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "error":
+            self.say(f"refused: {msg.get('code')}: {msg.get('message')}", "red")
+            return
+        if kind == "recall" and msg.get("table") == self.tv.table:
+            self.say(recall_text(msg.get("last_round")))
+            return
+        if kind == "balance":
+            self.refresh()
+            return
+        if msg.get("table") != self.tv.table:
+            return
+        if kind == "left":
+            self.returned = msg.get("returned")
+            self.say(f"you left the table ({msg.get('reason')})")
+            self.done.set()
+            return
+        if kind != "event":
+            return
+        ev = msg["event"]
+        line = self.apply(ev)
+        if line:
+            self.say(line, "bold" if ev.get("type") in ("betting_open", "round_result") else "")
+        etype = ev.get("type")
+        if etype == "round_result" and self.live is None and self.bot is None:
+            self.show_table()
+        if etype == "round_result" and any(int(b) in self.my_boxes
+                                           for b in (ev.get("boxes") or {})):
+            self.hands_played += 1
+            if self.bot is not None and self.hands_played >= self.hands_wanted:
+                await self.leave()
+        if self.bot is not None:
+            await self.bot_move(etype, ev)
+        else:
+            await self.flush()
+        self.refresh()
+
+    async def bot_move(self, etype: str | None, ev: dict[str, Any]) -> None:
+        assert self.bot is not None
+        if etype == "betting_open" and self.hands_played < self.hands_wanted:
+            box = min(self.my_boxes) if self.my_boxes else next(
+                (b for b in range(1, self.info.get("boxes", 1) + 1)
+                 if not self.boxes.get(b, {}).get("player")), None)
+            if box is None:
+                return
+            self.wagering = box
+            minimum = (self.info.get("stakes") or {}).get("minimum", 0)
+            specs = [w for w in self.info.get("wagers", []) if w.get("initial")]
+            for w in [w for w in specs if w.get("required")] or specs[:1]:
+                await self.client.send({"type": "wager", "table": self.tv.table, "box": box,
+                                        "wager": w["name"], "amount": minimum})
+        elif etype == "decision" and ev.get("box") in self.my_boxes:
+            choice = self.bot.choice(ev.get("legal") or [{"verb": "stand"}])
+            amounts = choice.get("amounts") or []
+            msg = {"type": "decide", "table": self.tv.table, "box": ev["box"],
+                   "verb": choice["verb"]}
+            if len(amounts) > 1:
+                msg["amount"] = self.bot.choice(amounts)
+            await self.client.send(msg)
+
+    async def flush(self) -> None:
+        """Send the typed commands whose moment has come (betting open, a decision owed)."""
+        while self.pending:
+            cmd = self.pending[0]
+            if cmd.kind == "wager":
+                if self.status != "betting":
+                    return
+                self.pending.popleft()  # before any await: another flush may run meanwhile
+                self.wagering = cmd.box
+                await self.client.send({"type": "wager", "table": self.tv.table, "box": cmd.box,
+                                        "wager": cmd.name, "amount": cmd.amount})
+            else:
+                owed = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
+                box = cmd.box if cmd.box is not None else (next(iter(owed)) if len(owed) == 1
+                                                           else None)
+                if box is None or box not in owed:
+                    return
+                legal = {c["verb"]: c for c in owed[box].get("legal", [])}
+                self.pending.popleft()
+                if cmd.name not in legal:
+                    self.say(f"box {box} may: {', '.join(legal)}", "red")
+                    continue
+                msg = {"type": "decide", "table": self.tv.table, "box": box, "verb": cmd.name}
+                if cmd.amount is not None:
+                    msg["amount"] = cmd.amount
+                self.decisions.pop(box, None)
+                await self.client.send(msg)
+
+    async def leave(self) -> None:
+        await self.client.send({"type": "leave", "table": self.tv.table})
+
+    async def on_command(self, cmd: Any) -> bool:
+        if cmd.kind == "quit":
+            return False
+        if cmd.kind == "help":
+            self.console.print(BANKED_HELP)
+        elif cmd.kind == "table":
+            self.show_table()
+            self.console.print(self.prompt_text())
+        elif cmd.kind == "recall":
+            await self.client.send({"type": "recall", "table": self.tv.table})
+        elif self.tv.role != "player":
+            self.say("spectators cannot wager", "red")
+        else:
+            self.pending.append(cmd)
+            await self.flush()
+            if self.pending:
+                self.say(f"{cmd.kind} {cmd.name} waits for its moment", "dim")
+        return True
+
+
+def choice_text(choice: dict[str, Any]) -> str:
+    amounts = choice.get("amounts") or []
+    if len(amounts) == 1:
+        return f"{choice['verb']} {money(amounts[0])}"
+    if amounts:
+        return f"{choice['verb']} {'|'.join(str(a) for a in amounts)}"
+    return str(choice["verb"])
+
+
+def recall_text(last: dict[str, Any] | None) -> str:
+    """The ``recall`` reply (QLD Sch 19 s3(2)): the previous round's bet, result and win."""
+    if not last:
+        return "no previous round at this table"
+    net = last.get("net", 0)
+    return (f"last round #{last.get('round')}: bet {money(last.get('bet_total'))}, paid "
+            f"{money(last.get('paid_total'))}, {'won' if net >= 0 else 'lost'} {money(abs(net))}")
+
+
 def buy_in_amount(info: dict[str, Any], stake: int = 0, wanted: int | None = None) -> int:
     """A buy-in within the table's limits: ``wanted``, else five minimums (capped)."""
     low = info.get("min_buy_in") or 0
@@ -623,7 +997,8 @@ def lobby_table(tables: list[dict[str, Any]]) -> Table:
         grid.add_column(col)
     for i, t in enumerate(tables, 1):
         blinds = "/".join(money(v) for v in (t.get("stakes") or {}).values())
-        buy = (f"{money(t['min_buy_in'])}-{money(t['max_buy_in'])}" if t.get("max_buy_in")
+        buy = ("wallet" if not POKER_GAME.match(t["game"])
+               else f"{money(t['min_buy_in'])}-{money(t['max_buy_in'])}" if t.get("max_buy_in")
                else f"{money(t['min_buy_in'])}+")
         grid.add_row(str(i), t["id"], t["name"], blinds, buy, f"{t['taken']}/{t['seats']}")
     return grid
@@ -683,12 +1058,6 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
     elif args.bot:
         chosen = next((t for t in tables if t["taken"] < t["seats"]
                        and POKER_GAME.match(t["game"])), None)
-    if chosen is not None and not POKER_GAME.match(chosen["game"]):
-        console.print(f"[red]{chosen['id']} is a {chosen.get('description') or chosen['game']}"
-                      f" table: croupier play plays poker tables[/red]")
-        chosen, table_id = None, None
-        if args.bot:
-            return 1
     while chosen is None:
         if table_id and not args.bot:
             console.print(f"[red]no table {table_id!r}[/red]")
@@ -701,14 +1070,13 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
             return 0
         table_id = line.strip()
         chosen = pick_table(tables, table_id)
-        if chosen is not None and not POKER_GAME.match(chosen["game"]):
-            console.print(f"[red]{chosen['id']} is not a poker table[/red]")
-            chosen, table_id = None, None
     role = "spectator" if args.watch else "player"
     view = await client.join(chosen["id"], role=role, seat=args.seat)
     console.print(f"joined [bold]{chosen['name']}[/bold] as "
-                  + (f"seat {view.seat}" if view.seat is not None else "a spectator"))
-    if role == "player" and not view.stake:
+                  + (f"seat {view.seat}" if view.seat is not None
+                     else "a player" if view.role == "player" else "a spectator"))
+    banked = isinstance(view.view.get("table", {}).get("wagers"), list)
+    if role == "player" and not banked and not view.stake:
         wanted = parse_amount(args.buy_in) if args.buy_in else None
         amount = buy_in_amount(chosen, 0, wanted)
         try:
@@ -719,12 +1087,14 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
     rng = random.Random(args.seed) if args.bot else None
     live = (not args.bot and not args.plain and console.is_terminal
             and sys.stdin.isatty())
-    player = Player(client, client.tables[chosen["id"]], console, live=live, bot=rng,
-                    hands=args.hands)
+    kind = BankedPlayer if banked else Player
+    player: Any = kind(client, client.tables[chosen["id"]], console, live=live, bot=rng,
+                       hands=args.hands)
     if not live:
         player.show_table()
         if not args.bot:
-            console.print("commands: f k c b r a buy o i t h q", style="dim")
+            console.print("commands: w d l t h q (h for help)" if banked
+                          else "commands: f k c b r a buy o i t h q", style="dim")
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pump_messages, client, player)
         if args.bot:
@@ -735,12 +1105,12 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
     if player.closed:
         return 1
     if args.bot:
-        console.print(f"bot: played {player.hands_played} hands, "
+        console.print(f"bot: played {player.hands_played} {'rounds' if banked else 'hands'}, "
                       f"{money(player.returned)} returned, wallet {money(client.balance)}")
     return 0
 
 
-async def pump_messages(client: Client, player: Player) -> None:
+async def pump_messages(client: Client, player: Player | BankedPlayer) -> None:
     try:
         async for msg in client:
             await player.on_message(msg)
@@ -756,7 +1126,7 @@ async def pump_messages(client: Client, player: Player) -> None:
         player.done.set()
 
 
-async def read_commands(player: Player, lines: trio.MemoryReceiveChannel[str | None],
+async def read_commands(player: Player | BankedPlayer, lines: trio.MemoryReceiveChannel[str | None],
                         nursery: trio.Nursery) -> None:
     """Read and apply commands until ``q``, end of input or the seat is gone; then leave."""
     ticker = None
@@ -773,7 +1143,7 @@ async def read_commands(player: Player, lines: trio.MemoryReceiveChannel[str | N
                 if line is None:
                     break
                 try:
-                    cmd = parse_command(line)
+                    cmd = player.parse(line)
                 except BadCommand as exc:
                     player.say(str(exc), "red")
                     continue
@@ -792,14 +1162,14 @@ async def read_commands(player: Player, lines: trio.MemoryReceiveChannel[str | N
             player.live = None
 
 
-async def wait_for_pending(player: Player) -> None:
+async def wait_for_pending(player: Player | BankedPlayer) -> None:
     """Input ended: give queued betting commands up to one turn to be played."""
     with trio.move_on_after(60):
         while player.pending and not player.done.is_set():
             await trio.sleep(0.05)
 
 
-async def tick(player: Player, scope: trio.CancelScope) -> None:
+async def tick(player: Player | BankedPlayer, scope: trio.CancelScope) -> None:
     with scope:
         while True:
             await trio.sleep(0.5)

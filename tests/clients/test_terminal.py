@@ -19,14 +19,18 @@ import trio
 from clients import terminal
 from clients.terminal import (
     BadCommand,
+    BankedCommand,
     Command,
     Hand,
     buy_in_amount,
     check_action,
     money,
     parse_amount,
+    parse_banked_command,
     parse_command,
+    recall_text,
 )
+from server.config import TableConfig
 from tests.clients.support import Bot, config, holdem_table, running_server
 
 TABLE = "holdem-test"
@@ -222,3 +226,66 @@ def test_only_player_vs_player_poker_tables_are_played() -> None:
         assert terminal.POKER_GAME.match(game)
     for game in ("holdem-bonus", "three-card-poker", "caribbean-stud", "casino-war"):
         assert not terminal.POKER_GAME.match(game)
+
+
+# -- banked tables ------------------------------------------------------------------------------
+BANKED = "tcp-test"
+
+
+def banked_table() -> TableConfig:
+    return TableConfig(id=BANKED, game="three-card-poker", name="Three card poker test",
+                       options={"minimum": 500, "maximum": 50_000}, betting_seconds=1.0,
+                       decision_seconds=20.0, seed=5)
+
+
+def test_banked_commands_parse() -> None:
+    assert parse_banked_command("w 2 ante 500") == BankedCommand("wager", 2, "ante", 500)
+    assert parse_banked_command("w 2 pair_plus $5") == BankedCommand("wager", 2, "pair_plus",
+                                                                      500)
+    assert parse_banked_command("w 2 ante 0") == BankedCommand("wager", 2, "ante", 0)
+    assert parse_banked_command("bet") == BankedCommand("decide", None, "bet", None)
+    assert parse_banked_command("d 3 raise 1000") == BankedCommand("decide", 3, "raise", 1000)
+    assert parse_banked_command("l") == BankedCommand("recall")
+    for bad in ("w 2 ante", "w x ante 5", "d 3", "bet 1 2", "w 2 ante -5"):
+        with pytest.raises(BadCommand):
+            parse_banked_command(bad)
+    assert recall_text(None) == "no previous round at this table"
+    assert recall_text({"round": 4, "bet_total": 1500, "paid_total": 2000, "net": 500}) == \
+        "last round #4: bet $15.00, paid $20.00, won $5.00"
+
+
+async def test_bot_mode_plays_rounds_at_a_banked_table() -> None:
+    """QLD Sch 19: wagers in the betting window, a decision per street, then the result."""
+    async with running_server(config(holdem_table(TABLE), banked_table())) as server:
+        argv = ["--url", server.url, "--bot", "--hands", "2", "--table", BANKED, "--seed", "4"]
+        with trio.fail_after(90):
+            code, out = await trio.to_thread.run_sync(_run_main, argv)
+        table = server.croupier.tables[BANKED]
+        money_now = server.croupier.money()
+    assert code == 0, out
+    assert "played 2 rounds" in out
+    assert out.count("result: box 1 (bot)") == 2
+    assert "no more bets" in out and "dealer shows" in out
+    assert table.players == {}  # it left
+    assert money_now["issued"] == money_now["wallets"] + money_now["stakes"] \
+        + money_now["commission"] + money_now["house"] + money_now["jackpot_contributed"] \
+        - money_now["jackpot_paid"] + table.in_play
+
+
+async def test_interactive_banked_round_through_a_pipe() -> None:
+    async with running_server(config(holdem_table(TABLE), banked_table())) as server:
+        env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
+        with trio.fail_after(90):
+            proc = await trio.run_process(
+                [sys.executable, "-m", "server.cli", "play", "--url", server.url,
+                 "--name", "pat", "--table", BANKED],
+                stdin=b"w 2 ante 500\nw 2 pair_plus $5\nbet\nq\n", capture_stdout=True,
+                capture_stderr=True, check=False, env=env, cwd=ROOT)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, out + proc.stderr.decode()
+    assert "joined Three card poker test as a player" in out
+    assert "pat: ante $5.00 on box 2" in out and "pat: pair_plus $5.00 on box 2" in out
+    assert out.count("pat: ante $5.00 on box 2") == 1      # each typed wager sent once
+    assert "box 2: bet $5.00" in out                       # the decision, at its moment
+    assert "result: box 2 (pat): bet $15.00" in out
+    assert "you left the table" in out
