@@ -12,10 +12,15 @@ Commands, one per line on stdin:
     buy AMOUNT  buy in / top up (between rounds)      o / i  sit out / sit in
     t  show the table             h  help               q  leave the table and quit
 
+At a banked table (players against the house) the commands are ``w BOX WAGER AMOUNT`` (a
+wager in the betting window; 0 withdraws it), ``d BOX VERB [AMOUNT]`` or just ``VERB`` (the
+decision a box owes), ``l`` (recall the last round), ``t``, ``h``, ``q``.
+
 AMOUNT is in cents like everything in the protocol (``b 400`` bets $4.00); ``$4`` or ``4.00``
-are read as dollars. A betting command typed before your turn waits for it (it is checked
-against the legal actions then). On a terminal the table is a live ``rich`` display; with
-stdin/stdout piped every event is printed as a line, so the client can be scripted.
+are read as dollars. A betting command, wager or decision typed before its moment waits for
+it (and is checked against the legal actions then). On a terminal the table is a live
+``rich`` display; with stdin/stdout piped every event is printed as a line, so the client
+can be scripted.
 ``--bot`` plays random legal actions for ``--hands`` rounds, then leaves and prints a summary.
 """
 
