@@ -42,7 +42,7 @@ import logging
 import math
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import trio
@@ -148,16 +148,6 @@ class Player(Recipient):
         self.leaving = False
 
 
-@dataclass
-class RoundMoney:
-    """What this round took from each box (debited from its player's wallet)."""
-
-    debited: dict[int, int] = field(default_factory=dict)
-
-    def add(self, box: int, amount: int) -> None:
-        self.debited[box] = self.debited.get(box, 0) + amount
-
-
 class BankedTable(TableActor):
     """A table of one banked game (see the module docstring)."""
 
@@ -197,7 +187,6 @@ class BankedTable(TableActor):
         self.round_id = ""
         self.layout: dict[int, dict[str, int]] = {}
         self.round_owners: dict[int, str] = {}
-        self.round_money = RoundMoney()
         self.round_events: list[tuple[dict[str, Any], Any]] = []
         self.engine: BankedRound | None = None
         self.closes_at = math.inf
@@ -232,7 +221,7 @@ class BankedTable(TableActor):
             self._work = work
             async with trio.open_nursery() as background:
                 if self.link is not None:
-                    with trio.move_on_after(2):  # a pool service that is down only closes them
+                    with trio.move_on_after(1):  # a pool service that is down only closes them
                         await self.link.ensure_pool()
                     self.jackpot_open = self.link.open
                     background.start_soon(self.link.watch, self._on_meter)
@@ -496,7 +485,6 @@ class BankedTable(TableActor):
         self.phase = "betting"
         self.layout = {}
         self.round_owners = {}
-        self.round_money = RoundMoney()
         self.round_events = []
         self.engine = None
         self.closes_at = now + self.table.betting_seconds
@@ -560,7 +548,8 @@ class BankedTable(TableActor):
             self.layout[cmd.box] = new
         else:
             self.layout.pop(cmd.box, None)
-        self._take_box(player, cmd.box)
+        if new:
+            self._take_box(player, cmd.box)
         cmd.conn.send(Balance(balance))
         self.broadcast({"type": "wager_placed", "round": self.round_no, "box": cmd.box,
                         "wager": cmd.wager, "amount": cmd.amount, "name": player.name,
@@ -575,8 +564,6 @@ class BankedTable(TableActor):
             self._pause()
             return
         self.round_owners = {b: self.owners[b] for b in self.layout}
-        for b, ws in self.layout.items():
-            self.round_money.add(b, sum(ws.values()))
         jackpots = {b: ws["jackpot"] for b, ws in self.layout.items() if "jackpot" in ws}
         if jackpots and self.link is not None:
             self.phase = "coin_in"
@@ -609,7 +596,6 @@ class BankedTable(TableActor):
         for box, amount in sorted(cmd.result.returned.items()):
             self.layout[box].pop("jackpot", None)
             self.in_play -= amount
-            self.round_money.add(box, -amount)
             account = self.round_owners[box]
             balance = self.wallet.credit(account, amount)
             self._to_account(account, Balance(balance))
@@ -728,7 +714,6 @@ class BankedTable(TableActor):
             log.error("table %s: box %d decision not funded", self.id, box)
             return
         self.in_play += added
-        self.round_money.add(box, added)
         self._to_account(account, Balance(balance))
 
     def _timeouts(self) -> None:

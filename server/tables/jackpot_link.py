@@ -24,6 +24,7 @@ table; the table itself stays synchronous and learns the outcome as an internal 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,11 +44,15 @@ from server.jackpots.service import (
     award_by_rule,
 )
 
+log = logging.getLogger("croupier.tables.jackpot")
+
 #: Games whose jackpot may be linked through the pool service, and their regime.
 LINKABLE: dict[str, str] = {"caribbean-stud": "qld", "canberra-poker-2017": "act2017"}
 
 #: How often availability is looked at (the service itself pings every 0.25 s).
 POLL_SECONDS = 0.1
+#: Wait before retrying a held award or void the pool refused (logged each time).
+RETRY_SECONDS = 5.0
 
 
 class LinkError(ValueError):
@@ -206,7 +211,10 @@ class JackpotLink:
             try:
                 outcome = await self.service.contribute(self.pool, round_id, wager_id(box),
                                                         amount)
-            except JackpotUnavailable:
+            except JackpotError as exc:  # unavailable, or refused for good (logged)
+                if not isinstance(exc, JackpotUnavailable):
+                    log.error("pool %s refused the coin-in of %s/%d: %s", self.pool,
+                              round_id, box, exc)
                 result.returned[box] = amount
                 continue
             if outcome.status in ("applied", "pending", "duplicate"):
@@ -228,6 +236,10 @@ class JackpotLink:
                 await trio.sleep(POLL_SECONDS)
                 await self.service.wait_available()
                 continue
+            except JackpotError as exc:  # e.g. the pool was removed: held, retried, logged
+                log.error("pool %s: award of %s held: %s", self.pool, round_id, exc)
+                await trio.sleep(RETRY_SECONDS)
+                continue
             paid: dict[int, int] = {}
             for winner, amount in result.paid:
                 paid[box_of(winner)] = paid.get(box_of(winner), 0) + amount
@@ -241,5 +253,9 @@ class JackpotLink:
             except JackpotUnavailable:
                 await trio.sleep(POLL_SECONDS)
                 await self.service.wait_available()
+                continue
+            except JackpotError as exc:
+                log.error("pool %s: void of %s held: %s", self.pool, round_id, exc)
+                await trio.sleep(RETRY_SECONDS)
                 continue
             return result.prize + result.reserve
