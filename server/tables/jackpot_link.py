@@ -42,6 +42,7 @@ from server.jackpots.service import (
     Prize,
     Snapshot,
     award_by_rule,
+    regime_prizes,
 )
 
 log = logging.getLogger("croupier.tables.jackpot")
@@ -81,6 +82,7 @@ def wager_id(box: int) -> str:
 
 
 def box_of(winner: str) -> int:
+    """The box a prize is for (prizes name their box: ``"3"``)."""
     return int(winner.removeprefix("box"))
 
 
@@ -88,29 +90,22 @@ def compute_prizes(regime: str, options: Mapping[str, Any], hands: Mapping[int, 
                    snap: Snapshot) -> list[Prize]:
     """The regime's prizes for this round's winning hands on the live pool ``snap``.
 
-    QLD: s24 (majors by ``multi_winner_mode``, s25) and the fixed prizes, paid by the house
-    (jackpots.md 4.1 steps 5-6). ACT-2017: r 11.1-11.4 majors, fixed prizes
-    ``multiple x DJW`` from the pool's fixed-prize source (jackpots.md 3 step 4).
+    QLD: :func:`regimes_qld.award` (s24, s25 by ``multi_winner_mode``; fixed prizes from the
+    house, jackpots.md 4.1 steps 5-6). ACT-2017: :func:`regimes_act.settle_2017` (r 11.1-11.4;
+    fixed prizes ``multiple x DJW`` from the pool's fixed-prize source, jackpots.md 3 step 4).
+    Straight and royal flushes are paid from the meter, the rest as fixed prizes
+    (:func:`regime_prizes`); the service funds shortfalls and the top-up the same way the
+    regimes do.
     """
-    prizes: list[Prize] = []
     if regime == "qld":
-        cfg = qld_config(options)
-        majors = sorted(((b, h) for b, h in hands.items()
-                         if h in (qld.STRAIGHT_FLUSH, qld.ROYAL_FLUSH)), reverse=True)
-        for b, amount in qld.major_prizes(majors, snap.meter, cfg).items():
-            prizes.append(Prize(wager_id(b), amount, "progressive"))
-        for b, h in sorted(hands.items()):
-            if h in cfg.fixed_prizes and qld.is_jackpot_hand(h, cfg):
-                prizes.append(Prize(wager_id(b), cfg.fixed_prizes[h], "fixed"))
-        return prizes
-    majors_act = {b: h for b, h in hands.items() if h in act.MAJOR}
-    for b, amount in act.progressive_majors(majors_act, snap.meter).items():
-        prizes.append(Prize(wager_id(b), amount, "progressive"))
-    for b, h in sorted(hands.items()):
-        if h in act.FIXED_2017_MULTIPLE:
-            prizes.append(Prize(wager_id(b), act.FIXED_2017_MULTIPLE[h] * options["jackpot_wager"],
-                                "fixed"))
-    return prizes
+        a = qld.award(dict(hands), snap.meter, snap.reserve, qld_config(options))
+        majors = [b for b, h in a.hands.items() if h in (qld.STRAIGHT_FLUSH, qld.ROYAL_FLUSH)]
+        return regime_prizes(a.prizes, majors)
+    cfg = act.ActJackpotConfig(
+        wager=options["jackpot_wager"], prize_rate_bp=options["prize_pool_rate_bp"],
+        seed=options["jackpot_seed"], fixed_prize_source=options["fixed_prize_source"])
+    s = act.settle_2017(cfg, snap.meter, snap.reserve, dict(hands))
+    return regime_prizes(s.prizes, [b for b, h in hands.items() if h in act.MAJOR])
 
 
 def qld_config(o: Mapping[str, Any]) -> qld.QldJackpotConfig:
