@@ -14,9 +14,10 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
-from clients.client import Client
+from clients.client import Client, ServerError
 from server.jackpots.service import open_jackpot_service
 from tests.integration.helpers import (
     DEALER_NO_QUALIFY,
@@ -145,6 +146,45 @@ async def test_jackpot_won_during_an_outage_is_held_then_paid_5_8(tmp_path: Path
             [sys.executable, "-m", "server.cli", "jackpot", "--redis", redis.url, "check", pool],
             cwd=REPO, capture_stdout=True, capture_stderr=True, check=False)
         assert check.returncode == 0, check.stdout + check.stderr
+    finally:
+        server.stop()
+        redis.kill()
+
+
+async def test_outage_during_the_betting_window_returns_the_jackpot_wager_s34(
+        tmp_path: Path) -> None:
+    """QLD Sch 3 s34: the jackpot system fails while betting is open: the jackpot wager on the
+    layout goes back to the player, new ones are refused, the ante plays; when the system is
+    back the next window takes jackpot wagers again."""
+    redis = RedisServer(tmp_path)
+    redis.start()
+    pool = f"window-{os.getpid()}"
+    tables = write_tables(tmp_path / "t.toml", [csp_table("csp-w", pool, betting_seconds=3)])
+    server = ServerProcess(tables, redis.url)
+    try:
+        await server.started()
+        async with Client.connect(server.url, name="gus") as gus:
+            await gus.join("csp-w", seat=5)
+            log: list[dict] = []
+            opened = await expect(gus, "betting_open", log)
+            await gus.wager("csp-w", 5, "ante", 500)
+            await gus.wager("csp-w", 5, "jackpot", 100)
+            balance = gus.balance
+            redis.kill()
+            returned = await expect(gus, "jackpot_wager_returned", log)
+            assert (returned["box"], returned["amount"]) == (5, 100)
+            with pytest.raises(ServerError) as info:
+                await gus.wager("csp-w", 5, "jackpot", 100)
+            assert info.value.code == "jackpot_unavailable"
+            closed = await expect(gus, "no_more_bets", log)
+            assert closed["round"] == opened["round"] and closed["boxes"] == {"5": {"ante": 500}}
+            assert gus.balance == balance + 100
+            redis.start()
+            await expect(gus, "jackpot_status", log, lambda e: e["open"], timeout=10)
+            await expect(gus, "betting_open", log)
+            await gus.wager("csp-w", 5, "ante", 500)
+            accepted = await gus.wager("csp-w", 5, "jackpot", 100)
+            assert accepted["box_wagers"] == {"ante": 500, "jackpot": 100}
     finally:
         server.stop()
         redis.kill()
