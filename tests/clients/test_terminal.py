@@ -234,7 +234,7 @@ BANKED = "tcp-test"
 
 def banked_table() -> TableConfig:
     return TableConfig(id=BANKED, game="three-card-poker", name="Three card poker test",
-                       options={"minimum": 500, "maximum": 50_000}, betting_seconds=1.0,
+                       options={"minimum": 500, "maximum": 50_000}, betting_seconds=2.5,
                        decision_seconds=20.0, seed=5)
 
 

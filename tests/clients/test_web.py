@@ -327,7 +327,7 @@ def play_a_banked_round(http_url: str) -> dict[str, Any]:
 async def test_browser_plays_a_banked_round_wager_decision_result() -> None:
     """QLD Sch 19 s5: a wager during the betting window; s7: every wager's result shown."""
     banked = TableConfig(id=BANKED, game="three-card-poker", name="Three card poker test",
-                         options={"minimum": 500, "maximum": 50_000}, betting_seconds=3.0,
+                         options={"minimum": 500, "maximum": 50_000}, betting_seconds=6.0,
                          decision_seconds=30.0, seed=11)
     async with running_server(config(holdem_table(TABLE), banked)) as server:
         with trio.fail_after(90):
