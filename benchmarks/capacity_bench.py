@@ -42,7 +42,8 @@ def trial(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     print(f"{tables:5d} tables {report['bots']:6d} bots: {report['actions_per_s']:7.1f} "
           f"actions/s, {report['frames_from_server_per_s']:8.0f} frames/s out, "
           f"latency p50 {steady['p50']:6.1f} p99 {steady['p99']:7.1f} max {steady['max']:7.1f} "
-          f"ms (after {args.warmup:.0f} s), server CPU {cpu / wall:4.0%}, RSS "
+          f"ms (after {args.warmup:.0f} s), server CPU {cpu / wall:4.0%}, clients' CPU "
+          f"{report['client_cpu_share']:.0%}, RSS "
           f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",
           flush=True)
     return {"tables": tables, "passed": passed, "report": report}

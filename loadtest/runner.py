@@ -14,6 +14,7 @@ its seat, the bots' wallets changed by exactly minus what the house took during 
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 import time
@@ -136,11 +137,21 @@ async def run_workers(
         if finals[i] is None:
             raise LoadTestError(f"worker {i} ended (exit {proc.returncode}) without a result")
 
+    cpu0 = _children_cpu()
     async with trio.open_nursery() as nursery:
         for i in range(procs):
             nursery.start_soon(one, i)
     total = merged([f for f in finals if f is not None])
-    return total, max(played) or (time.monotonic() - started)
+    wall = time.monotonic() - started
+    total.counters["client_cpu_ms"] = round((_children_cpu() - cpu0) * 1000)
+    total.counters["client_wall_ms"] = round(wall * 1000)
+    return total, max(played) or wall
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children (the worker processes)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def merged(parts: list[Stats]) -> Stats:
@@ -245,6 +256,8 @@ def build_report(
         "seq_gaps": c.get("gap_frames", 0),
         "unsettled_bots": c.get("unsettled", 0),
         "client_gc_worst_ms": c.get("client_gc_worst_ms", 0),
+        "client_cpu_share": round(c.get("client_cpu_ms", 0) / max(c.get("client_wall_ms", 0), 1),
+                                  2),
         "conservation": cons,
         "conserved": cons["conserved"],
         "ok": cons["conserved"] and unexpected == 0,
