@@ -350,7 +350,7 @@ class Bot:
 
     def _event(self, ev: dict[str, Any], nursery: trio.Nursery) -> None:
         etype = ev.get("type")
-        if etype == "action_taken":
+        if etype in ("action_taken", "action"):  # README calls it "action"
             if ev.get("seat") == self.seat:
                 self.turn_id += 1
                 if self.pending_act is not None:
