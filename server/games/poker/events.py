@@ -1,15 +1,19 @@
-"""Events the poker engine emits: frozen records, each saying who may see it.
+"""Events the poker engine emits: immutable records, each saying who may see it.
 
 ``visible_to`` is :data:`EVERYONE`, :data:`NOBODY` (burn cards and undealt cards: kept for
 the audit log only) or a seat number (a player's own hole cards). The view layer filters on
 that field alone. ``to_wire()`` gives a msgpack/JSON-friendly dict with a ``"type"`` key;
 cards become two-character strings (``"As"``).
+
+Each event is a :class:`typing.NamedTuple` (with :class:`Event` mixed in first): built at
+C speed on the engine's hot path, and immutable like a frozen dataclass (assigning a field
+raises ``AttributeError``). Equality and hashing also compare the event type, so two events
+of different types with the same field values are not equal (as with dataclasses).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from server.cards import card_str
 
@@ -32,37 +36,45 @@ def _wire(v: Any) -> Any:
 
 
 class Event:
-    """Base of every poker event."""
+    """Base of every poker event (mixed into each event's named tuple)."""
 
     __slots__ = ()
     TYPE: ClassVar[str] = "event"
+    _fields: ClassVar[tuple[str, ...]]
     visible_to: Any
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
-        for f in fields(self):  # type: ignore[arg-type]
-            v = getattr(self, f.name)
-            if f.name in _CARD_FIELDS and v is not None:
+        for name, v in zip(self._fields, self, strict=True):  # type: ignore[call-overload]
+            if name in _CARD_FIELDS and v is not None:
                 v = [card_str(c) for c in v]
-            out[f.name] = _wire(v)
+            out[name] = _wire(v)
         return out
 
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[operator]
 
-@dataclass(frozen=True, slots=True)
-class FeeCharged(Event):
-    """QLD Sch 11 s19: a participation fee paid before the round."""
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
 
-    TYPE: ClassVar[str] = "fee_charged"
+    def __hash__(self) -> int:
+        return hash((type(self), tuple.__hash__(self)))  # type: ignore[arg-type]
+
+
+class _FeeCharged(NamedTuple):
     seat: int
     amount: int
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class BlindPosted(Event):
-    """A blind (``kind`` "blind1".."blind3"), or a QLD s23A ``live``/``dead`` post."""
+class FeeCharged(Event, _FeeCharged):
+    """QLD Sch 11 s19: a participation fee paid before the round."""
 
-    TYPE: ClassVar[str] = "blind_posted"
+    __slots__ = ()
+    TYPE: ClassVar[str] = "fee_charged"
+
+
+class _BlindPosted(NamedTuple):
     seat: int
     kind: str
     amount: int
@@ -70,55 +82,70 @@ class BlindPosted(Event):
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class HoleCardsDealt(Event):
-    """A player's hole cards: visible to that seat only."""
+class BlindPosted(Event, _BlindPosted):
+    """A blind (``kind`` "blind1".."blind3"), or a QLD s23A ``live``/``dead`` post."""
 
-    TYPE: ClassVar[str] = "hole_cards_dealt"
+    __slots__ = ()
+    TYPE: ClassVar[str] = "blind_posted"
+
+
+class _HoleCardsDealt(NamedTuple):
     seat: int
     cards: tuple[int, ...]
     visible_to: Any = None
 
 
-@dataclass(frozen=True, slots=True)
-class CardBurned(Event):
-    """A burn card (ACT r 7.3, 8.4, 9.1; QLD Sch 11 s20): never shown to anyone."""
+class HoleCardsDealt(Event, _HoleCardsDealt):
+    """A player's hole cards: visible to that seat only."""
 
-    TYPE: ClassVar[str] = "card_burned"
+    __slots__ = ()
+    TYPE: ClassVar[str] = "hole_cards_dealt"
+
+
+class _CardBurned(NamedTuple):
     cards: tuple[int, ...]
     visible_to: Any = NOBODY
 
 
-@dataclass(frozen=True, slots=True)
-class BoardDealt(Event):
-    """Communal cards turned face up before betting round ``round`` (1-based)."""
+class CardBurned(Event, _CardBurned):
+    """A burn card (ACT r 7.3, 8.4, 9.1; QLD Sch 11 s20): never shown to anyone."""
 
-    TYPE: ClassVar[str] = "board_dealt"
+    __slots__ = ()
+    TYPE: ClassVar[str] = "card_burned"
+
+
+class _BoardDealt(NamedTuple):
     round: int
     cards: tuple[int, ...]
     board: tuple[int, ...]
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class TurnToAct(Event):
+class BoardDealt(Event, _BoardDealt):
+    """Communal cards turned face up before betting round ``round`` (1-based)."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = "board_dealt"
+
+
+class _TurnToAct(NamedTuple):
+    seat: int
+    legal: Any
+    visible_to: Any = EVERYONE
+
+
+class TurnToAct(Event, _TurnToAct):
     """Whose turn it is and what they may do (public: bounds hold no secrets).
 
     ``legal`` is a :class:`~server.games.poker.legal.LegalActions`; on the wire it is its
     list of ``{"verb": ..., bounds}``.
     """
 
+    __slots__ = ()
     TYPE: ClassVar[str] = "turn_to_act"
-    seat: int
-    legal: Any
-    visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class ActionTaken(Event):
-    """``amount`` is what the action moved from the stack; ``total`` the round total after."""
-
-    TYPE: ClassVar[str] = "action_taken"
+class _ActionTaken(NamedTuple):
     seat: int
     verb: str
     amount: int
@@ -127,56 +154,76 @@ class ActionTaken(Event):
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class BettingRoundEnded(Event):
-    TYPE: ClassVar[str] = "betting_round_ended"
+class ActionTaken(Event, _ActionTaken):
+    """``amount`` is what the action moved from the stack; ``total`` the round total after."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = "action_taken"
+
+
+class _BettingRoundEnded(NamedTuple):
     round: int
     pot: int
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class UncalledReturned(Event):
-    """An uncalled wager returned, never part of a pot (ACT r 11.4, QLD s26(3)(a))."""
+class BettingRoundEnded(Event, _BettingRoundEnded):
+    __slots__ = ()
+    TYPE: ClassVar[str] = "betting_round_ended"
 
-    TYPE: ClassVar[str] = "uncalled_returned"
+
+class _UncalledReturned(NamedTuple):
     seat: int
     amount: int
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class HandShown(Event):
-    TYPE: ClassVar[str] = "hand_shown"
+class UncalledReturned(Event, _UncalledReturned):
+    """An uncalled wager returned, never part of a pot (ACT r 11.4, QLD s26(3)(a))."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = "uncalled_returned"
+
+
+class _HandShown(NamedTuple):
     seat: int
     cards: tuple[int, ...]
     category: str
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class HandMucked(Event):
-    """A hand not shown at the showdown (it was beaten); its cards stay secret."""
+class HandShown(Event, _HandShown):
+    __slots__ = ()
+    TYPE: ClassVar[str] = "hand_shown"
 
-    TYPE: ClassVar[str] = "hand_mucked"
+
+class _HandMucked(NamedTuple):
     seat: int
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class CommissionTaken(Event):
-    """Commission on a group of pots with the same winners (``pots`` are indexes)."""
+class HandMucked(Event, _HandMucked):
+    """A hand not shown at the showdown (it was beaten); its cards stay secret."""
 
-    TYPE: ClassVar[str] = "commission_taken"
+    __slots__ = ()
+    TYPE: ClassVar[str] = "hand_mucked"
+
+
+class _CommissionTaken(NamedTuple):
     pots: tuple[int, ...]
     base: int
     amount: int
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class PotAwarded(Event):
-    TYPE: ClassVar[str] = "pot_awarded"
+class CommissionTaken(Event, _CommissionTaken):
+    """Commission on a group of pots with the same winners (``pots`` are indexes)."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = "commission_taken"
+
+
+class _PotAwarded(NamedTuple):
     pot: int
     amount: int
     winners: tuple[int, ...]
@@ -185,18 +232,29 @@ class PotAwarded(Event):
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class RoundVoided(Event):
-    """A misdeal or void round: every wager (and fee) returned."""
+class PotAwarded(Event, _PotAwarded):
+    __slots__ = ()
+    TYPE: ClassVar[str] = "pot_awarded"
 
-    TYPE: ClassVar[str] = "round_voided"
+
+class _RoundVoided(NamedTuple):
     reason: str
     stacks: dict[int, int]
     visible_to: Any = EVERYONE
 
 
-@dataclass(frozen=True, slots=True)
-class RoundEnded(Event):
-    TYPE: ClassVar[str] = "round_ended"
+class RoundVoided(Event, _RoundVoided):
+    """A misdeal or void round: every wager (and fee) returned."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = "round_voided"
+
+
+class _RoundEnded(NamedTuple):
     stacks: dict[int, int]
     visible_to: Any = EVERYONE
+
+
+class RoundEnded(Event, _RoundEnded):
+    __slots__ = ()
+    TYPE: ClassVar[str] = "round_ended"
