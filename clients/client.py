@@ -161,9 +161,17 @@ class Client:
         name: str | None = None,
         hello: bool = True,
         max_size: int = 2**20,
+        max_queue: int | None = None,
+        close_timeout: float = 2.0,
     ) -> AsyncIterator[Client]:
-        """Open a connection and (by default) say ``hello``; yields the ready client."""
-        async with ws_connect(url, max_size=max_size, compression=None, proxy=None) as ws:
+        """Open a connection and (by default) say ``hello``; yields the ready client.
+
+        ``max_queue=None`` keeps reading frames off the socket even while the caller is busy
+        (the server drops clients that fall too far behind anyway), so that closing never
+        waits on a paused reader.
+        """
+        async with ws_connect(url, max_size=max_size, max_queue=max_queue, compression=None,
+                              proxy=None, close_timeout=close_timeout) as ws:
             client = cls(ws)
             if hello:
                 await client.hello(token=token, name=name)

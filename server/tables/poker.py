@@ -286,6 +286,7 @@ class PokerTable(TableActor):
             self.error(cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "buy_in")
             return
         seat.stake = new
+        self._gather()
         cmd.conn.send(Balance(balance))
         self.broadcast({"type": "stake", "seat": seat.number, "stake": new, "added": cmd.amount})
 
@@ -323,6 +324,7 @@ class PokerTable(TableActor):
             return
         seat.sitting_out = False
         seat.abstained = 0
+        self._gather()
         self.broadcast({"type": "sat_in", "seat": seat.number})
 
     def on_leave(self, cmd: Leave) -> None:
@@ -377,6 +379,12 @@ class PokerTable(TableActor):
             self._after(events)
         if self.round is None and not self.closing and now >= self.next_round_at:
             self._start_round()
+
+    def _gather(self) -> None:
+        """A player became ready while no round runs: wait ``round_pause`` for others."""
+        now = trio.current_time()
+        if self.round is None and self.next_round_at <= now:
+            self.next_round_at = now + self.config.round_pause
 
     def _spend_time(self, seat: Seat, now: float) -> None:
         used = now - self.turn_started

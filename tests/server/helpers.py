@@ -122,3 +122,44 @@ async def play_hands(server: RunningServer, bots: list[Bot], hands: int,
             while not all(t.hand >= hands for t in tables):
                 await trio.sleep(0.02)
             nursery.cancel_scope.cancel()
+
+
+async def until(client: Client, pred, timeout: float = 10.0) -> dict[str, Any]:
+    """Read messages until one satisfies ``pred``; return it (fail after ``timeout`` s)."""
+    with trio.fail_after(timeout):
+        while True:
+            msg = await client.recv()
+            if pred(msg):
+                return msg
+
+
+def is_event(kind: str, **fields: Any):
+    def pred(msg: dict[str, Any]) -> bool:
+        if msg["type"] != "event" or msg["event"]["type"] != kind:
+            return False
+        return all(msg["event"].get(k) == v for k, v in fields.items())
+    return pred
+
+
+def my_turn(seat: int):
+    return lambda m: m["type"] == "turn" and m["seat"] == seat and bool(m["legal"])
+
+
+async def next_turn(watcher: Client, players: dict[int, Client], on_message=None,
+                    timeout: float = 10.0) -> dict[str, Any]:
+    """The next ``turn`` as the seat to act received it (with its legal actions).
+
+    ``watcher`` (a seated client or spectator) sees every table message; ``on_message`` is
+    called with each one read from it on the way.
+    """
+    with trio.fail_after(timeout):
+        while True:
+            msg = await watcher.recv()
+            if on_message is not None:
+                on_message(msg)
+            if msg["type"] == "turn":
+                break
+        seat = msg["seat"]
+        if msg["legal"] or seat not in players:
+            return msg
+        return await until(players[seat], my_turn(seat), timeout)
