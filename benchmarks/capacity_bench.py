@@ -25,12 +25,16 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from loadtest.experiments import VARIANTS
 from loadtest.runner import RunSpec, run
 from loadtest.server_proc import LocalServer
 
 
 def trial(tables: int, args: argparse.Namespace) -> dict[str, Any]:
-    with LocalServer(tables, 9, round_pause=2.0) as srv:
+    prefix = None
+    if args.variant != "baseline":  # a proposed server change, applied by loadtest.experiments
+        prefix = [sys.executable, "-m", "loadtest.experiments", "--wrap", args.variant]
+    with LocalServer(tables, 9, round_pause=2.0, prefix=prefix) as srv:
         c0, t0 = srv.cpu_seconds(), time.monotonic()
         report = trio.run(run, RunSpec(url=srv.url, tables=tables, duration=args.duration,
                                        pace="human", procs=args.procs, warmup=args.warmup,
@@ -59,9 +63,12 @@ def main() -> int:
     p.add_argument("--warmup", type=float, default=15.0)
     p.add_argument("--procs", type=int, default=2, help="client worker processes")
     p.add_argument("--p99", type=float, default=100.0)
+    p.add_argument("--variant", choices=VARIANTS, default="baseline",
+                   help="measure with a proposed server change (loadtest/experiments.py)")
     args = p.parse_args()
     print(f"human pace, 9 seats, {args.duration:.0f} s per trial, p99 <= {args.p99:.0f} ms "
-          f"after {args.warmup:.0f} s of warm-up, {args.procs} client processes")
+          f"after {args.warmup:.0f} s of warm-up, {args.procs} client processes, server "
+          f"{args.variant}")
     good, bad = 0, None
     n = args.start
     while n <= args.max:

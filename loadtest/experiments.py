@@ -1,0 +1,131 @@
+"""A/B experiments: run ``croupier serve`` with a proposed change applied from outside.
+
+These measure what a server change would buy before anyone makes it in ``server/``. The
+variant is applied by this wrapper at start-up: a monkeypatch or a runtime setting, never an
+edit of the server's files. Each A/B alternates baseline and variant runs of the same load
+(``--reps`` times each) and prints throughput, frames per action, server CPU per action,
+latency and the server's garbage-collection pauses over 50 ms::
+
+    python -m loadtest.experiments --variant no-turn-to-act --tables 100 --pace max
+    python -m loadtest.experiments --variant gc-tuned --tables 200 --pace human
+
+Variants:
+
+* ``no-turn-to-act``: tables do not broadcast the engine's ``turn_to_act`` event. The
+  table's own ``turn`` message already tells every recipient whose turn it is.
+* ``gc-tuned``: ``gc.set_threshold(20_000, 20, 20)``, and ``gc.freeze()`` every 4 s for the
+  first 24 s (after start-up and after the connection storm), so the long-lived
+  connections and tables are no longer scanned by full collections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import threading
+import time
+from typing import Any
+
+VARIANTS = ("baseline", "no-turn-to-act", "gc-tuned")
+
+
+def _time_collections() -> None:
+    started = [0.0]
+
+    def timed(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        ms = (time.perf_counter() - started[0]) * 1000
+        if ms > 50:
+            print(f"GC gen{info['generation']} {ms:.0f} ms", flush=True)
+
+    gc.callbacks.append(timed)
+
+
+def serve_variant(variant: str, serve_args: list[str]) -> int:
+    """Run ``croupier serve`` with ``variant`` applied (the wrapper side)."""
+    from server import app
+
+    _time_collections()
+    if variant == "no-turn-to-act":
+        from server.tables import poker
+
+        broadcast = poker.PokerTable.broadcast
+
+        def without_turn_to_act(self: Any, event: dict[str, Any],
+                                visible_to: Any = "everyone") -> None:
+            if event.get("type") != "turn_to_act":
+                broadcast(self, event, visible_to)
+
+        poker.PokerTable.broadcast = without_turn_to_act  # type: ignore[method-assign]
+    elif variant == "gc-tuned":
+        gc.set_threshold(20_000, 20, 20)
+
+        def freezer() -> None:
+            for _ in range(6):
+                time.sleep(4)
+                gc.freeze()
+
+        threading.Thread(target=freezer, daemon=True).start()
+    try:
+        app.main(serve_args)
+    except BaseException:  # SIGINT ends the server
+        pass
+    return 0
+
+
+def one_run(variant: str, args: argparse.Namespace) -> dict[str, Any]:
+    import trio
+
+    from loadtest.runner import RunSpec, run
+    from loadtest.server_proc import LocalServer
+
+    prefix = [sys.executable, "-m", "loadtest.experiments", "--wrap", variant]
+    server = LocalServer(args.tables, 9, round_pause=args.round_pause, prefix=prefix)
+    server.start()
+    try:
+        c0 = server.cpu_seconds()
+        report = trio.run(run, RunSpec(url=server.url, tables=args.tables,
+                                       duration=args.duration, procs=args.procs,
+                                       pace=args.pace, warmup=args.warmup))
+        cpu = server.cpu_seconds() - c0
+    finally:
+        server.stop()
+    pauses = [line.split()[2] for line in server.output if line.startswith("GC ")]
+    steady = report["latency_ms_steady"]
+    actions = max(report["actions"], 1)
+    print(f"{variant:15s} {report['actions_per_s']:7.1f} actions/s, "
+          f"{report['frames_from_server'] / actions:5.1f} frames/action, server CPU "
+          f"{cpu / actions * 1e6:6.0f} us/action, latency p50/p99/max {steady['p50']}/"
+          f"{steady['p99']}/{steady['max']} ms, GC pauses > 50 ms: "
+          f"{', '.join(pauses) or 'none'}, ok={report['ok']}", flush=True)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--wrap":
+        return serve_variant(argv[1], argv[argv.index("serve") + 1:])
+    p = argparse.ArgumentParser(prog="python -m loadtest.experiments")
+    p.add_argument("--variant", choices=VARIANTS[1:], required=True)
+    p.add_argument("--tables", type=int, default=100)
+    p.add_argument("--pace", choices=("human", "max"), default="max")
+    p.add_argument("--duration", type=float, default=20.0)
+    p.add_argument("--warmup", type=float, default=5.0)
+    p.add_argument("--procs", type=int, default=2)
+    p.add_argument("--round-pause", type=float, default=None,
+                   help="default: 0.2 s at max pace, 2 s at human pace")
+    p.add_argument("--reps", type=int, default=2)
+    args = p.parse_args(argv)
+    if args.round_pause is None:
+        args.round_pause = 0.2 if args.pace == "max" else 2.0
+    for _ in range(args.reps):
+        for variant in ("baseline", args.variant):
+            one_run(variant, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
