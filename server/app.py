@@ -289,6 +289,10 @@ class Croupier:
                 await event.wait()
         for conn in list(self.connections):
             conn.finish(CloseCode.GOING_AWAY, "server shutting down")
+        # let each writer drain its queue and close with 1001 before websockets closes the rest
+        with trio.move_on_after(self.config.close_timeout * 2 + 1):
+            while self.connections:
+                await trio.sleep(0.01)
 
 
 def _ref_of(message: Any) -> str:
