@@ -47,6 +47,7 @@ from server.errors import IllegalAction
 from server.games.poker import settle
 from server.games.poker.events import (
     EVERYONE,
+    NOBODY,
     ActionTaken,
     BettingRoundEnded,
     BlindPosted,
@@ -94,6 +95,9 @@ _RINGS: dict[tuple[int, ...], tuple[dict[int, int], dict[int, tuple[int, ...]]]]
 
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 _BIG = 1 << 62
+#: builds an event (a named tuple) from a complete field tuple without the keyword-aware
+#: ``__new__``: the hot path's events are built this way, every field given in order
+_new = tuple.__new__
 
 
 @dataclass(slots=True)
@@ -183,7 +187,7 @@ class PokerRound:
         self.hole: dict[int, list[int]] = {}
         self.board: list[int] = []
         self._board_all: list[int] = []
-        self._burns: list[int] = []
+        self._burns: dict[int, int] = {}      # street -> the card burnt before its board
         self.bet = dict.fromkeys(seats, 0)
         self.contrib = dict.fromkeys(seats, 0)
         self.dead = 0
@@ -217,6 +221,7 @@ class PokerRound:
         self.blind_seats: list[int] = []
         self._eval: dict[int, int] = {}
         self._full_inc = _BIG
+        self._last_street = rules.rounds - 1
 
     # ------------------------------------------------------------------ seat order
     def after(self, pos: int) -> tuple[int, ...]:
@@ -361,11 +366,11 @@ class PokerRound:
         self.hole = hole
         board: list[int] = []
         fb = self._fixed_board
-        for n in r.board_schedule:
+        for street, n in enumerate(r.board_schedule):
             if n == 0:
                 continue
             if r.burns:
-                self._burns.append(rest[pos])
+                self._burns[street] = rest[pos]
                 pos += 1
             for _ in range(n):
                 if len(board) < len(fb):
@@ -374,7 +379,7 @@ class PokerRound:
                     board.append(rest[pos])
                     pos += 1
         self._board_all = board
-        ev: list[Event] = [HoleCardsDealt(s, tuple(hole[s]), s) for s in order]
+        ev: list[Event] = [_new(HoleCardsDealt, (s, tuple(hole[s]), s)) for s in order]
         if r.board_schedule[0]:
             ev += self._turn_board(0)
         return ev
@@ -385,11 +390,12 @@ class PokerRound:
             return []
         ev: list[Event] = []
         if self.rules.burns:
-            ev.append(CardBurned((self._burns[sum(1 for x in self.rules.board_schedule[:street]
-                                                  if x)],)))
-        new = self._board_all[len(self.board):len(self.board) + n]
-        self.board.extend(new)
-        ev.append(BoardDealt(street + 1, tuple(new), tuple(self.board)))
+            ev.append(_new(CardBurned, ((self._burns[street],), NOBODY)))
+        board = self.board
+        have = len(board)
+        new = tuple(self._board_all[have:have + n])
+        board.extend(new)
+        ev.append(_new(BoardDealt, (street + 1, new, tuple(board), EVERYONE)))
         return ev
 
     # ------------------------------------------------------------------ betting
@@ -425,8 +431,8 @@ class PokerRound:
 
     def _turn(self, s: int) -> list[Event]:
         self.to_act = s
-        self._legal = self._compute_legal(s)
-        return [TurnToAct(s, self._legal)]
+        la = self._legal = self._compute_legal(s)
+        return [_new(TurnToAct, (s, la, EVERYONE))]
 
     def _sizes(self, opening: bool) -> tuple[int, ...] | None:
         """Fixed increments of a limit round, or None for pot/no-limit ranges."""
@@ -456,7 +462,11 @@ class PokerRound:
         return max(self.opening, self.lb)            # s28(4)(b)
 
     def _compute_legal(self, s: int) -> LegalActions:
-        """The seat's options now (hot path: called once per turn)."""
+        """The seat's options now (hot path: called once per turn, before the turn's event).
+
+        Also leaves in ``_full_inc`` the smallest raise increment that counts as a full raise
+        for this turn (``_wager`` uses it to tell a raise from a short all-in).
+        """
         r = self.rules
         stack = self.stacks[s]
         mine = self.bet[s]
@@ -466,7 +476,7 @@ class PokerRound:
         if to_call > 0:
             check = False
             call = to_call if to_call < stack else stack
-        elif self.no_check and s in self.no_check:
+        elif s in self.no_check:
             check, call = False, 0
         else:
             check, call = True, None
@@ -477,14 +487,14 @@ class PokerRound:
         allin_max = cb                               # tapping out allowed up to this total
         code = None
         self._full_inc = _BIG
-        n_active = self.n_active
         if reach <= cb:
             code = "action_not_allowed"
-        elif self.closed or (self.blocked and s in self.blocked):
+        elif self.closed or s in self.blocked:
             code = "betting_closed"
         else:
             # a bet or raise needs someone who could still answer it (rulings: "nobody to
             # answer")
+            n_active = self.n_active
             others = False
             if n_active > 1:
                 folded, allin, bets, stacks = self.folded, self.allin, self.bet, self.stacks
@@ -501,9 +511,10 @@ class PokerRound:
                   and not heads_up):
                 code = "raise_cap_reached"
             else:
+                structure = r.structure
                 if heads_up and not opening and r.heads_up == "unrestricted":
                     lo, hi = r.chip_unit, _BIG
-                elif r.structure == "limit":
+                elif structure == "limit":
                     incs = self._sizes(opening)
                     assert incs is not None
                     if opening or r.min_raise_rule == "qld-he":
@@ -514,13 +525,24 @@ class PokerRound:
                     lo, hi = allowed[0], allowed[-1]
                     sizes = tuple(cb + x for x in allowed if cb + x <= reach)
                 else:
-                    lo = self.lb if opening and r.min_raise_rule != "qld-ma" else \
-                        self._min_raise(s)
-                    if r.structure == "no-limit":
+                    rule = r.min_raise_rule
+                    lb = self.lb
+                    if opening and rule != "qld-ma":
+                        lo = lb
+                    elif rule == "qld-he":               # inline _min_raise (QLD s28(4))
+                        if to_call < lb:
+                            lo = lb
+                        elif self.last_raise:
+                            lo = self.last_raise
+                        else:
+                            lo = self.opening if self.opening > lb else lb
+                    else:
+                        lo = self._min_raise(s)
+                    if structure == "no-limit":
                         hi = _BIG
                     else:
                         pot = self.pot + to_call
-                        hi = pot if r.structure == "full-pot" else pot // 2
+                        hi = pot if structure == "full-pot" else pot // 2
                         hi = hi // r.chip_unit * r.chip_unit
                     if lo > hi:                          # QLD s28(3)
                         lo = hi
@@ -533,53 +555,69 @@ class PokerRound:
                         if sizes is not None and not sizes:
                             bounds = None
         allin = stack if stack > 0 and reach <= allin_max else None
-        if bounds is None and code is None and allin is None:
-            code = "action_not_allowed"
+        if bounds is None:
+            sizes = None
+            if code is None and allin is None:
+                code = "action_not_allowed"
         if opening:
-            return LegalActions(s, True, check, call, bounds, None, allin,
-                                sizes if bounds is not None else None, code)
-        return LegalActions(s, True, check, call, None, bounds, allin,
-                            sizes if bounds is not None else None, code)
+            return _new(LegalActions, (s, True, check, call, bounds, None, allin, sizes, code))
+        return _new(LegalActions, (s, True, check, call, None, bounds, allin, sizes, code))
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do (None when nobody is to act)."""
-        return self._legal if self.to_act is not None else None
+        return self._legal
 
     # ------------------------------------------------------------------ commands
+    def _refusal(self, seat: int) -> IllegalAction:
+        """Why a command from ``seat`` is refused when it is not that seat's turn."""
+        if self.complete:
+            return IllegalAction("round_complete", "the round of play is over")
+        if not self._started:
+            return IllegalAction("action_not_allowed", "the round of play has not started")
+        return IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {seat}'s")
+
     def act(self, seat: int, verb: str, amount: int | None = None) -> list[Event]:
         """Apply one player action. Raises IllegalAction (state unchanged) if not allowed."""
-        if self.complete:
-            raise IllegalAction("round_complete", "the round of play is over")
-        if not self._started:
-            raise IllegalAction("action_not_allowed", "the round of play has not started")
-        if seat != self.to_act:
-            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {seat}'s")
-        if verb not in VERBS:
-            raise IllegalAction("unknown_action", f"unknown action {verb!r}")
-        la = self._legal
-        assert la is not None
-        mine = self.bet[seat]
+        la = self._legal                     # set exactly while a seat is to act
+        if la is None or seat != la.seat:
+            raise self._refusal(seat)
+        if verb == "call":                   # never above the level to call: no raise
+            add = la.call
+            if add is None:
+                raise IllegalAction("action_not_allowed", "nothing to call: check or bet")
+            stacks = self.stacks
+            stack = stacks[seat] = stacks[seat] - add
+            self.bet[seat] += add
+            self.contrib[seat] += add
+            self.pot += add
+            if stack == 0:
+                self.allin.add(seat)
+                self.n_active -= 1
+            return self._after_action(seat, "call", add)
+        if verb == "check":
+            if not la.check:
+                mine = self.bet[seat]
+                raise IllegalAction("action_not_allowed",
+                                    f"seat {seat} cannot check: {self.cb - mine} to call"
+                                    if self.cb > mine else f"seat {seat} must call or raise")
+            return self._after_action(seat, "check", 0)
         if verb == "fold":
             self.folded.add(seat)
             self.n_live -= 1
             self.n_active -= 1
             return self._after_action(seat, "fold", 0)
-        if verb == "check":
-            if not la.check:
-                raise IllegalAction("action_not_allowed",
-                                    f"seat {seat} cannot check: {self.cb - mine} to call"
-                                    if self.cb > mine else f"seat {seat} must call or raise")
-            return self._after_action(seat, "check", 0)
-        if verb == "call":
-            if la.call is None:
-                raise IllegalAction("action_not_allowed", "nothing to call: check or bet")
-            return self._wager(seat, "call", mine + la.call)
+        if verb == "bet" or verb == "raise":
+            return self._bet_or_raise(la, seat, verb, amount)
         if verb == "allin":
             if la.allin is None:
                 code = la.no_raise_code or "action_not_allowed"
                 raise IllegalAction(code, self._no_raise_message(code, seat))
-            return self._wager(seat, "allin", mine + la.allin)
-        # bet / raise
+            return self._wager(seat, "allin", self.bet[seat] + la.allin)
+        raise IllegalAction("unknown_action", f"unknown action {verb!r}")
+
+    def _bet_or_raise(self, la: LegalActions, seat: int, verb: str,
+                      amount: int | None) -> list[Event]:
+        mine = self.bet[seat]
         opening = self.cb == 0
         if verb == "bet" and not opening:
             raise IllegalAction("action_not_allowed",
@@ -621,22 +659,20 @@ class PokerRound:
 
     def timeout(self, seat: int) -> list[Event]:
         """The turn timer ran out: check if that is free, else fold."""
-        if self.complete:
-            raise IllegalAction("round_complete", "the round of play is over")
-        if seat != self.to_act:
-            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {seat}'s")
-        assert self._legal is not None
-        return self.act(seat, "check" if self._legal.check else "fold")
+        la = self._legal
+        if la is None or seat != la.seat:
+            raise self._refusal(seat)
+        return self.act(seat, "check" if la.check else "fold")
 
     def _wager(self, s: int, verb: str, total: int) -> list[Event]:
         """Move chips so that seat ``s`` has ``total`` in this betting round."""
-        mine = self.bet[s]
-        add = total - mine
-        self.stacks[s] -= add
-        self.bet[s] = total
+        bets, stacks = self.bet, self.stacks
+        add = total - bets[s]
+        stack = stacks[s] = stacks[s] - add
+        bets[s] = total
         self.contrib[s] += add
         self.pot += add
-        if self.stacks[s] == 0:
+        if stack == 0:
             self.allin.add(s)
             self.n_active -= 1
         cb = self.cb
@@ -645,14 +681,16 @@ class PokerRound:
             if cb == 0:
                 # an opening bet (a short all-in one too: QLD s25(5)) opens the betting
                 self.opening = total
-                self.max_wager = max(self.max_wager, inc)
+                if inc > self.max_wager:
+                    self.max_wager = inc
                 self.acted = set()
                 self.blocked = set()
                 self.aggressor = s
             elif inc >= self._full_inc:
                 self.raises += 1
                 self.last_raise = inc
-                self.max_wager = max(self.max_wager, inc)
+                if inc > self.max_wager:
+                    self.max_wager = inc
                 self.acted = set()
                 self.blocked = set()
                 self.aggressor = s
@@ -675,35 +713,47 @@ class PokerRound:
         self.aggressor = s
 
     def _after_action(self, s: int, verb: str, add: int) -> list[Event]:
-        self.acted.add(s)
+        acted = self.acted
+        acted.add(s)
         self.acted_round.add(s)
-        ev: list[Event] = [ActionTaken(s, verb, add, self.bet[s], self.stacks[s])]
+        bets = self.bet
+        ev: list[Event] = [_new(ActionTaken, (s, verb, add, bets[s], self.stacks[s], EVERYONE))]
         if self.n_live == 1:
             self.to_act = None
             self._legal = None
-            return ev + self._settle()
-        option = self.n_active >= 2 or self.street == 0
-        folded, allin, bets, acted, cb = self.folded, self.allin, self.bet, self.acted, self.cb
-        for x in self._ring[s]:
-            if x in folded or x in allin:
-                continue
-            if bets[x] < cb or (option and x not in acted):
-                self.to_act = x
-                la = self._legal = self._compute_legal(x)
-                ev.append(TurnToAct(x, la))
-                return ev
+            ev.extend(self._settle())
+            return ev
+        folded, allin, cb = self.folded, self.allin, self.cb
+        if self.n_active >= 2 or self.street == 0:
+            # a seat that has not acted has the option; alone, only a blind's round-1 option
+            # (ACT r 7.1, QLD s24(4), Sch 5 s23(2)(b)) is still offered: check or fold
+            for x in self._ring[s]:
+                if (bets[x] < cb or x not in acted) and x not in folded and x not in allin:
+                    self.to_act = x
+                    la = self._legal = self._compute_legal(x)
+                    ev.append(_new(TurnToAct, (x, la, EVERYONE)))
+                    return ev
+        else:
+            for x in self._ring[s]:
+                if bets[x] < cb and x not in folded and x not in allin:
+                    self.to_act = x
+                    la = self._legal = self._compute_legal(x)
+                    ev.append(_new(TurnToAct, (x, la, EVERYONE)))
+                    return ev
         ev.extend(self._end_betting())
         return ev
 
     def _end_betting(self) -> list[Event]:
         self.to_act = None
         self._legal = None
-        ev: list[Event] = [BettingRoundEnded(self.street + 1, self.pot)]
-        if self.street == self.rules.rounds - 1:
-            return ev + self._settle()
+        ev: list[Event] = [_new(BettingRoundEnded, (self.street + 1, self.pot, EVERYONE))]
+        if self.street == self._last_street:
+            ev.extend(self._settle())
+            return ev
         self.street += 1
-        ev += self._turn_board(self.street)
-        return ev + self._begin_betting()
+        ev.extend(self._turn_board(self.street))
+        ev.extend(self._begin_betting())
+        return ev
 
     # ------------------------------------------------------------------ settlement
     def _value(self, s: int) -> int:
@@ -718,18 +768,34 @@ class PokerRound:
             self._eval[s] = v
         return v
 
+    def _values(self, live: list[int]) -> dict[int, int]:
+        """Every live hand's value (the showdown shows or mucks them all, so all are needed)."""
+        r = self.rules
+        hole, board, ranking, vals = self.hole, self.board, r.ranking, self._eval
+        if r.exact_use is None:
+            for s in live:
+                if s not in vals:
+                    vals[s] = best_of(hole[s] + board, ranking)
+        else:
+            nh, nb = r.exact_use
+            for s in live:
+                if s not in vals:
+                    vals[s] = best_exact(hole[s], board, nh, nb, ranking)
+        return vals
+
     def _settle(self) -> list[Event]:
         r = self.rules
         ev: list[Event] = []
-        live = [s for s in self.seats if s not in self.folded]
+        folded = self.folded
+        live = [s for s in self.seats if s not in folded]
         showdown = len(live) > 1
         if showdown:                                 # deal out (ACT r 8.6, QLD s27(2))
-            while self.street < r.rounds - 1:
+            while self.street < self._last_street:
                 self.street += 1
-                ev += self._turn_board(self.street)
+                ev.extend(self._turn_board(self.street))
         contrib = dict(self.contrib)
         uncalled: dict[int, int] = {}
-        if (r.fold_around == "return-second-blind" and self.street == 0 and not showdown
+        if (not showdown and r.fold_around == "return-second-blind" and self.street == 0
                 and live[0] == self.second_blind_seat and self.cb == self.lb
                 and all(c < self.lb for x, c in contrib.items() if x != live[0])):
             top, excess = live[0], contrib[live[0]]  # QLD s24(5)-(6), s26(3)(a), digest A-1
@@ -739,67 +805,75 @@ class PokerRound:
             contrib[top] -= excess
             self.stacks[top] += excess
             uncalled[top] = excess
-            ev.append(UncalledReturned(top, excess))
+            ev.append(_new(UncalledReturned, (top, excess, EVERYONE)))
         pots = settle.build_pots(contrib, live, self.dead)
+        vals = self._values(live) if showdown else {}
 
         def winners_of(eligible: list[int]) -> list[int]:
             if len(eligible) == 1:
                 return list(eligible)
-            vals = {s: self._value(s) for s in eligible}
-            best = max(vals.values())
+            best = max([vals[s] for s in eligible])
             return [s for s in eligible if vals[s] == best]
 
-        ref = self.designated_player() if r.odd_chip == "after-designated" else self.designated
-        order = settle.odd_chip_order(r, self.seats, ref)
+        def order() -> list[int]:
+            ref = self.designated_player() if r.odd_chip == "after-designated" \
+                else self.designated
+            return settle.odd_chip_order(r, self.seats, ref)
+
         payouts, commission, groups = settle.settle_pots(r, pots, winners_of, order)
         showdown_names: dict[int, str] = {}
         if showdown:
-            ev += self._show(live, pots, showdown_names)
+            ev.extend(self._show(live, pots, vals, showdown_names))
         for g in groups:
             if g["commission"]:
                 ev.append(CommissionTaken(tuple(g["pots"]), g["base"], g["commission"]))
-            ev.append(PotAwarded(g["pots"][0], g["base"], tuple(g["winners"]),
-                                 g["shares"], g["commission"]))
+            ev.append(_new(PotAwarded, (g["pots"][0], g["base"], tuple(g["winners"]),
+                                        g["shares"], g["commission"], EVERYONE)))
+        stacks = self.stacks
         for s, v in payouts.items():
-            self.stacks[s] += v
+            stacks[s] += v
         self.complete = True
         self.to_act = None
         self._legal = None
         self.result = RoundResult(
-            stacks=dict(self.stacks),
+            stacks=dict(stacks),
             pots=[{"amount": p.amount, "eligible": sorted(p.eligible),
                    "winners": sorted(p.winners), "commission": p.commission} for p in pots],
             commission=commission, fees=self.fees, uncalled=uncalled,
             board=list(self.board), showdown=showdown_names, groups=groups,
         )
-        ev.append(RoundEnded(dict(self.stacks)))
+        ev.append(_new(RoundEnded, (dict(stacks), EVERYONE)))
         return ev
 
-    def _show(self, live: list[int], pots: list[settle.Pot],
+    def _show(self, live: list[int], pots: list[settle.Pot], vals: dict[int, int],
               names: dict[int, str]) -> list[Event]:
         """Showing order: the called player first (ACT r 9.2, QLD s27(2)-(3), Sch 5 s25(2)-(3));
         with no final wager the first player in the betting order (ACT A-10, QLD s27(3), Sch 5
         s25(3)). Others show only an equal or better hand, or a hand that wins a pot."""
         r = self.rules
         winners = {w for p in pots for w in p.winners}
-        start = self.aggressor if self.aggressor in live else None
-        if start is None:
+        folded = self.folded
+        start = self.aggressor
+        if start is None or start in folded:
             first = self.after(self.designated) if r.postflop_after_button \
                 else self.from_(self.designated_player())
-            start = next(s for s in first if s in live)
-        order = [s for s in self.from_(start) if s in live]
+            start = next(s for s in first if s not in folded)
         best = -1
         ev: list[Event] = []
-        for s in order:
-            v = self._value(s)
-            if s in winners or v >= best:
-                best = max(best, v)
+        hole, shown = self.hole, self.shown
+        for s in self.from_(start):
+            if s in folded:
+                continue
+            v = vals[s]
+            if v >= best or s in winners:
+                if v > best:
+                    best = v
                 name = category_name(v)
                 names[s] = name
-                self.shown[s] = self.hole[s]
-                ev.append(HandShown(s, tuple(self.hole[s]), name))
+                cards = shown[s] = hole[s]
+                ev.append(_new(HandShown, (s, tuple(cards), name, EVERYONE)))
             else:
-                ev.append(HandMucked(s))
+                ev.append(_new(HandMucked, (s, EVERYONE)))
         return ev
 
     def void(self, reason: str) -> list[Event]:

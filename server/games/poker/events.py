@@ -26,12 +26,15 @@ _CARD_FIELDS = frozenset({"cards", "board"})
 
 
 def _wire(v: Any) -> Any:
+    t = type(v)
+    if t is int or t is str or v is None:
+        return v
+    if hasattr(v, "to_wire"):           # before the tuple test: LegalActions is a named tuple
+        return v.to_wire()
     if isinstance(v, dict):
         return {str(k): _wire(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_wire(x) for x in v]
-    if hasattr(v, "to_wire"):
-        return v.to_wire()
     return v
 
 

@@ -7,13 +7,12 @@ round-1 total. ``call`` and ``allin`` give the chips the action moves from the s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(slots=True)
-class LegalActions:
-    """Built once per turn by the engine; treat it as read-only."""
+class LegalActions(NamedTuple):
+    """Built once per turn by the engine; immutable (a named tuple: built at C speed on the
+    engine's hot path, once per turn)."""
 
     seat: int
     fold: bool

@@ -52,6 +52,12 @@ def uncalled(contrib: dict[int, int]) -> tuple[int | None, int]:
 def build_pots(contrib: dict[int, int], live: Sequence[int], dead: int = 0) -> list[Pot]:
     """Layer contributions at the levels of the players still in (``live``)."""
     levels = sorted({contrib[s] for s in live})
+    if len(levels) == 1:                  # one level (nobody still in is short): one pot
+        pot = Pot(sum(contrib.values()) + dead, list(live),
+                  {s for s, c in contrib.items() if c > 0})
+        if dead:
+            pot.contributors.add(-1)
+        return [pot] if pot.amount > 0 else []
     pots: list[Pot] = []
     prev = 0
     for i, level in enumerate(levels):
@@ -94,18 +100,23 @@ def settle_pots(
     rules: RuleSet,
     pots: list[Pot],
     winners_of: Callable[[list[int]], list[int]],
-    order: list[int],
+    order: Callable[[], Sequence[int]],
 ) -> tuple[dict[int, int], int, list[dict[str, Any]]]:
-    """Find winners, take commission per group, divide. Returns (payouts, commission, groups)."""
+    """Find winners, take commission per group, divide. Returns (payouts, commission, groups).
+
+    ``order()`` gives the odd-chip order (:func:`odd_chip_order`); it is called only when a
+    split leaves a remainder."""
     groups: dict[tuple[int, ...], list[int]] = {}
     for i, pot in enumerate(pots):
         pot.winners = winners_of(pot.eligible)
         groups.setdefault(tuple(sorted(pot.winners)), []).append(i)
     payouts: dict[int, int] = {}
     total_commission = 0
-    cap_left = money.commission(rules.commission_cap_base, rules.commission_percent,
-                                rules.commission_step, rules.commission_cap_base,
-                                rules.chip_unit)
+    cap_left = 0
+    if rules.commission_on and rules.cumulative_cap:
+        cap_left = money.commission(rules.commission_cap_base, rules.commission_percent,
+                                    rules.commission_step, rules.commission_cap_base,
+                                    rules.chip_unit)
     out_groups = []
     for winners, idxs in groups.items():
         total = sum(pots[i].amount for i in idxs)
@@ -128,7 +139,7 @@ def settle_pots(
         share, rem = money.split(total - c, len(winners), rules.chip_unit)
         shares = dict.fromkeys(winners, share)
         if rem:
-            lucky = next(s for s in order if s in shares)
+            lucky = next(s for s in order() if s in shares)
             shares[lucky] += rem
         for s, v in shares.items():
             payouts[s] = payouts.get(s, 0) + v
