@@ -137,7 +137,10 @@ class TableActor(ABC):
             with trio.move_on_at(self.next_deadline()):
                 command = await self._inbox.receive()
                 self._dispatch(command)
-            self.on_time(trio.current_time())
+            try:
+                self.on_time(trio.current_time())
+            except Exception:  # a bug must not take the server down
+                log.exception("table %s: timer handling failed", self.id)
         self._inbox_send.close()
 
     def _dispatch(self, command: Command | Shutdown) -> None:

@@ -425,15 +425,21 @@ class PokerTable(TableActor):
                 if self.seats[n].missed and n not in blinds:
                     posts[n] = self.rules.minimum_wager  # Sch 11 s23A(2): the returner posts
         stacks = {n: self.seats[n].stake for n in players}
-        self.round = PokerRound(self.rules, stacks, designated, self.rng, posts=posts or None)
+        try:
+            rnd = PokerRound(self.rules, stacks, designated, self.rng, posts=posts or None)
+            events = rnd.start()
+        except ValueError:  # e.g. a stake that cannot pay a participation fee
+            log.exception("table %s: cannot start a round with %s", self.id, stacks)
+            self.next_round_at = trio.current_time() + max(self.config.round_pause, 1.0)
+            return
+        self.round = rnd
         self.round_stakes = stacks
         self.in_round = set(players)
         self.designated = designated
         self.hand += 1
+        self.last_blinds = list(getattr(rnd, "blind_seats", []))
         self.broadcast({"type": "round_starting", "hand": self.hand, "designated": designated,
                         "seats": players})
-        events = self.round.start()
-        self.last_blinds = list(getattr(self.round, "blind_seats", []))
         self._after(events)
 
     def _next_designated(self, players: list[int]) -> int:
