@@ -44,10 +44,13 @@ class ServerError(Exception):
 class TableView:
     """The latest view of one table as this client knows it.
 
-    ``view`` is the last snapshot's view with table events applied (seats, stakes, status,
-    turn); ``round_events`` are the round events received since the last round started or
-    the snapshot; ``turn`` is the last ``turn`` message (``legal`` is non-empty when it is
-    this client's turn); ``seq`` is the last sequence number seen.
+    ``view`` is the last snapshot's view with every later message applied: seats, stakes,
+    status, turn, and ``view["round"]`` (the same keys as the snapshot's round: per seat
+    ``stack``, ``bet``, ``in_pot``, ``folded``, ``allin``, ``cards`` when known; ``board``,
+    ``pot``, ``to_act``, ``round``, ``complete``), rebuilt from the round events.
+    ``round_events`` are the round events since the last round started or the snapshot;
+    ``turn`` is the last ``turn`` message (``legal`` is non-empty when it is this client's
+    turn); ``seq`` is the last sequence number seen.
     """
 
     def __init__(self, snapshot: Message) -> None:
@@ -89,6 +92,8 @@ class TableView:
         if kind == "turn":
             self.turn = message
             self.view["turn"] = {k: message[k] for k in ("seat", "time_ms", "time_bank_ms")}
+            if self.view.get("round"):
+                self.view["round"]["to_act"] = message["seat"]
             return
         if kind == "left":
             self.left = True
@@ -118,26 +123,82 @@ class TableView:
                 info["connected"] = event["connected"]
         elif etype == "round_starting":
             self.round_events = []
+            self.turn = None
             self.view["status"] = "playing"
             self.view["hand"] = event["hand"]
             self.view["designated"] = event["designated"]
             for s in seats:
                 s["in_round"] = s["seat"] in event.get("seats", [])
+            self.view["round"] = {
+                "designated": event["designated"], "round": 1, "board": [], "pot": 0,
+                "to_act": None, "complete": False,
+                "seats": {str(s["seat"]): {"stack": s["stake"], "bet": 0, "in_pot": 0,
+                                           "folded": False, "allin": False}
+                          for s in seats if s["in_round"]},
+            }
         elif etype == "table_closing":
             self.view["status"] = "closing"
         else:
             self.round_events.append(event)
-            if etype in ("round_ended", "round_voided"):
-                self.turn = None
-                self.view["turn"] = None
-                if self.view.get("status") == "playing":
-                    self.view["status"] = "waiting"
-                for seat, stake in (event.get("stacks") or {}).items():
-                    info = self.seat_info(int(seat))
-                    if info is not None:
-                        info["stake"] = stake
-            elif etype == "action":
-                self.turn = None
+            self._apply_round(event)
+
+    def _apply_round(self, event: dict[str, Any]) -> None:
+        """Keep ``view["round"]`` (same keys as the snapshot's) up to date from round events."""
+        rnd = self.view.get("round")
+        etype = event.get("type")
+        if etype in ("round_ended", "round_voided"):
+            self.turn = None
+            self.view["turn"] = None
+            if self.view.get("status") == "playing":
+                self.view["status"] = "waiting"
+            for seat, stake in (event.get("stacks") or {}).items():
+                info = self.seat_info(int(seat))
+                if info is not None:
+                    info["stake"] = stake
+                if rnd and str(seat) in rnd["seats"]:
+                    rnd["seats"][str(seat)]["stack"] = stake
+            if rnd:
+                rnd["complete"], rnd["to_act"] = True, None
+            return
+        if not rnd:
+            return
+        seat = rnd["seats"].get(str(event.get("seat")))
+        if etype == "action_taken":
+            self.turn = None
+        if seat is None and etype not in ("board_dealt", "betting_round_ended"):
+            return
+        if etype == "blind_posted":
+            seat["stack"] = event["stack"]
+            if event["kind"] != "dead":
+                seat["bet"] += event["amount"]
+                seat["in_pot"] += event["amount"]
+            rnd["pot"] += event["amount"]
+        elif etype == "fee_charged":
+            seat["stack"] -= event["amount"]
+        elif etype == "hole_cards_dealt" or etype == "hand_shown":
+            seat["cards"] = list(event["cards"])
+        elif etype == "board_dealt":
+            rnd["board"] = list(event["board"])
+            rnd["round"] = event["round"]
+        elif etype == "turn_to_act":
+            rnd["to_act"] = event["seat"]
+        elif etype == "action_taken":
+            seat["stack"] = event["stack"]
+            seat["bet"] = event["total"]
+            seat["in_pot"] += event["amount"]
+            rnd["pot"] += event["amount"]
+            seat["folded"] = seat["folded"] or event["verb"] == "fold"
+            seat["allin"] = event["stack"] == 0 and not seat["folded"]
+            rnd["to_act"] = None
+        elif etype == "betting_round_ended":
+            for info in rnd["seats"].values():
+                info["bet"] = 0
+            rnd["pot"] = event["pot"]
+            rnd["round"] = event["round"] + 1
+        elif etype == "uncalled_returned":
+            seat["stack"] += event["amount"]
+            seat["in_pot"] -= event["amount"]
+            rnd["pot"] -= event["amount"]
 
 
 class Client:

@@ -41,7 +41,8 @@ frames = st.one_of(
     st.tuples(st.sampled_from(["act", "buy_in"]), bad_amounts).map(
         lambda v: (packed({"type": v[0], "table": T, "verb": "raise", "amount": v[1]}),
                    {"bad_message"})),
-    st.one_of(st.integers(), st.binary(max_size=4), st.text(min_size=33, max_size=40)).map(
+    st.one_of(st.integers(-(2**63), 2**64 - 1), st.binary(max_size=4),
+              st.text(min_size=33, max_size=40)).map(
         lambda v: (packed({"type": "act", "table": v, "verb": "call"}), {"bad_message"})),
     st.tuples(st.sampled_from(["fold", "check", "call", "bet", "raise", "allin", "dance"]),
               st.one_of(st.none(), st.integers(0, 10**6))).map(

@@ -145,6 +145,12 @@ async def test_reconnect_mid_hand_restores_the_exact_view():
                 for seat, stack in stacks.items():
                     assert rnd["seats"][str(seat)]["stack"] == stack
                 assert view.view["turn"]["seat"] == 3 == rnd["to_act"]
+                kept = a.tables[T].view["round"]  # what seat 1, who never left, has built
+                for k in ("board", "pot", "to_act"):
+                    assert kept[k] == rnd[k], k
+                for s, info in rnd["seats"].items():
+                    mine = {k: v for k, v in info.items() if k != "cards"}
+                    assert {k: v for k, v in kept["seats"][s].items() if k != "cards"} == mine
                 assert {x["verb"] for x in rnd["legal"]} >= {"fold", "check"}
                 async with Client.connect(server.url) as spectator:
                     watch_view = await spectator.join(T, role="spectator")
