@@ -40,28 +40,33 @@ def ours(seconds: float, seed: int = 1) -> tuple[int, float, int]:
     t0 = time.process_time()
     deadline = t0 + seconds
     d = 1
+    random_ = rng.random
     while True:
         rnd = PokerRound(rules, stacks, d, cards)
         rnd.start()
-        while not rnd.complete:
-            la = rnd.legal_actions()
-            pick = rng.random()
-            bounds = la.raise_ or la.bet
-            # a tap-out above the call is pokerkit's "completion" when no full raise is left
-            short = bounds is None and la.allin is not None and la.allin > (la.call or 0)
-            if la.call and pick < 0.15:
-                rnd.act(la.seat, "fold")
+        legal, act = rnd.legal_actions, rnd.act
+        la = legal()
+        while la is not None:                    # None once the round of play is complete
+            # the bot reads every field it uses at once (LegalActions is a named tuple)
+            seat, _, check, call, bet, raise_, allin, _, _ = la
+            pick = random_()
+            bounds = raise_ or bet
+            if call and pick < 0.15:
+                act(seat, "fold")
             elif pick < 0.45 and bounds is not None:
                 lo, hi = bounds
-                r = rng.random()
+                r = random_()
                 amount = lo if r < 0.5 else hi if r < 0.6 else rng.randint(lo, min(hi, lo * 4))
-                rnd.act(la.seat, "raise" if la.raise_ else "bet", amount)
-            elif pick < 0.45 and short:
-                rng.random()
-                rnd.act(la.seat, "allin")
+                act(seat, "raise" if raise_ else "bet", amount)
+            elif pick < 0.45 and bounds is None and allin is not None and allin > (call or 0):
+                # a tap-out above the call is pokerkit's "completion" when no full raise is
+                # left
+                random_()
+                act(seat, "allin")
             else:
-                rnd.act(la.seat, "check" if la.check else "call")
+                act(seat, "check" if check else "call")
             actions += 1
+            la = legal()
         hands += 1
         d = d % SEATS + 1
         if hands % 20 == 0 and time.process_time() > deadline:

@@ -69,6 +69,9 @@ from server.games.poker.legal import LegalActions
 from server.games.poker.rules import RuleSet
 from server.hands import best_exact, best_of, category_name
 
+#: (n, k) -> n (n-1) ... (n-k+1), the number of ordered draws of k of n cards
+_SPANS: dict[tuple[int, int], int] = {}
+
 
 def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
     """Put a uniformly random ordered draw of ``k`` cards at the front of ``cards``.
@@ -80,9 +83,12 @@ def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
     """
     n = len(cards)
     k = min(k, n - 1)
-    span = 1
-    for i in range(k):
-        span *= n - i
+    span = _SPANS.get((n, k))
+    if span is None:
+        span = 1
+        for i in range(k):
+            span *= n - i
+        _SPANS[n, k] = span
     x = rng.randbelow(span)
     for i in range(k):
         x, r = divmod(x, n - i)
@@ -149,10 +155,11 @@ class PokerRound:
         seats = sorted(stacks)
         if len(seats) < 2:
             raise ValueError("a round of play needs at least two players")
-        if any(s < 1 or s > rules.max_seats for s in seats):
+        if seats[0] < 1 or seats[-1] > rules.max_seats:
             raise ValueError(f"seats must be 1..{rules.max_seats}")
-        if any(type(v) is not int or v <= 0 for v in stacks.values()):
-            raise ValueError("every table stake must be a positive integer")
+        for v in stacks.values():
+            if type(v) is not int or v <= 0:
+                raise ValueError("every table stake must be a positive integer")
         if designated not in stacks and not (rules.dead_button and 1 <= designated
                                              <= rules.max_seats):
             raise ValueError(f"designated seat {designated} is not occupied")
@@ -180,9 +187,9 @@ class PokerRound:
         self.start_stacks = dict(stacks)
         self.stacks = dict(stacks)
         self._rng = rng
-        self._fixed_hole = {s: list(c) for s, c in (hole or {}).items()}
-        self._fixed_board = list(board or [])
-        self._posts = dict(posts or {})
+        self._fixed_hole = {s: list(c) for s, c in hole.items()} if hole else {}
+        self._fixed_board = list(board) if board else []
+        self._posts = dict(posts) if posts else {}
         self._first_blind = first_blind
         self.hole: dict[int, list[int]] = {}
         self.board: list[int] = []
@@ -194,6 +201,7 @@ class PokerRound:
         self.fees = 0
         self.folded: set[int] = set()
         self.allin: set[int] = set()
+        self._out: set[int] = set()    # folded or tapped out: no longer to act
         self.n_live = len(seats)       # players not folded
         self.n_active = len(seats)     # players neither folded nor tapped out
         self.pot = 0                   # every chip wagered this round of play (+ dead money)
@@ -295,6 +303,7 @@ class PokerRound:
                 self.pot += amount - live
                 if self.stacks[s] == 0:
                     self.allin.add(s)
+                    self._out.add(s)
                     self.n_active -= 1
                 ev.append(BlindPosted(s, "dead", amount - live, self.stacks[s]))
         self.cb = self.lb                                # A-14: the call stays at the blind
@@ -326,8 +335,9 @@ class PokerRound:
         self.pot += amount
         if self.stacks[s] == 0:
             self.allin.add(s)
+            self._out.add(s)
             self.n_active -= 1
-        return BlindPosted(s, kind, amount, self.stacks[s])
+        return _new(BlindPosted, (s, kind, amount, self.stacks[s], EVERYONE))
 
     def _deal(self) -> list[Event]:
         r = self.rules
@@ -414,20 +424,14 @@ class PokerRound:
             self.no_check = set()
             first = self.after(self.designated) if r.postflop_after_button \
                 else self.from_(self.designated)
-        n_active = self.n_active
-        for s in first:
-            if self._needs(s, n_active):
-                return self._turn(s)
-        return self._end_betting()
-
-    def _needs(self, s: int, n_active: int) -> bool:
-        if s in self.folded or s in self.allin:
-            return False
-        if self.bet[s] < self.cb:
-            return True
+        out, bets, cb, acted = self._out, self.bet, self.cb, self.acted
         # a seat that has not acted has the option; alone, only a blind's round-1 option
         # (ACT r 7.1, QLD s24(4), Sch 5 s23(2)(b)) is still offered: check or fold
-        return (n_active >= 2 or self.street == 0) and s not in self.acted
+        option = self.n_active >= 2 or self.street == 0
+        for s in first:
+            if s not in out and (bets[s] < cb or (option and s not in acted)):
+                return self._turn(s)
+        return self._end_betting()
 
     def _turn(self, s: int) -> list[Event]:
         self.to_act = s
@@ -464,12 +468,14 @@ class PokerRound:
     def _compute_legal(self, s: int) -> LegalActions:
         """The seat's options now (hot path: called once per turn, before the turn's event).
 
-        Also leaves in ``_full_inc`` the smallest raise increment that counts as a full raise
-        for this turn (``_wager`` uses it to tell a raise from a short all-in).
+        When a bet or raise is open to the seat, also leaves in ``_full_inc`` the smallest
+        increment that counts as a full raise (``_wager`` tells a raise from a short all-in by
+        it; it is consulted only after a wager above the level to call, which is possible
+        only on that path).
         """
-        r = self.rules
-        stack = self.stacks[s]
-        mine = self.bet[s]
+        bets, stacks = self.bet, self.stacks
+        stack = stacks[s]
+        mine = bets[s]
         cb = self.cb
         to_call = cb - mine
         call: int | None
@@ -480,88 +486,86 @@ class PokerRound:
             check, call = False, 0
         else:
             check, call = True, None
-        opening = cb == 0
         reach = mine + stack                         # the most this seat can have in
-        bounds: tuple[int, int] | None = None
-        sizes: tuple[int, ...] | None = None
-        allin_max = cb                               # tapping out allowed up to this total
-        code = None
-        self._full_inc = _BIG
-        if reach <= cb:
-            code = "action_not_allowed"
-        elif self.closed or s in self.blocked:
-            code = "betting_closed"
+        if reach <= cb:                              # a call (of the whole stack, perhaps)
+            return _new(LegalActions, (s, True, check, call, None, None,
+                                       stack if stack > 0 else None, None,
+                                       "action_not_allowed"))
+        if self.closed or s in self.blocked:
+            return _new(LegalActions, (s, True, check, call, None, None, None, None,
+                                       "betting_closed"))
+        # a bet or raise needs someone who could still answer it (rulings: "nobody to answer")
+        n_active = self.n_active
+        if n_active < 2:
+            return _new(LegalActions, (s, True, check, call, None, None, None, None,
+                                       "action_not_allowed"))
+        out = self._out
+        for x in self._ring[s]:
+            if bets[x] + stacks[x] > cb and x not in out:
+                break
         else:
-            # a bet or raise needs someone who could still answer it (rulings: "nobody to
-            # answer")
-            n_active = self.n_active
-            others = False
-            if n_active > 1:
-                folded, allin, bets, stacks = self.folded, self.allin, self.bet, self.stacks
-                for x in self._ring[s]:
-                    if bets[x] + stacks[x] > cb and x not in folded and x not in allin:
-                        others = True
-                        break
-            # ACT r 10.5 / Sch 5 s26(5), digests A-4 / A-2: exactly two players neither
-            # folded nor tapped out (Sch 11 has no heads-up exemption: heads_up is None)
-            heads_up = n_active == 2 and r.heads_up is not None
-            if not others:
-                code = "action_not_allowed"
-            elif (not opening and r.raise_cap is not None and self.raises >= r.raise_cap
-                  and not heads_up):
-                code = "raise_cap_reached"
+            return _new(LegalActions, (s, True, check, call, None, None, None, None,
+                                       "action_not_allowed"))
+        r = self.rules
+        opening = cb == 0
+        # ACT r 10.5 / Sch 5 s26(5), digests A-4 / A-2: exactly two players neither folded nor
+        # tapped out (Sch 11 has no heads-up exemption: heads_up is None)
+        heads_up = n_active == 2 and r.heads_up is not None
+        if (not opening and r.raise_cap is not None and self.raises >= r.raise_cap
+                and not heads_up):
+            return _new(LegalActions, (s, True, check, call, None, None, None, None,
+                                       "raise_cap_reached"))
+        structure = r.structure
+        sizes: tuple[int, ...] | None = None
+        if heads_up and not opening and r.heads_up == "unrestricted":
+            lo, hi = r.chip_unit, _BIG
+        elif structure == "limit":
+            incs = self._sizes(opening)
+            assert incs is not None
+            if opening or r.min_raise_rule == "qld-he":
+                allowed = incs
             else:
-                structure = r.structure
-                if heads_up and not opening and r.heads_up == "unrestricted":
-                    lo, hi = r.chip_unit, _BIG
-                elif structure == "limit":
-                    incs = self._sizes(opening)
-                    assert incs is not None
-                    if opening or r.min_raise_rule == "qld-he":
-                        allowed = incs
-                    else:
-                        mr = self._min_raise(s)
-                        allowed = tuple(x for x in incs if x >= mr) or (incs[-1],)
-                    lo, hi = allowed[0], allowed[-1]
-                    sizes = tuple(cb + x for x in allowed if cb + x <= reach)
+                mr = self._min_raise(s)
+                allowed = tuple(x for x in incs if x >= mr) or (incs[-1],)
+            lo, hi = allowed[0], allowed[-1]
+            sizes = tuple(cb + x for x in allowed if cb + x <= reach)
+        else:
+            rule = r.min_raise_rule
+            lb = self.lb
+            if opening and rule != "qld-ma":
+                lo = lb
+            elif rule == "qld-he":                   # _min_raise inline (QLD s28(4))
+                if to_call < lb:
+                    lo = lb
+                elif self.last_raise:
+                    lo = self.last_raise
                 else:
-                    rule = r.min_raise_rule
-                    lb = self.lb
-                    if opening and rule != "qld-ma":
-                        lo = lb
-                    elif rule == "qld-he":               # inline _min_raise (QLD s28(4))
-                        if to_call < lb:
-                            lo = lb
-                        elif self.last_raise:
-                            lo = self.last_raise
-                        else:
-                            lo = self.opening if self.opening > lb else lb
-                    else:
-                        lo = self._min_raise(s)
-                    if structure == "no-limit":
-                        hi = _BIG
-                    else:
-                        pot = self.pot + to_call
-                        hi = pot if structure == "full-pot" else pot // 2
-                        hi = hi // r.chip_unit * r.chip_unit
-                    if lo > hi:                          # QLD s28(3)
-                        lo = hi
-                self._full_inc = lo
-                if hi > 0:
-                    allin_max = cb + hi
-                    if reach >= cb + lo:
-                        top = cb + hi
-                        bounds = (cb + lo, top if top < reach else reach)
-                        if sizes is not None and not sizes:
-                            bounds = None
-        allin = stack if stack > 0 and reach <= allin_max else None
+                    lo = self.opening if self.opening > lb else lb
+            else:
+                lo = self._min_raise(s)
+            if structure == "no-limit":
+                hi = _BIG
+            else:
+                pot = self.pot + to_call
+                hi = pot if structure == "full-pot" else pot // 2
+                hi = hi // r.chip_unit * r.chip_unit
+            if lo > hi:                              # QLD s28(3)
+                lo = hi
+        self._full_inc = lo
+        bounds: tuple[int, int] | None = None
+        allin: int | None = None
+        if hi > 0:
+            top = cb + hi                            # tapping out allowed up to this total
+            if reach <= top:
+                allin = stack
+            if reach >= cb + lo and (sizes is None or sizes):
+                bounds = (cb + lo, top if top < reach else reach)
         if bounds is None:
-            sizes = None
-            if code is None and allin is None:
-                code = "action_not_allowed"
+            return _new(LegalActions, (s, True, check, call, None, None, allin, None,
+                                       None if allin is not None else "action_not_allowed"))
         if opening:
-            return _new(LegalActions, (s, True, check, call, bounds, None, allin, sizes, code))
-        return _new(LegalActions, (s, True, check, call, None, bounds, allin, sizes, code))
+            return _new(LegalActions, (s, True, check, call, bounds, None, allin, sizes, None))
+        return _new(LegalActions, (s, True, check, call, None, bounds, allin, sizes, None))
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do (None when nobody is to act)."""
@@ -592,6 +596,7 @@ class PokerRound:
             self.pot += add
             if stack == 0:
                 self.allin.add(seat)
+                self._out.add(seat)
                 self.n_active -= 1
             return self._after_action(seat, "call", add)
         if verb == "check":
@@ -603,6 +608,7 @@ class PokerRound:
             return self._after_action(seat, "check", 0)
         if verb == "fold":
             self.folded.add(seat)
+            self._out.add(seat)
             self.n_live -= 1
             self.n_active -= 1
             return self._after_action(seat, "fold", 0)
@@ -674,6 +680,7 @@ class PokerRound:
         self.pot += add
         if stack == 0:
             self.allin.add(s)
+            self._out.add(s)
             self.n_active -= 1
         cb = self.cb
         if total > cb:
@@ -723,19 +730,19 @@ class PokerRound:
             self._legal = None
             ev.extend(self._settle())
             return ev
-        folded, allin, cb = self.folded, self.allin, self.cb
+        out, cb = self._out, self.cb
         if self.n_active >= 2 or self.street == 0:
             # a seat that has not acted has the option; alone, only a blind's round-1 option
             # (ACT r 7.1, QLD s24(4), Sch 5 s23(2)(b)) is still offered: check or fold
             for x in self._ring[s]:
-                if (bets[x] < cb or x not in acted) and x not in folded and x not in allin:
+                if (bets[x] < cb or x not in acted) and x not in out:
                     self.to_act = x
                     la = self._legal = self._compute_legal(x)
                     ev.append(_new(TurnToAct, (x, la, EVERYONE)))
                     return ev
         else:
             for x in self._ring[s]:
-                if bets[x] < cb and x not in folded and x not in allin:
+                if bets[x] < cb and x not in out:
                     self.to_act = x
                     la = self._legal = self._compute_legal(x)
                     ev.append(_new(TurnToAct, (x, la, EVERYONE)))

@@ -49,6 +49,9 @@ def uncalled(contrib: dict[int, int]) -> tuple[int | None, int]:
     return top_seat, top - second
 
 
+_TOP = 1 << 62
+
+
 def build_pots(contrib: dict[int, int], live: Sequence[int], dead: int = 0) -> list[Pot]:
     """Layer contributions at the levels of the players still in (``live``)."""
     levels = sorted({contrib[s] for s in live})
@@ -60,14 +63,15 @@ def build_pots(contrib: dict[int, int], live: Sequence[int], dead: int = 0) -> l
         return [pot] if pot.amount > 0 else []
     pots: list[Pot] = []
     prev = 0
+    items = list(contrib.items())
+    top = len(levels) - 1
     for i, level in enumerate(levels):
-        last = i == len(levels) - 1
+        cap = _TOP if i == top else level  # the last layer takes everything above the previous
         amount = 0
         contributors: set[int] = set()
-        for s, c in contrib.items():
-            part = (c if last else min(c, level)) - min(c, prev)
-            if part > 0:
-                amount += part
+        for s, c in items:
+            if c > prev:                  # this contributor's chips in (prev, cap]
+                amount += (c if c < cap else cap) - prev
                 contributors.add(s)
         eligible = [s for s in live if contrib[s] >= level]
         pots.append(Pot(amount, eligible, contributors))
@@ -108,24 +112,34 @@ def settle_pots(
     split leaves a remainder."""
     groups: dict[tuple[int, ...], list[int]] = {}
     for i, pot in enumerate(pots):
-        pot.winners = winners_of(pot.eligible)
-        groups.setdefault(tuple(sorted(pot.winners)), []).append(i)
+        w = pot.winners = winners_of(pot.eligible)
+        key = tuple(w) if len(w) == 1 else tuple(sorted(w))
+        idxs = groups.get(key)
+        if idxs is None:
+            groups[key] = [i]
+        else:
+            idxs.append(i)
     payouts: dict[int, int] = {}
     total_commission = 0
+    commission_on = rules.commission_on
     cap_left = 0
-    if rules.commission_on and rules.cumulative_cap:
+    if commission_on and rules.cumulative_cap:
         cap_left = money.commission(rules.commission_cap_base, rules.commission_percent,
                                     rules.commission_step, rules.commission_cap_base,
                                     rules.chip_unit)
     out_groups = []
     for winners, idxs in groups.items():
-        total = sum(pots[i].amount for i in idxs)
-        contributors: set[int] = set()
+        total = 0
         for i in idxs:
-            contributors |= pots[i].contributors
-        exempt = len(winners) > 1 and contributors <= set(winners)
+            total += pots[i].amount
+        exempt = False
+        if len(winners) > 1:
+            contributors: set[int] = set()
+            for i in idxs:
+                contributors |= pots[i].contributors
+            exempt = contributors <= set(winners)
         c = 0
-        if rules.commission_on and not exempt:
+        if commission_on and not exempt:
             c = money.commission(total, rules.commission_percent, rules.commission_step,
                                  rules.commission_cap_base, rules.chip_unit)
             if rules.cumulative_cap:
@@ -142,7 +156,7 @@ def settle_pots(
             lucky = next(s for s in order() if s in shares)
             shares[lucky] += rem
         for s, v in shares.items():
-            payouts[s] = payouts.get(s, 0) + v
+            payouts[s] = payouts[s] + v if s in payouts else v
         out_groups.append({"pots": idxs, "winners": list(winners), "base": total,
                            "commission": c, "exempt": exempt, "shares": shares})
     return payouts, total_commission, out_groups
