@@ -7,6 +7,7 @@ checked for hole cards of other seats before the showdown and for undealt cards.
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -79,7 +80,8 @@ def check_no_leaks(frames: list[dict[str, Any]], seat: int | None, schedule: tup
 
 async def _spectate(url: str, table_id: str, frames: list[dict[str, Any]]) -> None:
     async with Client.connect(url, name="watcher") as client:
-        await client.join(table_id, role="spectator")
+        view = await client.join(table_id, role="spectator")
+        frames.append({"type": "snapshot", "view": copy.deepcopy(view.view), "seat": None})
         async for msg in client:
             frames.append(msg)
 
