@@ -96,8 +96,11 @@ def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-#: seat order -> (seat index, seat -> other seats clockwise after it); tables reuse orders
-_RINGS: dict[tuple[int, ...], tuple[dict[int, int], dict[int, tuple[int, ...]]]] = {}
+#: seat order -> (seat index, seat -> the other seats clockwise after it, seat -> the seats
+#: clockwise after it ending with itself, seat -> the seats clockwise from itself); tables reuse
+#: orders
+_RINGS: dict[tuple[int, ...], tuple[dict[int, int], dict[int, tuple[int, ...]],
+                                    dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]] = {}
 
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 _BIG = 1 << 62
@@ -176,13 +179,19 @@ class PokerRound:
         key = tuple(seats)
         cached = _RINGS.get(key)
         if cached is None:
+            rings = {s: tuple(seats[i + 1:] + seats[:i]) for i, s in enumerate(seats)}
             cached = _RINGS[key] = (
                 {s: i for i, s in enumerate(seats)},
-                {s: tuple(seats[i + 1:] + seats[:i]) for i, s in enumerate(seats)},
+                rings,
+                {s: (*ring, s) for s, ring in rings.items()},
+                {s: (s, *ring) for s, ring in rings.items()},
             )
         self._idx = cached[0]
         #: seat -> the other seats clockwise after it
         self._ring = cached[1]
+        #: seat -> every seat clockwise from the next one, itself last / itself first
+        self._after = cached[2]
+        self._from = cached[3]
         self.designated = designated
         self.start_stacks = dict(stacks)
         self.stacks = dict(stacks)
@@ -235,17 +244,17 @@ class PokerRound:
     def after(self, pos: int) -> tuple[int, ...]:
         """Occupied seats clockwise strictly after position ``pos``, then ``pos`` if occupied
         (``pos`` may be a dead button's vacant seat)."""
-        ring = self._ring.get(pos)
-        if ring is not None:
-            return (*ring, pos)
+        order = self._after.get(pos)
+        if order is not None:
+            return order
         seats = self.seats
         return tuple([s for s in seats if s > pos] + [s for s in seats if s < pos])
 
     def from_(self, pos: int) -> tuple[int, ...]:
         """Occupied seats clockwise from ``pos`` inclusive."""
-        ring = self._ring.get(pos)
-        if ring is not None:
-            return (pos, *ring)
+        order = self._from.get(pos)
+        if order is not None:
+            return order
         return self.after(pos)
 
     def _active(self, s: int) -> bool:
@@ -376,12 +385,17 @@ class PokerRound:
         self.hole = hole
         board: list[int] = []
         fb = self._fixed_board
+        burns = self._burns if r.burns else None
         for street, n in enumerate(r.board_schedule):
             if n == 0:
                 continue
-            if r.burns:
-                self._burns[street] = rest[pos]
+            if burns is not None:
+                burns[street] = rest[pos]
                 pos += 1
+            if len(board) >= len(fb):                # no fixed (scenario) cards left
+                board += rest[pos:pos + n]
+                pos += n
+                continue
             for _ in range(n):
                 if len(board) < len(fb):
                     board.append(fb[len(board)])
@@ -800,7 +814,7 @@ class PokerRound:
             while self.street < self._last_street:
                 self.street += 1
                 ev.extend(self._turn_board(self.street))
-        contrib = dict(self.contrib)
+        contrib = self.contrib
         uncalled: dict[int, int] = {}
         if (not showdown and r.fold_around == "return-second-blind" and self.street == 0
                 and live[0] == self.second_blind_seat and self.cb == self.lb
@@ -809,6 +823,7 @@ class PokerRound:
         else:
             top, excess = settle.uncalled(contrib)
         if top is not None and excess:
+            contrib = dict(contrib)                  # self.contrib keeps what was wagered
             contrib[top] -= excess
             self.stacks[top] += excess
             uncalled[top] = excess
