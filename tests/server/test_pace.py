@@ -43,12 +43,12 @@ async def seated(server, n: int, table_id: str = T, buy_in: int = 10_000):
 async def test_timeout_checks_if_free_else_folds():
     """The turn timer (turn time + time bank) acts for the seat: check when checking is
     legal, otherwise fold (issue 3 "Pace"; engine timeout)."""
-    config = fast_config(table("holdem-act", seats=2), turn_time=0.2, time_bank=0.1)
+    config = fast_config(table("holdem-act", seats=2), turn_time=0.8, time_bank=0.4)
     async with running_server(config) as server:
         async with seated(server, 2) as (a, b):
             players = {1: a, 2: b}
             t = await next_turn(a, players)
-            assert t["time_ms"] == 300 and t["time_bank_ms"] == 100
+            assert t["time_ms"] == 1200 and t["time_bank_ms"] == 400
             assert "check" not in t["legal"]  # facing the blind
             await players[t["seat"]].act(T, "call")
             t2 = await next_turn(a, players)
