@@ -51,7 +51,7 @@ from server.tables.base import (
     TableActor,
 )
 from server.tables.connection import Connection
-from server.tables.views import may_see, round_view
+from server.tables.views import legal_for, may_see, round_view
 from server.wallet import InsufficientFunds, Wallet
 
 log = logging.getLogger("croupier.tables.poker")
@@ -499,9 +499,9 @@ class PokerTable(TableActor):
         time_ms = int((self.config.turn_time + bank) * 1000)
         bank_ms = int(bank * 1000)
         for to, viewer in self.recipients():
-            mine = viewer == seat_no
-            self.deliver(to, lambda seq, mine=mine: Turn(
-                self.id, seq, seat_no, legal if mine else {}, time_ms, bank_ms))
+            shown = legal_for(seat_no, viewer, legal)
+            self.deliver(to, lambda seq, shown=shown: Turn(
+                self.id, seq, seat_no, shown, time_ms, bank_ms))
 
     def _end_round(self) -> None:
         result = self.round.result

@@ -14,7 +14,7 @@ from typing import Any
 
 from server.games.poker.events import EVERYONE, NOBODY
 
-__all__ = ["EVERYONE", "NOBODY", "may_see", "round_view"]
+__all__ = ["EVERYONE", "NOBODY", "legal_for", "may_see", "round_view"]
 
 
 def may_see(visible_to: Any, seat: int | None) -> bool:
@@ -24,6 +24,11 @@ def may_see(visible_to: Any, seat: int | None) -> bool:
     if visible_to == NOBODY or visible_to is None or seat is None:
         return False
     return type(visible_to) is int and visible_to == seat
+
+
+def legal_for(to_act: int, viewer: int | None, legal: dict[str, Any]) -> dict[str, Any]:
+    """The legal actions in a ``turn`` message: the seat to act gets them, others get none."""
+    return legal if viewer is not None and viewer == to_act else {}
 
 
 def round_view(rnd: Any, seat: int | None, in_round: set[int]) -> dict[str, Any] | None:
