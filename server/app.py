@@ -270,7 +270,8 @@ class Croupier:
             for table_id in list(old.tables):
                 self.tables[table_id].submit(cmd.Detach(old))
         self.by_account[ident.account] = conn
-        seated = [t.id for t in self.tables.values() if t.seat_of_account(ident.account)]
+        seated = [t.id for t in self.tables.values()
+                  if t.seat_of_account(ident.account) is not None]
         conn.send(Welcome(protocol=PROTOCOL_VERSION, token=token, account=ident.account,
                           name=conn.name, balance=balance, dev=self.accounts.dev,
                           seated=seated, max_frame=self.config.max_frame))
