@@ -436,6 +436,8 @@ class PokerRound:
             self.blocked = set()
             self.aggressor = None
             self.no_check = set()
+            if self.n_active < 2:           # nobody left to bet: on to the next board
+                return self._end_betting()
             first = self.after(self.designated) if r.postflop_after_button \
                 else self.from_(self.designated)
         out, bets, cb, acted = self._out, self.bet, self.cb, self.acted
@@ -679,9 +681,11 @@ class PokerRound:
 
     def timeout(self, seat: int) -> list[Event]:
         """The turn timer ran out: check if that is free, else fold."""
+        if self.complete:
+            raise IllegalAction("round_complete", "the round of play is over")
         la = self._legal
         if la is None or seat != la.seat:
-            raise self._refusal(seat)
+            raise IllegalAction("not_your_turn", f"it is seat {self.to_act}'s turn, not {seat}'s")
         return self.act(seat, "check" if la.check else "fold")
 
     def _wager(self, s: int, verb: str, total: int) -> list[Event]:
@@ -837,9 +841,11 @@ class PokerRound:
             best = max([vals[s] for s in eligible])
             return [s for s in eligible if vals[s] == best]
 
-        def order() -> list[int]:
+        def order() -> Sequence[int]:
             ref = self.designated_player() if r.odd_chip == "after-designated" \
                 else self.designated
+            if ref in self._idx:                     # settle.odd_chip_order, from the rings
+                return self._from[ref] if r.odd_chip == "buck-first" else self._after[ref]
             return settle.odd_chip_order(r, self.seats, ref)
 
         payouts, commission, groups = settle.settle_pots(r, pots, winners_of, order)
