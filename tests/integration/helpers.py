@@ -95,6 +95,12 @@ def csp_table(table_id: str, pool: str, **extra: Any) -> dict[str, Any]:
             "options": {"minimum": 100, "maximum": 10000, "jackpot_wager": 100, **extra}}
 
 
+def _default_sigint() -> None:
+    """A shell without job control starts background jobs with SIGINT ignored; the server's
+    graceful stop (KeyboardInterrupt) needs the default handler back."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class ServerProcess:
     """``croupier serve --port 0`` in its own OS process; the URL is read from its output."""
 
@@ -105,7 +111,8 @@ class ServerProcess:
             args += ["--redis", redis_url]
         env = {k: v for k, v in os.environ.items() if k != "CROUPIER_SECRET"}
         self.proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=_default_sigint)
         self.url = ""
         self.http = ""
 
