@@ -145,6 +145,8 @@ class TableView:
     def _apply_round(self, event: dict[str, Any]) -> None:
         """Keep ``view["round"]`` (same keys as the snapshot's) up to date from round events."""
         rnd = self.view.get("round")
+        if not isinstance(rnd, dict):  # a banked table's view.round is the round number
+            rnd = None
         etype = event.get("type")
         if etype in ("round_ended", "round_voided"):
             self.turn = None

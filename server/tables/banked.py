@@ -277,7 +277,7 @@ class BankedTable(TableActor):
                       "wagers": self.spec.describe()["wagers"], "verbs": list(self.spec.verbs)},
             "status": "closing" if self.closing else self.phase,
             "no_more_bets": self.phase != "betting",
-            "round_no": self.round_no,
+            "round": self.round_no,
             "round_id": self.round_id,
             "closes_in_ms": self._ms_left(self.closes_at, now) if self.phase == "betting" else 0,
             "boxes": [{"box": b, "player": self._name(a), "wagers": dict(self.layout.get(b, {}))}
