@@ -256,8 +256,14 @@ class BankedTable(TableActor):
         if self.link is None:
             return None
         return {"pool": self.link.pool, "meter": self.meter, "open": self.jackpot_open,
-                "wager": self.options.get("jackpot_wager"),
-                "status": "open" if self.jackpot_open else UNAVAILABLE_TEXT}
+                "wager": self.options.get("jackpot_wager"), "status": self._jackpot_status()}
+
+    def _jackpot_status(self) -> str:
+        if self.jackpot_open:
+            return "open"
+        if self.link is not None and self.link.mismatch:
+            return "no jackpot wagers: " + self.link.mismatch
+        return UNAVAILABLE_TEXT
 
     def _view(self, player: Player | None) -> dict[str, Any]:
         info = self.info()
@@ -870,7 +876,7 @@ class BankedTable(TableActor):
                     self.broadcast({"type": "jackpot_wager_returned", "round": self.round_no,
                                     "box": box, "amount": amount, "reason": UNAVAILABLE_TEXT})
         self.broadcast({"type": "jackpot_status", "open": cmd.open,
-                        "status": "open" if cmd.open else UNAVAILABLE_TEXT})
+                        "status": self._jackpot_status()})
 
     # -- recall and dev ----------------------------------------------------------------------
     def on_recall(self, cmd: Recall) -> None:

@@ -119,6 +119,11 @@ def qld_config(o: Mapping[str, Any]) -> qld.QldJackpotConfig:
         set_prize_sf=o["set_prize_sf"], set_prize_rf=o["set_prize_rf"])
 
 
+def _terms(config: PoolConfig) -> tuple[str, int, int]:
+    """What linked tables must agree on: the regime and the contribution rates."""
+    return config.regime, config.prize_bp, config.reserve_bp
+
+
 @dataclass
 class CoinInResult:
     """Outcome of a round's coin-in: the pool before it (``None`` if unreadable), the boxes
@@ -141,6 +146,7 @@ class JackpotLink:
         self.regime = LINKABLE[game]
         self.config = pool_config_for(game, options)
         self.ready = False  # the pool exists (opened here or by another table/process)
+        self.mismatch: str | None = None  # the pool exists on other terms: not linked
         self.meter: int | None = None
         self.version = 0
 
@@ -156,10 +162,16 @@ class JackpotLink:
 
     # -- background ------------------------------------------------------------------------
     async def ensure_pool(self) -> None:
-        """Open the pool with the seed as its meter unless it exists; wait out outages."""
-        while not self.ready:
+        """Open the pool with the seed as its meter unless it exists; wait out outages.
+
+        A pool that exists under another regime or other rates is not joined: linked tables
+        share one jackpot (QLD Sch 3 s9), so the table offers no jackpot wager and says why
+        (:attr:`mismatch`, logged) until the configuration is fixed.
+        """
+        while not self.ready and self.mismatch is None:
             try:
-                if await self.service.snapshot(self.pool) is None:
+                snap = await self.service.snapshot(self.pool)
+                if snap is None:
                     try:
                         await self.service.open_pool(self.pool, self.config)
                     except JackpotUnavailable:
@@ -167,6 +179,12 @@ class JackpotLink:
                     except JackpotError as exc:
                         if exc.code != "pool_exists":
                             raise
+                        continue  # opened by another table meanwhile: compare its config
+                elif _terms(snap.config) != _terms(self.config):
+                    self.mismatch = (f"pool {self.pool} runs {_terms(snap.config)}, this table "
+                                     f"{_terms(self.config)}")
+                    log.error("jackpot not linked: %s", self.mismatch)
+                    return
                 self.ready = True
             except JackpotUnavailable:
                 await trio.sleep(POLL_SECONDS)
@@ -175,6 +193,8 @@ class JackpotLink:
     async def watch(self, on_update: Callable[[MeterUpdate], None]) -> None:
         """Every commit on the pool, from any process (the service resumes after outages)."""
         await self.ensure_pool()
+        if not self.ready:
+            return
         async with self.service.watch(self.pool) as updates:
             async for update in updates:
                 if update.version >= self.version:

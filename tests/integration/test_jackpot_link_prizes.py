@@ -70,3 +70,18 @@ async def test_set_jackpots_and_act_2004_are_not_linked() -> None:
     with pytest.raises(LinkError):
         pool_config_for("canberra-poker-2004",
                         round_class("canberra-poker-2004").spec.validate_options({}))
+
+
+async def test_a_pool_on_other_terms_is_not_joined_s9() -> None:
+    """QLD Sch 3 s9: linked tables share one jackpot; a table whose regime or rates differ
+    from the existing pool's offers no jackpot wager instead of mixing them."""
+    service = MemoryJackpotService()
+    act_options = round_class("canberra-poker-2017").spec.validate_options(ACT_OPTIONS)
+    await service.open_pool("shared", JackpotLink(service, "shared", "canberra-poker-2017",
+                                                  act_options).config)
+    qld_options = round_class("caribbean-stud").spec.validate_options(QLD_OPTIONS)
+    link = JackpotLink(service, "shared", "caribbean-stud", qld_options)
+    await link.ensure_pool()
+    assert not link.open and link.mismatch and "act2017" in link.mismatch
+    coined = await link.coin_in("r1", {1: 100})
+    assert coined.returned == {1: 100} and not coined.accepted
