@@ -16,11 +16,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, NamedTuple
 
 from server.cards import card_str
-
-#: Visible to every player and spectator (same value as ``server.games.visibility``).
-EVERYONE = "everyone"
-#: Visible to nobody yet (burn cards).
-NOBODY = "nobody"
+from server.games.visibility import EVERYONE, NOBODY
 
 _CARD_FIELDS = frozenset({"cards", "board"})
 
