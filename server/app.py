@@ -54,6 +54,7 @@ from protocol.messages import (
     SitOut,
     Welcome,
 )
+from server import gc_policy
 from server.accounts import Accounts, BadToken
 from server.config import DEFAULT_PORT, DEFAULT_TABLES, ConfigError, ServerConfig, load_tables
 from server.errors import ScenarioError
@@ -437,8 +438,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     try:
         trio.run(_main, config)
-    except KeyboardInterrupt:
-        pass
+    except* KeyboardInterrupt:  # Ctrl-C: trio raises it in an ExceptionGroup after _main's
+        pass  # graceful shutdown (rounds voided, stakes returned, clients closed with 1001)
     return 0
 
 
@@ -452,6 +453,8 @@ async def _main(config: ServerConfig) -> None:
               flush=True)
         print(f"  page:    {running.http_url}", flush=True)
         print(f"  clients: {running.url}", flush=True)
+        gc_policy.tune_at_startup()  # full collections off the hot path (docs/perf.md)
+        nursery.start_soon(gc_policy.keep)
         try:
             await trio.sleep_forever()
         finally:

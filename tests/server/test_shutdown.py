@@ -49,3 +49,31 @@ async def test_shutdown_voids_the_round_returns_stakes_and_closes_with_1001():
     assert money["wallets"] + money["commission"] == money["issued"]
     health = croupier.health()
     assert health["status"] == "closing" and health["connections"] == 0
+
+
+def test_ctrl_c_stops_croupier_serve_cleanly_with_exit_0():
+    """Ctrl-C (SIGINT) is a graceful stop: no traceback, exit status 0 (trio raises the
+    KeyboardInterrupt inside an ExceptionGroup; ``croupier serve`` must unwrap it)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 60
+        for line in proc.stdout:
+            if "clients:" in line or time.monotonic() > deadline:
+                break
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, out
+    assert "Traceback" not in out
