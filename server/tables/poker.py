@@ -39,6 +39,7 @@ from server.cards import RandomSource, SeededRandomSource, SystemRandomSource
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.poker import PokerRound, next_designated, rules_for
+from server.games.poker.events import TurnToAct
 from server.tables.base import (
     Act,
     BuyIn,
@@ -462,8 +463,9 @@ class PokerTable(TableActor):
         """Deliver engine events, then either end the round or set up the next turn."""
         while True:
             for ev in events:
-                wire = ev.to_wire()
-                self.broadcast(wire, ev.visible_to)
+                if type(ev) is TurnToAct:  # the table's own turn message says it, with the clock
+                    continue
+                self.broadcast(ev.to_wire(), ev.visible_to)
             events = []
             rnd = self.round
             if rnd is None:
