@@ -15,8 +15,13 @@ setup_python() {
   # Reinstall only when pyproject.toml changed since the last install.
   local stamp=.venv/.croupier-installed
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    "$PY" -m pip install -q --upgrade pip >/dev/null
-    "$PY" -m pip install -q -e '.[dev]'
+    echo "run.sh: installing croupier and its dependencies into .venv ..." >&2
+    if ! { "$PY" -m pip install -q --upgrade pip && "$PY" -m pip install -q -e '.[dev]'; } \
+        >.venv/install.log 2>&1; then
+      cat .venv/install.log >&2
+      echo "run.sh: installation failed (log above, also in .venv/install.log)" >&2
+      exit 1
+    fi
     touch "$stamp"
   fi
 }
