@@ -38,6 +38,8 @@ GAMES: dict[str, str] = {
     "canberra-poker-2017": "server.games.banked.scenario",
     "four-card-poker": "server.games.banked.scenario",
     "casino-war": "server.games.banked.scenario",
+    "baccarat": "server.games.banked.scenario",
+    "lucky-draw-baccarat": "server.games.banked.scenario",
 }
 
 

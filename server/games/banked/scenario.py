@@ -34,6 +34,8 @@ MODULES: dict[str, str] = {
     "canberra-poker-2017": "canberra_poker",
     "four-card-poker": "four_card_poker",
     "casino-war": "casino_war",
+    "baccarat": "baccarat",
+    "lucky-draw-baccarat": "lucky_draw_baccarat",
 }
 
 
