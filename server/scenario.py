@@ -40,6 +40,9 @@ GAMES: dict[str, str] = {
     "casino-war": "server.games.banked.scenario",
     "baccarat": "server.games.banked.scenario",
     "lucky-draw-baccarat": "server.games.banked.scenario",
+    "roulette": "server.games.banked.scenario",
+    "sic-bo": "server.games.banked.scenario",
+    "wheel-of-fortune": "server.games.banked.scenario",
 }
 
 

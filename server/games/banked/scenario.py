@@ -36,6 +36,9 @@ MODULES: dict[str, str] = {
     "casino-war": "casino_war",
     "baccarat": "baccarat",
     "lucky-draw-baccarat": "lucky_draw_baccarat",
+    "roulette": "roulette",
+    "sic-bo": "sic_bo",
+    "wheel-of-fortune": "wheel_of_fortune",
 }
 
 
