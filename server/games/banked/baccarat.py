@@ -284,6 +284,12 @@ class Baccarat(BankedRound):
         return CardsDealt(to=hand, box=None, cards=tuple(map(card_str, cards)), street=street)
 
     # ------------------------------------------------------------------ no decisions
+    def decide(self, box: int, verb: str, amount: int | None = None,
+               qualifiers: Mapping[str, Any] | None = None) -> list[Event]:
+        """Nobody decides in baccarat: drawing follows the tableau (s22, s23, digest s7)."""
+        raise IllegalAction("no_decisions",
+                            "baccarat takes no decisions: the tableau draws (s22, s23)")
+
     def _choices(self, box: int) -> tuple[Choice, ...]:
         return ()  # drawing is automatic (s22, s23): no street ever opens
 
