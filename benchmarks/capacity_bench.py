@@ -34,6 +34,8 @@ def trial(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     prefix = None
     if args.variant != "baseline":  # a proposed server change, applied by loadtest.experiments
         prefix = [sys.executable, "-m", "loadtest.experiments", "--wrap", args.variant]
+    elif args.server_dir:  # another checkout's server (e.g. ``git archive`` of an old commit)
+        prefix = ["env", "-C", str(args.server_dir), sys.executable]
     with LocalServer(tables, 9, round_pause=2.0, prefix=prefix) as srv:
         c0, t0 = srv.cpu_seconds(), time.monotonic()
         report = trio.run(run, RunSpec(url=srv.url, tables=tables, duration=args.duration,
@@ -65,10 +67,18 @@ def main() -> int:
     p.add_argument("--p99", type=float, default=100.0)
     p.add_argument("--variant", choices=VARIANTS, default="baseline",
                    help="measure with a proposed server change (loadtest/experiments.py)")
+    p.add_argument("--server-dir", type=Path, default=None,
+                   help="run the server from this checkout (before/after comparisons)")
+    p.add_argument("--tables", type=int, nargs="*", default=None,
+                   help="just try these table counts (no search)")
     args = p.parse_args()
     print(f"human pace, 9 seats, {args.duration:.0f} s per trial, p99 <= {args.p99:.0f} ms "
           f"after {args.warmup:.0f} s of warm-up, {args.procs} client processes, server "
           f"{args.variant}")
+    if args.tables:
+        for n in args.tables:
+            trial(n, args)
+        return 0
     good, bad = 0, None
     n = args.start
     while n <= args.max:

@@ -176,16 +176,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_croupier(tables: int, procs: int, duration: float) -> dict[str, Any]:
-    with LocalServer(tables, 9, round_pause=0.2) as srv:
+def run_croupier(tables: int, procs: int, duration: float,
+                 server_dir: Path | None = None) -> dict[str, Any]:
+    prefix = ["env", "-C", str(server_dir), sys.executable] if server_dir else None
+    with LocalServer(tables, 9, round_pause=0.2, prefix=prefix) as srv:
         c0, t0 = srv.cpu_seconds(), time.monotonic()
         report = trio.run(run, RunSpec(url=srv.url, tables=tables, duration=duration,
                                        procs=procs, pace="max", warmup=2))
         cpu = srv.cpu_seconds() - c0
         wall = time.monotonic() - t0
     frames = report["frames_from_server"]
+    messages = report.get("messages_from_server") or frames
     return {
         "deliveries_per_s": report["frames_from_server_per_s"],
+        "messages_per_frame": messages / max(frames, 1),
+        "server_cpu_us_per_action": cpu / max(report["actions"], 1) * 1e6,
         "mean_size": round(report["bytes_from_server"] / max(frames, 1)),
         "per_action_per_recipient": frames / max(report["actions"], 1) / 9,
         "server_cpu_share": cpu / wall,
@@ -236,6 +241,9 @@ def main() -> int:
     p.add_argument("--size", type=int, default=120)
     p.add_argument("--mode", choices=("table", "firehose", "coalesced"), default="table")
     p.add_argument("--url")
+    p.add_argument("--server-dir", type=Path, default=None,
+                   help="run croupier from this checkout (before/after comparisons)")
+    p.add_argument("--skip-raw", action="store_true", help="only the croupier half")
     p.add_argument("--conns", type=int)
     args = p.parse_args()
     if args.role == "raw-server":
@@ -248,15 +256,19 @@ def main() -> int:
 
     print(f"{args.tables} tables x 9 seats = {args.tables * 9} connections, "
           f"{args.procs} client processes, {args.duration:.0f} s each")
-    cr = run_croupier(args.tables, args.procs, args.duration)
+    cr = run_croupier(args.tables, args.procs, args.duration, args.server_dir)
     per_action = max(1, round(cr["per_action_per_recipient"]))
     print(f"croupier: {cr['deliveries_per_s']:,.0f} deliveries/s "
           f"({cr['actions_per_s']} actions/s, {cr['hands_per_s']} hands/s), "
           f"mean frame {cr['mean_size']} B, {cr['per_action_per_recipient']:.2f} frames per "
           f"action per recipient, server CPU {cr['server_cpu_share']:.0%} of a core, "
           f"{cr['server_cpu_us_per_delivery']:.1f} us CPU per delivery, "
+          f"{cr['messages_per_frame']:.2f} messages per frame, "
+          f"{cr['server_cpu_us_per_action']:.0f} us CPU per action, "
           f"action p50/p99 {cr['latency_ms']['p50']}/{cr['latency_ms']['p99']} ms, "
           f"ok={cr['ok']}")
+    if args.skip_raw:
+        return 0
     for label, mode in (("table-shaped", "table"), ("firehose", "firehose"),
                         ("table-shaped, one frame per action per recipient", "coalesced")):
         raw = run_raw(args.tables, args.procs, args.duration, per_action, cr["mean_size"],

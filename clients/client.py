@@ -12,8 +12,11 @@ It speaks only what ``protocol/README.md`` documents, so it doubles as a worked 
                 await client.act(message["table"], "check" if "check" in message["legal"]
                                  else "fold")
 
-Messages are plain dicts (``msgpack.unpackb``). :class:`TableView` keeps the latest snapshot
-of each joined table and applies the table-level events and turn messages to it.
+Messages are plain dicts (``msgpack.unpackb``). The server sends the events of one table step
+in one ``events`` frame; the client hands them out one by one (:func:`unbatch`), each with its
+own ``seq``: an ``event`` message per event, and a ``turn`` message for a ``turn`` event (its
+fields at the top level, as above). :class:`TableView` keeps the latest snapshot of each
+joined table and applies the table-level events and turns to it.
 """
 
 from __future__ import annotations
@@ -29,6 +32,27 @@ from websockets.trio.client import connect as ws_connect
 PROTOCOL_VERSION = 1
 
 Message = dict[str, Any]
+
+
+def unbatch(frame: Message) -> list[Message]:
+    """One ``events`` frame as one message per event, in order, each with its own ``seq``.
+
+    The frame's ``seq`` is that of its last event, so event ``i`` of ``n`` has
+    ``seq - n + 1 + i`` (protocol/README.md, "Events"). A ``turn`` event becomes a ``turn``
+    message ``{type, table, seq, seat, legal, time_ms, time_bank_ms}``; any other event an
+    ``event`` message ``{type: "event", table, seq, event}``. Other frames are returned as is.
+    """
+    if frame.get("type") != "events":
+        return [frame]
+    events = frame.get("events") or []
+    table, first = frame.get("table"), frame.get("seq", 0) - len(events) + 1
+    out: list[Message] = []
+    for i, event in enumerate(events):
+        if event.get("type") == "turn":
+            out.append({**event, "table": table, "seq": first + i})
+        else:
+            out.append({"type": "event", "table": table, "seq": first + i, "event": event})
+    return out
 
 
 class ServerError(Exception):
@@ -49,8 +73,8 @@ class TableView:
     ``stack``, ``bet``, ``in_pot``, ``folded``, ``allin``, ``cards`` when known; ``board``,
     ``pot``, ``to_act``, ``round``, ``complete``), rebuilt from the round events.
     ``round_events`` are the round events since the last round started or the snapshot;
-    ``turn`` is the last ``turn`` message (``legal`` is non-empty when it is this client's
-    turn); ``seq`` is the last sequence number seen.
+    ``turn`` is the last ``turn`` (see :func:`unbatch`; ``legal`` is non-empty when it is this
+    client's turn); ``seq`` is the last sequence number seen.
     """
 
     def __init__(self, snapshot: Message) -> None:
@@ -182,8 +206,6 @@ class TableView:
         elif etype == "board_dealt":
             rnd["board"] = list(event["board"])
             rnd["round"] = event["round"]
-        elif etype == "turn_to_act":
-            rnd["to_act"] = event["seat"]
         elif etype == "action_taken":
             seat["stack"] = event["stack"]
             seat["bet"] = event["total"]
@@ -212,6 +234,7 @@ class Client:
         self.tables: dict[str, TableView] = {}
         self.balance: int | None = None
         self._pending: deque[Message] = deque()
+        self._unbatched: deque[Message] = deque()  # the rest of the last events frame
 
     # -- connection ------------------------------------------------------------------------
     @classmethod
@@ -263,9 +286,12 @@ class Client:
         return self._track(await self._recv_raw())
 
     async def _recv_raw(self) -> Message:
-        frame = await self.ws.recv()
-        message = msgpack.unpackb(frame, raw=False, strict_map_key=False)
-        return message
+        """The next message off the socket; an ``events`` frame gives one per event."""
+        while not self._unbatched:
+            frame = await self.ws.recv()
+            self._unbatched.extend(unbatch(msgpack.unpackb(frame, raw=False,
+                                                           strict_map_key=False)))
+        return self._unbatched.popleft()
 
     def _track(self, message: Message) -> Message:
         kind = message.get("type")

@@ -51,7 +51,7 @@ SUIT_STYLE = {"s": ("\u2660", "bold white"), "h": ("\u2665", "bold red"),
               "d": ("\u2666", "bold blue"), "c": ("\u2663", "bold green")}
 #: the engine's event names and the short names protocol/README.md lists: accept both
 ALIASES = {"hole_cards": "hole_cards_dealt", "board": "board_dealt", "action": "action_taken",
-           "to_act": "turn_to_act", "commission": "commission_taken"}
+           "commission": "commission_taken"}
 #: the player-vs-player poker games this client plays (banked games are listed, not played)
 POKER_GAME = re.compile(r"(holdem|omaha|manila)-(act|qld)$")
 HELP = __doc__.split("Commands, one per line on stdin:")[1].split("AMOUNT is")[0].rstrip()
@@ -228,8 +228,6 @@ class Hand:
             s.category = ev.get("category") or s.category
         elif kind == "board_dealt":
             self.board = list(ev.get("board") or self.board + list(ev.get("cards") or []))
-        elif kind == "turn_to_act":
-            self.to_act = ev["seat"]
         elif kind == "action_taken" and s:
             s.in_pot += ev["amount"]
             s.bet, s.stack = ev["total"], ev["stack"]
@@ -312,7 +310,7 @@ def describe(ev: dict[str, Any], name: Any, me: int | None) -> str | None:
         return f"{who} timed out: {ev.get('verb')}"
     if kind == "table_closing":
         return "the table is closing"
-    if kind in ("turn_to_act", "betting_round_ended"):
+    if kind == "betting_round_ended":
         return None
     return f"{kind} {ev}"
 

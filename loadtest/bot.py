@@ -25,6 +25,7 @@ import trio
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.trio.client import connect
 
+from clients.client import unbatch
 from loadtest.stats import Stats
 
 #: Error codes a correct bot can still meet through honest races; everything else is
@@ -260,9 +261,14 @@ class Bot:
             if self.paused_until:
                 await trio.sleep_until(self.paused_until)
                 self.paused_until = 0.0
-            msg = await self._recv(ws)
-            if self._handle(msg, nursery):
-                return
+            frame = await self._recv(ws)
+            if frame.get("type") == "events":
+                self.ctx.stats.kinds["frame:events"] += 1
+            messages = unbatch(frame)  # one table step's events, one by one (own seq each)
+            self.ctx.stats.count("messages_in", len(messages))
+            for msg in messages:
+                if self._handle(msg, nursery):
+                    return
 
     def _handle(self, msg: dict[str, Any], nursery: trio.Nursery) -> bool:
         """Apply one message; True when the session is over (left and settled)."""

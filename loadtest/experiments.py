@@ -6,16 +6,16 @@ edit of the server's files. Each A/B alternates baseline and variant runs of the
 (``--reps`` times each) and prints throughput, frames per action, server CPU per action,
 latency and the server's garbage-collection pauses over 50 ms::
 
-    python -m loadtest.experiments --variant no-turn-to-act --tables 100 --pace max
-    python -m loadtest.experiments --variant gc-tuned --tables 200 --pace human
+    python -m loadtest.experiments --variant gc-default --tables 200 --pace human
 
 Variants:
 
-* ``no-turn-to-act``: tables do not broadcast the engine's ``turn_to_act`` event. The
-  table's own ``turn`` message already tells every recipient whose turn it is.
-* ``gc-tuned``: ``gc.set_threshold(20_000, 20, 20)``, and ``gc.freeze()`` every 4 s for the
-  first 24 s (after start-up and after the connection storm), so the long-lived
-  connections and tables are no longer scanned by full collections.
+* ``gc-default``: the server without its GC policy (``server/gc_policy.py``: freeze after
+  start-up and every 30 s, thresholds 20000/20/20), i.e. CPython's default collector, to
+  measure what the policy buys.
+
+Earlier variants were adopted by the server and removed from here: ``gc-tuned`` (now the
+server's GC policy) and ``no-turn-to-act`` (the table no longer sends ``turn_to_act``).
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
-import threading
 import time
 from typing import Any
 
-VARIANTS = ("baseline", "no-turn-to-act", "gc-tuned")
+VARIANTS = ("baseline", "gc-default")
 
 
 def _time_collections() -> None:
@@ -49,26 +48,14 @@ def serve_variant(variant: str, serve_args: list[str]) -> int:
     from server import app
 
     _time_collections()
-    if variant == "no-turn-to-act":
-        from server.tables import poker
+    if variant == "gc-default":
+        from server import gc_policy
 
-        broadcast = poker.PokerTable.broadcast
+        async def idle() -> None:
+            return None
 
-        def without_turn_to_act(self: Any, event: dict[str, Any],
-                                visible_to: Any = "everyone") -> None:
-            if event.get("type") != "turn_to_act":
-                broadcast(self, event, visible_to)
-
-        poker.PokerTable.broadcast = without_turn_to_act  # type: ignore[method-assign]
-    elif variant == "gc-tuned":
-        gc.set_threshold(20_000, 20, 20)
-
-        def freezer() -> None:
-            for _ in range(6):
-                time.sleep(4)
-                gc.freeze()
-
-        threading.Thread(target=freezer, daemon=True).start()
+        gc_policy.tune_at_startup = lambda *a, **k: None  # type: ignore[assignment]
+        gc_policy.keep = idle  # type: ignore[assignment]
     try:
         app.main(serve_args)
     except BaseException:  # SIGINT ends the server

@@ -57,7 +57,8 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
         ("frames to server", f"{report['frames_to_server']} "
                              f"({report['frames_to_server_per_s']}/s)"),
         ("frames from server", f"{report['frames_from_server']} "
-                               f"({report['frames_from_server_per_s']}/s)"),
+                               f"({report['frames_from_server_per_s']}/s), carrying "
+                               f"{report.get('messages_from_server', 0)} messages"),
         ("action latency ms", f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
                               f"max {lat['max']}  (n={lat['count']})"),
         *([("latency after warm-up",

@@ -234,6 +234,8 @@ def build_report(
         "frames_from_server": c.get("frames_in", 0),
         "frames_to_server_per_s": round(c.get("frames_out", 0) / secs, 1),
         "frames_from_server_per_s": round(c.get("frames_in", 0) / secs, 1),
+        "messages_from_server": c.get("messages_in", 0),  # events counted one by one
+        "messages_from_server_per_s": round(c.get("messages_in", 0) / secs, 1),
         "bytes_from_server": c.get("bytes_in", 0),
         "frames_from_server_by_type": dict(stats.kinds.most_common()),
         "latency_ms": stats.latency.summary(),

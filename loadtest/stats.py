@@ -89,6 +89,7 @@ COUNTERS = (
     "actions",
     "timed_out",
     "frames_in",
+    "messages_in",
     "frames_out",
     "bytes_in",
     "bytes_out",

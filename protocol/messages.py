@@ -7,7 +7,8 @@ or unknown field or an unknown ``type`` are all rejected before any table sees t
 
 Server -> client messages are Structs too (encoded by msgspec); thin clients decode them with
 any MessagePack library into plain maps. Every message a table sends to a connection carries
-``table`` and ``seq``, a sequence number counting that recipient's table messages.
+``table`` and ``seq``, a sequence number counting that recipient's table messages; the events
+of one table step travel together in one :class:`Events` frame (one number per event).
 
 Money is always an integer number of cents; ``Amount`` rejects floats, negatives and values
 above 2**53 - 1 (so browsers decode them exactly). See ``protocol/README.md`` for examples.
@@ -208,23 +209,18 @@ class Snapshot(_Server, tag="snapshot"):
     view: dict[str, Any]
 
 
-class Event(_Server, tag="event"):
-    """Something happened at the table (an engine or table event, already filtered)."""
+class Events(_Server, tag="events"):
+    """Everything one table step produced for this recipient, in order, in one frame.
+
+    A table step is one command (a player's action, a join, a buy-in...) or one timer. Each
+    event in ``events`` is a map with its own ``type`` (a table event, an engine event, or
+    ``turn``) and consumes one sequence number: ``seq`` is the number of the LAST event, so
+    event ``i`` (0-based) of ``n`` has ``seq - n + 1 + i``. Events are never sent alone.
+    """
 
     table: str
     seq: int
-    event: dict[str, Any]
-
-
-class Turn(_Server, tag="turn"):
-    """It is ``seat``'s turn. Sent to that seat only, with the legal actions and bounds."""
-
-    table: str
-    seq: int
-    seat: int
-    legal: dict[str, Any]
-    time_ms: int
-    time_bank_ms: int
+    events: list[dict[str, Any]]
 
 
 class Left(_Server, tag="left"):
@@ -264,5 +260,5 @@ class RoundRecall(_Server, tag="recall"):
 
 
 ServerMessage = (
-    Welcome | LobbyList | Snapshot | Event | Turn | Left | Balance | Error | Pong | RoundRecall
+    Welcome | LobbyList | Snapshot | Events | Left | Balance | Error | Pong | RoundRecall
 )

@@ -19,7 +19,7 @@ const isPoker = (game) => POKER.test(String(game || ""));
 // The engine's event names and the short names protocol/README.md lists: accept both.
 const ALIASES = {
   hole_cards: "hole_cards_dealt", board: "board_dealt", action: "action_taken",
-  to_act: "turn_to_act", commission: "commission_taken",
+  commission: "commission_taken",
 };
 
 const state = {
@@ -142,8 +142,7 @@ function handle(msg) {
     case "welcome": return onWelcome(msg);
     case "lobby": state.lobby = msg.tables || []; return renderLobby();
     case "snapshot": return onSnapshot(msg);
-    case "event": return onTableMessage(msg, () => onEvent(msg.event || {}));
-    case "turn": return onTableMessage(msg, () => onTurn(msg));
+    case "events": return onTableMessage(msg, () => onEvents(msg));
     case "left": return onTableMessage(msg, () => onLeft(msg));
     case "balance": state.balance = msg.balance; return renderAccount();
     case "error": return onError(msg);
@@ -191,6 +190,20 @@ function onTableMessage(msg, apply) {
   if (typeof msg.seq === "number") t.seq = msg.seq;
   apply();
   renderTable();
+}
+
+/** One table step's events, in order (protocol/README.md "Events frames"): event i of n is
+ *  number seq - n + 1 + i; a "turn" event is the turn (whose turn, legal actions, clock). */
+function onEvents(msg) {
+  const t = state.table;
+  const events = msg.events || [];
+  const first = msg.seq - events.length + 1;
+  events.forEach((ev, i) => {
+    if (state.table !== t) return;  // the step ended our stay at this table
+    t.seq = first + i;
+    if (ev.type === "turn") onTurn(ev);
+    else onEvent(ev || {});
+  });
 }
 
 function newTable(snapshot) {
@@ -353,9 +366,6 @@ function onEvent(ev) {
     case "board_dealt":
       if (r) r.board = ev.board || r.board.concat(ev.cards || []);
       addLog(t, `Board: ${cardText(ev.board || ev.cards)}.`, "board");
-      break;
-    case "turn_to_act":
-      if (r) r.toAct = ev.seat;
       break;
     case "action_taken": {
       const s = rs(ev.seat);

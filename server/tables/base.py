@@ -7,9 +7,12 @@ Connection reader tasks turn validated client messages into :class:`Command` rec
 connection is rate-limited upstream). The table task takes one command at a time, handles it
 synchronously (no await while the table's state is inconsistent), and wakes up at its next
 deadline (turn timer, disconnect grace, next round) to run :meth:`TableActor.on_time`.
-Everything a table sends goes through :meth:`TableActor.deliver` into a recipient
-connection's bounded outbound queue (``Connection.send``), so a slow client can never stall
-the table. Each recipient has its own sequence number ``seq``.
+Everything a table sends goes through :meth:`TableActor.event` / :meth:`TableActor.deliver`
+into a recipient connection's bounded outbound queue (``Connection.send``), so a slow client
+can never stall the table. Each recipient has its own sequence number ``seq``, one per
+event. The events of one step (one command, or one pass of the timers) for one recipient
+are coalesced into a single ``events`` frame: :meth:`TableActor.flush` runs after each step
+(``protocol/README.md``, "Events"). Any table kind built on this base batches the same way.
 
 Poker (``server/tables/poker.py``) is one implementation; a banked-game table (player vs
 house, a betting window, boxes) subclasses this base the same way: it keeps the command
@@ -28,7 +31,7 @@ from typing import Any
 import trio
 
 from protocol import errors
-from protocol.messages import Error, Event, Left, Snapshot, TableInfo
+from protocol.messages import Error, Left, Snapshot, TableInfo
 from server.config import ServerConfig, TableConfig
 from server.tables.connection import Connection
 from server.wallet import Wallet
@@ -119,6 +122,7 @@ class TableActor(ABC):
         self.closing = False
         self.closed = trio.Event()
         self._inbox_send, self._inbox = trio.open_memory_channel[Any](math.inf)
+        self._unflushed: list[Connection] = []  # connections with an open events batch
 
     # -- called by connection tasks (sync, never blocks) ------------------------------------
     def submit(self, command: Command | Shutdown) -> None:
@@ -137,10 +141,12 @@ class TableActor(ABC):
             with trio.move_on_at(self.next_deadline()):
                 command = await self._inbox.receive()
                 self._dispatch(command)
+                self.flush()
             try:
                 self.on_time(trio.current_time())
             except Exception:  # a bug must not take the server down
                 log.exception("table %s: timer handling failed", self.id)
+            self.flush()
         self._inbox_send.close()
 
     def _dispatch(self, command: Command | Shutdown) -> None:
@@ -165,13 +171,27 @@ class TableActor(ABC):
 
     # -- delivery ---------------------------------------------------------------------------
     def deliver(self, to: Recipient, build: Callable[[int], Any]) -> None:
-        """Number the next message for ``to`` and queue it (nothing if disconnected)."""
+        """Number the next message for ``to`` and queue it (nothing if disconnected).
+
+        For messages other than events (snapshot, left): the recipient's open batch of
+        events goes first, so the order is kept."""
         to.seq += 1
         if to.conn is not None:
             to.conn.send(build(to.seq))
 
     def event(self, to: Recipient, event: dict[str, Any]) -> None:
-        self.deliver(to, lambda seq: Event(table=self.id, seq=seq, event=event))
+        """Number an event for ``to`` and add it to this step's batch for its connection."""
+        to.seq += 1
+        conn = to.conn
+        if conn is not None and conn.add_event(self.id, to.seq, event):
+            self._unflushed.append(conn)
+
+    def flush(self) -> None:
+        """End of a step: each recipient's events of the step go out as one frame."""
+        if self._unflushed:
+            conns, self._unflushed = self._unflushed, []
+            for conn in conns:
+                conn.flush()
 
     def snapshot(self, to: Recipient, role: str, seat: int | None) -> None:
         view = self.view_for(seat)

@@ -4,6 +4,14 @@ Tables never await a client. They call :meth:`Connection.send`, which puts the m
 bounded memory channel drained by the connection's own writer task (``server/app.py``). When
 the queue is full the client is not keeping up: it is dropped with close code 4002 and the
 table carries on at its own pace (its seat is then held like any disconnected seat).
+
+Events are batched: :meth:`Connection.add_event` appends to the connection's open
+``events`` message (one table, consecutive sequence numbers) instead of queueing a frame per
+event; the table calls :meth:`Connection.flush` at the end of each step (command or timer),
+so a recipient gets one frame per table step. Any other message sent meanwhile
+(:meth:`send`) flushes the open batch first, so the order of everything a client receives
+is exactly the order in which it was produced. Sending frames, not game logic, is what a
+table server's CPU goes to (docs/perf.md).
 """
 
 from __future__ import annotations
@@ -14,8 +22,12 @@ from typing import Any
 import trio
 
 from protocol.errors import CloseCode
+from protocol.messages import Events
 
 _ids = itertools.count(1)
+
+#: Most events in one ``events`` frame (keeps frames small; more start a new frame).
+MAX_BATCH = 64
 
 
 class Connection:
@@ -31,9 +43,37 @@ class Connection:
         self.close_code: int = CloseCode.NORMAL
         self.close_reason = ""
         self.graceful = False  # finish(): drain the queue before closing
+        self._batch: Events | None = None  # the open events message, not queued yet
+
+    def add_event(self, table: str, seq: int, event: dict[str, Any]) -> bool:
+        """Add a table event numbered ``seq`` to the open batch; True if a batch was opened
+        (the caller must :meth:`flush` it at the end of its step)."""
+        batch = self._batch
+        if batch is not None:
+            if batch.table == table and batch.seq + 1 == seq and len(batch.events) < MAX_BATCH:
+                batch.events.append(event)
+                batch.seq = seq
+                return False
+            self.flush()
+        if self.closing.is_set():
+            return False
+        self._batch = Events(table, seq, [event])
+        return True
+
+    def flush(self) -> None:
+        """Queue the open batch of events (if any) as one frame."""
+        batch = self._batch
+        if batch is not None:
+            self._batch = None
+            self._put(batch)
 
     def send(self, message: Any) -> bool:
         """Queue ``message`` without blocking; a full queue drops the client (4002)."""
+        if self._batch is not None:
+            self.flush()
+        return self._put(message)
+
+    def _put(self, message: Any) -> bool:
         if self.closing.is_set():
             return False
         try:

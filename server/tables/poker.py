@@ -34,7 +34,7 @@ from typing import Any
 import trio
 
 from protocol import errors
-from protocol.messages import Balance, Left, TableInfo, Turn
+from protocol.messages import Balance, Left, TableInfo
 from server.cards import RandomSource, SeededRandomSource, SystemRandomSource
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction
@@ -463,7 +463,7 @@ class PokerTable(TableActor):
         """Deliver engine events, then either end the round or set up the next turn."""
         while True:
             for ev in events:
-                if type(ev) is TurnToAct:  # the table's own turn message says it, with the clock
+                if type(ev) is TurnToAct:  # the table's own turn event says it, with the clock
                     continue
                 self.broadcast(ev.to_wire(), ev.visible_to)
             events = []
@@ -500,10 +500,11 @@ class PokerTable(TableActor):
         legal = _legal_map(self.round.legal_actions())
         time_ms = int((self.config.turn_time + bank) * 1000)
         bank_ms = int(bank * 1000)
+        public = {"type": "turn", "seat": seat_no, "legal": {}, "time_ms": time_ms,
+                  "time_bank_ms": bank_ms}
         for to, viewer in self.recipients():
             shown = legal_for(seat_no, viewer, legal)
-            self.deliver(to, lambda seq, shown=shown: Turn(
-                self.id, seq, seat_no, shown, time_ms, bank_ms))
+            self.event(to, {**public, "legal": shown} if shown else public)
 
     def _end_round(self) -> None:
         result = self.round.result
@@ -582,7 +583,7 @@ def _qld_blind_seats(designated: int, players: list[int]) -> list[int]:
 
 
 def _legal_map(legal: Any) -> dict[str, Any]:
-    """The engine's legal actions as ``{verb: bounds}`` (protocol/README.md, ``turn``)."""
+    """The engine's legal actions as ``{verb: bounds}`` (protocol/README.md, ``turn`` event)."""
     out: dict[str, Any] = {}
     for entry in legal.to_wire():
         entry = dict(entry)

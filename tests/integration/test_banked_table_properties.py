@@ -69,8 +69,9 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
     async def drain(conn: Connection) -> None:
         nonlocal results
         async for message in conn.outbox:
-            if getattr(message, "event", {}).get("type") == "round_result" and conn is conns[0]:
-                results += 1
+            for ev in getattr(message, "events", ()):  # one events frame per table step
+                if ev.get("type") == "round_result" and conn is conns[0]:
+                    results += 1
 
     async with trio.open_nursery() as nursery:
         for conn in conns:
