@@ -96,7 +96,7 @@ SPEC = SharedOutcomeSpec(
                    doc="player positions (terminals) betting on one spin (ETG s2(3))"),
     ),
     pay_tables={"s12_s18_s24": PAYOUTS},
-    parse=lambda w: w if w in SYMBOLS else None,
+    parse=lambda w: w if w in frozenset(SYMBOLS) else None,
 )
 
 
