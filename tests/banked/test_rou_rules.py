@@ -250,3 +250,15 @@ def test_describe_lists_options_and_wager_families() -> None:
     assert d["options"]["wheel_type"]["choices"] == ["single_zero", "double_zero"]
     assert "first_five" in {w["name"] for w in d["wagers"]}
     assert d["pay_tables"]["s16"]["payout"]["straight"] == [35, 1]
+
+
+def test_etg_s7_view_shows_the_result_and_each_settlement() -> None:
+    """ETG s7(1)-(3): the winning number and every wager's settlement reach the terminals."""
+    r = Roulette(SINGLE, {1: {"red": 100}, 2: {"black": 100}}, Recording([]))
+    r.start({"number": 30})
+    wire = r.view(None)["events"]
+    assert wire[1] == {"type": "outcome_declared", "outcome": {"number": 30},
+                       "call": "30 red", "source": "live"}
+    settled = [(e["box"], e["wager"], e["net"]) for e in wire if e["type"] == "wager_settled"]
+    assert settled == [(2, "black", -100), (1, "red", 100)]
+    assert r.view(1)["pending"] == [] and r.view(1)["complete"]
