@@ -1,11 +1,12 @@
 """Property tests over random lucky draw baccarat rounds (QLD Sch 16): random boxes, enter
-wagers, shoes (forced prefixes with repeats included), decks, and random decisions in turn
-(draw, stand, timeout, insufficient).
+wagers, shoes (forced prefixes with repeats included), decks, and random decisions (draw,
+stand, timeout, insufficient) taken in a random order.
 
 For every round: it completes, money is conserved (players' nets + house net = 0), each box's
 total equals its ledger movement, a draw wager equals the enter wager (s6(3)), a hand has a
 third card exactly when it drew (s17(4), s17(7)), the dealer draws exactly on 0-4 (s17(6)),
-and the enter wager's figure agrees with the point counts (s6(2), s11(1)).
+the enter wager's figure agrees with the point counts (s6(2), s11(1)), and the order in which
+the boxes decide changes nothing: the cards keep seat order (s17(2), s17(4)).
 """
 
 from __future__ import annotations
@@ -32,20 +33,31 @@ def rounds(draw):
     shoe = draw(st.lists(st.sampled_from(ALL_CARDS), max_size=6))
     verbs = draw(st.lists(st.sampled_from(["draw", "stand", "timeout", "insufficient"]),
                           min_size=len(boxes), max_size=len(boxes)))
-    return draw(st.sampled_from([6, 7, 8])), wagers, shoe, verbs, draw(st.integers(0, 2**32))
+    order = draw(st.permutations(sorted(boxes)))
+    return (draw(st.sampled_from([6, 7, 8])), wagers, shoe, verbs, order,
+            draw(st.integers(0, 2**32)))
+
+
+def play(decks, wagers, shoe, verbs, order, seed) -> LuckyDrawBaccarat:
+    r = LuckyDrawBaccarat({"decks": decks, "minimum": 100, "maximum": 1_000_000}, wagers,
+                          SeededRandomSource(seed), forced=Forced(shoe=[card(c) for c in shoe]))
+    r.start()
+    verb_of = dict(zip(wagers, verbs, strict=True))
+    for box in order:
+        assert box in {d.box for d in r.pending()}
+        r.decide(box, verb_of[box])
+    return r
 
 
 @settings(max_examples=200, deadline=None)
 @given(rounds())
 def test_random_rounds_conserve_money(case) -> None:
-    decks, wagers, shoe, verbs, seed = case
-    r = LuckyDrawBaccarat({"decks": decks, "minimum": 100, "maximum": 1_000_000}, wagers,
-                          SeededRandomSource(seed), forced=Forced(shoe=[card(c) for c in shoe]))
-    r.start()
-    for verb in verbs:
-        (d,) = r.pending()                      # s17(2): one box at a time, in turn
-        r.decide(d.box, verb)
+    decks, wagers, shoe, verbs, order, seed = case
+    r = play(decks, wagers, shoe, verbs, order, seed)
     assert r.complete and r.pending() == []
+    in_seat_order = play(decks, wagers, shoe, verbs, sorted(wagers), seed)
+    assert in_seat_order.hands == r.hands and in_seat_order.dealer == r.dealer
+    assert in_seat_order.result.boxes == r.result.boxes
     res = r.result
     assert res.state == "complete"
     extra = res.detail["scenario_extra"]

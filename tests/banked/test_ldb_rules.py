@@ -58,14 +58,39 @@ def test_s17_5_to_7_dealer_draws_to_4_stands_on_5(total: int) -> None:
     assert len(dealer) == (3 if total <= 4 else 2)
 
 
-def test_s17_2_players_act_in_turn_from_the_dealers_left() -> None:
-    """s17(2): each player in turn from the dealer's left; box 3 may not act before box 1."""
-    res = run_scenario({"game": "lucky-draw-baccarat", "boxes": {"1": {"enter": 1000},
-                        "3": {"enter": 1000}}, "seed": 5, "decisions": [[3, "stand"]]})
-    assert res["state"] == "rejected"
-    assert res["error"] == {"at": 0, "code": "not_your_turn",
-                            "message": res["error"]["message"]}
-    assert res["pending"][0]["box"] == 1
+def test_s17_2_cards_keep_seat_order_whatever_the_order_of_decisions() -> None:
+    """s17(2), s17(4): terminals decide concurrently, but draw cards go out from the dealer's
+    left: box 2 drawing before box 1 has decided waits; it gets the card after box 1's."""
+    shoe = [card(c) for c in "Ks Kh 5d Td Jd 2c 4c Qc".split()]
+    rnd = LuckyDrawBaccarat(TABLE, {1: {"enter": 1000}, 2: {"enter": 1000}},
+                            SeededRandomSource(3), forced=Forced(shoe=shoe))
+    rnd.start()
+    assert [d.box for d in rnd.pending()] == [1, 2]
+    early = rnd.decide(2, "draw")
+    assert [e.kind for e in early] == ["decision_made"]   # box 1 has not acted yet
+    late = rnd.decide(1, "draw")
+    dealt = [(e.box, e.cards) for e in late if e.kind == "cards_dealt" and e.to == "box"]
+    assert dealt == [(1, ("2c",)), (2, ("4c",))]
+    assert rnd.complete and rnd.dealer == [card("5d"), card("Qc")]
+
+
+def test_s17_4_in_turn_draw_gets_its_card_at_once() -> None:
+    """s17(4): a box acting in turn gets its card as it decides."""
+    shoe = [card(c) for c in "Ks Kh 5d Td Jd 2c 4c Qc".split()]
+    rnd = LuckyDrawBaccarat(TABLE, {1: {"enter": 1000}, 2: {"enter": 1000}},
+                            SeededRandomSource(3), forced=Forced(shoe=shoe))
+    rnd.start()
+    events = rnd.decide(1, "draw")
+    assert [(e.box, e.cards) for e in events if e.kind == "cards_dealt"] == [(1, ("2c",))]
+
+
+def test_out_of_order_scenario_matches_in_order() -> None:
+    """The scenario's decision order does not change the cards (s17(2) seat order)."""
+    boxes = {"1": {"enter": 1000}, "2": {"enter": 1000}, "3": {"enter": 5000}}
+    shoe = "8c 5h 6s Kh Tc 2d Jh 2s Qd 9s"
+    a = ldb(boxes, shoe, [[1, "stand"], [2, "draw"], [3, "stand"]])
+    b = ldb(boxes, shoe, [[3, "stand"], [2, "draw"], [1, "stand"]])
+    assert a == b and a["state"] == "complete"
 
 
 def test_s17_4_drawn_card_dealt_at_once_in_seat_order() -> None:

@@ -11,11 +11,14 @@ by the injected random source (:func:`~server.games.banked.baccarat.shoe_for`).
    limits (s10(1)).
 2. Deal (s17(1)): one card to each box from the dealer's left (box 1 first), one to the
    dealer, a second card to each box.
-3. Decisions **in turn** from the dealer's left (s17(2)): each box ``draw`` (places a draw
-   wager equal to the enter wager, s6(3), s17(3)(a), and gets one card at once, s17(4)) or
-   ``stand`` (s17(3)(b)). Any two-card total may draw (digest A2). A box out of turn is
-   refused (``not_your_turn``). A player who does not act is held to the first two cards
-   (s34: ``timeout`` stands); so is one who cannot fund the draw wager (``insufficient``).
+3. Decisions (s17(2)): each box ``draw`` (places a draw wager equal to the enter wager,
+   s6(3), s17(3)(a)) or ``stand`` (s17(3)(b)). Any two-card total may draw (digest A2).
+   Terminals decide concurrently (the framework's streets), but the cards keep the rules'
+   order: draw cards go out in seat order from the dealer's left, each as soon as every box
+   before it has decided, so a box acting in turn gets its card at once (s17(4)) and one
+   acting early gets it when the boxes before it have acted. A player who does not act is
+   held to the first two cards (s34: ``timeout`` stands); so is one who cannot fund the draw
+   wager (``insufficient``).
 4. The dealer takes a second card (s17(5)), and a third on a two-card count of 4 or lower
    (s17(6), s3(3)); one extra card at most (s17(7)).
 5. Settlement by point count (s6(2), s6(4)): enter 1:1 (s11(1)); draw 1:1 on a three-card
@@ -31,7 +34,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from server.cards import Card, RandomSource, card_str, rank_of, suit_of
-from server.errors import IllegalAction
 from server.games.banked.baccarat import points, shoe_for
 from server.games.banked.base import (
     BankedRound,
@@ -44,7 +46,6 @@ from server.games.banked.base import (
     JackpotState,
     Odds,
     OptionSpec,
-    StreetOpened,
     WagerSettled,
     WagerSpec,
     pay,
@@ -103,7 +104,9 @@ class LuckyDrawBaccarat(BankedRound):
         self.shoe = shoe_for(self.options["decks"], forced, rng, SPEC.id)
         self.hands: dict[int, list[Card]] = {b: [] for b in self.boxes}
         self.dealer: list[Card] = []
-        self._turns: list[int] = []
+        #: boxes in seat order whose decision is still to be dealt on (s17(2), s17(4))
+        self._to_deal: list[int] = []
+        self._drew: set[int] = set()
 
     # ------------------------------------------------------------------ the deal (s17(1))
     def _deal(self) -> list[Event]:
@@ -117,37 +120,32 @@ class LuckyDrawBaccarat(BankedRound):
             for box in self.boxes
         ]
         out.append(CardsDealt(to="dealer", box=None, cards=(card_str(self.dealer[0]),)))
-        self._turns = list(self.boxes)          # s17(2): from the dealer's left, in turn
-        return out + self._next_turn()
-
-    def _next_turn(self) -> list[Event]:
-        if not self._turns:
-            return self._dealer_plays()
-        box = self._turns.pop(0)
-        self.street = "draw"
-        self._awaiting = [box]
-        return [StreetOpened(street="draw", boxes=(box,))]
+        self._to_deal = list(self.boxes)        # s17(2): from the dealer's left
+        return out + self._open_street("draw", self.boxes)
 
     # ------------------------------------------------------------------ decisions (s17(2)-(4))
-    def decide(self, box: int, verb: str, amount: int | None = None,
-               qualifiers: Mapping[str, Any] | None = None) -> list[Event]:
-        """s17(2): players act in turn from the dealer's left; a later box waits its turn."""
-        if not self.complete and box in self._turns:
-            raise IllegalAction("not_your_turn",
-                                f"box {box} acts after box {self._awaiting[0]} (s17(2))")
-        return super().decide(box, verb, amount, qualifiers)
-
     def _choices(self, box: int) -> tuple[Choice, ...]:
         return (Choice("draw", (self.wagers[box]["enter"],)), Choice("stand"))
 
     def _apply(self, box: int, verb: str, amount: int | None) -> list[Event]:
-        if verb == "stand":
-            return []
-        assert amount is not None
-        self._stake(box, "draw", amount)        # s6(3): equal to the enter wager
-        self.hands[box].append(self.shoe.deal())  # s17(4): one card at once
-        return [CardsDealt(to="box", box=box, cards=(card_str(self.hands[box][2]),),
-                           street="draw")]
+        if verb == "draw":
+            assert amount is not None
+            self._stake(box, "draw", amount)    # s6(3): equal to the enter wager
+            self._drew.add(box)
+        return self._deal_draw_cards(decided=box)
+
+    def _deal_draw_cards(self, decided: int) -> list[Event]:
+        """s17(2), s17(4): in seat order, one card to each drawing box whose decision is in,
+        stopping at the first box still to decide (``decided`` has just decided)."""
+        out: list[Event] = []
+        while self._to_deal and (self._to_deal[0] == decided
+                                 or self._to_deal[0] not in self._awaiting):
+            box = self._to_deal.pop(0)
+            if box in self._drew:
+                self.hands[box].append(self.shoe.deal())
+                out.append(CardsDealt(to="box", box=box, cards=(card_str(self.hands[box][2]),),
+                                      street="draw"))
+        return out
 
     def _timeout_decision(self, box: int) -> tuple[str, int | None]:
         """s34: the first two cards are the player's hand; no card is drawn."""
@@ -158,7 +156,8 @@ class LuckyDrawBaccarat(BankedRound):
         return "stand", None
 
     def _street_closed(self) -> list[Event]:
-        return self._next_turn()
+        assert not self._to_deal
+        return self._dealer_plays()
 
     # ------------------------------------------------------------------ the dealer (s17(5)-(7))
     def _dealer_plays(self) -> list[Event]:
