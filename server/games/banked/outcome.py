@@ -125,7 +125,7 @@ class SharedOutcomeRound(BankedRound):
         self.outcome: Any = None
 
     # ----------------------------------------------------------------- public API
-    def start(self, outcome: Mapping[str, Any] | None = None) -> list[Event]:  # type: ignore[override]
+    def start(self, outcome: Mapping[str, Any] | None = None) -> list[Event]:
         """No more bets has been called: take the outcome and settle every wager.
 
         ``outcome`` is a live result in the scenario shape; without one the forced outcome
