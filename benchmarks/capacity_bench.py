@@ -9,7 +9,8 @@ error and conserved money. Table counts are probed upwards from ``--start`` (dou
 one fails, then bisected to ``--resolution``.
 
 Printed per trial: tables, bots, actions/s, frames/s to clients, latency p50/p99/max, server
-CPU share; then the capacity. Goal >= 1,000 tables (stretch 2,000).
+CPU share (whole trial, including the connection storm; and in steady play, with the server
+CPU per action); then the capacity. Goal >= 1,000 tables (stretch 2,000).
 Run: ``.venv/bin/python benchmarks/capacity_bench.py [--start 250 --max 2000]``.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -38,17 +40,36 @@ def trial(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         prefix = ["env", "-C", str(args.server_dir), sys.executable]
     with LocalServer(tables, 9, round_pause=2.0, prefix=prefix) as srv:
         c0, t0 = srv.cpu_seconds(), time.monotonic()
+        samples: list[tuple[float, float]] = []  # (time, server CPU s), every 0.5 s
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.wait(0.5):
+                samples.append((time.monotonic(), srv.cpu_seconds()))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
         report = trio.run(run, RunSpec(url=srv.url, tables=tables, duration=args.duration,
                                        pace="human", procs=args.procs, warmup=args.warmup,
                                        settle_time=60.0))
-        cpu, wall = srv.cpu_seconds() - c0, time.monotonic() - t0
+        done.set()
+        sampler.join()
+        end = time.monotonic()
+        cpu, wall = srv.cpu_seconds() - c0, end - t0
         rss = srv.rss_bytes()
+    # steady play: the server's CPU over [end - 0.6 duration, end - 0.1 duration], i.e.
+    # after the connection storm and the warm-up and before the bots leave
+    window = [c for c in samples if end - 0.6 * args.duration <= c[0] <= end - 0.1 * args.duration]
+    steady_share = ((window[-1][1] - window[0][1]) / (window[-1][0] - window[0][0])
+                    if len(window) > 1 else float("nan"))
+    per_action_us = steady_share / max(report["actions_per_s"], 1e-9) * 1e6
     steady = report["latency_ms_steady"]
     passed = steady["p99"] <= args.p99 and report["ok"] and steady["count"] > 0
     print(f"{tables:5d} tables {report['bots']:6d} bots: {report['actions_per_s']:7.1f} "
           f"actions/s, {report['frames_from_server_per_s']:8.0f} frames/s out, "
           f"latency p50 {steady['p50']:6.1f} p99 {steady['p99']:7.1f} max {steady['max']:7.1f} "
-          f"ms (after {args.warmup:.0f} s), server CPU {cpu / wall:4.0%}, clients' CPU "
+          f"ms (after {args.warmup:.0f} s), server CPU {cpu / wall:4.0%} (steady "
+          f"{steady_share:4.0%}, {per_action_us:5.0f} us/action), clients' CPU "
           f"{report['client_cpu_share']:.0%}, RSS "
           f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",
           flush=True)

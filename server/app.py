@@ -454,6 +454,7 @@ async def _main(config: ServerConfig) -> None:
         print(f"  page:    {running.http_url}", flush=True)
         print(f"  clients: {running.url}", flush=True)
         gc_policy.tune_at_startup()  # full collections off the hot path (docs/perf.md)
+        gc_policy.watch_pauses()
         nursery.start_soon(gc_policy.keep)
         try:
             await trio.sleep_forever()

@@ -11,9 +11,11 @@ The policy (one process, the ``croupier serve`` command):
   tables, imported modules): frozen objects are never scanned again.
 * **Higher thresholds** (``20_000, 20, 20``): young collections run 28x less often; their
   cost stays small because the young generations hold only recent objects.
-* **Every ``freeze_every`` s**: freeze again, so that objects created since (connections of
-  a new crowd of players, their seats) move out of the scanned generations. ``gc.freeze``
-  only moves list heads: it costs microseconds.
+* **Every ``freeze_every`` s** (5): freeze again, so that objects created since (connections
+  of a new crowd of players, their seats) move out of the scanned generations before a full
+  collection would scan them. ``gc.freeze`` only splices lists: it costs microseconds.
+  Objects that die later are still freed by reference counting; only *cyclic* garbage among
+  frozen objects waits for the next full collection below.
 * **Every ``full_every`` s**: ``unfreeze`` + a full collection + ``freeze``. Frozen objects
   are never collected, so cyclic garbage among them (a closed connection frozen while it was
   open) would otherwise leak; this reclaims it at the price of one full pause per period.
@@ -39,7 +41,22 @@ def tune_at_startup(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
     gc.set_threshold(*thresholds)
 
 
-async def keep(freeze_every: float = 30.0, full_every: float = 900.0) -> None:
+def watch_pauses(threshold_ms: float = 50.0) -> None:
+    """Log every collection that stops the process longer than ``threshold_ms``."""
+    started = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        ms = (time.perf_counter() - started[0]) * 1000
+        if ms > threshold_ms:
+            log.warning("gc: generation %d collection took %.0f ms", info["generation"], ms)
+
+    gc.callbacks.append(timed)
+
+
+async def keep(freeze_every: float = 5.0, full_every: float = 900.0) -> None:
     """Run forever: freeze new long-lived objects, and now and then reclaim frozen garbage."""
     last_full = trio.current_time()
     while True:
