@@ -108,6 +108,12 @@ class Croupier:
             if kind is None:
                 raise ConfigError(f"table {table.id}: unknown game {table.game!r}")
             self.tables[table.id] = kind(table, config, self.wallet)
+        self.seat_index: dict[str, set[str]] = {}  # account -> table ids (indexing kinds)
+        self.table_order = {tid: i for i, tid in enumerate(self.tables)}
+        self.unindexed = [t for t in self.tables.values() if not t.indexes_seats]
+        for t in self.tables.values():
+            if t.indexes_seats:
+                t.seat_index = self.seat_index
         self.connections: set[Connection] = set()
         self.by_account: dict[str, Connection] = {}
         self.closing = False
@@ -271,11 +277,17 @@ class Croupier:
             for table_id in list(old.tables):
                 self.tables[table_id].submit(cmd.Detach(old))
         self.by_account[ident.account] = conn
-        seated = [t.id for t in self.tables.values()
-                  if t.seat_of_account(ident.account) is not None]
+        seated = self.seated_tables(ident.account)
         conn.send(Welcome(protocol=PROTOCOL_VERSION, token=token, account=ident.account,
                           name=conn.name, balance=balance, dev=self.accounts.dev,
                           seated=seated, max_frame=self.config.max_frame))
+
+    def seated_tables(self, account: str) -> list[str]:
+        """Ids of the tables where ``account`` holds a seat, in lobby order (no full scan:
+        a reconnect storm of thousands of players must not cost tables x seats each)."""
+        held = list(self.seat_index.get(account, ()))
+        held += [t.id for t in self.unindexed if t.seat_of_account(account) is not None]
+        return sorted(held, key=self.table_order.__getitem__)
 
     # -- shutdown ---------------------------------------------------------------------------
     async def shutdown(self) -> None:

@@ -112,6 +112,9 @@ class TableActor(ABC):
     """Base of every table: command loop, timers, spectators, delivery with sequence numbers."""
 
     kind = "table"
+    #: whether this kind keeps :attr:`seat_index` up to date (else the server asks
+    #: :meth:`seat_of_account`, which scans the table's seats)
+    indexes_seats = False
 
     def __init__(self, table: TableConfig, config: ServerConfig, wallet: Wallet) -> None:
         self.table = table
@@ -123,6 +126,9 @@ class TableActor(ABC):
         self.closed = trio.Event()
         self._inbox_send, self._inbox = trio.open_memory_channel[Any](math.inf)
         self._unflushed: list[Connection] = []  # connections with an open events batch
+        #: account -> ids of the tables where it holds a seat; the server shares one dict
+        #: among its tables so that ``hello`` finds an account's seats without a scan
+        self.seat_index: dict[str, set[str]] = {}
 
     # -- called by connection tasks (sync, never blocks) ------------------------------------
     def submit(self, command: Command | Shutdown) -> None:

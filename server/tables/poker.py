@@ -101,6 +101,7 @@ class Seat(Recipient):
 
 class PokerTable(TableActor):
     kind = "poker"
+    indexes_seats = True
 
     def __init__(self, table: TableConfig, config: ServerConfig, wallet: Wallet) -> None:
         super().__init__(table, config, wallet)
@@ -239,6 +240,7 @@ class PokerTable(TableActor):
         for to, _ in self.recipients():
             self.event(to, {"type": "seat_taken", "seat": number, "name": seat.name})
         self.seats[number] = seat
+        self.seat_index.setdefault(seat.account, set()).add(self.id)
         conn.tables.add(self.id)
         self.snapshot(seat, "player", number)
 
@@ -552,6 +554,11 @@ class PokerTable(TableActor):
         seat.stake = 0
         balance = self.wallet.credit(seat.account, returned)
         del self.seats[seat.number]
+        held = self.seat_index.get(seat.account)
+        if held is not None:
+            held.discard(self.id)
+            if not held:
+                del self.seat_index[seat.account]
         self.deliver(seat, lambda seq: Left(self.id, seq, returned, reason))
         if seat.conn is not None:
             seat.conn.tables.discard(self.id)

@@ -75,6 +75,22 @@ async def test_guest_session_lobby_and_token_resume():
                 await again.recv()
 
 
+async def test_welcome_lists_every_held_seat_in_lobby_order():
+    """``welcome.seated`` names each table where the account holds a seat (from the server's
+    account -> tables index), in lobby order; a seat given up is no longer listed."""
+    config = fast_config(*(table(g) for g in GAMES))
+    async with running_server(config) as server:
+        async with Client.connect(server.url, name="bob") as bob:
+            for g in ("omaha-qld", "holdem-act", "manila-act"):
+                await bob.join(f"{g}-t", seat=2)
+            await bob.leave("holdem-act-t")
+            token = bob.token
+        async with Client.connect(server.url, token=token) as again:
+            order = [t["id"] for t in await again.lobby()]
+            expected = [t for t in order if t in ("omaha-qld-t", "manila-act-t")]
+            assert again.welcome["seated"] == expected
+
+
 async def test_hello_rules():
     """hello first, once, with protocol 1 and a valid token; a server with a secret has no
     guests."""
