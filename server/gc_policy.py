@@ -42,16 +42,19 @@ def tune_at_startup(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
 
 
 def watch_pauses(threshold_ms: float = 50.0) -> None:
-    """Log every collection that stops the process longer than ``threshold_ms``."""
-    started = [0.0]
+    """Log every collection that stops the process longer than ``threshold_ms``, with the CPU
+    time it used (less than the wall time when the process was preempted meanwhile)."""
+    started = [0.0, 0.0]
 
     def timed(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            started[0] = time.perf_counter()
+            started[0], started[1] = time.perf_counter(), time.process_time()
             return
         ms = (time.perf_counter() - started[0]) * 1000
         if ms > threshold_ms:
-            log.warning("gc: generation %d collection took %.0f ms", info["generation"], ms)
+            cpu_ms = (time.process_time() - started[1]) * 1000
+            log.warning("gc: generation %d collection took %.0f ms (%.0f ms CPU, %d objects "
+                        "collected)", info["generation"], ms, cpu_ms, info.get("collected", 0))
 
     gc.callbacks.append(timed)
 
