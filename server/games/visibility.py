@@ -19,10 +19,15 @@ NOBODY: Final = "nobody"
 Visibility = str | int
 
 
-def may_see(visible_to: Visibility, viewer: int | None) -> bool:
-    """Whether ``viewer`` (a seat/box number, or ``None`` for a spectator) may see the event."""
+def may_see(visible_to: Visibility | None, viewer: int | None) -> bool:
+    """Whether ``viewer`` (a seat/box number, or ``None`` for a spectator) may see the event.
+
+    A viewer sees :data:`EVERYONE` events and its own; a spectator only :data:`EVERYONE`
+    events. Anything else, an unset or unknown visibility included, is seen by nobody: an
+    event whose audience is unknown must not leak.
+    """
     if visible_to == EVERYONE:
         return True
-    if visible_to == NOBODY:
+    if viewer is None or type(visible_to) is not int:
         return False
-    return viewer is not None and visible_to == viewer
+    return visible_to == viewer

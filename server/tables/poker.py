@@ -38,7 +38,7 @@ from protocol.messages import Balance, Left, TableInfo
 from server.cards import RandomSource, SeededRandomSource, SystemRandomSource
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction
-from server.games.poker import PokerRound, next_designated, rules_for
+from server.games.poker import PokerRound, blind_posters, next_designated, rules_for
 from server.games.poker.events import TurnToAct
 from server.tables.base import (
     Act,
@@ -423,7 +423,7 @@ class PokerTable(TableActor):
         designated = self._next_designated(players)
         posts: dict[int, int] = {}
         if self.absent_model:
-            blinds = _qld_blind_seats(designated, players)
+            blinds = blind_posters(self.rules, designated, players)
             for n in players:
                 if self.seats[n].missed and n not in blinds:
                     posts[n] = self.rules.minimum_wager  # Sch 11 s23A(2): the returner posts
@@ -579,14 +579,6 @@ class PokerTable(TableActor):
             to = self.spectators.pop(conn_id)
             self.deliver(to, lambda seq: Left(self.id, seq, 0, "shutdown"))
         self.closed.set()
-
-
-def _qld_blind_seats(designated: int, players: list[int]) -> list[int]:
-    """The seats that post the two blinds under QLD Sch 11 s23 (heads-up: s23(5))."""
-    after = [s for s in players if s > designated] + [s for s in players if s < designated]
-    if len(players) == 2 and designated in players:
-        return [designated, after[0]]
-    return after[:2]
 
 
 def _legal_map(legal: Any) -> dict[str, Any]:

@@ -12,18 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.poker.events import EVERYONE, NOBODY
+from server.games.visibility import EVERYONE, NOBODY, may_see
 
 __all__ = ["EVERYONE", "NOBODY", "legal_for", "may_see", "round_view"]
-
-
-def may_see(visible_to: Any, seat: int | None) -> bool:
-    """Whether the recipient sitting at ``seat`` (None: a spectator) may see the event."""
-    if visible_to == EVERYONE:
-        return True
-    if visible_to == NOBODY or visible_to is None or seat is None:
-        return False
-    return type(visible_to) is int and visible_to == seat
 
 
 def legal_for(to_act: int, viewer: int | None, legal: dict[str, Any]) -> dict[str, Any]:

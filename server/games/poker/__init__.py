@@ -11,7 +11,7 @@
 * :mod:`.scenario` - the ``croupier scenario`` adapter (``shared/SCENARIOS.md``).
 """
 
-from server.games.poker.buck import next_designated
+from server.games.poker.buck import blind_posters, next_designated
 from server.games.poker.engine import PokerRound, RoundResult
 from server.games.poker.legal import LegalActions
 from server.games.poker.rules import GAME_IDS, RuleSet, rules_for
@@ -22,6 +22,7 @@ __all__ = [
     "PokerRound",
     "RoundResult",
     "RuleSet",
+    "blind_posters",
     "next_designated",
     "rules_for",
 ]

@@ -1,4 +1,4 @@
-"""How the buck / dealer button moves between rounds of play.
+"""How the buck / dealer button moves between rounds of play, and who posts the blinds.
 
 * ACT Hold-em/Omaha and 3 Card Manila r 6.2-6.3: the buck passes clockwise to the next
   player at the end of every round of play; nobody may pass up the buck.
@@ -57,3 +57,30 @@ def next_designated(
             if right not in occupied:
                 return right
     return _next_after(previous, present)
+
+
+def blind_posters(rules: RuleSet, designated: int, seats: Sequence[int],
+                  first_blind: bool = True) -> list[int]:
+    """The seats that post the blinds this round, in posting order.
+
+    * ACT Hold-em/Omaha r 6.4 (digest A-13): the buck holder posts the first blind and the
+      next players clockwise the others (2 or 3 blinds, r 5.3).
+    * 3 Card Manila (ACT r 6.4) and Manila (QLD Sch 5 s20(2)): the designated player posts
+      the only blind.
+    * QLD Sch 11 s23(1)-(2): the two players after the dealer button; heads-up the button
+      posts the first blind (s23(5)); a round without a first blind (s23(4)): only the
+      player after the button posts (the second blind). ``designated`` may be a dead button's
+      vacant seat (s17(4)-(5)).
+    """
+    ring = sorted(seats)
+    after = [s for s in ring if s > designated] + [s for s in ring if s < designated]
+    if rules.variant == "manila":
+        return [designated]
+    if rules.jurisdiction == "act":
+        order = ([designated] if designated in ring else []) + after
+        return order[:min(len(rules.blinds), len(ring))]
+    if not first_blind:
+        return after[:1]
+    if len(ring) == 2 and designated in ring:
+        return [designated, after[0]]
+    return after[:2]

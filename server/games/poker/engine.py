@@ -45,6 +45,7 @@ from typing import Any
 from server.cards import DECKS, RandomSource, card_str
 from server.errors import IllegalAction
 from server.games.poker import settle
+from server.games.poker.buck import blind_posters
 from server.games.poker.events import (
     EVERYONE,
     NOBODY,
@@ -323,18 +324,8 @@ class PokerRound:
         return ev
 
     def _blind_posters(self) -> list[int]:
-        """Who posts the blinds, in posting order (ACT r 6.4 and digest A-13; Sch 5 s20(2);
-        QLD Sch 11 s23(1)-(2), (4)-(5))."""
-        r, d = self.rules, self.designated
-        if r.variant == "manila":
-            return [d]
-        if r.jurisdiction == "act":
-            return list(self.from_(d)[:min(len(r.blinds), self.n)])
-        if not self._first_blind:
-            return [self.after(d)[0]]
-        if self.n == 2 and d in self._idx:
-            return [d, self.after(d)[0]]                 # s23(5): heads-up
-        return list(self.after(d)[:2])
+        """Who posts the blinds, in posting order (:func:`.buck.blind_posters`)."""
+        return blind_posters(self.rules, self.designated, self.seats, self._first_blind)
 
     def _post(self, s: int, amount: int, kind: str) -> BlindPosted:
         amount = min(amount, self.stacks[s])
