@@ -17,19 +17,18 @@ import pytest
 import trio
 
 from clients import terminal
-from clients.terminal import (
+from clients.terminal.commands import (
     BadCommand,
     BankedCommand,
     Command,
-    Hand,
-    buy_in_amount,
     check_action,
-    money,
     parse_amount,
     parse_banked_command,
     parse_command,
-    recall_text,
 )
+from clients.terminal.hand import Hand, SeatHand
+from clients.terminal.poker import POKER_GAME, buy_in_amount
+from clients.terminal.render import money, recall_text
 from server.config import TableConfig
 from tests.clients.support import Bot, config, holdem_table, running_server
 
@@ -87,7 +86,7 @@ def test_buy_in_stays_within_the_table_limits() -> None:
 
 def test_hand_folds_round_events_into_stacks_bets_board_and_result() -> None:
     hand = Hand(number=1)
-    hand.seats = {1: terminal.SeatHand(stack=1000), 2: terminal.SeatHand(stack=1000)}
+    hand.seats = {1: SeatHand(stack=1000), 2: SeatHand(stack=1000)}
     for ev in (
         {"type": "blind_posted", "seat": 1, "kind": "blind1", "amount": 100, "stack": 900},
         {"type": "blind_posted", "seat": 2, "kind": "blind2", "amount": 200, "stack": 800},
@@ -223,9 +222,9 @@ async def test_server_shutdown_returns_the_stake_and_ends_the_client() -> None:
 def test_only_player_vs_player_poker_tables_are_played() -> None:
     for game in ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld",
                  "manila-qld"):
-        assert terminal.POKER_GAME.match(game)
+        assert POKER_GAME.match(game)
     for game in ("holdem-bonus", "three-card-poker", "caribbean-stud", "casino-war"):
-        assert not terminal.POKER_GAME.match(game)
+        assert not POKER_GAME.match(game)
 
 
 # -- banked tables ------------------------------------------------------------------------------

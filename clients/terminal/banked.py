@@ -1,0 +1,283 @@
+"""A player (or spectator) at a banked table (players against the house): boxes and wagers."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import trio
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from clients.client import Client, TableView
+from clients.terminal.commands import BANKED_HELP, BankedCommand, parse_banked_command
+from clients.terminal.render import card_text, choice_text, money, plain_cards, recall_text
+from clients.terminal.session import Session
+
+
+class BankedSession(Session):
+    """One player (or spectator) at a banked table: wagers on boxes, decisions, results."""
+
+    HELP = BANKED_HELP
+    HINT = "commands: w d l t h q (h for help)"
+
+    def __init__(self, client: Client, table: TableView, console: Console, *,
+                 live: bool, bot: random.Random | None = None, hands: int = 0) -> None:
+        super().__init__(client, table, console, live=live, bot=bot, hands=hands)
+        view = table.view
+        self.info: dict[str, Any] = view.get("table", {})
+        self.status: str = view.get("status", "")
+        self.round: int = view.get("round") or 0
+        self.closes_at = trio.current_time() + view.get("closes_in_ms", 0) / 1000 \
+            if self.status == "betting" else None
+        self.boxes: dict[int, dict[str, Any]] = {
+            b["box"]: {"player": b["player"], "wagers": dict(b.get("wagers") or {})}
+            for b in view.get("boxes", [])}
+        self.my_boxes: set[int] = set(view.get("my_boxes") or [])
+        self.cards: dict[int, list[str]] = {}
+        self.hands: dict[int, str] = {}
+        self.dealer: dict[str, Any] = {"cards": [], "hand": None, "status": None}
+        self.board: list[str] = []
+        self.decisions: dict[int, dict[str, Any]] = {}
+        self.result: dict[str, Any] | None = None
+        self.jackpot: dict[str, Any] | None = view.get("jackpot")
+        self.wagering: int | None = None
+        for ev in view.get("round_events") or []:
+            self.apply(ev)
+        for d in view.get("pending") or []:
+            self.decisions[d["box"]] = d
+
+    @staticmethod
+    def parse(line: str) -> BankedCommand | None:
+        return parse_banked_command(line)
+
+    @property
+    def me(self) -> str:
+        return str(self.client.welcome.get("name", ""))
+
+    # output
+    def prompt_text(self) -> Text:
+        mine = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
+        if mine:
+            return Text.assemble(("your decision", "bold yellow"), ": ", "  ".join(
+                f"box {b}: " + "/".join(choice_text(c) for c in d.get("legal", []))
+                for b, d in mine.items()))
+        if self.status == "betting" and self.closes_at is not None:
+            left = max(0, math.ceil(self.closes_at - trio.current_time()))
+            return Text(f"betting open, {left}s: w BOX WAGER AMOUNT", style="yellow")
+        return Text("watching" if self.tv.role != "player" else "waiting  (h help, q quit)",
+                    style="dim")
+
+    def table_panel(self) -> Panel:
+        grid = Table(box=None, padding=(0, 2), show_edge=False)
+        for col in ("box", "player", "wagers", "cards", "hand", "result"):
+            grid.add_column(col, header_style="dim")
+        results = (self.result or {}).get("boxes") or {}
+        for b in sorted(set(self.boxes) | set(self.cards)):
+            info = self.boxes.get(b, {})
+            res = results.get(str(b))
+            net = (res["paid"] - res["bet"]) if res else None
+            outcome = "" if net is None else f"+{money(net)}" if net > 0 else \
+                f"-{money(-net)}" if net < 0 else "even"
+            grid.add_row(f"{b}{' *' if b in self.my_boxes else ''}", info.get("player", ""),
+                         ", ".join(f"{n} {money(a)}" for n, a in
+                                   (info.get("wagers") or {}).items()),
+                         card_text(self.cards.get(b)), self.hands.get(b, ""), outcome)
+        lines: list[Any] = [grid]
+        dealer = self.dealer
+        if dealer["cards"] or dealer["status"]:
+            lines.append(Text.assemble("dealer ", card_text(dealer["cards"]), "  ",
+                                       dealer["status"] or dealer["hand"] or ""))
+        if self.board:
+            lines.append(Text.assemble("board  ", card_text(self.board)))
+        if self.jackpot:
+            lines.append(Text(f"jackpot {money(self.jackpot.get('meter'))}"
+                              + ("" if self.jackpot.get("open") else " (unavailable)"),
+                              style="yellow"))
+        stakes = self.info.get("stakes") or {}
+        title = (f"{self.info.get('name', self.tv.table)}  wagers {money(stakes.get('minimum'))}"
+                 f"-{money(stakes.get('maximum'))}  round #{self.round}  {self.status}")
+        return Panel(Group(*lines), title=title, subtitle=f"wallet {money(self.client.balance)}",
+                     border_style="green")
+
+    # events
+    def apply(self, ev: dict[str, Any]) -> str | None:
+        """Fold one event into the state; returns its log line (None: nothing to say)."""
+        kind = ev.get("type")
+        box = ev.get("box")
+        if kind == "betting_open":
+            self.status, self.round = "betting", ev.get("round", self.round)
+            self.closes_at = trio.current_time() + ev.get("closes_in_ms", 0) / 1000
+            self.cards, self.hands, self.board, self.decisions = {}, {}, [], {}
+            self.dealer = {"cards": [], "hand": None, "status": None}
+            self.result = None
+            for info in self.boxes.values():
+                info["wagers"] = {}
+            return f"--- round #{self.round}: betting open ---"
+        if kind == "wager_placed":
+            self.boxes[box] = {"player": ev.get("name", ""), "wagers": ev.get("box_wagers") or {}}
+            if self.wagering == box and ev.get("name") == self.me:
+                self.my_boxes.add(box)
+            return f"{ev.get('name')}: {ev.get('wager')} {money(ev.get('amount'))} on box {box}"
+        if kind == "box_taken":
+            self.boxes.setdefault(box, {"wagers": {}})["player"] = ev.get("name", "")
+            if self.wagering == box and ev.get("name") == self.me:
+                self.my_boxes.add(box)
+            return None
+        if kind == "no_more_bets":
+            self.status, self.closes_at = "dealing", None
+            for b, ws in (ev.get("boxes") or {}).items():
+                self.boxes.setdefault(int(b), {"player": ""})["wagers"] = ws
+            return "no more bets"
+        if kind == "round_started":
+            self.status = "deciding"
+            return None
+        if kind == "cards_dealt":
+            cards = list(ev.get("cards") or [])
+            if ev.get("to") == "box":
+                self.cards[box] = self.cards.get(box, []) + cards
+                return f"box {box}: {plain_cards(cards)}" if box in self.my_boxes else None
+            if ev.get("to") == "dealer":
+                self.dealer["cards"] = self.dealer["cards"] + cards
+            else:
+                self.board = self.board + cards
+            return f"{ev.get('to')}: {plain_cards(cards)}"
+        if kind == "decision":
+            self.decisions[box] = ev
+            return None
+        if kind == "decision_made":
+            self.decisions.pop(box, None)
+            amount = f" {money(ev['amount'])}" if ev.get("amount") else ""
+            cause = f" ({ev['cause']})" if ev.get("cause") not in (None, "player") else ""
+            return f"box {box}: {ev.get('verb')}{amount}{cause}"
+        if kind == "hand_shown":
+            if box is None:
+                self.dealer.update(cards=list(ev.get("cards") or []), hand=ev.get("hand"))
+                return f"dealer shows {plain_cards(ev.get('cards'))} ({ev.get('hand')})"
+            self.cards[box], self.hands[box] = list(ev.get("cards") or []), ev.get("hand", "")
+            return f"box {box} shows {plain_cards(ev.get('cards'))} ({ev.get('hand')})"
+        if kind == "dealer_declared":
+            self.dealer["status"] = ev.get("status")
+            return f"dealer {ev.get('status')}"
+        if kind == "round_result":
+            self.status, self.result, self.decisions = "settled", ev, {}
+            out = []
+            for b, r in sorted((ev.get("boxes") or {}).items(), key=lambda x: int(x[0])):
+                net = r["paid"] - r["bet"]
+                out.append(f"box {b} ({r['player']}): bet {money(r['bet'])}, paid "
+                           f"{money(r['paid'])}, {'+' if net >= 0 else '-'}{money(abs(net))}")
+            return "result: " + ("; ".join(out) or "no boxes played")
+        if kind == "round_voided":
+            self.status, self.decisions = "settled", {}
+            return f"round voided ({ev.get('reason')}): wagers returned"
+        if kind == "meter" and self.jackpot is not None:
+            self.jackpot["meter"] = ev.get("meter")
+            return None
+        if kind == "jackpot_status" and self.jackpot is not None:
+            self.jackpot.update(open=ev.get("open"), status=ev.get("status"))
+            return f"jackpot: {ev.get('status')}"
+        if kind in ("wager_settled", "street_opened"):
+            return None
+        if kind == "player_joined":
+            return f"{ev.get('name')} joins"
+        if kind == "player_left":
+            for b in ev.get("boxes") or []:
+                self.boxes.pop(b, None)
+            return f"{ev.get('name')} leaves"
+        if kind == "table_closing":
+            self.status = "closing"
+            return "the table is closing"
+        return f"{kind} {ev}"
+
+    def left_text(self, msg: dict[str, Any]) -> str:
+        return f"you left the table ({msg.get('reason')})"
+
+    async def on_table_message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "recall":
+            self.say(recall_text(msg.get("last_round")))
+            return
+        if kind != "event":
+            return
+        ev = msg["event"]
+        line = self.apply(ev)
+        if line:
+            self.say(line, "bold" if ev.get("type") in ("betting_open", "round_result") else "")
+        etype = ev.get("type")
+        if etype == "round_result" and self.live is None and self.bot is None:
+            self.show_table()
+        if etype == "round_result" and any(int(b) in self.my_boxes
+                                           for b in (ev.get("boxes") or {})):
+            self.hands_played += 1
+            if self.bot is not None and self.hands_played >= self.hands_wanted:
+                await self.leave()
+        if self.bot is not None:
+            await self.bot_move(etype, ev)
+        else:
+            await self.flush()
+        self.refresh()
+
+    async def bot_move(self, etype: str | None, ev: dict[str, Any]) -> None:
+        assert self.bot is not None
+        if etype == "betting_open" and self.hands_played < self.hands_wanted:
+            box = min(self.my_boxes) if self.my_boxes else next(
+                (b for b in range(1, self.info.get("boxes", 1) + 1)
+                 if not self.boxes.get(b, {}).get("player")), None)
+            if box is None:
+                return
+            self.wagering = box
+            minimum = (self.info.get("stakes") or {}).get("minimum", 0)
+            specs = [w for w in self.info.get("wagers", []) if w.get("initial")]
+            for w in [w for w in specs if w.get("required")] or specs[:1]:
+                await self.client.send({"type": "wager", "table": self.tv.table, "box": box,
+                                        "wager": w["name"], "amount": minimum})
+        elif etype == "decision" and ev.get("box") in self.my_boxes:
+            choice = self.bot.choice(ev.get("legal") or [{"verb": "stand"}])
+            amounts = choice.get("amounts") or []
+            msg = {"type": "decide", "table": self.tv.table, "box": ev["box"],
+                   "verb": choice["verb"]}
+            if len(amounts) > 1:
+                msg["amount"] = self.bot.choice(amounts)
+            await self.client.send(msg)
+
+    async def flush(self) -> None:
+        """Send the typed commands whose moment has come (betting open, a decision owed)."""
+        while self.pending:
+            cmd = self.pending[0]
+            if cmd.kind == "wager":
+                if self.status != "betting":
+                    return
+                self.pending.popleft()  # before any await: another flush may run meanwhile
+                self.wagering = cmd.box
+                await self.client.send({"type": "wager", "table": self.tv.table, "box": cmd.box,
+                                        "wager": cmd.name, "amount": cmd.amount})
+            else:
+                owed = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
+                box = cmd.box if cmd.box is not None else (next(iter(owed)) if len(owed) == 1
+                                                           else None)
+                if box is None or box not in owed:
+                    return
+                legal = {c["verb"]: c for c in owed[box].get("legal", [])}
+                self.pending.popleft()
+                if cmd.name not in legal:
+                    self.say(f"box {box} may: {', '.join(legal)}", "red")
+                    continue
+                msg = {"type": "decide", "table": self.tv.table, "box": box, "verb": cmd.name}
+                if cmd.amount is not None:
+                    msg["amount"] = cmd.amount
+                self.decisions.pop(box, None)
+                await self.client.send(msg)
+
+    async def on_play_command(self, cmd: BankedCommand) -> None:
+        if cmd.kind == "recall":
+            await self.client.send({"type": "recall", "table": self.tv.table})
+        elif self.tv.role != "player":
+            self.say("spectators cannot wager", "red")
+        else:
+            self.pending.append(cmd)
+            await self.flush()
+            if self.pending:
+                self.say(f"{cmd.kind} {cmd.name} waits for its moment", "dim")
