@@ -49,9 +49,18 @@ def trial(tables: int, args: argparse.Namespace) -> dict[str, Any]:
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        report = trio.run(run, RunSpec(url=srv.url, tables=tables, duration=args.duration,
-                                       pace="human", procs=args.procs, warmup=args.warmup,
-                                       settle_time=60.0))
+        report = trio.run(
+            run,
+            RunSpec(
+                url=srv.url,
+                tables=tables,
+                duration=args.duration,
+                pace="human",
+                procs=args.procs,
+                warmup=args.warmup,
+                settle_time=60.0,
+            ),
+        )
         done.set()
         sampler.join()
         end = time.monotonic()
@@ -60,19 +69,24 @@ def trial(tables: int, args: argparse.Namespace) -> dict[str, Any]:
     # steady play: the server's CPU over [end - 0.6 duration, end - 0.1 duration], i.e.
     # after the connection storm and the warm-up and before the bots leave
     window = [c for c in samples if end - 0.6 * args.duration <= c[0] <= end - 0.1 * args.duration]
-    steady_share = ((window[-1][1] - window[0][1]) / (window[-1][0] - window[0][0])
-                    if len(window) > 1 else float("nan"))
+    steady_share = (
+        (window[-1][1] - window[0][1]) / (window[-1][0] - window[0][0])
+        if len(window) > 1
+        else float("nan")
+    )
     per_action_us = steady_share / max(report["actions_per_s"], 1e-9) * 1e6
     steady = report["latency_ms_steady"]
     passed = steady["p99"] <= args.p99 and report["ok"] and steady["count"] > 0
-    print(f"{tables:5d} tables {report['bots']:6d} bots: {report['actions_per_s']:7.1f} "
-          f"actions/s, {report['frames_from_server_per_s']:8.0f} frames/s out, "
-          f"latency p50 {steady['p50']:6.1f} p99 {steady['p99']:7.1f} max {steady['max']:7.1f} "
-          f"ms (after {args.warmup:.0f} s), server CPU {cpu / wall:4.0%} (steady "
-          f"{steady_share:4.0%}, {per_action_us:5.0f} us/action), clients' CPU "
-          f"{report['client_cpu_share']:.0%}, RSS "
-          f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",
-          flush=True)
+    print(
+        f"{tables:5d} tables {report['bots']:6d} bots: {report['actions_per_s']:7.1f} "
+        f"actions/s, {report['frames_from_server_per_s']:8.0f} frames/s out, "
+        f"latency p50 {steady['p50']:6.1f} p99 {steady['p99']:7.1f} max {steady['max']:7.1f} "
+        f"ms (after {args.warmup:.0f} s), server CPU {cpu / wall:4.0%} (steady "
+        f"{steady_share:4.0%}, {per_action_us:5.0f} us/action), clients' CPU "
+        f"{report['client_cpu_share']:.0%}, RSS "
+        f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",
+        flush=True,
+    )
     return {"tables": tables, "passed": passed, "report": report}
 
 
@@ -80,22 +94,41 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--start", type=int, default=250)
     p.add_argument("--max", type=int, default=2000)
-    p.add_argument("--resolution", type=float, default=0.1,
-                   help="stop bisecting when the bracket is narrower than this fraction")
+    p.add_argument(
+        "--resolution",
+        type=float,
+        default=0.1,
+        help="stop bisecting when the bracket is narrower than this fraction",
+    )
     p.add_argument("--duration", type=float, default=40.0)
     p.add_argument("--warmup", type=float, default=15.0)
     p.add_argument("--procs", type=int, default=2, help="client worker processes")
     p.add_argument("--p99", type=float, default=100.0)
-    p.add_argument("--variant", choices=VARIANTS, default="baseline",
-                   help="measure with a proposed server change (loadtest/experiments.py)")
-    p.add_argument("--server-dir", type=Path, default=None,
-                   help="run the server from this checkout (before/after comparisons)")
-    p.add_argument("--tables", type=int, nargs="*", default=None,
-                   help="just try these table counts (no search)")
+    p.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default="baseline",
+        help="measure with a proposed server change (loadtest/experiments.py)",
+    )
+    p.add_argument(
+        "--server-dir",
+        type=Path,
+        default=None,
+        help="run the server from this checkout (before/after comparisons)",
+    )
+    p.add_argument(
+        "--tables",
+        type=int,
+        nargs="*",
+        default=None,
+        help="just try these table counts (no search)",
+    )
     args = p.parse_args()
-    print(f"human pace, 9 seats, {args.duration:.0f} s per trial, p99 <= {args.p99:.0f} ms "
-          f"after {args.warmup:.0f} s of warm-up, {args.procs} client processes, server "
-          f"{args.variant}")
+    print(
+        f"human pace, 9 seats, {args.duration:.0f} s per trial, p99 <= {args.p99:.0f} ms "
+        f"after {args.warmup:.0f} s of warm-up, {args.procs} client processes, server "
+        f"{args.variant}"
+    )
     if args.tables:
         for n in args.tables:
             trial(n, args)
@@ -118,8 +151,10 @@ def main() -> int:
             good = mid
         else:
             bad = mid
-    print(f"capacity: {good} tables pass, {bad} fail (p99 <= {args.p99:.0f} ms); "
-          f"goal 1,000: {'met' if good >= 1000 else 'NOT met'}")
+    print(
+        f"capacity: {good} tables pass, {bad} fail (p99 <= {args.p99:.0f} ms); "
+        f"goal 1,000: {'met' if good >= 1000 else 'NOT met'}"
+    )
     return 0
 
 

@@ -26,13 +26,14 @@ from server.cards import SeededRandomSource
 from server.games.poker import PokerRound, rules_for
 
 SEATS = 9
-STACK = 20000          # 200 big blinds of 100 cents
+STACK = 20000  # 200 big blinds of 100 cents
 
 
 def ours(seconds: float, seed: int = 1) -> tuple[int, float, int]:
     """Hands played, seconds taken, actions applied."""
-    rules = rules_for("holdem-qld", {"blinds": [50, 100], "structure": "no-limit",
-                                     "commission": "none"})
+    rules = rules_for(
+        "holdem-qld", {"blinds": [50, 100], "structure": "no-limit", "commission": "none"}
+    )
     rng = random.Random(seed)
     cards = SeededRandomSource(seed)
     stacks = dict.fromkeys(range(1, SEATS + 1), STACK)
@@ -46,7 +47,7 @@ def ours(seconds: float, seed: int = 1) -> tuple[int, float, int]:
         rnd.start()
         legal, act = rnd.legal_actions, rnd.act
         la = legal()
-        while la is not None:                    # None once the round of play is complete
+        while la is not None:  # None once the round of play is complete
             # the bot reads every field it uses at once (LegalActions is a named tuple)
             seat, _, check, call, bet, raise_, allin, _, _ = la
             pick = random_()
@@ -78,11 +79,16 @@ def pokerkit(seconds: float, seed: int = 1) -> tuple[int, float, int]:
     from pokerkit import Automation, NoLimitTexasHoldem
 
     automations = (
-        Automation.ANTE_POSTING, Automation.BET_COLLECTION,
-        Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
-        Automation.HOLE_DEALING, Automation.BOARD_DEALING,
-        Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
-        Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
     )
     rng = random.Random(seed)
     hands = actions = 0
@@ -90,7 +96,8 @@ def pokerkit(seconds: float, seed: int = 1) -> tuple[int, float, int]:
     deadline = t0 + seconds
     while True:
         state = NoLimitTexasHoldem.create_state(
-            automations, True, 0, (50, 100), 100, (STACK,) * SEATS, SEATS)
+            automations, True, 0, (50, 100), 100, (STACK,) * SEATS, SEATS
+        )
         while state.status:
             pick = rng.random()
             can_raise = state.can_complete_bet_or_raise_to()
@@ -135,14 +142,22 @@ def main(argv: list[str] | None = None) -> int:
         h, t, a = pokerkit(args.seconds / slices, seed=i + 1)
         h2, t2, a2 = h2 + h, t2 + t, a2 + a
     r1, r2 = h1 / t1, h2 / t2
-    print(f"9-seat no-limit hold'em, random legal actions, {args.seconds:g} s CPU per engine "
-          f"in {slices} interleaved slices")
-    print(f"  croupier  {r1:10.1f} hands/s  ({h1} hands, {a1 / h1:.1f} actions/hand, "
-          f"{t1 / h1 * 1e6:.0f} us/hand, {a1 / t1:,.0f} actions/s)")
-    print(f"  pokerkit  {r2:10.1f} hands/s  ({h2} hands, {a2 / h2:.1f} actions/hand, "
-          f"{t2 / h2 * 1e6:.0f} us/hand, {a2 / t2:,.0f} actions/s)")
-    print(f"  ratio     {r1 / r2:10.1f}x hands/s, {(a1 / t1) / (a2 / t2):.1f}x actions/s "
-          "(goal: at least 100x)")
+    print(
+        f"9-seat no-limit hold'em, random legal actions, {args.seconds:g} s CPU per engine "
+        f"in {slices} interleaved slices"
+    )
+    print(
+        f"  croupier  {r1:10.1f} hands/s  ({h1} hands, {a1 / h1:.1f} actions/hand, "
+        f"{t1 / h1 * 1e6:.0f} us/hand, {a1 / t1:,.0f} actions/s)"
+    )
+    print(
+        f"  pokerkit  {r2:10.1f} hands/s  ({h2} hands, {a2 / h2:.1f} actions/hand, "
+        f"{t2 / h2 * 1e6:.0f} us/hand, {a2 / t2:,.0f} actions/s)"
+    )
+    print(
+        f"  ratio     {r1 / r2:10.1f}x hands/s, {(a1 / t1) / (a2 / t2):.1f}x actions/s "
+        "(goal: at least 100x)"
+    )
     return 0
 
 

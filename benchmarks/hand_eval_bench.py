@@ -94,11 +94,13 @@ def omaha(n: int, seed: int) -> int:
         ev7 = eval7.evaluate
         out = []
         for hole, board in holes:
-            out.append(max(
-                ev7([E7_CARDS[c] for c in h + b])
-                for h in combinations(hole, 2)
-                for b in combinations(board, 3)
-            ))
+            out.append(
+                max(
+                    ev7([E7_CARDS[c] for c in h + b])
+                    for h in combinations(hole, 2)
+                    for b in combinations(board, 3)
+                )
+            )
         return out
 
     print(f"Omaha hands (2 of 4 hole + 3 of 5 board): {n:,}")

@@ -65,8 +65,11 @@ async def run_rounds(service: JackpotService, pool: str, n: int, tasks: int) -> 
 async def measure(url: str | None, label: str, n: int, tasks: int) -> dict[str, float]:
     rates: dict[str, float] = {}
     async with open_jackpot_service(url) as service:
-        runs = (("1 task", 1, run_contributions), (f"{tasks} tasks", tasks, run_contributions),
-                (f"{tasks} tasks, {BOXES}-box rounds", tasks, run_rounds))
+        runs = (
+            ("1 task", 1, run_contributions),
+            (f"{tasks} tasks", tasks, run_contributions),
+            (f"{tasks} tasks, {BOXES}-box rounds", tasks, run_rounds),
+        )
         for name, count, job in runs:
             pool = f"bench-{label}-{count}-{time.time_ns()}"
             await service.open_pool(pool, PoolConfig.profile("qld"))
@@ -104,8 +107,18 @@ def main() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-         "--appendonly", "no"], stdout=subprocess.DEVNULL,
+        [
+            "redis-server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
     )
     try:
         time.sleep(0.3)

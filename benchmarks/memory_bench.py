@@ -67,9 +67,12 @@ def settle_rss(server: LocalServer, seconds: float = 1.5) -> int:
 def per_connection(conns: int) -> float:
     with LocalServer(1, 9) as srv:
         before = settle_rss(srv)
-        client = subprocess.Popen([sys.executable, __file__, "--role", "idle", "--url", srv.url,
-                                   "--conns", str(conns)], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
+        client = subprocess.Popen(
+            [sys.executable, __file__, "--role", "idle", "--url", srv.url, "--conns", str(conns)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert client.stdout is not None and client.stdin is not None
         client.stdout.readline()
         after = settle_rss(srv)
@@ -93,6 +96,7 @@ def per_played_table(tables: int, conn_cost: float, duration: float) -> tuple[fl
 
         async def measured() -> dict:
             async with trio.open_nursery() as nursery:
+
                 async def sample() -> None:
                     await trio.sleep(duration * 0.6)
                     while True:
@@ -100,8 +104,9 @@ def per_played_table(tables: int, conn_cost: float, duration: float) -> tuple[fl
                         await trio.sleep(1.0)
 
                 nursery.start_soon(sample)
-                report = await run(RunSpec(url=srv.url, tables=tables, duration=duration,
-                                           pace="human", procs=2))
+                report = await run(
+                    RunSpec(url=srv.url, tables=tables, duration=duration, pace="human", procs=2)
+                )
                 nursery.cancel_scope.cancel()
             return report
 
@@ -122,14 +127,15 @@ def main() -> int:
         trio.run(idle_clients, args.url, args.conns)
         return 0
     conn = per_connection(args.conns)
-    print(f"per idle connection (hello'd guest, {args.conns} connections): "
-          f"{conn / 1024:.1f} KiB")
+    print(f"per idle connection (hello'd guest, {args.conns} connections): {conn / 1024:.1f} KiB")
     table = per_empty_table(args.tables)
     print(f"per empty 9-seat table ({args.tables} tables): {table / 1024:.1f} KiB")
     played, report = per_played_table(args.played_tables, conn, args.duration)
-    print(f"per table being played at human pace ({args.played_tables} tables, 9 bots each, "
-          f"connections' idle cost subtracted): {played / 1024:.1f} KiB "
-          f"(run ok={report['ok']}, {report['hands']} hands)")
+    print(
+        f"per table being played at human pace ({args.played_tables} tables, 9 bots each, "
+        f"connections' idle cost subtracted): {played / 1024:.1f} KiB "
+        f"(run ok={report['ok']}, {report['hands']} hands)"
+    )
     total = table + played + 9 * conn
     print(f"so 1,000 full tables need about {1000 * total / 2**20:.0f} MiB of server RSS")
     return 0

@@ -55,8 +55,9 @@ def payload(size: int, turn: bool) -> bytes:
     return msgpack.packb(base)
 
 
-async def raw_server(port: int, group: int, per_action: int, size: int, firehose: bool,
-                     coalesce: bool) -> None:
+async def raw_server(
+    port: int, group: int, per_action: int, size: int, firehose: bool, coalesce: bool
+) -> None:
     """``firehose``: one task broadcasts to every connection as fast as their queues drain
     (no turns). Otherwise: table-shaped, closed-loop traffic (see the module docstring);
     ``coalesce`` sends what one action causes to a recipient as one frame instead of
@@ -128,8 +129,11 @@ async def raw_server(port: int, group: int, per_action: int, size: int, firehose
     async with trio.open_nursery() as nursery:
         if firehose:
             nursery.start_soon(broadcaster)
-        server = await nursery.start(functools.partial(
-            serve, handler, port, host="127.0.0.1", compression=None, max_size=4096))
+        server = await nursery.start(
+            functools.partial(
+                serve, handler, port, host="127.0.0.1", compression=None, max_size=4096
+            )
+        )
         print(server.listeners[0].socket.getsockname()[1], flush=True)
 
 
@@ -164,8 +168,11 @@ async def raw_clients(url: str, conns: int, duration: float) -> dict[str, Any]:
         await trio.sleep(2.0)  # warm-up
         c0, t0 = count[0], trio.current_time()
         await trio.sleep(duration)
-        measured = {"frames": count[0] - c0, "seconds": trio.current_time() - t0,
-                    "total_frames": count[0]}
+        measured = {
+            "frames": count[0] - c0,
+            "seconds": trio.current_time() - t0,
+            "total_frames": count[0],
+        }
         nursery.cancel_scope.cancel()
     return measured
 
@@ -176,13 +183,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_croupier(tables: int, procs: int, duration: float,
-                 server_dir: Path | None = None) -> dict[str, Any]:
+def run_croupier(
+    tables: int, procs: int, duration: float, server_dir: Path | None = None
+) -> dict[str, Any]:
     prefix = ["env", "-C", str(server_dir), sys.executable] if server_dir else None
     with LocalServer(tables, 9, round_pause=0.2, prefix=prefix) as srv:
         c0, t0 = srv.cpu_seconds(), time.monotonic()
-        report = trio.run(run, RunSpec(url=srv.url, tables=tables, duration=duration,
-                                       procs=procs, pace="max", warmup=2))
+        report = trio.run(
+            run,
+            RunSpec(
+                url=srv.url, tables=tables, duration=duration, procs=procs, pace="max", warmup=2
+            ),
+        )
         cpu = srv.cpu_seconds() - c0
         wall = time.monotonic() - t0
     frames = report["frames_from_server"]
@@ -202,12 +214,26 @@ def run_croupier(tables: int, procs: int, duration: float,
     }
 
 
-def run_raw(tables: int, procs: int, duration: float, per_action: int, size: int,
-            mode: str = "table") -> dict[str, Any]:
+def run_raw(
+    tables: int, procs: int, duration: float, per_action: int, size: int, mode: str = "table"
+) -> dict[str, Any]:
     me = str(Path(__file__).resolve())
-    server = subprocess.Popen([sys.executable, me, "--role", "raw-server", "--per-action",
-                               str(per_action), "--size", str(size), "--mode", mode],
-                              stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            me,
+            "--role",
+            "raw-server",
+            "--per-action",
+            str(per_action),
+            "--size",
+            str(size),
+            "--mode",
+            mode,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert server.stdout is not None
         port = int(server.stdout.readline())
@@ -215,9 +241,25 @@ def run_raw(tables: int, procs: int, duration: float, per_action: int, size: int
         conns = tables * 9
         shares = [conns // procs + (1 if i < conns % procs else 0) for i in range(procs)]
         c0, t0 = cpu_seconds(server.pid), time.monotonic()
-        clients = [subprocess.Popen([sys.executable, me, "--role", "raw-client", "--url", url,
-                                     "--conns", str(n), "--duration", str(duration)],
-                                    stdout=subprocess.PIPE, text=True) for n in shares]
+        clients = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    me,
+                    "--role",
+                    "raw-client",
+                    "--url",
+                    url,
+                    "--conns",
+                    str(n),
+                    "--duration",
+                    str(duration),
+                ],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for n in shares
+        ]
         results = [json.loads(c.communicate()[0]) for c in clients]
         cpu, wall = cpu_seconds(server.pid) - c0, time.monotonic() - t0
     finally:
@@ -227,8 +269,11 @@ def run_raw(tables: int, procs: int, duration: float, per_action: int, size: int
     frames = sum(r["frames"] for r in results) * per_frame
     total = sum(r["total_frames"] for r in results) * per_frame
     seconds = max(r["seconds"] for r in results)
-    return {"deliveries_per_s": frames / seconds, "server_cpu_share": cpu / wall,
-            "server_cpu_us_per_delivery": cpu / max(total, 1) * 1e6}
+    return {
+        "deliveries_per_s": frames / seconds,
+        "server_cpu_share": cpu / wall,
+        "server_cpu_us_per_delivery": cpu / max(total, 1) * 1e6,
+    }
 
 
 def main() -> int:
@@ -241,46 +286,67 @@ def main() -> int:
     p.add_argument("--size", type=int, default=120)
     p.add_argument("--mode", choices=("table", "firehose", "coalesced"), default="table")
     p.add_argument("--url")
-    p.add_argument("--server-dir", type=Path, default=None,
-                   help="run croupier from this checkout (before/after comparisons)")
+    p.add_argument(
+        "--server-dir",
+        type=Path,
+        default=None,
+        help="run croupier from this checkout (before/after comparisons)",
+    )
     p.add_argument("--skip-raw", action="store_true", help="only the croupier half")
     p.add_argument("--conns", type=int)
     args = p.parse_args()
     if args.role == "raw-server":
-        trio.run(raw_server, 0, 9, args.per_action, args.size, args.mode == "firehose",
-                 args.mode == "coalesced")
+        trio.run(
+            raw_server,
+            0,
+            9,
+            args.per_action,
+            args.size,
+            args.mode == "firehose",
+            args.mode == "coalesced",
+        )
         return 0
     if args.role == "raw-client":
         print(json.dumps(trio.run(raw_clients, args.url, args.conns, args.duration)))
         return 0
 
-    print(f"{args.tables} tables x 9 seats = {args.tables * 9} connections, "
-          f"{args.procs} client processes, {args.duration:.0f} s each")
+    print(
+        f"{args.tables} tables x 9 seats = {args.tables * 9} connections, "
+        f"{args.procs} client processes, {args.duration:.0f} s each"
+    )
     cr = run_croupier(args.tables, args.procs, args.duration, args.server_dir)
     per_action = max(1, round(cr["per_action_per_recipient"]))
-    print(f"croupier: {cr['deliveries_per_s']:,.0f} deliveries/s "
-          f"({cr['actions_per_s']} actions/s, {cr['hands_per_s']} hands/s), "
-          f"mean frame {cr['mean_size']} B, {cr['per_action_per_recipient']:.2f} frames per "
-          f"action per recipient, server CPU {cr['server_cpu_share']:.0%} of a core, "
-          f"{cr['server_cpu_us_per_delivery']:.1f} us CPU per delivery, "
-          f"{cr['messages_per_frame']:.2f} messages per frame, "
-          f"{cr['server_cpu_us_per_action']:.0f} us CPU per action, "
-          f"action p50/p99 {cr['latency_ms']['p50']}/{cr['latency_ms']['p99']} ms, "
-          f"ok={cr['ok']}")
+    print(
+        f"croupier: {cr['deliveries_per_s']:,.0f} deliveries/s "
+        f"({cr['actions_per_s']} actions/s, {cr['hands_per_s']} hands/s), "
+        f"mean frame {cr['mean_size']} B, {cr['per_action_per_recipient']:.2f} frames per "
+        f"action per recipient, server CPU {cr['server_cpu_share']:.0%} of a core, "
+        f"{cr['server_cpu_us_per_delivery']:.1f} us CPU per delivery, "
+        f"{cr['messages_per_frame']:.2f} messages per frame, "
+        f"{cr['server_cpu_us_per_action']:.0f} us CPU per action, "
+        f"action p50/p99 {cr['latency_ms']['p50']}/{cr['latency_ms']['p99']} ms, "
+        f"ok={cr['ok']}"
+    )
     if args.skip_raw:
         return 0
-    for label, mode in (("table-shaped", "table"), ("firehose", "firehose"),
-                        ("table-shaped, one frame per action per recipient", "coalesced")):
-        raw = run_raw(args.tables, args.procs, args.duration, per_action, cr["mean_size"],
-                      mode)
-        print(f"raw websockets.trio, {label}: {raw['deliveries_per_s']:,.0f} messages/s, "
-              f"server CPU {raw['server_cpu_share']:.0%} of a core, "
-              f"{raw['server_cpu_us_per_delivery']:.1f} us CPU per message")
+    for label, mode in (
+        ("table-shaped", "table"),
+        ("firehose", "firehose"),
+        ("table-shaped, one frame per action per recipient", "coalesced"),
+    ):
+        raw = run_raw(args.tables, args.procs, args.duration, per_action, cr["mean_size"], mode)
+        print(
+            f"raw websockets.trio, {label}: {raw['deliveries_per_s']:,.0f} messages/s, "
+            f"server CPU {raw['server_cpu_share']:.0%} of a core, "
+            f"{raw['server_cpu_us_per_delivery']:.1f} us CPU per message"
+        )
         ratio = cr["deliveries_per_s"] / raw["deliveries_per_s"]
         cpu_ratio = raw["server_cpu_us_per_delivery"] / cr["server_cpu_us_per_delivery"]
-        print(f"  ratio croupier/raw ({label}) deliveries/s: {ratio:.2f} (goal >= 0.6: "
-              f"{'met' if ratio >= 0.6 else 'NOT met'}); deliveries per server CPU-second: "
-              f"{cpu_ratio:.2f}")
+        print(
+            f"  ratio croupier/raw ({label}) deliveries/s: {ratio:.2f} (goal >= 0.6: "
+            f"{'met' if ratio >= 0.6 else 'NOT met'}); deliveries per server CPU-second: "
+            f"{cpu_ratio:.2f}"
+        )
     return 0
 
 

@@ -128,8 +128,16 @@ class TableView:
         etype = event.get("type")
         seats = self.view.setdefault("seats", [])
         if etype == "seat_taken":
-            seats.append({"seat": event["seat"], "name": event.get("name", ""), "stake": 0,
-                          "sitting_out": False, "connected": True, "in_round": False})
+            seats.append(
+                {
+                    "seat": event["seat"],
+                    "name": event.get("name", ""),
+                    "stake": 0,
+                    "sitting_out": False,
+                    "connected": True,
+                    "in_round": False,
+                }
+            )
             seats.sort(key=lambda s: s["seat"])
         elif etype == "seat_vacated":
             self.view["seats"] = [s for s in seats if s["seat"] != event["seat"]]
@@ -154,11 +162,23 @@ class TableView:
             for s in seats:
                 s["in_round"] = s["seat"] in event.get("seats", [])
             self.view["round"] = {
-                "designated": event["designated"], "round": 1, "board": [], "pot": 0,
-                "to_act": None, "complete": False,
-                "seats": {str(s["seat"]): {"stack": s["stake"], "bet": 0, "in_pot": 0,
-                                           "folded": False, "allin": False}
-                          for s in seats if s["in_round"]},
+                "designated": event["designated"],
+                "round": 1,
+                "board": [],
+                "pot": 0,
+                "to_act": None,
+                "complete": False,
+                "seats": {
+                    str(s["seat"]): {
+                        "stack": s["stake"],
+                        "bet": 0,
+                        "in_pot": 0,
+                        "folded": False,
+                        "allin": False,
+                    }
+                    for s in seats
+                    if s["in_round"]
+                },
             }
         elif etype == "table_closing":
             self.view["status"] = "closing"
@@ -256,8 +276,14 @@ class Client:
         (the server drops clients that fall too far behind anyway), so that closing never
         waits on a paused reader.
         """
-        async with ws_connect(url, max_size=max_size, max_queue=max_queue, compression=None,
-                              proxy=None, close_timeout=close_timeout) as ws:
+        async with ws_connect(
+            url,
+            max_size=max_size,
+            max_queue=max_queue,
+            compression=None,
+            proxy=None,
+            close_timeout=close_timeout,
+        ) as ws:
             client = cls(ws)
             if hello:
                 await client.hello(token=token, name=name)
@@ -289,8 +315,7 @@ class Client:
         """The next message off the socket; an ``events`` frame gives one per event."""
         while not self._unbatched:
             frame = await self.ws.recv()
-            self._unbatched.extend(unbatch(msgpack.unpackb(frame, raw=False,
-                                                           strict_map_key=False)))
+            self._unbatched.extend(unbatch(msgpack.unpackb(frame, raw=False, strict_map_key=False)))
         return self._unbatched.popleft()
 
     def _track(self, message: Message) -> Message:
@@ -366,8 +391,9 @@ class Client:
 
     async def buy_in(self, table: str, amount: int) -> int:
         """Buy in or top up; returns the new wallet balance."""
-        return (await self.request(
-            {"type": "buy_in", "table": table, "amount": amount}, "balance"))["balance"]
+        return (
+            await self.request({"type": "buy_in", "table": table, "amount": amount}, "balance")
+        )["balance"]
 
     async def act(self, table: str, verb: str, amount: int | None = None) -> None:
         """Send a betting action (no reply is awaited: watch for events or an error)."""
@@ -390,15 +416,21 @@ class Client:
     async def wager(self, table: str, box: int, wager: str, amount: int) -> Message:
         """Make, change or withdraw (``amount`` 0) a wager on a box while betting is open;
         returns the table's ``wager_placed`` event (raises ServerError if refused)."""
-        await self.send({"type": "wager", "table": table, "box": box, "wager": wager,
-                         "amount": amount})
+        await self.send(
+            {"type": "wager", "table": table, "box": box, "wager": wager, "amount": amount}
+        )
         while True:
             reply = self._track(await self._recv_raw())
             if reply.get("type") == "error" and reply.get("ref") == "wager":
                 raise ServerError(reply)
             event = reply.get("event") if reply.get("type") == "event" else None
-            if (event and event.get("type") == "wager_placed" and reply.get("table") == table
-                    and event.get("box") == box and event.get("wager") == wager):
+            if (
+                event
+                and event.get("type") == "wager_placed"
+                and reply.get("table") == table
+                and event.get("box") == box
+                and event.get("wager") == wager
+            ):
                 return event
             self._pending.append(reply)
 
@@ -413,11 +445,23 @@ class Client:
         """This player's previous round at ``table``: bet, result and win (or None)."""
         return (await self.request({"type": "recall", "table": table}, "recall"))["last_round"]
 
-    async def dev_force(self, table: str, boxes: dict[str, list[str]] | None = None,
-                        dealer: list[str] | None = None, board: list[str] | None = None) -> int:
+    async def dev_force(
+        self,
+        table: str,
+        boxes: dict[str, list[str]] | None = None,
+        dealer: list[str] | None = None,
+        board: list[str] | None = None,
+    ) -> int:
         """Dev mode only: fix the cards of the table's next round; returns that round."""
-        await self.send({"type": "dev_force", "table": table, "boxes": boxes or {},
-                         "dealer": dealer or [], "board": board or []})
+        await self.send(
+            {
+                "type": "dev_force",
+                "table": table,
+                "boxes": boxes or {},
+                "dealer": dealer or [],
+                "board": board or [],
+            }
+        )
         while True:
             reply = self._track(await self._recv_raw())
             if reply.get("type") == "error" and reply.get("ref") == "dev_force":

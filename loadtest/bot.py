@@ -171,8 +171,15 @@ class Bot:
         await limit.acquire()  # bounded concurrent handshakes: released once connected
         held = True
         try:
-            async with connect(self.ctx.url, compression=None, max_size=2**16, proxy=None,
-                               open_timeout=60, ping_interval=None, close_timeout=2) as ws:
+            async with connect(
+                self.ctx.url,
+                compression=None,
+                max_size=2**16,
+                proxy=None,
+                open_timeout=60,
+                ping_interval=None,
+                close_timeout=2,
+            ) as ws:
                 limit.release()
                 held = False
                 self.ctx.stats.count("connected")
@@ -324,8 +331,10 @@ class Bot:
             return True
         # vacated for another reason (e.g. abstained): sit down again
         self.stake = 0
-        nursery.start_soon(self._send_quiet, {"type": "join", "table": self.plan.id,
-                                        "role": "player", "seat": self.want_seat})
+        nursery.start_soon(
+            self._send_quiet,
+            {"type": "join", "table": self.plan.id, "role": "player", "seat": self.want_seat},
+        )
         self.seated = True
         return False
 
@@ -344,12 +353,12 @@ class Bot:
             if row.get("seat") == self.seat:
                 self.stake = row.get("stake", 0)
         rnd = view.get("round") or {}
-        in_round = any(r.get("seat") == self.seat and r.get("in_round")
-                       for r in view.get("seats", []))
+        in_round = any(
+            r.get("seat") == self.seat and r.get("in_round") for r in view.get("seats", [])
+        )
         if rnd.get("legal") and rnd.get("to_act") == self.seat:
             self.turn_id += 1
-            legal = {e["verb"]: {k: v for k, v in e.items() if k != "verb"}
-                     for e in rnd["legal"]}
+            legal = {e["verb"]: {k: v for k, v in e.items() if k != "verb"} for e in rnd["legal"]}
             nursery.start_soon(self._act, legal, self.turn_id)
         if not in_round and self.stake < self.plan.min_buy_in:
             self._top_up(nursery)
@@ -361,8 +370,9 @@ class Bot:
                 self.turn_id += 1
                 if self.pending_act is not None:
                     now = trio.current_time()
-                    self.ctx.stats.latency_sample(self.ctx.second(),
-                                                  (now - self.pending_act) * 1000.0)
+                    self.ctx.stats.latency_sample(
+                        self.ctx.second(), (now - self.pending_act) * 1000.0
+                    )
                     self.pending_act = None
         elif etype == "round_starting":
             self.hand = ev.get("hand", self.hand)
@@ -396,8 +406,9 @@ class Bot:
             if code == "round_in_progress":
                 self.topup_pending = True
         if code not in BENIGN_ERRORS:
-            stats.problem(f"{self.name} at {self.plan.id}: {code} ({msg.get('ref')}): "
-                          f"{msg.get('message')}")
+            stats.problem(
+                f"{self.name} at {self.plan.id}: {code} ({msg.get('ref')}): {msg.get('message')}"
+            )
 
     def _top_up(self, nursery: trio.Nursery) -> None:
         if self.leaving or self.buyin_sent:
@@ -410,8 +421,9 @@ class Bot:
         self.topup_pending = False
         self.buyin_sent = True
         self.ctx.stats.count("buy_ins")
-        nursery.start_soon(self._send_quiet, {"type": "buy_in", "table": self.plan.id,
-                                        "amount": amount})
+        nursery.start_soon(
+            self._send_quiet, {"type": "buy_in", "table": self.plan.id, "amount": amount}
+        )
 
     # -- acting -------------------------------------------------------------------------------
     async def _act(self, legal: dict[str, Any], turn_id: int) -> None:
@@ -431,6 +443,7 @@ class Bot:
     async def _watch_stop(self, ws: Any, nursery: trio.Nursery) -> None:
         table_done = self.ctx.done_event(self.plan.id)
         async with trio.open_nursery() as inner:
+
             async def wait(ev: trio.Event) -> None:
                 await ev.wait()
                 inner.cancel_scope.cancel()

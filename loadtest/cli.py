@@ -36,34 +36,63 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--url", default=DEFAULT_URL, help=f"server (default {DEFAULT_URL})")
     p.add_argument("--tables", type=int, default=10, help="tables to fill (default 10)")
     p.add_argument("--seats", type=int, default=9, help="bots per table (default 9)")
-    p.add_argument("--games", type=int, default=None,
-                   help="stop a table after this many hands (default: no limit)")
-    p.add_argument("--duration", type=float, default=30.0,
-                   help="seconds of play before the bots leave (default 30)")
-    p.add_argument("--pace", choices=("human", "max"), default="max",
-                   help="human: 1-3 s of thought per action; max: none (default)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="stop a table after this many hands (default: no limit)",
+    )
+    p.add_argument(
+        "--duration",
+        type=float,
+        default=30.0,
+        help="seconds of play before the bots leave (default 30)",
+    )
+    p.add_argument(
+        "--pace",
+        choices=("human", "max"),
+        default="max",
+        help="human: 1-3 s of thought per action; max: none (default)",
+    )
     p.add_argument("--procs", type=int, default=1, help="worker processes for the bots")
-    p.add_argument("--chaos", action="store_true",
-                   help="random disconnects/reconnects and slow readers")
+    p.add_argument(
+        "--chaos", action="store_true", help="random disconnects/reconnects and slow readers"
+    )
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
-    p.add_argument("--warmup", type=float, default=0.0,
-                   help="seconds left out of the steady-state latency figures")
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=0.0,
+        help="seconds left out of the steady-state latency figures",
+    )
     p.add_argument("--json", type=Path, help="write the report as JSON")
     p.add_argument("--html", type=Path, help="write an HTML report (inline SVG plot)")
-    p.add_argument("--allow-remote", action="store_true",
-                   help="allow a target other than this machine")
+    p.add_argument(
+        "--allow-remote", action="store_true", help="allow a target other than this machine"
+    )
     p.add_argument("--quiet", action="store_true", help="no live progress")
     g = p.add_argument_group("a server of the load test's own (--serve)")
-    g.add_argument("--serve", action="store_true",
-                   help="start croupier serve on a free 127.0.0.1 port with a generated "
-                        "lobby of --tables tables, and stop it afterwards")
-    g.add_argument("--game", action="append", choices=sorted(GAME_OPTIONS),
-                   help="game(s) of the generated lobby, cycled (default holdem-act)")
+    g.add_argument(
+        "--serve",
+        action="store_true",
+        help="start croupier serve on a free 127.0.0.1 port with a generated "
+        "lobby of --tables tables, and stop it afterwards",
+    )
+    g.add_argument(
+        "--game",
+        action="append",
+        choices=sorted(GAME_OPTIONS),
+        help="game(s) of the generated lobby, cycled (default holdem-act)",
+    )
     g.add_argument("--turn-time", type=float, default=20.0)
     g.add_argument("--grace", type=float, default=60.0)
     g.add_argument("--round-pause", type=float, default=1.0)
-    g.add_argument("--write-config", type=Path, metavar="FILE",
-                   help="only write the generated lobby TOML (for croupier serve --tables)")
+    g.add_argument(
+        "--write-config",
+        type=Path,
+        metavar="FILE",
+        help="only write the generated lobby TOML (for croupier serve --tables)",
+    )
     return p
 
 
@@ -76,28 +105,49 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     console = Console(stderr=True)
     if args.tables < 1 or not 2 <= args.seats <= 10 or args.duration <= 0 or args.procs < 1:
-        console.print("croupier loadtest: need --tables >= 1, 2 <= --seats <= 10, "
-                      "--duration > 0, --procs >= 1")
+        console.print(
+            "croupier loadtest: need --tables >= 1, 2 <= --seats <= 10, "
+            "--duration > 0, --procs >= 1"
+        )
         return 2
     if args.write_config:
         args.write_config.write_text(tables_toml(args.tables, args.seats, args.game))
-        console.print(f"wrote {args.tables} tables to {args.write_config}; "
-                      f"run: croupier serve --tables {args.write_config}")
+        console.print(
+            f"wrote {args.tables} tables to {args.write_config}; "
+            f"run: croupier serve --tables {args.write_config}"
+        )
         return 0
     if not args.serve and not is_local(args.url) and not args.allow_remote:
-        console.print(f"croupier loadtest: refusing non-local target {args.url} "
-                      "(pass --allow-remote if you really mean it)")
+        console.print(
+            f"croupier loadtest: refusing non-local target {args.url} "
+            "(pass --allow-remote if you really mean it)"
+        )
         return 2
     server: LocalServer | None = None
     url = args.url
     if args.serve:
-        server = LocalServer(args.tables, args.seats, args.game, turn_time=args.turn_time,
-                             grace=args.grace, round_pause=args.round_pause)
+        server = LocalServer(
+            args.tables,
+            args.seats,
+            args.game,
+            turn_time=args.turn_time,
+            grace=args.grace,
+            round_pause=args.round_pause,
+        )
         url = server.start()
         console.print(f"started croupier serve (pid {server.pid}) at {url}")
-    spec = RunSpec(url=url, tables=args.tables, seats=args.seats, games=args.games,
-                   duration=args.duration, pace=args.pace, procs=args.procs,
-                   chaos=args.chaos, seed=args.seed, warmup=args.warmup)
+    spec = RunSpec(
+        url=url,
+        tables=args.tables,
+        seats=args.seats,
+        games=args.games,
+        duration=args.duration,
+        pace=args.pace,
+        procs=args.procs,
+        chaos=args.chaos,
+        seed=args.seed,
+        warmup=args.warmup,
+    )
     try:
         report = _run(spec, console, live=not args.quiet)
     except LoadTestError as exc:
@@ -107,8 +157,10 @@ def main(argv: list[str] | None = None) -> int:
         if server is not None:
             code = server.stop()
             if server.error_lines:
-                console.print(f"[yellow]the server logged {server.error_lines} error lines; "
-                              "last output:[/yellow]\n" + "".join(list(server.output)[-20:]))
+                console.print(
+                    f"[yellow]the server logged {server.error_lines} error lines; "
+                    "last output:[/yellow]\n" + "".join(list(server.output)[-20:])
+                )
             console.print(f"stopped the server (exit {code})")
     if server is not None:
         report["server_error_lines"] = server.error_lines
@@ -126,6 +178,7 @@ def _run(spec: RunSpec, console: Console, live: bool) -> dict:
     if not live:
         return trio.run(run, spec)
     with Live(console=console, refresh_per_second=2, transient=True) as display:
+
         def on_progress(stats, elapsed):  # type: ignore[no-untyped-def]
             display.update(rep.progress_table(stats, elapsed))
 

@@ -74,27 +74,38 @@ def one_run(variant: str, args: argparse.Namespace) -> dict[str, Any]:
     server.start()
     try:
         c0 = server.cpu_seconds()
-        report = trio.run(run, RunSpec(url=server.url, tables=args.tables,
-                                       duration=args.duration, procs=args.procs,
-                                       pace=args.pace, warmup=args.warmup))
+        report = trio.run(
+            run,
+            RunSpec(
+                url=server.url,
+                tables=args.tables,
+                duration=args.duration,
+                procs=args.procs,
+                pace=args.pace,
+                warmup=args.warmup,
+            ),
+        )
         cpu = server.cpu_seconds() - c0
     finally:
         server.stop()
     pauses = [line.split()[2] for line in server.output if line.startswith("GC ")]
     steady = report["latency_ms_steady"]
     actions = max(report["actions"], 1)
-    print(f"{variant:15s} {report['actions_per_s']:7.1f} actions/s, "
-          f"{report['frames_from_server'] / actions:5.1f} frames/action, server CPU "
-          f"{cpu / actions * 1e6:6.0f} us/action, latency p50/p99/max {steady['p50']}/"
-          f"{steady['p99']}/{steady['max']} ms, GC pauses > 50 ms: "
-          f"{', '.join(pauses) or 'none'}, ok={report['ok']}", flush=True)
+    print(
+        f"{variant:15s} {report['actions_per_s']:7.1f} actions/s, "
+        f"{report['frames_from_server'] / actions:5.1f} frames/action, server CPU "
+        f"{cpu / actions * 1e6:6.0f} us/action, latency p50/p99/max {steady['p50']}/"
+        f"{steady['p99']}/{steady['max']} ms, GC pauses > 50 ms: "
+        f"{', '.join(pauses) or 'none'}, ok={report['ok']}",
+        flush=True,
+    )
     return report
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "--wrap":
-        return serve_variant(argv[1], argv[argv.index("serve") + 1:])
+        return serve_variant(argv[1], argv[argv.index("serve") + 1 :])
     p = argparse.ArgumentParser(prog="python -m loadtest.experiments")
     p.add_argument("--variant", choices=VARIANTS[1:], required=True)
     p.add_argument("--tables", type=int, default=100)
@@ -102,8 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=20.0)
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--procs", type=int, default=2)
-    p.add_argument("--round-pause", type=float, default=None,
-                   help="default: 0.2 s at max pace, 2 s at human pace")
+    p.add_argument(
+        "--round-pause",
+        type=float,
+        default=None,
+        help="default: 0.2 s at max pace, 2 s at human pace",
+    )
     p.add_argument("--reps", type=int, default=2)
     args = p.parse_args(argv)
     if args.round_pause is None:

@@ -67,12 +67,12 @@ def wrap_gc(serve_args: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "--wrap-gc":
-        return wrap_gc(argv[argv.index("serve") + 1:])
+        return wrap_gc(argv[argv.index("serve") + 1 :])
     if argv and argv[0] == "--wrap":
         out = Path(argv[1])
         html = Path(argv[3]) if argv[2] == "--html" else None
         rest = argv[4:] if html is not None else argv[3:]
-        rest = rest[rest.index("serve") + 1:]  # "-m server.cli serve ARGS" -> ARGS
+        rest = rest[rest.index("serve") + 1 :]  # "-m server.cli serve ARGS" -> ARGS
         return wrap(out, html, rest)
 
     import trio
@@ -89,29 +89,48 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=Path("/tmp/croupier-profile.txt"))
     p.add_argument("--html", type=Path)
     p.add_argument("--lines", type=int, default=60, help="lines of the profile to print")
-    p.add_argument("--gc", action="store_true",
-                   help="time the server's garbage collections instead of profiling")
+    p.add_argument(
+        "--gc",
+        action="store_true",
+        help="time the server's garbage collections instead of profiling",
+    )
     args = p.parse_args(argv)
     if args.gc:
         prefix = [sys.executable, "-m", "loadtest.profile_server", "--wrap-gc"]
     else:
-        prefix = [sys.executable, "-m", "loadtest.profile_server", "--wrap", str(args.out),
-                  *(["--html", str(args.html)] if args.html else ["--no-html"])]
+        prefix = [
+            sys.executable,
+            "-m",
+            "loadtest.profile_server",
+            "--wrap",
+            str(args.out),
+            *(["--html", str(args.html)] if args.html else ["--no-html"]),
+        ]
     server = LocalServer(args.tables, 9, round_pause=args.round_pause, prefix=prefix)
     server.start()
     try:
         t0 = time.monotonic()
-        report = trio.run(run, RunSpec(url=server.url, tables=args.tables,
-                                       duration=args.duration, procs=args.procs,
-                                       pace=args.pace, warmup=3))
+        report = trio.run(
+            run,
+            RunSpec(
+                url=server.url,
+                tables=args.tables,
+                duration=args.duration,
+                procs=args.procs,
+                pace=args.pace,
+                warmup=3,
+            ),
+        )
         cpu = server.cpu_seconds()
         wall = time.monotonic() - t0
     finally:
         server.stop(timeout=120)
-    print(f"load: {report['actions_per_s']} actions/s, {report['hands_per_s']} hands/s, "
-          f"{report['frames_from_server_per_s']} frames/s out, p99 "
-          f"{report['latency_ms_steady']['p99']} ms; server CPU {cpu:.1f} s in {wall:.1f} s"
-          + ("" if args.gc else " (profiled: slower than without the profiler)"))
+    print(
+        f"load: {report['actions_per_s']} actions/s, {report['hands_per_s']} hands/s, "
+        f"{report['frames_from_server_per_s']} frames/s out, p99 "
+        f"{report['latency_ms_steady']['p99']} ms; server CPU {cpu:.1f} s in {wall:.1f} s"
+        + ("" if args.gc else " (profiled: slower than without the profiler)")
+    )
     if args.gc:
         pauses = [line.strip() for line in server.output if line.startswith("GC ")]
         print(f"{len(pauses)} collections over 5 ms; longest:")

@@ -33,8 +33,7 @@ def progress_table(stats: Stats, elapsed: float) -> Table:
         ("frames in / out", f"{c.get('frames_out', 0)} / {c.get('frames_in', 0)}"),
         ("latency p50 / p99 (last 5 s)", f"{p50:.1f} / {p99:.1f} ms"),
         ("errors", ", ".join(f"{k} {v}" for k, v in stats.errors.items()) or "none"),
-        ("chaos drops / reconnects",
-         f"{c.get('chaos_disconnects', 0)} / {c.get('reconnects', 0)}"),
+        ("chaos drops / reconnects", f"{c.get('chaos_disconnects', 0)} / {c.get('reconnects', 0)}"),
     ]
     for k, v in rows:
         t.add_row(k, v)
@@ -46,35 +45,63 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
     cons = report["conservation"]
     disc = report["disconnects"]
     return [
-        ("played", f"{report['played_s']} s, {report['bots']} bots, "
-                   f"{report['config']['tables']} tables x {report['config']['seats']} seats, "
-                   f"pace {report['config']['pace']}, {report['config']['procs']} procs"
-                   + (", chaos" if report["config"]["chaos"] else "")),
-        ("hands", f"{report['hands']} ({report['hands_per_s']}/s), "
-                  f"{report['voided']} voided"),
-        ("actions", f"{report['actions']} ({report['actions_per_s']}/s), "
-                    f"{report['timed_out']} timed out"),
-        ("frames to server", f"{report['frames_to_server']} "
-                             f"({report['frames_to_server_per_s']}/s)"),
-        ("frames from server", f"{report['frames_from_server']} "
-                               f"({report['frames_from_server_per_s']}/s), carrying "
-                               f"{report.get('messages_from_server', 0)} messages"),
-        ("action latency ms", f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
-                              f"max {lat['max']}  (n={lat['count']})"),
-        *([("latency after warm-up",
-             "p50 {p50}  p95 {p95}  p99 {p99}  max {max}  (after {after_s} s)".format(
-                 **report["latency_ms_steady"]))] if report["config"].get("warmup") else []),
+        (
+            "played",
+            f"{report['played_s']} s, {report['bots']} bots, "
+            f"{report['config']['tables']} tables x {report['config']['seats']} seats, "
+            f"pace {report['config']['pace']}, {report['config']['procs']} procs"
+            + (", chaos" if report["config"]["chaos"] else ""),
+        ),
+        ("hands", f"{report['hands']} ({report['hands_per_s']}/s), {report['voided']} voided"),
+        (
+            "actions",
+            f"{report['actions']} ({report['actions_per_s']}/s), {report['timed_out']} timed out",
+        ),
+        (
+            "frames to server",
+            f"{report['frames_to_server']} ({report['frames_to_server_per_s']}/s)",
+        ),
+        (
+            "frames from server",
+            f"{report['frames_from_server']} "
+            f"({report['frames_from_server_per_s']}/s), carrying "
+            f"{report.get('messages_from_server', 0)} messages",
+        ),
+        (
+            "action latency ms",
+            f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
+            f"max {lat['max']}  (n={lat['count']})",
+        ),
+        *(
+            [
+                (
+                    "latency after warm-up",
+                    "p50 {p50}  p95 {p95}  p99 {p99}  max {max}  (after {after_s} s)".format(
+                        **report["latency_ms_steady"]
+                    ),
+                )
+            ]
+            if report["config"].get("warmup")
+            else []
+        ),
         ("errors", ", ".join(f"{k}: {v}" for k, v in report["errors"].items()) or "none"),
-        ("disconnects", f"chaos {disc['chaos']}, slow reads {disc['slow_reads']}, "
-                        f"server closes {disc['server_closes'] or 'none'}, "
-                        f"reconnects {disc['reconnects']}, seats resumed "
-                        f"{disc['resumed_seats']}"),
-        ("seats vacated", ", ".join(f"{k}: {v}" for k, v in report["vacated"].items())
-         or "none"),
+        (
+            "disconnects",
+            f"chaos {disc['chaos']}, slow reads {disc['slow_reads']}, "
+            f"server closes {disc['server_closes'] or 'none'}, "
+            f"reconnects {disc['reconnects']}, seats resumed "
+            f"{disc['resumed_seats']}",
+        ),
+        ("seats vacated", ", ".join(f"{k}: {v}" for k, v in report["vacated"].items()) or "none"),
         ("conservation", _conservation_text(cons)),
-        ("result", "OK" if report["ok"] else
-         f"FAILED ({report['unexpected']} unexpected events"
-         + ("" if report["conserved"] else ", money NOT conserved") + ")"),
+        (
+            "result",
+            "OK"
+            if report["ok"]
+            else f"FAILED ({report['unexpected']} unexpected events"
+            + ("" if report["conserved"] else ", money NOT conserved")
+            + ")",
+        ),
     ]
 
 
@@ -85,8 +112,10 @@ def _conservation_text(cons: dict[str, Any]) -> str:
         if key in cons:
             parts.append(f"server {name}: {'ok' if cons[key] else 'FAIL'}")
     if cons.get("client_ok") is not None:
-        parts.append(f"bots net {cons['bots_net']:+d} + house {cons['house_delta']:+d}: "
-                     f"{'ok' if cons['client_ok'] else 'FAIL'}")
+        parts.append(
+            f"bots net {cons['bots_net']:+d} + house {cons['house_delta']:+d}: "
+            f"{'ok' if cons['client_ok'] else 'FAIL'}"
+        )
     elif cons.get("client_note"):
         parts.append(cons["client_note"])
     return "; ".join(parts) or "not checked"
@@ -113,8 +142,10 @@ def latency_svg(timeline: list[dict[str, Any]], width: int = 760, height: int = 
     left, right, top, bottom = 56, 12, 14, 34
     pw, ph = width - left - right, height - top - bottom
     if not timeline:
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="60">'
-                '<text x="10" y="30">no latency samples</text></svg>')
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="60">'
+            '<text x="10" y="30">no latency samples</text></svg>'
+        )
     import math
 
     t_max = max(p["t"] for p in timeline) or 1
@@ -133,27 +164,29 @@ def latency_svg(timeline: list[dict[str, Any]], width: int = 760, height: int = 
         v = max(v, 10**lo_d)
         return top + ph * (1 - (math.log10(v) - lo_d) / (hi_d - lo_d))
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="11">',
-           f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="#fafafa" '
-           'stroke="#999"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="11">',
+        f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="#fafafa" stroke="#999"/>',
+    ]
     for d in range(lo_d, hi_d + 1):
         yy = y(10**d)
         label = f"{10**d:g} ms"
-        out.append(f'<line x1="{left}" x2="{left + pw}" y1="{yy:.1f}" y2="{yy:.1f}" '
-                   'stroke="#ddd"/>')
+        out.append(
+            f'<line x1="{left}" x2="{left + pw}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#ddd"/>'
+        )
         out.append(f'<text x="{left - 4}" y="{yy + 4:.1f}" text-anchor="end">{label}</text>')
     step = max(1, round(t_max / 8))
     for t in range(0, t_max + 1, step):
         out.append(f'<text x="{x(t):.1f}" y="{top + ph + 14}" text-anchor="middle">{t}</text>')
-    out.append(f'<text x="{left + pw / 2}" y="{height - 4}" text-anchor="middle">'
-               'seconds into the run</text>')
+    out.append(
+        f'<text x="{left + pw / 2}" y="{height - 4}" text-anchor="middle">'
+        "seconds into the run</text>"
+    )
     for key, colour in (("max", "#d62728"), ("p99", "#ff7f0e"), ("p50", "#1f77b4")):
         pts = " ".join(f"{x(p['t']):.1f},{y(p[key]):.1f}" for p in timeline if p[key] > 0)
-        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '
-                   f'points="{pts}"/>')
-    for i, (key, colour) in enumerate((("p50", "#1f77b4"), ("p99", "#ff7f0e"),
-                                       ("max", "#d62728"))):
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{pts}"/>')
+    for i, (key, colour) in enumerate((("p50", "#1f77b4"), ("p99", "#ff7f0e"), ("max", "#d62728"))):
         lx = left + 10 + i * 70
         out.append(f'<rect x="{lx}" y="{top + 6}" width="12" height="3" fill="{colour}"/>')
         out.append(f'<text x="{lx + 16}" y="{top + 11}">{key}</text>')
@@ -162,8 +195,10 @@ def latency_svg(timeline: list[dict[str, Any]], width: int = 760, height: int = 
 
 
 def write_html(report: dict[str, Any], path: Path) -> None:
-    rows = "\n".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
-                     for k, v in summary_rows(report))
+    rows = "\n".join(
+        f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+        for k, v in summary_rows(report)
+    )
     problems = "".join(f"<li>{html.escape(p)}</li>" for p in report["problems"])
     doc = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>croupier loadtest report</title>
@@ -174,7 +209,7 @@ th, td {{ text-align: left; padding: 3px 10px; border-bottom: 1px solid #eee; }}
 .ok {{ color: #2a7d2a; }} .fail {{ color: #b00; }}
 </style></head><body>
 <h1>croupier loadtest report</h1>
-<p class="{'ok' if report['ok'] else 'fail'}">{'OK' if report['ok'] else 'FAILED'}</p>
+<p class="{"ok" if report["ok"] else "fail"}">{"OK" if report["ok"] else "FAILED"}</p>
 <table>{rows}</table>
 <h2>Action latency over time</h2>
 <p>Time from sending <code>act</code> until the <code>action_taken</code> event for the seat

@@ -71,10 +71,15 @@ async def lobby(url: str) -> list[dict[str, Any]]:
 def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, Any]]:
     """The first ``spec.tables`` empty tables with at least ``spec.seats`` seats."""
     chosen = [
-        {"id": t["id"], "seats": spec.seats, "min_buy_in": t["min_buy_in"],
-         "max_buy_in": t.get("max_buy_in")}
+        {
+            "id": t["id"],
+            "seats": spec.seats,
+            "min_buy_in": t["min_buy_in"],
+            "max_buy_in": t.get("max_buy_in"),
+        }
         for t in tables
-        if t.get("seats", 0) >= spec.seats and t.get("taken", 0) == 0
+        if t.get("seats", 0) >= spec.seats
+        and t.get("taken", 0) == 0
         and str(t["id"]).startswith(spec.table_prefix)
     ][: spec.tables]
     if len(chosen) < spec.tables:
@@ -82,7 +87,8 @@ def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, A
             f"the lobby has {len(chosen)} empty tables with {spec.seats}+ seats, "
             f"{spec.tables} wanted: start the server with a bigger lobby "
             "(croupier loadtest --write-config FILE, then croupier serve --tables FILE), "
-            "or let the load test start one (--serve)")
+            "or let the load test start one (--serve)"
+        )
     return chosen
 
 
@@ -102,14 +108,20 @@ async def run_workers(
 
     async def one(i: int) -> None:
         worker_spec = {
-            "url": spec.url, "tables": shares[i], "pace": spec.pace, "chaos": spec.chaos,
-            "duration": spec.duration, "games": spec.games, "settle_time": spec.settle_time,
+            "url": spec.url,
+            "tables": shares[i],
+            "pace": spec.pace,
+            "chaos": spec.chaos,
+            "duration": spec.duration,
+            "games": spec.games,
+            "settle_time": spec.settle_time,
             "seed": None if spec.seed is None else spec.seed * 1000 + i,
             "bot_offset": offsets[i],
         }
         proc = await trio.lowlevel.open_process(
             [sys.executable, "-m", "loadtest.worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
         )
         try:
             assert proc.stdin is not None and proc.stdout is not None
@@ -191,8 +203,9 @@ def conservation(
         checks.append(ok)
     else:
         out["client_ok"] = None
-        out["client_note"] = (f"{stats.bots_settled} of {bots} bots settled: "
-                              "client-side check skipped")
+        out["client_note"] = (
+            f"{stats.bots_settled} of {bots} bots settled: client-side check skipped"
+        )
     out["conserved"] = bool(checks) and all(checks)
     return out
 
@@ -208,8 +221,12 @@ def build_report(
     c = stats.counters
     cons = conservation(before, after, stats)
     unexpected_errors = {k: v for k, v in stats.errors.items() if k not in BENIGN_ERRORS}
-    unexpected = (sum(unexpected_errors.values()) + c.get("unexpected_closes", 0)
-                  + c.get("gap_frames", 0) + c.get("unsettled", 0))
+    unexpected = (
+        sum(unexpected_errors.values())
+        + c.get("unexpected_closes", 0)
+        + c.get("gap_frames", 0)
+        + c.get("unsettled", 0)
+    )
     steady = Histogram()  # after the warm-up, before the stop (the leaving storm)
     for sec, hist in stats.timeline.items():
         if spec.warmup <= sec and sec + 1 <= played_s:
@@ -217,13 +234,29 @@ def build_report(
     timeline = []
     for sec in sorted(stats.timeline):
         h = stats.timeline[sec]
-        timeline.append({"t": sec, "count": h.n, "p50": round(h.percentile(50), 2),
-                         "p99": round(h.percentile(99), 2), "max": round(h.max, 2)})
+        timeline.append(
+            {
+                "t": sec,
+                "count": h.n,
+                "p50": round(h.percentile(50), 2),
+                "p99": round(h.percentile(99), 2),
+                "max": round(h.max, 2),
+            }
+        )
     return {
-        "config": {"url": spec.url, "tables": spec.tables, "seats": spec.seats,
-                   "games": spec.games, "duration": spec.duration, "pace": spec.pace,
-                   "procs": spec.procs, "chaos": spec.chaos, "seed": spec.seed,
-                   "warmup": spec.warmup, **spec.extra},
+        "config": {
+            "url": spec.url,
+            "tables": spec.tables,
+            "seats": spec.seats,
+            "games": spec.games,
+            "duration": spec.duration,
+            "pace": spec.pace,
+            "procs": spec.procs,
+            "chaos": spec.chaos,
+            "seed": spec.seed,
+            "warmup": spec.warmup,
+            **spec.extra,
+        },
         "played_s": round(played_s, 2),
         "bots": c.get("bots", 0),
         "hands": c.get("hands", 0),
@@ -258,8 +291,9 @@ def build_report(
         "seq_gaps": c.get("gap_frames", 0),
         "unsettled_bots": c.get("unsettled", 0),
         "client_gc_worst_ms": c.get("client_gc_worst_ms", 0),
-        "client_cpu_share": round(c.get("client_cpu_ms", 0) / max(c.get("client_wall_ms", 0), 1),
-                                  2),
+        "client_cpu_share": round(
+            c.get("client_cpu_ms", 0) / max(c.get("client_wall_ms", 0), 1), 2
+        ),
         "conservation": cons,
         "conserved": cons["conserved"],
         "ok": cons["conserved"] and unexpected == 0,

@@ -30,9 +30,9 @@ GAME_OPTIONS: dict[str, str] = {
     "omaha-act": 'blinds = [100, 200], structure = "full-pot", min_table_stake = 4000',
     "manila-act": "blinds = [200], min_table_stake = 4000",
     "holdem-qld": 'blinds = [100, 200], structure = "limit", maximum = 400, '
-                  "min_buy_in = 4000, max_buy_in = 40000",
+    "min_buy_in = 4000, max_buy_in = 40000",
     "omaha-qld": 'blinds = [100, 200], structure = "half-pot", '
-                 "min_buy_in = 4000, max_buy_in = 40000",
+    "min_buy_in = 4000, max_buy_in = 40000",
     "manila-qld": "blinds = [200], min_table_stake = 4000",
 }
 
@@ -88,9 +88,17 @@ class LocalServer:
     ) -> None:
         """``prefix`` replaces the interpreter, e.g. ``[python, "-m", "pyinstrument", ...]``."""
         self.toml = tables_toml(tables, seats, games)
-        self.args = ["--turn-time", str(turn_time), "--grace", str(grace),
-                     "--round-pause", str(round_pause),
-                     "--starting-balance", str(starting_balance), *(extra or [])]
+        self.args = [
+            "--turn-time",
+            str(turn_time),
+            "--grace",
+            str(grace),
+            "--round-pause",
+            str(round_pause),
+            "--starting-balance",
+            str(starting_balance),
+            *(extra or []),
+        ]
         self.prefix = prefix or []
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
@@ -109,11 +117,26 @@ class LocalServer:
         self._dir = tempfile.TemporaryDirectory(prefix="croupier-lt-")
         config = Path(self._dir.name) / "tables.toml"
         config.write_text(self.toml)
-        cmd = [*(self.prefix or [sys.executable]), "-m", "server.cli", "serve", "--port", "0",
-               "--tables", str(config), *self.args]
+        cmd = [
+            *(self.prefix or [sys.executable]),
+            "-m",
+            "server.cli",
+            "serve",
+            "--port",
+            "0",
+            "--tables",
+            str(config),
+            *self.args,
+        ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, env=env, start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            start_new_session=True,
+        )
         assert self.proc.stdout is not None
         seen = []
         for line in self.proc.stdout:

@@ -69,8 +69,7 @@ class Histogram:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        return {"counts": {str(k): v for k, v in self.counts.items()}, "n": self.n,
-                "max": self.max}
+        return {"counts": {str(k): v for k, v in self.counts.items()}, "n": self.n, "max": self.max}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Histogram:

@@ -37,8 +37,13 @@ async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
     """Run the spec's bots until the duration ends (or every table played its games)."""
     stats = Stats()
     ctx = RunContext(
-        url=spec["url"], pace=spec["pace"], chaos=spec["chaos"], stats=stats,
-        rng=random.Random(spec.get("seed")), t0=trio.current_time(), games=spec.get("games"),
+        url=spec["url"],
+        pace=spec["pace"],
+        chaos=spec["chaos"],
+        stats=stats,
+        rng=random.Random(spec.get("seed")),
+        t0=trio.current_time(),
+        games=spec.get("games"),
     )
     bots = build_bots(ctx, spec)
     duration = float(spec["duration"])
@@ -88,8 +93,9 @@ async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
                 nursery.start_soon(reaper)
         unsettled = [b for b in bots if not (b.settled or b.retired)]
         if unsettled:
-            stats.problem(f"{len(unsettled)} bots did not settle within {settle_time:.0f} s "
-                          "after the stop")
+            stats.problem(
+                f"{len(unsettled)} bots did not settle within {settle_time:.0f} s after the stop"
+            )
         stats.counters["unsettled"] = len(unsettled)
         outer.cancel_scope.cancel()
     return stats, played[0] if played else trio.current_time() - ctx.t0

@@ -151,12 +151,34 @@ class DevForce(_Client, tag="dev_force"):
 
 
 ClientMessage = (
-    Hello | Lobby | Join | BuyIn | Act | SitOut | SitIn | Leave | Ping
-    | Wager | Decide | Recall | DevForce
+    Hello
+    | Lobby
+    | Join
+    | BuyIn
+    | Act
+    | SitOut
+    | SitIn
+    | Leave
+    | Ping
+    | Wager
+    | Decide
+    | Recall
+    | DevForce
 )
 CLIENT_TYPES: tuple[str, ...] = (
-    "hello", "lobby", "join", "buy_in", "act", "sit_out", "sit_in", "leave", "ping",
-    "wager", "decide", "recall", "dev_force",
+    "hello",
+    "lobby",
+    "join",
+    "buy_in",
+    "act",
+    "sit_out",
+    "sit_in",
+    "leave",
+    "ping",
+    "wager",
+    "decide",
+    "recall",
+    "dev_force",
 )
 
 

@@ -122,18 +122,29 @@ class Croupier:
     def money(self) -> dict[str, int]:
         stakes = sum(t.money()["stakes"] for t in self.tables.values())
         commission = sum(t.money()["commission"] for t in self.tables.values())
-        out = {"issued": self.wallet.issued, "wallets": self.wallet.total(),
-               "stakes": stakes, "commission": commission}
+        out = {
+            "issued": self.wallet.issued,
+            "wallets": self.wallet.total(),
+            "stakes": stakes,
+            "commission": commission,
+        }
         if any(isinstance(t, BankedTable) for t in self.tables.values()):
             for key in ("house", "jackpot_contributed", "jackpot_paid"):
                 out[key] = sum(t.money().get(key, 0) for t in self.tables.values())
         return out
 
     def health(self) -> dict[str, Any]:
-        out = {"status": "closing" if self.closing else "ok", "tables": len(self.tables),
-               "connections": len(self.connections), "money": self.money()}
-        jackpots = [t.jackpot_info() for t in self.tables.values()
-                    if isinstance(t, BankedTable) and t.link is not None]
+        out = {
+            "status": "closing" if self.closing else "ok",
+            "tables": len(self.tables),
+            "connections": len(self.connections),
+            "money": self.money(),
+        }
+        jackpots = [
+            t.jackpot_info()
+            for t in self.tables.values()
+            if isinstance(t, BankedTable) and t.link is not None
+        ]
         if jackpots:  # linked banked tables: pool, meter, open, jackpot wagers coined in
             out["jackpots"] = jackpots
         return out
@@ -231,12 +242,24 @@ class Croupier:
             return
         table = self.tables.get(message.table)
         if table is None:
-            conn.send(Error(code=errors.UNKNOWN_TABLE, message=f"no table {message.table!r}",
-                            ref=_ref_of(message), table=message.table))
+            conn.send(
+                Error(
+                    code=errors.UNKNOWN_TABLE,
+                    message=f"no table {message.table!r}",
+                    ref=_ref_of(message),
+                    table=message.table,
+                )
+            )
             return
         if self.closing:
-            conn.send(Error(code=errors.SHUTTING_DOWN, message="the server is shutting down",
-                            ref=_ref_of(message), table=message.table))
+            conn.send(
+                Error(
+                    code=errors.SHUTTING_DOWN,
+                    message="the server is shutting down",
+                    ref=_ref_of(message),
+                    table=message.table,
+                )
+            )
             return
         if isinstance(message, Join):
             table.submit(cmd.Join(conn, message.role, message.seat, message.last_seq))
@@ -257,8 +280,9 @@ class Croupier:
         if conn.account is not None:
             raise ProtocolError(errors.ALREADY_HELLO, "hello was already accepted")
         if message.protocol != PROTOCOL_VERSION:
-            raise ProtocolError(errors.PROTOCOL_VERSION,
-                                f"this server speaks protocol {PROTOCOL_VERSION}")
+            raise ProtocolError(
+                errors.PROTOCOL_VERSION, f"this server speaks protocol {PROTOCOL_VERSION}"
+            )
         if message.token is not None:
             try:
                 ident = self.accounts.verify(message.token)
@@ -278,9 +302,18 @@ class Croupier:
                 self.tables[table_id].submit(cmd.Detach(old))
         self.by_account[ident.account] = conn
         seated = self.seated_tables(ident.account)
-        conn.send(Welcome(protocol=PROTOCOL_VERSION, token=token, account=ident.account,
-                          name=conn.name, balance=balance, dev=self.accounts.dev,
-                          seated=seated, max_frame=self.config.max_frame))
+        conn.send(
+            Welcome(
+                protocol=PROTOCOL_VERSION,
+                token=token,
+                account=ident.account,
+                name=conn.name,
+                balance=balance,
+                dev=self.accounts.dev,
+                seated=seated,
+                max_frame=self.config.max_frame,
+            )
+        )
 
     def seated_tables(self, account: str) -> list[str]:
         """Ids of the tables where ``account`` holds a seat, in lobby order (no full scan:
@@ -326,12 +359,14 @@ def _ref(frame: Any) -> str | None:
 
 
 def _response(status: int, body: bytes, content_type: str) -> Response:
-    headers = Headers([
-        ("Date", email.utils.formatdate(usegmt=True)),
-        ("Content-Length", str(len(body))),
-        ("Content-Type", content_type),
-        ("Cache-Control", "no-cache"),
-    ])
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Content-Length", str(len(body))),
+            ("Content-Type", content_type),
+            ("Cache-Control", "no-cache"),
+        ]
+    )
     return Response(status, "OK" if status == 200 else "Error", headers, body)
 
 
@@ -379,9 +414,7 @@ async def serve(
             if isinstance(table, BankedTable):
                 table.use_jackpots(jackpots)  # linked pools (in memory, or Redis: --redis)
             await nursery.start(table.run)
-        ws_server = await nursery.start(
-            _ws_serve_partial(croupier, host, port, config)
-        )
+        ws_server = await nursery.start(_ws_serve_partial(croupier, host, port, config))
         bound = ws_server.listeners[0].socket.getsockname()[1]
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)
         task_status.started(running)
@@ -411,23 +444,46 @@ def _ws_serve_partial(croupier: Croupier, host: str, port: int, config: ServerCo
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="croupier serve", description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES,
-                        help="TOML table config (default: one table of each game)")
-    parser.add_argument("--secret", default=os.environ.get("CROUPIER_SECRET"),
-                        help="HMAC secret for session tokens (env CROUPIER_SECRET); "
-                             "without one the server runs in dev mode with guest accounts")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--tables",
+        type=Path,
+        default=DEFAULT_TABLES,
+        help="TOML table config (default: one table of each game)",
+    )
+    parser.add_argument(
+        "--secret",
+        default=os.environ.get("CROUPIER_SECRET"),
+        help="HMAC secret for session tokens (env CROUPIER_SECRET); "
+        "without one the server runs in dev mode with guest accounts",
+    )
     parser.add_argument("--turn-time", type=float, default=20.0)
     parser.add_argument("--time-bank", type=float, default=30.0)
-    parser.add_argument("--grace", type=float, default=60.0,
-                        help="seconds a disconnected player's seat is held (default 60)")
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        help="seconds a disconnected player's seat is held (default 60)",
+    )
     parser.add_argument("--round-pause", type=float, default=2.0)
-    parser.add_argument("--starting-balance", type=int, default=100_000,
-                        help="cents a new guest account starts with")
-    parser.add_argument("--redis", metavar="URL", default=None,
-                        help="keep jackpot pools in Redis (redis://HOST:PORT), shared by every "
-                             "server on it; default: in memory, this process only")
+    parser.add_argument(
+        "--starting-balance",
+        type=int,
+        default=100_000,
+        help="cents a new guest account starts with",
+    )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="keep jackpot pools in Redis (redis://HOST:PORT), shared by every "
+        "server on it; default: in memory, this process only",
+    )
     args = parser.parse_args(argv)
     try:
         tables = load_tables(args.tables)
@@ -442,9 +498,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"croupier serve: {exc}", file=sys.stderr)
         return 2
     config = ServerConfig(
-        host=args.host, port=args.port, secret=args.secret or None, tables=tables,
-        turn_time=args.turn_time, time_bank=args.time_bank, grace=args.grace,
-        round_pause=args.round_pause, starting_balance=args.starting_balance,
+        host=args.host,
+        port=args.port,
+        secret=args.secret or None,
+        tables=tables,
+        turn_time=args.turn_time,
+        time_bank=args.time_bank,
+        grace=args.grace,
+        round_pause=args.round_pause,
+        starting_balance=args.starting_balance,
         redis=args.redis,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
@@ -458,11 +520,14 @@ def main(argv: list[str] | None = None) -> int:
 async def _main(config: ServerConfig) -> None:
     async with trio.open_nursery() as nursery:
         running: RunningServer = await nursery.start(
-            functools.partial(serve, config, port=config.port))
+            functools.partial(serve, config, port=config.port)
+        )
         mode = "dev mode: guest accounts" if config.dev else "tokens required"
         stamp = datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S")
-        print(f"croupier serving {len(running.croupier.tables)} tables ({mode}) at {stamp}",
-              flush=True)
+        print(
+            f"croupier serving {len(running.croupier.tables)} tables ({mode}) at {stamp}",
+            flush=True,
+        )
         print(f"  page:    {running.http_url}", flush=True)
         print(f"  clients: {running.url}", flush=True)
         gc_policy.tune_at_startup()  # full collections off the hot path (docs/perf.md)

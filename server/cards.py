@@ -32,12 +32,34 @@ SUITS = "shdc"
 Card = int
 
 RANK_NAMES = {
-    0: "two", 1: "three", 2: "four", 3: "five", 4: "six", 5: "seven", 6: "eight",
-    7: "nine", 8: "ten", 9: "jack", 10: "queen", 11: "king", 12: "ace",
+    0: "two",
+    1: "three",
+    2: "four",
+    3: "five",
+    4: "six",
+    5: "seven",
+    6: "eight",
+    7: "nine",
+    8: "ten",
+    9: "jack",
+    10: "queen",
+    11: "king",
+    12: "ace",
 }
 RANK_PLURALS = {
-    0: "twos", 1: "threes", 2: "fours", 3: "fives", 4: "sixes", 5: "sevens", 6: "eights",
-    7: "nines", 8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces",
+    0: "twos",
+    1: "threes",
+    2: "fours",
+    3: "fives",
+    4: "sixes",
+    5: "sevens",
+    6: "eights",
+    7: "nines",
+    8: "tens",
+    9: "jacks",
+    10: "queens",
+    11: "kings",
+    12: "aces",
 }
 
 

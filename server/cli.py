@@ -1,10 +1,10 @@
 """The ``croupier`` command: one entry point, a subcommand per job.
 
-    croupier serve      run the table server (default: 127.0.0.1, in-memory stores)
-    croupier play       terminal client: sit at a table and play
-    croupier loadtest   fill tables with bots over real WebSockets
-    croupier scenario   settle a round from a fixed outcome (SCENARIOS.md)
-    croupier demo       play bot hands in-process and print them
+croupier serve      run the table server (default: 127.0.0.1, in-memory stores)
+croupier play       terminal client: sit at a table and play
+croupier loadtest   fill tables with bots over real WebSockets
+croupier scenario   settle a round from a fixed outcome (SCENARIOS.md)
+croupier demo       play bot hands in-process and print them
 """
 
 from __future__ import annotations

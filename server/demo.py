@@ -52,7 +52,8 @@ def describe_event(e: Event, rnd: PokerRound) -> str | None:
         return f"  seat {e.seat} pays the participation fee {dollars(e.amount)}"
     if isinstance(e, BlindPosted):
         what = {"live": "a returning player's blind", "dead": "dead money"}.get(
-            e.kind, f"blind {e.kind[-1]}")
+            e.kind, f"blind {e.kind[-1]}"
+        )
         return f"  seat {e.seat} posts {what} {dollars(e.amount)}"
     if isinstance(e, HoleCardsDealt):
         return f"  seat {e.seat} is dealt [{_cards(e.cards)}] (only seat {e.seat} sees this)"
@@ -94,13 +95,20 @@ def play(game: str, hands: int, seed: int | None, out: TextIO | None = None) -> 
     buy_in = max(rules.min_table_stake, 40 * rules.blinds[-1])
     stacks = dict.fromkeys(range(1, n + 1), buy_in)
     designated = 1
-    print(f"=== {game}: {n} players, blinds {'/'.join(dollars(b) for b in rules.blinds)}, "
-          f"structure {rules.structure} ===", file=out)
+    print(
+        f"=== {game}: {n} players, blinds {'/'.join(dollars(b) for b in rules.blinds)}, "
+        f"structure {rules.structure} ===",
+        file=out,
+    )
     for h in range(1, hands + 1):
         stacks = {s: v if v > rules.participation_fee else buy_in for s, v in stacks.items()}
         rnd = PokerRound(rules, stacks, designated, cards)
-        print(f"\nHand {h} (buck/button: seat {designated}; stacks "
-              + ", ".join(f"{s}: {dollars(v)}" for s, v in stacks.items()) + ")", file=out)
+        print(
+            f"\nHand {h} (buck/button: seat {designated}; stacks "
+            + ", ".join(f"{s}: {dollars(v)}" for s, v in stacks.items())
+            + ")",
+            file=out,
+        )
         events = rnd.start()
         while True:
             for e in events:
@@ -115,8 +123,11 @@ def play(game: str, hands: int, seed: int | None, out: TextIO | None = None) -> 
             events = rnd.act(la.seat, verb, amount)
         res = rnd.result
         assert res is not None
-        print(f"  commission {dollars(res.commission)}"
-              + (f", fees {dollars(res.fees)}" if res.fees else ""), file=out)
+        print(
+            f"  commission {dollars(res.commission)}"
+            + (f", fees {dollars(res.fees)}" if res.fees else ""),
+            file=out,
+        )
         stacks = dict(res.stacks)
         designated = next_designated(rules, designated, sorted(stacks))
 

@@ -53,8 +53,13 @@ def watch_pauses(threshold_ms: float = 50.0) -> None:
         ms = (time.perf_counter() - started[0]) * 1000
         if ms > threshold_ms:
             cpu_ms = (time.process_time() - started[1]) * 1000
-            log.warning("gc: generation %d collection took %.0f ms (%.0f ms CPU, %d objects "
-                        "collected)", info["generation"], ms, cpu_ms, info.get("collected", 0))
+            log.warning(
+                "gc: generation %d collection took %.0f ms (%.0f ms CPU, %d objects collected)",
+                info["generation"],
+                ms,
+                cpu_ms,
+                info.get("collected", 0),
+            )
 
     gc.callbacks.append(timed)
 
@@ -70,7 +75,10 @@ async def keep(freeze_every: float = 5.0, full_every: float = 900.0) -> None:
             freed = gc.collect()
             gc.freeze()
             last_full = trio.current_time()
-            log.info("full collection: %d objects freed in %.0f ms", freed,
-                     (time.perf_counter() - started) * 1000)
+            log.info(
+                "full collection: %d objects freed in %.0f ms",
+                freed,
+                (time.perf_counter() - started) * 1000,
+            )
         else:
             gc.freeze()

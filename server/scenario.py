@@ -84,8 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             raise ScenarioError("usage: croupier scenario FILE.json | --describe GAME")
     except ScenarioError as e:
-        print(f"croupier scenario: {str(e).splitlines()[0] if str(e) else 'invalid'}",
-              file=sys.stderr)
+        print(
+            f"croupier scenario: {str(e).splitlines()[0] if str(e) else 'invalid'}", file=sys.stderr
+        )
         return 2
     json.dump(result, sys.stdout, sort_keys=False)
     sys.stdout.write("\n")

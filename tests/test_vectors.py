@@ -61,20 +61,24 @@ def compare(expect: dict, result: dict) -> list[str]:
             continue
         got = result[key]
         if key == "pots":
+
             def shape(pots: list[dict]) -> list[dict]:
                 return [
-                    {"amount": p["amount"], "eligible": sorted(p["eligible"]),
-                     "winners": sorted(p["winners"])}
+                    {
+                        "amount": p["amount"],
+                        "eligible": sorted(p["eligible"]),
+                        "winners": sorted(p["winners"]),
+                    }
                     for p in pots
                 ]
+
             ok = isinstance(got, list) and _same(shape(want), shape(got))
         elif key == "boxes":
             got_n = _norm_keys(got)
             ok = isinstance(got, dict) and all(
                 str(box) in got_n
                 and all(
-                    w in got_n[str(box)] and _same(v, got_n[str(box)][w])
-                    for w, v in wagers.items()
+                    w in got_n[str(box)] and _same(v, got_n[str(box)][w]) for w, v in wagers.items()
                 )
                 for box, wagers in want.items()
             )
@@ -116,7 +120,10 @@ def test_command_line_reproduces_a_vector() -> None:
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "server.scenario", str(scen)],
-            capture_output=True, text=True, cwd=REPO, timeout=60,
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=60,
         )
     finally:
         scen.unlink()

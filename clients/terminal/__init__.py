@@ -22,22 +22,28 @@ DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="croupier play",
-                                     description=USAGE.split("\n")[0].replace("``", ""),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=HELP)
+    parser = argparse.ArgumentParser(
+        prog="croupier play",
+        description=USAGE.split("\n")[0].replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=HELP,
+    )
     parser.add_argument("--url", default=DEFAULT_URL, help=f"server URL (default {DEFAULT_URL})")
     parser.add_argument("--token", help="session token (from a previous session's welcome)")
     parser.add_argument("--name", help="display name for a guest session (dev servers)")
     parser.add_argument("--table", help="table id (or its number in the lobby list)")
     parser.add_argument("--seat", type=int, help="seat number (default: lowest free)")
     parser.add_argument("--watch", action="store_true", help="join as a spectator")
-    parser.add_argument("--buy-in", help="buy-in amount, cents or $dollars "
-                                         "(default: five minimum buy-ins, within the limits)")
-    parser.add_argument("--plain", action="store_true",
-                        help="print lines instead of the live display")
-    parser.add_argument("--bot", action="store_true",
-                        help="play random legal actions without reading stdin")
+    parser.add_argument(
+        "--buy-in",
+        help="buy-in amount, cents or $dollars (default: five minimum buy-ins, within the limits)",
+    )
+    parser.add_argument(
+        "--plain", action="store_true", help="print lines instead of the live display"
+    )
+    parser.add_argument(
+        "--bot", action="store_true", help="play random legal actions without reading stdin"
+    )
     parser.add_argument("--hands", type=int, default=10, help="--bot: rounds to play (10)")
     parser.add_argument("--seed", type=int, help="--bot: seed for its choices")
     args = parser.parse_args(argv)

@@ -32,9 +32,13 @@ def lobby_table(tables: list[dict[str, Any]]) -> Table:
         grid.add_column(col)
     for i, t in enumerate(tables, 1):
         blinds = "/".join(money(v) for v in (t.get("stakes") or {}).values())
-        buy = ("wallet" if not POKER_GAME.match(t["game"])
-               else f"{money(t['min_buy_in'])}-{money(t['max_buy_in'])}" if t.get("max_buy_in")
-               else f"{money(t['min_buy_in'])}+")
+        buy = (
+            "wallet"
+            if not POKER_GAME.match(t["game"])
+            else f"{money(t['min_buy_in'])}-{money(t['max_buy_in'])}"
+            if t.get("max_buy_in")
+            else f"{money(t['min_buy_in'])}+"
+        )
         grid.add_row(str(i), t["id"], t["name"], blinds, buy, f"{t['taken']}/{t['seats']}")
     return grid
 
@@ -69,13 +73,17 @@ async def run(args: argparse.Namespace, console: Console) -> int:
     return status
 
 
-
-async def session(client: Client, args: argparse.Namespace, console: Console,
-                  lines: trio.MemoryReceiveChannel[str | None]) -> int:
+async def session(
+    client: Client,
+    args: argparse.Namespace,
+    console: Console,
+    lines: trio.MemoryReceiveChannel[str | None],
+) -> int:
     welcome = client.welcome
-    console.print(f"connected as [bold]{welcome.get('name')}[/bold] ({welcome.get('account')}), "
-                  f"wallet {money(client.balance)}" + ("  [dim]dev mode[/dim]"
-                                                       if welcome.get("dev") else ""))
+    console.print(
+        f"connected as [bold]{welcome.get('name')}[/bold] ({welcome.get('account')}), "
+        f"wallet {money(client.balance)}" + ("  [dim]dev mode[/dim]" if welcome.get("dev") else "")
+    )
     if not args.token and not args.bot:
         console.print(f"session token (for --token): {client.token}", style="dim")
     tables = await client.lobby()
@@ -85,8 +93,9 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
     if table_id:
         chosen = pick_table(tables, table_id)
     elif args.bot:
-        chosen = next((t for t in tables if t["taken"] < t["seats"]
-                       and POKER_GAME.match(t["game"])), None)
+        chosen = next(
+            (t for t in tables if t["taken"] < t["seats"] and POKER_GAME.match(t["game"])), None
+        )
     while chosen is None:
         if table_id and not args.bot:
             console.print(f"[red]no table {table_id!r}[/red]")
@@ -101,9 +110,16 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
         chosen = pick_table(tables, table_id)
     role = "spectator" if args.watch else "player"
     view = await client.join(chosen["id"], role=role, seat=args.seat)
-    console.print(f"joined [bold]{chosen['name']}[/bold] as "
-                  + (f"seat {view.seat}" if view.seat is not None
-                     else "a player" if view.role == "player" else "a spectator"))
+    console.print(
+        f"joined [bold]{chosen['name']}[/bold] as "
+        + (
+            f"seat {view.seat}"
+            if view.seat is not None
+            else "a player"
+            if view.role == "player"
+            else "a spectator"
+        )
+    )
     banked = isinstance(view.view.get("table", {}).get("wagers"), list)
     if role == "player" and not banked and not view.stake:
         wanted = parse_amount(args.buy_in) if args.buy_in else None
@@ -114,11 +130,11 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
         except ServerError as exc:
             console.print(f"[red]buy-in refused: {exc}[/red]")
     rng = random.Random(args.seed) if args.bot else None
-    live = (not args.bot and not args.plain and console.is_terminal
-            and sys.stdin.isatty())
+    live = not args.bot and not args.plain and console.is_terminal and sys.stdin.isatty()
     kind = BankedSession if banked else PokerSession
-    player: Session = kind(client, client.tables[chosen["id"]], console, live=live, bot=rng,
-                           hands=args.hands)
+    player: Session = kind(
+        client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
+    )
     if not live:
         player.show_table()
         if not args.bot:
@@ -133,7 +149,8 @@ async def session(client: Client, args: argparse.Namespace, console: Console,
     if player.closed:
         return 1
     if args.bot:
-        console.print(f"bot: played {player.hands_played} {player.ROUNDS}, "
-                      f"{money(player.returned)} returned, wallet {money(client.balance)}")
+        console.print(
+            f"bot: played {player.hands_played} {player.ROUNDS}, "
+            f"{money(player.returned)} returned, wallet {money(client.balance)}"
+        )
     return 0
-

@@ -24,18 +24,30 @@ class BankedSession(Session):
     HELP = BANKED_HELP
     HINT = "commands: w d l t h q (h for help)"
 
-    def __init__(self, client: Client, table: TableView, console: Console, *,
-                 live: bool, bot: random.Random | None = None, hands: int = 0) -> None:
+    def __init__(
+        self,
+        client: Client,
+        table: TableView,
+        console: Console,
+        *,
+        live: bool,
+        bot: random.Random | None = None,
+        hands: int = 0,
+    ) -> None:
         super().__init__(client, table, console, live=live, bot=bot, hands=hands)
         view = table.view
         self.info: dict[str, Any] = view.get("table", {})
         self.status: str = view.get("status", "")
         self.round: int = view.get("round") or 0
-        self.closes_at = trio.current_time() + view.get("closes_in_ms", 0) / 1000 \
-            if self.status == "betting" else None
+        self.closes_at = (
+            trio.current_time() + view.get("closes_in_ms", 0) / 1000
+            if self.status == "betting"
+            else None
+        )
         self.boxes: dict[int, dict[str, Any]] = {
             b["box"]: {"player": b["player"], "wagers": dict(b.get("wagers") or {})}
-            for b in view.get("boxes", [])}
+            for b in view.get("boxes", [])
+        }
         self.my_boxes: set[int] = set(view.get("my_boxes") or [])
         self.cards: dict[int, list[str]] = {}
         self.hands: dict[int, str] = {}
@@ -62,14 +74,20 @@ class BankedSession(Session):
     def prompt_text(self) -> Text:
         mine = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
         if mine:
-            return Text.assemble(("your decision", "bold yellow"), ": ", "  ".join(
-                f"box {b}: " + "/".join(choice_text(c) for c in d.get("legal", []))
-                for b, d in mine.items()))
+            return Text.assemble(
+                ("your decision", "bold yellow"),
+                ": ",
+                "  ".join(
+                    f"box {b}: " + "/".join(choice_text(c) for c in d.get("legal", []))
+                    for b, d in mine.items()
+                ),
+            )
         if self.status == "betting" and self.closes_at is not None:
             left = max(0, math.ceil(self.closes_at - trio.current_time()))
             return Text(f"betting open, {left}s: w BOX WAGER AMOUNT", style="yellow")
-        return Text("watching" if self.tv.role != "player" else "waiting  (h help, q quit)",
-                    style="dim")
+        return Text(
+            "watching" if self.tv.role != "player" else "waiting  (h help, q quit)", style="dim"
+        )
 
     def table_panel(self) -> Panel:
         grid = Table(box=None, padding=(0, 2), show_edge=False)
@@ -80,28 +98,55 @@ class BankedSession(Session):
             info = self.boxes.get(b, {})
             res = results.get(str(b))
             net = (res["paid"] - res["bet"]) if res else None
-            outcome = "" if net is None else f"+{money(net)}" if net > 0 else \
-                f"-{money(-net)}" if net < 0 else "even"
-            grid.add_row(f"{b}{' *' if b in self.my_boxes else ''}", info.get("player", ""),
-                         ", ".join(f"{n} {money(a)}" for n, a in
-                                   (info.get("wagers") or {}).items()),
-                         card_text(self.cards.get(b)), self.hands.get(b, ""), outcome)
+            outcome = (
+                ""
+                if net is None
+                else f"+{money(net)}"
+                if net > 0
+                else f"-{money(-net)}"
+                if net < 0
+                else "even"
+            )
+            grid.add_row(
+                f"{b}{' *' if b in self.my_boxes else ''}",
+                info.get("player", ""),
+                ", ".join(f"{n} {money(a)}" for n, a in (info.get("wagers") or {}).items()),
+                card_text(self.cards.get(b)),
+                self.hands.get(b, ""),
+                outcome,
+            )
         lines: list[Any] = [grid]
         dealer = self.dealer
         if dealer["cards"] or dealer["status"]:
-            lines.append(Text.assemble("dealer ", card_text(dealer["cards"]), "  ",
-                                       dealer["status"] or dealer["hand"] or ""))
+            lines.append(
+                Text.assemble(
+                    "dealer ",
+                    card_text(dealer["cards"]),
+                    "  ",
+                    dealer["status"] or dealer["hand"] or "",
+                )
+            )
         if self.board:
             lines.append(Text.assemble("board  ", card_text(self.board)))
         if self.jackpot:
-            lines.append(Text(f"jackpot {money(self.jackpot.get('meter'))}"
-                              + ("" if self.jackpot.get("open") else " (unavailable)"),
-                              style="yellow"))
+            lines.append(
+                Text(
+                    f"jackpot {money(self.jackpot.get('meter'))}"
+                    + ("" if self.jackpot.get("open") else " (unavailable)"),
+                    style="yellow",
+                )
+            )
         stakes = self.info.get("stakes") or {}
-        title = (f"{self.info.get('name', self.tv.table)}  wagers {money(stakes.get('minimum'))}"
-                 f"-{money(stakes.get('maximum'))}  round #{self.round}  {self.status}")
-        return Panel(Group(*lines), title=title, subtitle=f"wallet {money(self.client.balance)}",
-                     border_style="green")
+        title = (
+            f"{self.info.get('name', self.tv.table)}  wagers {money(stakes.get('minimum'))}"
+            f"-{money(stakes.get('maximum'))}  round #{self.round}  {self.status}"
+        )
+        return Panel(
+            Group(*lines),
+            title=title,
+            subtitle=f"wallet {money(self.client.balance)}",
+            border_style="green",
+        )
 
     # events
     def apply(self, ev: dict[str, Any]) -> str | None:
@@ -167,8 +212,10 @@ class BankedSession(Session):
             out = []
             for b, r in sorted((ev.get("boxes") or {}).items(), key=lambda x: int(x[0])):
                 net = r["paid"] - r["bet"]
-                out.append(f"box {b} ({r['player']}): bet {money(r['bet'])}, paid "
-                           f"{money(r['paid'])}, {'+' if net >= 0 else '-'}{money(abs(net))}")
+                out.append(
+                    f"box {b} ({r['player']}): bet {money(r['bet'])}, paid "
+                    f"{money(r['paid'])}, {'+' if net >= 0 else '-'}{money(abs(net))}"
+                )
             return "result: " + ("; ".join(out) or "no boxes played")
         if kind == "round_voided":
             self.status, self.decisions = "settled", {}
@@ -209,8 +256,9 @@ class BankedSession(Session):
         etype = ev.get("type")
         if etype == "round_result" and self.live is None and self.bot is None:
             self.show_table()
-        if etype == "round_result" and any(int(b) in self.my_boxes
-                                           for b in (ev.get("boxes") or {})):
+        if etype == "round_result" and any(
+            int(b) in self.my_boxes for b in (ev.get("boxes") or {})
+        ):
             self.hands_played += 1
             if self.bot is not None and self.hands_played >= self.hands_wanted:
                 await self.leave()
@@ -223,22 +271,42 @@ class BankedSession(Session):
     async def bot_move(self, etype: str | None, ev: dict[str, Any]) -> None:
         assert self.bot is not None
         if etype == "betting_open" and self.hands_played < self.hands_wanted:
-            box = min(self.my_boxes) if self.my_boxes else next(
-                (b for b in range(1, self.info.get("boxes", 1) + 1)
-                 if not self.boxes.get(b, {}).get("player")), None)
+            box = (
+                min(self.my_boxes)
+                if self.my_boxes
+                else next(
+                    (
+                        b
+                        for b in range(1, self.info.get("boxes", 1) + 1)
+                        if not self.boxes.get(b, {}).get("player")
+                    ),
+                    None,
+                )
+            )
             if box is None:
                 return
             self.wagering = box
             minimum = (self.info.get("stakes") or {}).get("minimum", 0)
             specs = [w for w in self.info.get("wagers", []) if w.get("initial")]
             for w in [w for w in specs if w.get("required")] or specs[:1]:
-                await self.client.send({"type": "wager", "table": self.tv.table, "box": box,
-                                        "wager": w["name"], "amount": minimum})
+                await self.client.send(
+                    {
+                        "type": "wager",
+                        "table": self.tv.table,
+                        "box": box,
+                        "wager": w["name"],
+                        "amount": minimum,
+                    }
+                )
         elif etype == "decision" and ev.get("box") in self.my_boxes:
             choice = self.bot.choice(ev.get("legal") or [{"verb": "stand"}])
             amounts = choice.get("amounts") or []
-            msg = {"type": "decide", "table": self.tv.table, "box": ev["box"],
-                   "verb": choice["verb"]}
+            msg = {
+                "type": "decide",
+                "table": self.tv.table,
+                "box": ev["box"],
+                "verb": choice["verb"],
+            }
             if len(amounts) > 1:
                 msg["amount"] = self.bot.choice(amounts)
             await self.client.send(msg)
@@ -252,12 +320,22 @@ class BankedSession(Session):
                     return
                 self.pending.popleft()  # before any await: another flush may run meanwhile
                 self.wagering = cmd.box
-                await self.client.send({"type": "wager", "table": self.tv.table, "box": cmd.box,
-                                        "wager": cmd.name, "amount": cmd.amount})
+                await self.client.send(
+                    {
+                        "type": "wager",
+                        "table": self.tv.table,
+                        "box": cmd.box,
+                        "wager": cmd.name,
+                        "amount": cmd.amount,
+                    }
+                )
             else:
                 owed = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
-                box = cmd.box if cmd.box is not None else (next(iter(owed)) if len(owed) == 1
-                                                           else None)
+                box = (
+                    cmd.box
+                    if cmd.box is not None
+                    else (next(iter(owed)) if len(owed) == 1 else None)
+                )
                 if box is None or box not in owed:
                     return
                 legal = {c["verb"]: c for c in owed[box].get("legal", [])}

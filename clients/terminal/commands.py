@@ -51,7 +51,6 @@ def parse_amount(text: str) -> int | None:
     return int(whole)
 
 
-
 @dataclass
 class Command:
     kind: str  # "act", "quit", "help", "table", "buy", "sit_out", "sit_in"
@@ -60,16 +59,25 @@ class Command:
 
 
 #: the words every table understands (quit, help, table) and the command kind of each
-SHARED_WORDS = {"q": "quit", "quit": "quit", "exit": "quit", "h": "help", "help": "help",
-                "?": "help", "t": "table", "table": "table"}
+SHARED_WORDS = {
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+    "h": "help",
+    "help": "help",
+    "?": "help",
+    "t": "table",
+    "table": "table",
+}
 
 
 class BadCommand(ValueError):
     pass
 
 
-def parse_line(line: str, shared: Callable[[str], T],
-               other: Callable[[str, list[str]], T]) -> T | None:
+def parse_line(
+    line: str, shared: Callable[[str], T], other: Callable[[str, list[str]], T]
+) -> T | None:
     """A typed line -> None when blank, ``shared(kind)`` for a word of :data:`SHARED_WORDS`,
     else ``other(first word in lower case, the other words)``."""
     parts = line.strip().split()
@@ -126,7 +134,6 @@ def check_action(cmd: Command, legal: dict[str, Any]) -> str | None:
     return None
 
 
-
 @dataclass
 class BankedCommand:
     kind: str  # "wager", "decide", "recall", "quit", "help", "table"
@@ -167,4 +174,3 @@ def banked_command(word: str, rest: list[str]) -> BankedCommand:
         if amount is None:
             raise BadCommand(f"{word}: bad amount {rest[0]!r}")
     return BankedCommand("decide", box, word, amount)
-

@@ -7,8 +7,12 @@ from typing import Any
 
 from clients.terminal.render import money, plain_cards
 
-ALIASES = {"hole_cards": "hole_cards_dealt", "board": "board_dealt", "action": "action_taken",
-           "commission": "commission_taken"}
+ALIASES = {
+    "hole_cards": "hole_cards_dealt",
+    "board": "board_dealt",
+    "action": "action_taken",
+    "commission": "commission_taken",
+}
 
 
 @dataclass
@@ -41,9 +45,14 @@ class Hand:
     def from_view(cls, number: int, rnd: dict[str, Any]) -> Hand:
         hand = cls(number=number, board=list(rnd.get("board") or []), to_act=rnd.get("to_act"))
         for k, v in (rnd.get("seats") or {}).items():
-            hand.seats[int(k)] = SeatHand(stack=v["stack"], bet=v["bet"], in_pot=v["in_pot"],
-                                          folded=v["folded"], allin=v["allin"],
-                                          cards=v.get("cards"))
+            hand.seats[int(k)] = SeatHand(
+                stack=v["stack"],
+                bet=v["bet"],
+                in_pot=v["in_pot"],
+                folded=v["folded"],
+                allin=v["allin"],
+                cards=v.get("cards"),
+            )
         return hand
 
     @property
@@ -120,9 +129,14 @@ def describe(ev: dict[str, Any], name: Any, me: int | None) -> str | None:
         return f"board: {plain_cards(ev.get('board') or ev.get('cards'))}"
     if kind == "action_taken":
         verb = ev["verb"]
-        text = {"fold": "folds", "check": "checks", "call": f"calls {money(ev['amount'])}",
-                "bet": f"bets {money(ev['total'])}", "raise": f"raises to {money(ev['total'])}",
-                "allin": f"goes all in ({money(ev['total'])})"}.get(verb, verb)
+        text = {
+            "fold": "folds",
+            "check": "checks",
+            "call": f"calls {money(ev['amount'])}",
+            "bet": f"bets {money(ev['total'])}",
+            "raise": f"raises to {money(ev['total'])}",
+            "allin": f"goes all in ({money(ev['total'])})",
+        }.get(verb, verb)
         return f"{who} {text}"
     if kind == "uncalled_returned":
         return f"{money(ev['amount'])} uncalled returned to {who}"
@@ -147,4 +161,3 @@ def describe(ev: dict[str, Any], name: Any, me: int | None) -> str | None:
     if kind == "betting_round_ended":
         return None
     return f"{kind} {ev}"
-

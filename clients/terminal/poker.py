@@ -30,8 +30,16 @@ class PokerSession(Session):
     HINT = "commands: f k c b r a buy o i t h q"
     ROUNDS = "hands"
 
-    def __init__(self, client: Client, table: TableView, console: Console, *,
-                 live: bool, bot: random.Random | None = None, hands: int = 0) -> None:
+    def __init__(
+        self,
+        client: Client,
+        table: TableView,
+        console: Console,
+        *,
+        live: bool,
+        bot: random.Random | None = None,
+        hands: int = 0,
+    ) -> None:
         super().__init__(client, table, console, live=live, bot=bot, hands=hands)
         view = table.view
         self.hand: Hand | None = None
@@ -59,8 +67,11 @@ class PokerSession(Session):
     # output
     def prompt_text(self) -> Text:
         if self.my_legal:
-            return Text.assemble(("your turn", "bold yellow"), f" ({self.seconds_left()}s): ",
-                                 legal_summary(self.my_legal))
+            return Text.assemble(
+                ("your turn", "bold yellow"),
+                f" ({self.seconds_left()}s): ",
+                legal_summary(self.my_legal),
+            )
         if self.tv.role != "player":
             return Text("watching  (q to quit)", style="dim")
         return Text("waiting  (h help, q quit)", style="dim")
@@ -77,8 +88,9 @@ class PokerSession(Session):
         hand = self.hand
         grid = Table(expand=False, box=None, padding=(0, 2), show_edge=False)
         for col in ("seat", "player", "stack", "bet", "cards", ""):
-            grid.add_column(col, justify="right" if col in ("stack", "bet") else "left",
-                            header_style="dim")
+            grid.add_column(
+                col, justify="right" if col in ("stack", "bet") else "left", header_style="dim"
+            )
         for s in view.get("seats", []):
             n = s["seat"]
             h = hand.seats.get(n) if hand else None
@@ -109,8 +121,14 @@ class PokerSession(Session):
             else:
                 cards = Text("" if h.folded else "## ##", style="dim")
             style = "bold" if n == self.me else ""
-            grid.add_row(str(n), Text(self.name(n), style=style), money(stack),
-                         money(h.bet) if h and h.bet else "", cards, " ".join(notes))
+            grid.add_row(
+                str(n),
+                Text(self.name(n), style=style),
+                money(stack),
+                money(h.bet) if h and h.bet else "",
+                cards,
+                " ".join(notes),
+            )
         lines: list[Any] = [grid]
         if hand:
             board = card_text(hand.board) if hand.board else Text("(no board yet)", style="dim")
@@ -119,13 +137,18 @@ class PokerSession(Session):
                 res = "; ".join(
                     f"{'pot' if not p.get('pot') else 'side pot ' + str(p['pot'])} "
                     f"{money(p['amount'])} -> {', '.join(self.name(w) for w in p['winners'])}"
-                    for p in hand.pots) or (f"voided ({hand.voided})" if hand.voided else "")
+                    for p in hand.pots
+                ) or (f"voided ({hand.voided})" if hand.voided else "")
                 if hand.commission:
                     res += f"; commission {money(hand.commission)}"
                 lines.append(Text("result: " + res, style="green"))
         if self.turn and hand and not hand.ended:
-            lines.append(Text(f"{self.name(self.turn['seat'])} to act, "
-                              f"{self.seconds_left()}s left", style="yellow"))
+            lines.append(
+                Text(
+                    f"{self.name(self.turn['seat'])} to act, {self.seconds_left()}s left",
+                    style="yellow",
+                )
+            )
         stakes = "/".join(money(v) for v in (info.get("stakes") or {}).values())
         title = f"{info.get('name', self.tv.table)}  {stakes}  hand #{view.get('hand', 0)}"
         balance = f"wallet {money(self.client.balance)}"
@@ -138,14 +161,18 @@ class PokerSession(Session):
             await self.maybe_act()
 
     def left_text(self, msg: dict[str, Any]) -> str:
-        return (f"you left the table: {money(self.returned)} back to the wallet "
-                f"({msg.get('reason')})")
+        return (
+            f"you left the table: {money(self.returned)} back to the wallet ({msg.get('reason')})"
+        )
 
     async def on_table_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "snapshot":
-            self.hand = Hand.from_view(msg["view"].get("hand", 0), msg["view"]["round"]) \
-                if msg["view"].get("round") else None
+            self.hand = (
+                Hand.from_view(msg["view"].get("hand", 0), msg["view"]["round"])
+                if msg["view"].get("round")
+                else None
+            )
             self.refresh()
             return
         if kind == "turn":
@@ -201,8 +228,7 @@ class PokerSession(Session):
         if stake < low:
             amount = buy_in_amount(info, stake)
             if amount > 0 and amount <= (self.client.balance or 0):
-                await self.client.send({"type": "buy_in", "table": self.tv.table,
-                                        "amount": amount})
+                await self.client.send({"type": "buy_in", "table": self.tv.table, "amount": amount})
 
     async def maybe_act(self) -> None:
         """Act if it is our turn and an action is waiting (a typed command or the bot)."""
@@ -226,8 +252,7 @@ class PokerSession(Session):
 
     async def on_play_command(self, cmd: Command) -> None:
         if cmd.kind == "buy":
-            await self.client.send({"type": "buy_in", "table": self.tv.table,
-                                    "amount": cmd.amount})
+            await self.client.send({"type": "buy_in", "table": self.tv.table, "amount": cmd.amount})
         elif cmd.kind == "sit_out":
             await self.client.sit_out(self.tv.table)
         elif cmd.kind == "sit_in":
@@ -240,7 +265,6 @@ class PokerSession(Session):
                 if not self.my_legal:
                     self.say(f"{cmd.verb} will be played at your turn", "dim")
                 await self.maybe_act()
-
 
 
 def buy_in_amount(info: dict[str, Any], stake: int = 0, wanted: int | None = None) -> int:
@@ -267,4 +291,3 @@ def bot_choice(legal: dict[str, Any], rng: random.Random) -> tuple[str, int | No
         lo, hi = bounds["min"], bounds["max"]
         return verb, lo if rng.random() < 0.7 else rng.randint(lo, min(hi, 4 * lo))
     return verb, None
-

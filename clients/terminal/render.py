@@ -6,8 +6,12 @@ from typing import Any
 
 from rich.text import Text
 
-SUIT_STYLE = {"s": ("\u2660", "bold white"), "h": ("\u2665", "bold red"),
-              "d": ("\u2666", "bold blue"), "c": ("\u2663", "bold green")}
+SUIT_STYLE = {
+    "s": ("\u2660", "bold white"),
+    "h": ("\u2665", "bold red"),
+    "d": ("\u2666", "bold blue"),
+    "c": ("\u2663", "bold green"),
+}
 
 
 def money(cents: int | None) -> str:
@@ -17,7 +21,6 @@ def money(cents: int | None) -> str:
     sign = "-" if cents < 0 else ""
     dollars, rest = divmod(abs(cents), 100)
     return f"{sign}${dollars:,}.{rest:02d}"
-
 
 
 def card_text(cards: list[str] | None) -> Text:
@@ -48,12 +51,13 @@ def legal_summary(legal: dict[str, Any]) -> str:
             if bounds.get("sizes"):
                 out.append(f"[{key} N] {word} one of {'/'.join(map(str, bounds['sizes']))}")
             else:
-                out.append(f"[{key} N] {word} {bounds['min']}..{bounds['max']} "
-                           f"({money(bounds['min'])}-{money(bounds['max'])})")
+                out.append(
+                    f"[{key} N] {word} {bounds['min']}..{bounds['max']} "
+                    f"({money(bounds['min'])}-{money(bounds['max'])})"
+                )
         else:
             out.append(f"[{key}] {verb}")
     return "  ".join(out)
-
 
 
 def choice_text(choice: dict[str, Any]) -> str:
@@ -70,6 +74,7 @@ def recall_text(last: dict[str, Any] | None) -> str:
     if not last:
         return "no previous round at this table"
     net = last.get("net", 0)
-    return (f"last round #{last.get('round')}: bet {money(last.get('bet_total'))}, paid "
-            f"{money(last.get('paid_total'))}, {'won' if net >= 0 else 'lost'} {money(abs(net))}")
-
+    return (
+        f"last round #{last.get('round')}: bet {money(last.get('bet_total'))}, paid "
+        f"{money(last.get('paid_total'))}, {'won' if net >= 0 else 'lost'} {money(abs(net))}"
+    )

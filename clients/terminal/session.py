@@ -32,8 +32,16 @@ class Session:
     #: what the bot summary counts
     ROUNDS = "rounds"
 
-    def __init__(self, client: Client, table: TableView, console: Console, *,
-                 live: bool, bot: random.Random | None = None, hands: int = 0) -> None:
+    def __init__(
+        self,
+        client: Client,
+        table: TableView,
+        console: Console,
+        *,
+        live: bool,
+        bot: random.Random | None = None,
+        hands: int = 0,
+    ) -> None:
         self.client = client
         self.tv = table
         self.console = console
@@ -167,13 +175,15 @@ async def pump_messages(client: Client, player: Session) -> None:
         player.done.set()
 
 
-async def read_commands(player: Session, lines: trio.MemoryReceiveChannel[str | None],
-                        nursery: trio.Nursery) -> None:
+async def read_commands(
+    player: Session, lines: trio.MemoryReceiveChannel[str | None], nursery: trio.Nursery
+) -> None:
     """Read and apply commands until ``q``, end of input or the seat is gone; then leave."""
     ticker = None
     if player.live_mode:
-        player.live = Live(player.render(), console=player.console, auto_refresh=False,
-                           transient=False)
+        player.live = Live(
+            player.render(), console=player.console, auto_refresh=False, transient=False
+        )
         player.live.start()
         ticker = trio.CancelScope()
         nursery.start_soon(tick, player, ticker)
@@ -215,4 +225,3 @@ async def tick(player: Session, scope: trio.CancelScope) -> None:
         while True:
             await trio.sleep(0.5)
             player.refresh()
-

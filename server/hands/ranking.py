@@ -42,8 +42,16 @@ STRAIGHT_FLUSH = 8
 ROYAL_FLUSH = 9
 
 CATEGORY_NAMES: tuple[str, ...] = (
-    "high card", "one pair", "two pair", "three of a kind", "straight",
-    "flush", "full house", "four of a kind", "straight flush", "royal flush",
+    "high card",
+    "one pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+    "royal flush",
 )
 
 #: Straight code (first nibble) for A-2-3-4-5: below 2-3-4-5-6 (top rank 4).
@@ -111,8 +119,11 @@ def ranks_of(value: int) -> tuple[int, int, int, int, int]:
     first entry is set: the top rank, :data:`FIVE_HIGH_WHEEL` or :data:`TEN_HIGH_WHEEL`.
     """
     return (
-        (value >> 16) & 0xF, (value >> 12) & 0xF, (value >> 8) & 0xF,
-        (value >> 4) & 0xF, value & 0xF,
+        (value >> 16) & 0xF,
+        (value >> 12) & 0xF,
+        (value >> 8) & 0xF,
+        (value >> 4) & 0xF,
+        value & 0xF,
     )
 
 

@@ -20,8 +20,9 @@ def _display_order(five: Sequence[Card], value: int) -> list[Card]:
     if category(value) in (STRAIGHT, STRAIGHT_FLUSH, ROYAL_FLUSH):
         top = (value >> 16) & 0xF
         natural = top >= 4
-        return sorted(five, key=lambda c: ((c >> 2) if natural or c >> 2 != 12 else -1, c),
-                      reverse=True)
+        return sorted(
+            five, key=lambda c: ((c >> 2) if natural or c >> 2 != 12 else -1, c), reverse=True
+        )
     return sorted(five, key=lambda c: (counts[c >> 2], c >> 2, c), reverse=True)
 
 

@@ -23,8 +23,7 @@ STRAIGHT = 3
 THREE_OF_A_KIND = 4
 STRAIGHT_FLUSH = 5
 
-CATEGORY_NAMES = ("odd card hand", "pair", "flush", "straight", "three of a kind",
-                  "straight flush")
+CATEGORY_NAMES = ("odd card hand", "pair", "flush", "straight", "three of a kind", "straight flush")
 
 #: Top-card code of A-2-3: the rank index of the three, below 2-3-4 (top rank 2 = the four).
 A23_TOP = 1
@@ -52,7 +51,7 @@ def evaluate3(cards: Sequence[Card]) -> int:
     top = None
     if ranks[0] - ranks[2] == 2:
         top = ranks[0]
-    elif ranks == [12, 1, 0]:          # A-2-3: the ace ranks as 1 (s9(5))
+    elif ranks == [12, 1, 0]:  # A-2-3: the ace ranks as 1 (s9(5))
         top = A23_TOP
     if top is not None:
         return _pack(STRAIGHT_FLUSH if flush else STRAIGHT, (top, 0, 0))

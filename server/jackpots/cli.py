@@ -63,35 +63,48 @@ def money(cents: int) -> str:
 
 def snapshot_dict(snap: Snapshot) -> dict[str, Any]:
     return {
-        "pool": snap.pool, "meter": snap.meter, "reserve": snap.reserve, "paid": snap.paid,
-        "seed": snap.seed, "contributions": snap.contributions, "house": snap.house,
-        "version": snap.version, "config": snap.config.to_dict(),
+        "pool": snap.pool,
+        "meter": snap.meter,
+        "reserve": snap.reserve,
+        "paid": snap.paid,
+        "seed": snap.seed,
+        "contributions": snap.contributions,
+        "house": snap.house,
+        "version": snap.version,
+        "config": snap.config.to_dict(),
     }
 
 
 def describe(snap: Snapshot) -> str:
     cfg = snap.config
-    return "\n".join([
-        f"pool {snap.pool} ({cfg.regime}; prize {money(cfg.prize_bp)}% reserve "
-        f"{money(cfg.reserve_bp)}%; seed level {money(cfg.seed)}; shortfall from "
-        f"{cfg.shortfall}; fixed prizes from {cfg.fixed_source})",
-        f"  meter         {money(snap.meter):>16}",
-        f"  reserve       {money(snap.reserve):>16}",
-        f"  paid          {money(snap.paid):>16}",
-        f"  seed          {money(snap.seed):>16}   (opening balance of this epoch)",
-        f"  contributions {money(snap.contributions):>16}",
-        f"  house         {money(snap.house):>16}",
-        f"  version       {snap.version:>16}",
-    ])
+    return "\n".join(
+        [
+            f"pool {snap.pool} ({cfg.regime}; prize {money(cfg.prize_bp)}% reserve "
+            f"{money(cfg.reserve_bp)}%; seed level {money(cfg.seed)}; shortfall from "
+            f"{cfg.shortfall}; fixed prizes from {cfg.fixed_source})",
+            f"  meter         {money(snap.meter):>16}",
+            f"  reserve       {money(snap.reserve):>16}",
+            f"  paid          {money(snap.paid):>16}",
+            f"  seed          {money(snap.seed):>16}   (opening balance of this epoch)",
+            f"  contributions {money(snap.contributions):>16}",
+            f"  house         {money(snap.house):>16}",
+            f"  version       {snap.version:>16}",
+        ]
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="croupier jackpot", description="progressive jackpot pools",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__,
+        prog="croupier jackpot",
+        description="progressive jackpot pools",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
     )
-    parser.add_argument("--redis", default=os.environ.get("CROUPIER_REDIS"),
-                        help="redis://HOST:PORT (default $CROUPIER_REDIS; none: in-memory)")
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("CROUPIER_REDIS"),
+        help="redis://HOST:PORT (default $CROUPIER_REDIS; none: in-memory)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, help_ in (("show", "print pools"), ("check", "verify the invariant (5.9)")):
         p = sub.add_parser(name, help=help_)
@@ -100,8 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
     seed = sub.add_parser("seed", help="create a pool")
     seed.add_argument("pool")
     seed.add_argument("--regime", required=True, choices=["qld", "act2004", "act2017"])
-    seed.add_argument("--seed", type=parse_amount, default=10_000_00,
-                      help="meter level the pool is topped up to (default 10000)")
+    seed.add_argument(
+        "--seed",
+        type=parse_amount,
+        default=10_000_00,
+        help="meter level the pool is topped up to (default 10000)",
+    )
     seed.add_argument("--meter", type=parse_amount, help="opening meter (default: the seed)")
     seed.add_argument("--reserve", type=parse_amount, default=0, help="opening reserve")
     seed.add_argument("--prize-rate", type=parse_rate, help="percent of a wager to the meter")
@@ -127,13 +144,15 @@ async def run(args: argparse.Namespace, out: Any) -> int:
                     config.regime,
                     config.prize_bp if args.prize_rate is None else args.prize_rate,
                     config.reserve_bp if args.reserve_rate is None else args.reserve_rate,
-                    config.seed, config.shortfall, config.fixed_source,
+                    config.seed,
+                    config.shortfall,
+                    config.fixed_source,
                 )
-            snap = await service.open_pool(args.pool, config, meter=args.meter,
-                                           reserve=args.reserve)
+            snap = await service.open_pool(
+                args.pool, config, meter=args.meter, reserve=args.reserve
+            )
         else:
-            snap = await service.reset(args.pool, args.id, meter=args.meter,
-                                       reserve=args.reserve)
+            snap = await service.reset(args.pool, args.id, meter=args.meter, reserve=args.reserve)
         print(describe(snap), file=out)
         return 0
 
@@ -153,8 +172,9 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
             continue
         report = await service.check(name)
         broken += not report.ok
-        rows.append({"pool": name, "ok": report.ok, "entries": report.entries,
-                     "problems": report.problems})
+        rows.append(
+            {"pool": name, "ok": report.ok, "entries": report.entries, "problems": report.problems}
+        )
         if not args.json:
             verdict = "ok" if report.ok else "BROKEN"
             print(f"{name}: {verdict} ({report.entries} audit entries)", file=out)

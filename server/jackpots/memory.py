@@ -61,12 +61,20 @@ class _Pool:
 
     def snapshot(self, name: str) -> Snapshot:
         return Snapshot(
-            name, self.meter, self.reserve, self.paid, self.seed, self.contributions,
-            self.house, self.version, self.config,
+            name,
+            self.meter,
+            self.reserve,
+            self.paid,
+            self.seed,
+            self.contributions,
+            self.house,
+            self.version,
+            self.config,
         )
 
-    def commit(self, name: str, op: str, round_id: str, ref: str, deltas: tuple[int, ...],
-               **extra: int) -> None:
+    def commit(
+        self, name: str, op: str, round_id: str, ref: str, deltas: tuple[int, ...], **extra: int
+    ) -> None:
         """Apply balanced deltas, bump the version, audit, publish (one step)."""
         dm, dr, dp, dc, dh = deltas
         if dm + dr + dp != dc + dh:  # pragma: no cover - guarded by construction
@@ -78,8 +86,7 @@ class _Pool:
         self.house += dh
         self.version += 1
         self.audit.append(
-            audit_entry(op, round_id, ref, deltas, self.version, self.meter, self.reserve,
-                        **extra)
+            audit_entry(op, round_id, ref, deltas, self.version, self.meter, self.reserve, **extra)
         )
         self.publish(name, op, round_id)
 
@@ -88,8 +95,7 @@ class _Pool:
         self.paid = self.contributions = self.house = 0
         self.version += 1
         self.audit.append(
-            audit_entry(op, "", ref, (0, 0, 0, 0, 0), self.version, meter, reserve,
-                        seed=self.seed)
+            audit_entry(op, "", ref, (0, 0, 0, 0, 0), self.version, meter, reserve, seed=self.seed)
         )
         self.publish(name, op, "")
 
@@ -152,8 +158,13 @@ class MemoryJackpotService:
         return state.snapshot(pool)
 
     async def reset(
-        self, pool: str, reset_id: str, *, meter: int | None = None,
-        reserve: int | None = None, config: PoolConfig | None = None,
+        self,
+        pool: str,
+        reset_id: str,
+        *,
+        meter: int | None = None,
+        reserve: int | None = None,
+        config: PoolConfig | None = None,
     ) -> Snapshot:
         await trio.lowlevel.checkpoint()
         state = self._pool(pool)
@@ -185,8 +196,14 @@ class MemoryJackpotService:
             return ContributionResult("refunded", 0, 0, state.version)
         prize, reserve = state.config.split(amount_cents)
         rnd.credited[wager_id] = (prize, reserve)
-        state.commit(pool, "contribute", round_id, wager_id,
-                     (prize, reserve, 0, prize + reserve, 0), wager=amount_cents)
+        state.commit(
+            pool,
+            "contribute",
+            round_id,
+            wager_id,
+            (prize, reserve, 0, prize + reserve, 0),
+            wager=amount_cents,
+        )
         return ContributionResult("applied", prize, reserve, state.version)
 
     async def contribute_round(
@@ -198,8 +215,13 @@ class MemoryJackpotService:
         return {w: await self.contribute(pool, round_id, w, a) for w, a in wagers.items()}
 
     async def award(
-        self, pool: str, round_id: str, award_id: str, prizes: Sequence[Prize] | int,
-        *, expected_version: int | None = None,
+        self,
+        pool: str,
+        round_id: str,
+        award_id: str,
+        prizes: Sequence[Prize] | int,
+        *,
+        expected_version: int | None = None,
     ) -> AwardResult:
         await trio.lowlevel.checkpoint()
         state = self._pool(pool)
@@ -209,20 +231,37 @@ class MemoryJackpotService:
         key = (round_id, award_id)
         if key in state.awards:
             done = state.awards[key]
-            return AwardResult("duplicate", done.paid, done.from_meter, done.from_reserve,
-                               done.house_funded, done.topped_up, done.version)
+            return AwardResult(
+                "duplicate",
+                done.paid,
+                done.from_meter,
+                done.from_reserve,
+                done.house_funded,
+                done.topped_up,
+                done.version,
+            )
         if expected_version is not None and expected_version != state.version:
             return AwardResult("conflict", (), 0, 0, 0, 0, state.version)
         meter, reserve, paid, house, from_meter, topped_up = fund_award(
             state.meter, state.reserve, state.config, ordered
         )
         from_reserve = state.reserve - reserve
-        state.commit(pool, "award", round_id, award_id,
-                     (meter - state.meter, reserve - state.reserve, paid, 0, house),
-                     topup=topped_up)
+        state.commit(
+            pool,
+            "award",
+            round_id,
+            award_id,
+            (meter - state.meter, reserve - state.reserve, paid, 0, house),
+            topup=topped_up,
+        )
         result = AwardResult(
-            "applied", tuple((p.winner, p.amount) for p in ordered), from_meter, from_reserve,
-            house, topped_up, state.version,
+            "applied",
+            tuple((p.winner, p.amount) for p in ordered),
+            from_meter,
+            from_reserve,
+            house,
+            topped_up,
+            state.version,
         )
         state.awards[key] = result
         return result
@@ -262,8 +301,9 @@ class MemoryJackpotService:
         return RefundResult(status, total_prize, total_reserve, count, state.version)
 
     @staticmethod
-    def _reverse(state: _Pool, pool: str, op: str, round_id: str, wager_id: str,
-                 rnd: _Round) -> tuple[int, int]:
+    def _reverse(
+        state: _Pool, pool: str, op: str, round_id: str, wager_id: str, rnd: _Round
+    ) -> tuple[int, int]:
         prize, reserve = rnd.credited[wager_id]
         dm, dr = -min(prize, state.meter), -min(reserve, state.reserve)
         house = prize + dm + reserve + dr  # already spent (a top-up, a prize): the house covers
@@ -294,8 +334,9 @@ class MemoryJackpotService:
     async def watch(self, pool: str) -> AsyncIterator[trio.MemoryReceiveChannel[MeterUpdate]]:
         state = self._pool(pool)
         send, receive = trio.open_memory_channel[MeterUpdate](WATCH_BUFFER)
-        send.send_nowait(MeterUpdate(pool, state.meter, state.reserve, state.version,
-                                     "snapshot", ""))
+        send.send_nowait(
+            MeterUpdate(pool, state.meter, state.reserve, state.version, "snapshot", "")
+        )
         state.watchers.append(send)
         try:
             async with receive:

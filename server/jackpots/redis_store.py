@@ -73,16 +73,27 @@ def key(pool: str, *parts: str) -> str:
 
 
 def _config_args(config: PoolConfig) -> list[str]:
-    return [config.regime, str(config.prize_bp), str(config.reserve_bp), str(config.seed),
-            config.shortfall, config.fixed_source]
+    return [
+        config.regime,
+        str(config.prize_bp),
+        str(config.reserve_bp),
+        str(config.seed),
+        config.shortfall,
+        config.fixed_source,
+    ]
 
 
 class RedisJackpotService:
     """The Redis backend. Create it with :func:`open_redis_service` (it runs background tasks)."""
 
     def __init__(
-        self, client: coredis.Redis[str], nursery: trio.Nursery, *,
-        op_timeout: float = 1.0, ping_interval: float = 0.25, watch_block_ms: int = 500,
+        self,
+        client: coredis.Redis[str],
+        nursery: trio.Nursery,
+        *,
+        op_timeout: float = 1.0,
+        ping_interval: float = 0.25,
+        watch_block_ms: int = 500,
     ) -> None:
         self._client = client
         self._nursery = nursery
@@ -227,14 +238,22 @@ class RedisJackpotService:
         return await self._must_snapshot(pool)
 
     async def reset(
-        self, pool: str, reset_id: str, *, meter: int | None = None,
-        reserve: int | None = None, config: PoolConfig | None = None,
+        self,
+        pool: str,
+        reset_id: str,
+        *,
+        meter: int | None = None,
+        reserve: int | None = None,
+        config: PoolConfig | None = None,
     ) -> Snapshot:
         check_pool_name(pool)
         check_id("reset id", reset_id)
-        args = ["reset", reset_id,
-                "" if meter is None else str(check_cents("meter", meter)),
-                "" if reserve is None else str(check_cents("reserve", reserve))]
+        args = [
+            "reset",
+            reset_id,
+            "" if meter is None else str(check_cents("meter", meter)),
+            "" if reserve is None else str(check_cents("reserve", reserve)),
+        ]
         if config is not None:
             args += _config_args(config)
         reply = await self._eval(
@@ -311,8 +330,13 @@ class RedisJackpotService:
         return results
 
     async def award(
-        self, pool: str, round_id: str, award_id: str, prizes: Sequence[Prize] | int,
-        *, expected_version: int | None = None,
+        self,
+        pool: str,
+        round_id: str,
+        award_id: str,
+        prizes: Sequence[Prize] | int,
+        *,
+        expected_version: int | None = None,
     ) -> AwardResult:
         check_pool_name(pool)
         check_id("round id", round_id)
@@ -320,9 +344,14 @@ class RedisJackpotService:
         ordered = as_prizes(award_id, prizes)
         await self._flush(pool)
         text = ",".join(f"{p.winner}={p.amount}" for p in ordered)
-        args = ["award", round_id, award_id,
-                "" if expected_version is None else str(expected_version), text,
-                str(len(ordered))]
+        args = [
+            "award",
+            round_id,
+            award_id,
+            "" if expected_version is None else str(expected_version),
+            text,
+            str(len(ordered)),
+        ]
         for prize in ordered:
             args += [prize.kind, str(prize.amount)]
         reply = await self._eval(
@@ -335,8 +364,9 @@ class RedisJackpotService:
             (winner, int(amount))
             for winner, amount in (item.rsplit("=", 1) for item in stored.split(",") if item)
         )
-        return AwardResult(status, paid, int(from_meter), int(from_reserve), int(house),
-                           int(topped), int(version))
+        return AwardResult(
+            status, paid, int(from_meter), int(from_reserve), int(house), int(topped), int(version)
+        )
 
     async def refund(self, pool: str, round_id: str, wager_id: str) -> RefundResult:
         check_pool_name(pool)
@@ -381,13 +411,23 @@ class RedisJackpotService:
         if not data:
             return None
         config = PoolConfig(
-            data["regime"], int(data["prize_bp"]), int(data["reserve_bp"]),
-            int(data["seed_level"]), data["shortfall"], data["fixed_source"],
+            data["regime"],
+            int(data["prize_bp"]),
+            int(data["reserve_bp"]),
+            int(data["seed_level"]),
+            data["shortfall"],
+            data["fixed_source"],
         )
         return Snapshot(
-            pool, int(data["meter"]), int(data["reserve"]), int(data["paid"]),
-            int(data["seed"]), int(data["contributions"]), int(data["house"]),
-            int(data["version"]), config,
+            pool,
+            int(data["meter"]),
+            int(data["reserve"]),
+            int(data["paid"]),
+            int(data["seed"]),
+            int(data["contributions"]),
+            int(data["house"]),
+            int(data["version"]),
+            config,
         )
 
     async def _must_snapshot(self, pool: str) -> Snapshot:
@@ -486,11 +526,17 @@ class RedisJackpotService:
                 self._emit(pool, send, entry.field_values, None)
 
     @staticmethod
-    def _emit(pool: str, send: trio.MemorySendChannel[MeterUpdate], fields: Any,
-              op: str | None) -> None:
-        update = MeterUpdate(pool, int(fields["meter"]), int(fields["reserve"]),
-                             int(fields["ver"]), op or fields["op"],
-                             "" if op else fields["round"])
+    def _emit(
+        pool: str, send: trio.MemorySendChannel[MeterUpdate], fields: Any, op: str | None
+    ) -> None:
+        update = MeterUpdate(
+            pool,
+            int(fields["meter"]),
+            int(fields["reserve"]),
+            int(fields["ver"]),
+            op or fields["op"],
+            "" if op else fields["round"],
+        )
         try:
             send.send_nowait(update)
         except trio.WouldBlock:
@@ -501,8 +547,11 @@ class RedisJackpotService:
 async def open_redis_service(url: str, **options: Any) -> AsyncIterator[RedisJackpotService]:
     """Connect (lazily: a Redis that is down at start only makes the service unavailable)."""
     client: coredis.Redis[str] = coredis.Redis.from_url(
-        url, decode_responses=True, connect_timeout=options.pop("connect_timeout", 0.5),
-        stream_timeout=options.pop("stream_timeout", 2.0), retry_policy=NoRetryPolicy(),
+        url,
+        decode_responses=True,
+        connect_timeout=options.pop("connect_timeout", 0.5),
+        stream_timeout=options.pop("stream_timeout", 2.0),
+        retry_policy=NoRetryPolicy(),
     )
     try:
         async with client, trio.open_nursery() as nursery:

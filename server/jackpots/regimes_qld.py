@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 
 #: Jackpot hands (s5): the short names used in awards and events.
 DMH, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH = (
-    "dead man's hand", "flush", "full house", "four of a kind", "straight flush", "royal flush")
+    "dead man's hand",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+    "royal flush",
+)
 
 MODES = ("s24_shared", "sequential_shared", "independent")
 
@@ -35,7 +41,7 @@ class QldJackpotConfig:
     the jackpot wager denomination; the digest and the vectors read units as dollars.
     """
 
-    kind: str = "progressive"                 # or "set" (s24)
+    kind: str = "progressive"  # or "set" (s24)
     wager: int = 100
     prize_rate_bp: int = 2500
     reserve_rate_bp: int = 500
@@ -46,10 +52,16 @@ class QldJackpotConfig:
     dead_mans_hand_enabled: bool = False
     set_prize_sf: int = 250_000
     set_prize_rf: int = 2_500_000
-    sf_minimum: int = 100_000                 # s24(1): greater of 1,000 ...
-    rf_minimum: int = 1_000_000               # s24(1): greater of 10,000 ...
-    fixed_prizes: dict[str, int] = field(default_factory=lambda: {
-        DMH: 5_000, FLUSH: 10_000, FULL_HOUSE: 15_000, FOUR_OF_A_KIND: 50_000})
+    sf_minimum: int = 100_000  # s24(1): greater of 1,000 ...
+    rf_minimum: int = 1_000_000  # s24(1): greater of 10,000 ...
+    fixed_prizes: dict[str, int] = field(
+        default_factory=lambda: {
+            DMH: 5_000,
+            FLUSH: 10_000,
+            FULL_HOUSE: 15_000,
+            FOUR_OF_A_KIND: 50_000,
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -115,8 +127,9 @@ def _share(total: int, n: int) -> int:
     return total // n
 
 
-def major_prizes(majors: Sequence[tuple[int, str]], pool: int, cfg: QldJackpotConfig
-                 ) -> dict[int, int]:
+def major_prizes(
+    majors: Sequence[tuple[int, str]], pool: int, cfg: QldJackpotConfig
+) -> dict[int, int]:
     """SF/RF prizes for one table's round; ``majors`` in payout order (s19(2): descending box).
 
     Progressive (s24, s25(2) when the sharing sign is displayed, s25(3)); set (s25(1)).
@@ -141,21 +154,22 @@ def major_prizes(majors: Sequence[tuple[int, str]], pool: int, cfg: QldJackpotCo
         wins[box] = _s24_win(hand, rem, cfg)
         rem = max(rem - wins[box], 0)
     if not cfg.sharing_sign_displayed or len(majors) == 1:
-        return wins   # s25(3): without the sign each hand is paid its own s24 win
+        return wins  # s25(3): without the sign each hand is paid its own s24 win
     if len(sfs) == 1 and len(rfs) == 1:
         total = wins[sfs[0]] + wins[rfs[0]]
-        sf = total // 10                       # s25(2)(c): SF 10% of the jackpot total,
+        sf = total // 10  # s25(2)(c): SF 10% of the jackpot total,
         return {sfs[0]: sf, rfs[0]: total - sf}  # RF the remaining 90%
     out = {}
-    for group in (sfs, rfs):                   # s25(2)(a)/(b); mixed: within each category
+    for group in (sfs, rfs):  # s25(2)(a)/(b); mixed: within each category
         if group:
             total = sum(wins[b] for b in group)
             out.update({b: _share(total, len(group)) for b in group})
     return out
 
 
-def _sequential_shared(sfs: list[int], rfs: list[int], pool: int, cfg: QldJackpotConfig
-                       ) -> dict[int, int]:
+def _sequential_shared(
+    sfs: list[int], rfs: list[int], pool: int, cfg: QldJackpotConfig
+) -> dict[int, int]:
     """The former default (jackpots.md §4.3 option): sequential 10%s, first RF the rest."""
     rem = pool
     sf_total = 0
@@ -174,8 +188,9 @@ def _sequential_shared(sfs: list[int], rfs: list[int], pool: int, cfg: QldJackpo
     return out
 
 
-def _independent(sfs: list[int], rfs: list[int], pool: int, cfg: QldJackpotConfig
-                 ) -> dict[int, int]:
+def _independent(
+    sfs: list[int], rfs: list[int], pool: int, cfg: QldJackpotConfig
+) -> dict[int, int]:
     """Option ``independent``: every SF on the same jackpot; the RFs share what is left."""
     out = {b: max(cfg.sf_minimum, pool // 10) for b in sfs}
     left = max(pool - sum(out.values()), 0)
@@ -192,10 +207,11 @@ def award(hands: dict[int, str], pool: int, reserve: int, cfg: QldJackpotConfig)
     house_prizes = 0
     for b, h in eligible.items():
         if h in cfg.fixed_prizes:
-            prizes[b] = cfg.fixed_prizes[h]       # fixed prizes: from the house (§5.3)
+            prizes[b] = cfg.fixed_prizes[h]  # fixed prizes: from the house (§5.3)
             house_prizes += prizes[b]
-    majors = sorted(((b, h) for b, h in eligible.items()
-                     if h in (STRAIGHT_FLUSH, ROYAL_FLUSH)), reverse=True)
+    majors = sorted(
+        ((b, h) for b, h in eligible.items() if h in (STRAIGHT_FLUSH, ROYAL_FLUSH)), reverse=True
+    )
     major = major_prizes(majors, pool, cfg)
     prizes.update(major)
     if cfg.kind == "set":
@@ -203,13 +219,21 @@ def award(hands: dict[int, str], pool: int, reserve: int, cfg: QldJackpotConfig)
         return Award(dict(sorted(prizes.items())), eligible, 0, house_prizes, 0, 0, pool, reserve)
     paid = sum(major.values())
     from_pool = min(paid, pool)
-    house_prizes += paid - from_pool            # above the jackpot prize: house (§4.1 step 6)
+    house_prizes += paid - from_pool  # above the jackpot prize: house (§4.1 step 6)
     pool -= from_pool
     topup_reserve = house_topup = 0
-    if pool < cfg.seed:                          # top-up to seed (§5.4)
+    if pool < cfg.seed:  # top-up to seed (§5.4)
         topup_reserve = min(cfg.seed - pool, reserve)
         house_topup = cfg.seed - pool - topup_reserve
         reserve -= topup_reserve
         pool = cfg.seed
-    return Award(dict(sorted(prizes.items())), eligible, from_pool, house_prizes, house_topup,
-                 topup_reserve, pool, reserve)
+    return Award(
+        dict(sorted(prizes.items())),
+        eligible,
+        from_pool,
+        house_prizes,
+        house_topup,
+        topup_reserve,
+        pool,
+        reserve,
+    )

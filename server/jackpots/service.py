@@ -255,8 +255,14 @@ AUDIT_DELTAS = ("dm", "dr", "dp", "dc", "dh")  # meter, reserve, paid, contribut
 
 
 def audit_entry(
-    op: str, round_id: str, ref: str, deltas: Sequence[int], version: int,
-    meter: int, reserve: int, **extra: int,
+    op: str,
+    round_id: str,
+    ref: str,
+    deltas: Sequence[int],
+    version: int,
+    meter: int,
+    reserve: int,
+    **extra: int,
 ) -> dict[str, str]:
     """One audit record. ``open``/``reset`` records carry absolute ``seed`` instead."""
     entry = {"op": op, "round": round_id, "ref": ref}
@@ -315,8 +321,12 @@ def verify(
         if run["meter"] < 0 or run["reserve"] < 0:
             report.problems.append(f"entry {n}: meter or reserve negative")
     stored = {
-        "meter": snapshot.meter, "reserve": snapshot.reserve, "paid": snapshot.paid,
-        "seed": snapshot.seed, "contributions": snapshot.contributions, "house": snapshot.house,
+        "meter": snapshot.meter,
+        "reserve": snapshot.reserve,
+        "paid": snapshot.paid,
+        "seed": snapshot.seed,
+        "contributions": snapshot.contributions,
+        "house": snapshot.house,
     }
     for key, value in stored.items():
         if run[key] != value:
@@ -435,8 +445,13 @@ class JackpotService(Protocol):
         ...
 
     async def reset(
-        self, pool: str, reset_id: str, *, meter: int | None = None,
-        reserve: int | None = None, config: PoolConfig | None = None,
+        self,
+        pool: str,
+        reset_id: str,
+        *,
+        meter: int | None = None,
+        reserve: int | None = None,
+        config: PoolConfig | None = None,
     ) -> Snapshot:
         """Start a new reconciliation epoch (5.9): meter (default seed) and reserve (default:
         unchanged) become the new opening balance; paid/contributions/house restart at 0."""
@@ -456,8 +471,13 @@ class JackpotService(Protocol):
         ...
 
     async def award(
-        self, pool: str, round_id: str, award_id: str, prizes: Sequence[Prize] | int,
-        *, expected_version: int | None = None,
+        self,
+        pool: str,
+        round_id: str,
+        award_id: str,
+        prizes: Sequence[Prize] | int,
+        *,
+        expected_version: int | None = None,
     ) -> AwardResult:
         """Pay a round's prizes and top up, atomically (idempotent per (round, award id)).
 

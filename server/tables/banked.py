@@ -246,17 +246,28 @@ class BankedTable(TableActor):
         if self.options.get("jackpot_wager") is not None:
             stakes["jackpot_wager"] = self.options["jackpot_wager"]
         return TableInfo(
-            id=self.id, name=self.table.name or self.id, game=self.game,
-            description=f"{self.spec.title} ({self.spec.rules})", stakes=stakes,
-            min_buy_in=0, max_buy_in=None, seats=self.num_boxes, taken=len(self.owners),
+            id=self.id,
+            name=self.table.name or self.id,
+            game=self.game,
+            description=f"{self.spec.title} ({self.spec.rules})",
+            stakes=stakes,
+            min_buy_in=0,
+            max_buy_in=None,
+            seats=self.num_boxes,
+            taken=len(self.owners),
             spectators=len(self.spectators),
         )
 
     def _jackpot_view(self) -> dict[str, Any] | None:
         if self.link is None:
             return None
-        return {"pool": self.link.pool, "meter": self.meter, "open": self.jackpot_open,
-                "wager": self.options.get("jackpot_wager"), "status": self._jackpot_status()}
+        return {
+            "pool": self.link.pool,
+            "meter": self.meter,
+            "open": self.jackpot_open,
+            "wager": self.options.get("jackpot_wager"),
+            "status": self._jackpot_status(),
+        }
 
     def _jackpot_status(self) -> str:
         if self.jackpot_open:
@@ -273,21 +284,35 @@ class BankedTable(TableActor):
         if self.engine is not None and not self.engine.complete:
             for d in self.engine.pending():
                 if d.box in mine:
-                    pending.append({**d.to_wire(), "round": self.round_no,
-                                    "time_ms": self._ms_left(self.decision_deadline, now)})
+                    pending.append(
+                        {
+                            **d.to_wire(),
+                            "round": self.round_no,
+                            "time_ms": self._ms_left(self.decision_deadline, now),
+                        }
+                    )
         return {
-            "table": {"id": info.id, "name": info.name, "game": info.game,
-                      "description": info.description, "stakes": info.stakes,
-                      "boxes": self.num_boxes, "betting_seconds": self.table.betting_seconds,
-                      "decision_seconds": self.table.decision_seconds,
-                      "wagers": self.spec.describe()["wagers"], "verbs": list(self.spec.verbs)},
+            "table": {
+                "id": info.id,
+                "name": info.name,
+                "game": info.game,
+                "description": info.description,
+                "stakes": info.stakes,
+                "boxes": self.num_boxes,
+                "betting_seconds": self.table.betting_seconds,
+                "decision_seconds": self.table.decision_seconds,
+                "wagers": self.spec.describe()["wagers"],
+                "verbs": list(self.spec.verbs),
+            },
             "status": "closing" if self.closing else self.phase,
             "no_more_bets": self.phase != "betting",
             "round": self.round_no,
             "round_id": self.round_id,
             "closes_in_ms": self._ms_left(self.closes_at, now) if self.phase == "betting" else 0,
-            "boxes": [{"box": b, "player": self._name(a), "wagers": dict(self.layout.get(b, {}))}
-                      for b, a in sorted(self.owners.items())],
+            "boxes": [
+                {"box": b, "player": self._name(a), "wagers": dict(self.layout.get(b, {}))}
+                for b, a in sorted(self.owners.items())
+            ],
             "my_boxes": sorted(mine),
             "jackpot": self._jackpot_view(),
             "round_events": [w for w, vis in self.round_events if self._may_see(vis, player)],
@@ -344,17 +369,27 @@ class BankedTable(TableActor):
         return min(p.boxes) if p.boxes else self.num_boxes + 1  # joined without a box
 
     def money(self) -> dict[str, int]:
-        return {"stakes": self.in_play, "commission": 0, "house": self.house,
-                "jackpot_contributed": self.jackpot_contributed,
-                "jackpot_paid": self.jackpot_paid}
+        return {
+            "stakes": self.in_play,
+            "commission": 0,
+            "house": self.house,
+            "jackpot_contributed": self.jackpot_contributed,
+            "jackpot_paid": self.jackpot_paid,
+        }
 
     def jackpot_info(self) -> dict[str, Any]:
         """For ``/health``: the link's state and this table's jackpot counts."""
-        return {"table": self.id, "pool": self.link.pool if self.link else None,
-                "open": self.jackpot_open, "meter": self.meter,
-                "wagers": self.jackpot_wagers, "wager_total": self.jackpot_wager_total,
-                "contributed": self.jackpot_contributed, "paid": self.jackpot_paid,
-                "held": self.jackpot_held}
+        return {
+            "table": self.id,
+            "pool": self.link.pool if self.link else None,
+            "open": self.jackpot_open,
+            "meter": self.meter,
+            "wagers": self.jackpot_wagers,
+            "wager_total": self.jackpot_wager_total,
+            "contributed": self.jackpot_contributed,
+            "paid": self.jackpot_paid,
+            "held": self.jackpot_held,
+        }
 
     def _player_for(self, conn: Connection, ref: str) -> Player | None:
         p = self.players.get(conn.account or "")
@@ -389,8 +424,9 @@ class BankedTable(TableActor):
         conn.tables.add(self.id)
         if cmd.seat is not None:
             self._take_box(player, cmd.seat)
-        self.broadcast({"type": "player_joined", "name": player.name,
-                        "boxes": sorted(player.boxes)})
+        self.broadcast(
+            {"type": "player_joined", "name": player.name, "boxes": sorted(player.boxes)}
+        )
         self._snapshot_player(player)
         if self.phase == "idle":
             self.next_round_at = trio.current_time()
@@ -423,8 +459,9 @@ class BankedTable(TableActor):
         self._vacate(player, "left")
 
     def _in_round(self, player: Player) -> bool:
-        return (self.phase in ("coin_in", "deciding")
-                and player.account in self.round_owners.values())
+        return (
+            self.phase in ("coin_in", "deciding") and player.account in self.round_owners.values()
+        )
 
     def on_detach(self, cmd: Detach) -> None:
         if self.spectators.pop(cmd.conn.id, None) is not None:
@@ -450,8 +487,15 @@ class BankedTable(TableActor):
         if player.conn is not None:
             player.conn.tables.discard(self.id)
             player.conn.send(Balance(self.wallet.balance(player.account)))
-        self.broadcast({"type": "player_left", "name": player.name, "boxes": sorted(player.boxes),
-                        "reason": reason, "returned": returned})
+        self.broadcast(
+            {
+                "type": "player_left",
+                "name": player.name,
+                "boxes": sorted(player.boxes),
+                "reason": reason,
+                "returned": returned,
+            }
+        )
 
     # -- banked messages (routed by the server as ``Message``) ------------------------------
     def on_message(self, cmd: Message) -> None:
@@ -469,8 +513,9 @@ class BankedTable(TableActor):
 
     # -- commands a banked table does not take ---------------------------------------------
     def _wrong_game(self, cmd: Command, ref: str) -> None:
-        self.error(cmd.conn, errors.WRONG_GAME,
-                   f"{self.game} is a banked game: use wager / decide", ref)
+        self.error(
+            cmd.conn, errors.WRONG_GAME, f"{self.game} is a banked game: use wager / decide", ref
+        )
 
     def on_act(self, cmd: Command) -> None:
         self._wrong_game(cmd, "act")
@@ -496,12 +541,17 @@ class BankedTable(TableActor):
         self.closes_at = now + self.table.betting_seconds
         self.next_round_at = math.inf
         wall = int(time.time() * 1000)
-        self.broadcast({
-            "type": "betting_open", "round": self.round_no, "round_id": self.round_id,
-            "closes_in_ms": int(self.table.betting_seconds * 1000),
-            "server_time": wall, "closes_at": wall + int(self.table.betting_seconds * 1000),
-            "jackpot_open": self.jackpot_open,
-        })
+        self.broadcast(
+            {
+                "type": "betting_open",
+                "round": self.round_no,
+                "round_id": self.round_id,
+                "closes_in_ms": int(self.table.betting_seconds * 1000),
+                "server_time": wall,
+                "closes_at": wall + int(self.table.betting_seconds * 1000),
+                "jackpot_open": self.jackpot_open,
+            }
+        )
 
     def on_placewager(self, cmd: PlaceWager) -> None:
         """Make, change or withdraw a wager (Sch 19 s5(2)); refused after no more bets (s3(3))."""
@@ -509,21 +559,34 @@ class BankedTable(TableActor):
         if player is None:
             return
         if self.phase != "betting":
-            self.error(cmd.conn, errors.BETTING_CLOSED,
-                       "no more bets: wait for the next betting window (Sch 19 s3(3))", "wager")
+            self.error(
+                cmd.conn,
+                errors.BETTING_CLOSED,
+                "no more bets: wait for the next betting window (Sch 19 s3(3))",
+                "wager",
+            )
             return
         if not self._box_free(cmd.conn, cmd.box, "wager"):
             return
         spec = self.spec.wager(cmd.wager)
         if spec is None or not spec.initial:
             names = [w.name for w in self.spec.wagers if w.initial]
-            self.error(cmd.conn, errors.WAGER_REFUSED,
-                       f"wagers placed before the deal here: {', '.join(names)}", "wager",
-                       "unknown_wager")
+            self.error(
+                cmd.conn,
+                errors.WAGER_REFUSED,
+                f"wagers placed before the deal here: {', '.join(names)}",
+                "wager",
+                "unknown_wager",
+            )
             return
         if spec.limits == "jackpot" and self.link is None:
-            self.error(cmd.conn, errors.WAGER_REFUSED, "no jackpot wager at this table",
-                       "wager", "no_jackpot")
+            self.error(
+                cmd.conn,
+                errors.WAGER_REFUSED,
+                "no jackpot wager at this table",
+                "wager",
+                "no_jackpot",
+            )
             return
         if spec.limits == "jackpot" and cmd.amount and not self.jackpot_open:
             self.error(cmd.conn, errors.JACKPOT_UNAVAILABLE, UNAVAILABLE_TEXT, "wager")
@@ -557,15 +620,28 @@ class BankedTable(TableActor):
         if new:
             self._take_box(player, cmd.box)
         cmd.conn.send(Balance(balance))
-        self.broadcast({"type": "wager_placed", "round": self.round_no, "box": cmd.box,
-                        "wager": cmd.wager, "amount": cmd.amount, "name": player.name,
-                        "box_wagers": dict(new)})
+        self.broadcast(
+            {
+                "type": "wager_placed",
+                "round": self.round_no,
+                "box": cmd.box,
+                "wager": cmd.wager,
+                "amount": cmd.amount,
+                "name": player.name,
+                "box_wagers": dict(new),
+            }
+        )
 
     def _close_betting(self) -> None:
         """No more bets: the layout is frozen; coin-in, then the deal."""
         self.closes_at = math.inf
-        self.broadcast({"type": "no_more_bets", "round": self.round_no,
-                        "boxes": {str(b): dict(ws) for b, ws in sorted(self.layout.items())}})
+        self.broadcast(
+            {
+                "type": "no_more_bets",
+                "round": self.round_no,
+                "boxes": {str(b): dict(ws) for b, ws in sorted(self.layout.items())},
+            }
+        )
         if not self.layout:
             self._pause()
             return
@@ -605,8 +681,15 @@ class BankedTable(TableActor):
             account = self.round_owners[box]
             balance = self.wallet.credit(account, amount)
             self._to_account(account, Balance(balance))
-            self.broadcast({"type": "jackpot_wager_returned", "round": self.round_no,
-                            "box": box, "amount": amount, "reason": UNAVAILABLE_TEXT})
+            self.broadcast(
+                {
+                    "type": "jackpot_wager_returned",
+                    "round": self.round_no,
+                    "box": box,
+                    "amount": amount,
+                    "reason": UNAVAILABLE_TEXT,
+                }
+            )
         before = cmd.result.before
         state = JackpotState(before.meter, before.reserve) if before is not None else None
         self._deal(state)
@@ -620,12 +703,18 @@ class BankedTable(TableActor):
     def _deal(self, jackpot: JackpotState | None) -> None:
         forced, self.forced = self.forced, None
         if forced is not None:
-            forced = Forced({b: cs for b, cs in forced.boxes.items() if b in self.layout},
-                            forced.dealer, forced.board, forced.shoe, forced.outcome)
+            forced = Forced(
+                {b: cs for b, cs in forced.boxes.items() if b in self.layout},
+                forced.dealer,
+                forced.board,
+                forced.shoe,
+                forced.outcome,
+            )
         wagers = {b: dict(ws) for b, ws in self.layout.items()}
         try:
-            self.engine = self.round_cls(self.options, wagers, self.rng, forced=forced,
-                                         jackpot=jackpot)
+            self.engine = self.round_cls(
+                self.options, wagers, self.rng, forced=forced, jackpot=jackpot
+            )
             events = self.engine.start()
         except (IllegalAction, InvalidRound) as exc:
             log.error("table %s round %s could not start: %s", self.id, self.round_id, exc)
@@ -654,7 +743,8 @@ class BankedTable(TableActor):
         for ev in events:
             wire = ev.to_wire()
             if wire["type"] in _TABLE_SETTLED or (
-                    wire["type"] == "wager_settled" and wire.get("wager") == "jackpot"):
+                wire["type"] == "wager_settled" and wire.get("wager") == "jackpot"
+            ):
                 continue  # the table's round_result / jackpot_paid carry the real figures
             self.round_events.append((wire, ev.visible_to))
             self.broadcast(wire, ev.visible_to)
@@ -670,8 +760,10 @@ class BankedTable(TableActor):
         self.decision_deadline = now + self.table.decision_seconds
         time_ms = int(self.table.decision_seconds * 1000)
         for d in self.engine.pending():
-            self.broadcast({**d.to_wire(), "type": "decision", "round": self.round_no,
-                            "time_ms": time_ms}, d.box)
+            self.broadcast(
+                {**d.to_wire(), "type": "decision", "round": self.round_no, "time_ms": time_ms},
+                d.box,
+            )
 
     def on_decide(self, cmd: Decide) -> None:
         player = self._player_for(cmd.conn, "decide")
@@ -682,19 +774,23 @@ class BankedTable(TableActor):
             self.error(cmd.conn, errors.NO_DECISION, "no decision is open now", "decide")
             return
         if self.round_owners.get(cmd.box) != player.account:
-            self.error(cmd.conn, errors.NO_DECISION, f"box {cmd.box} is not yours this round",
-                       "decide")
+            self.error(
+                cmd.conn, errors.NO_DECISION, f"box {cmd.box} is not yours this round", "decide"
+            )
             return
         pending = {d.box: d for d in engine.pending()}
         if cmd.box not in pending:
-            self.error(cmd.conn, errors.NO_DECISION, f"box {cmd.box} owes no decision now",
-                       "decide")
+            self.error(
+                cmd.conn, errors.NO_DECISION, f"box {cmd.box} owes no decision now", "decide"
+            )
             return
         choice = next((c for c in pending[cmd.box].choices if c.verb == cmd.verb), None)
         try:
             if choice is None:
-                raise IllegalAction("illegal_verb", f"box {cmd.box} may "
-                                    f"{', '.join(c.verb for c in pending[cmd.box].choices)} now")
+                raise IllegalAction(
+                    "illegal_verb",
+                    f"box {cmd.box} may {', '.join(c.verb for c in pending[cmd.box].choices)} now",
+                )
             cost = choice.resolve(cmd.amount) or 0
             if cost > self.wallet.balance(player.account):
                 events = engine.insufficient(cmd.box)  # cannot fund it: the rules' treatment
@@ -750,8 +846,10 @@ class BankedTable(TableActor):
         for ev in engine.events:
             wire = ev.to_wire()
             if wire["type"] == "wager_settled":
-                outcomes[(wire["box"], wire["wager"])] = {"outcome": wire["outcome"],
-                                                          "detail": wire["detail"]}
+                outcomes[(wire["box"], wire["wager"])] = {
+                    "outcome": wire["outcome"],
+                    "detail": wire["detail"],
+                }
             elif wire["type"] == "jackpot_paid":
                 hands[wire["box"]] = wire["hand"]
             elif wire["type"] == "hand_shown" and wire["box"] is None:
@@ -776,8 +874,12 @@ class BankedTable(TableActor):
                         paid_back += stake
                         outcome = {"stake": stake, "net": 0, "outcome": "returned"}
                     elif box in hands:
-                        outcome = {"stake": stake, "net": None, "outcome": "pending",
-                                   "hand": hands[box]}
+                        outcome = {
+                            "stake": stake,
+                            "net": None,
+                            "outcome": "pending",
+                            "hand": hands[box],
+                        }
                     else:
                         outcome = {"stake": stake, "net": -stake, "outcome": "lose"}
                     wagers_out[name] = outcome
@@ -786,41 +888,70 @@ class BankedTable(TableActor):
                 self.in_play -= stake
                 self.house -= net
                 paid_back += stake + net
-                got = outcomes.get((box, name), {"outcome": "returned" if void else "push",
-                                                 "detail": ""})
+                got = outcomes.get(
+                    (box, name), {"outcome": "returned" if void else "push", "detail": ""}
+                )
                 wagers_out[name] = {"stake": stake, "net": net, **got}
             if paid_back:
                 self._to_account(account, Balance(self.wallet.credit(account, paid_back)))
             bet = sum(stakes.values())
-            boxes_out[str(box)] = {"player": self._name(account), "wagers": wagers_out,
-                                   "bet": bet, "paid": paid_back}
+            boxes_out[str(box)] = {
+                "player": self._name(account),
+                "wagers": wagers_out,
+                "bet": bet,
+                "paid": paid_back,
+            }
             rec = per_account.setdefault(account, {"bet_total": 0, "paid_total": 0, "boxes": {}})
             rec["bet_total"] += bet
             rec["paid_total"] += paid_back
             rec["boxes"][str(box)] = boxes_out[str(box)]
         pending = sorted(hands) if linked and not void else []
-        self.broadcast({"type": "round_result", "round": self.round_no,
-                        "round_id": self.round_id, "state": result.state, "dealer": dealer,
-                        "boxes": boxes_out, "jackpot_pending": pending})
+        self.broadcast(
+            {
+                "type": "round_result",
+                "round": self.round_no,
+                "round_id": self.round_id,
+                "state": result.state,
+                "dealer": dealer,
+                "boxes": boxes_out,
+                "jackpot_pending": pending,
+            }
+        )
         for account, rec in per_account.items():
-            rec.update(round=self.round_no, round_id=self.round_id, state=result.state,
-                       dealer=dealer, net=rec["paid_total"] - rec["bet_total"])
+            rec.update(
+                round=self.round_no,
+                round_id=self.round_id,
+                state=result.state,
+                dealer=dealer,
+                net=rec["paid_total"] - rec["bet_total"],
+            )
             self.last_round[account] = rec
         if linked and void and jackpot_stakes:
             self._spawn(self._void_task, self.round_id)
         elif linked and pending:
             owners = {b: self.round_owners[b] for b in pending}
             self.jackpot_held += 1
-            self._spawn(self._award_task, self.round_no, self.round_id, owners,
-                        {b: hands[b] for b in pending},
-                        {b: jackpot_stakes.get(b, 0) for b in pending})
+            self._spawn(
+                self._award_task,
+                self.round_no,
+                self.round_id,
+                owners,
+                {b: hands[b] for b in pending},
+                {b: jackpot_stakes.get(b, 0) for b in pending},
+            )
         self._pause()
         for p in list(self.players.values()):
             if p.leaving:
                 self._vacate(p, "left" if p.connected else "grace_expired")
 
-    async def _award_task(self, round_no: int, round_id: str, owners: dict[int, str],
-                          hands: dict[int, str], stakes: dict[int, int]) -> None:
+    async def _award_task(
+        self,
+        round_no: int,
+        round_id: str,
+        owners: dict[int, str],
+        hands: dict[int, str],
+        stakes: dict[int, int],
+    ) -> None:
         assert self.link is not None
         paid = await self.link.award(round_id, hands)
         self.submit(JackpotAwarded(round_no, owners, hands, stakes, paid))  # type: ignore[arg-type]
@@ -839,8 +970,15 @@ class BankedTable(TableActor):
             self.jackpot_paid += amount
             balance = self.wallet.credit(account, amount)
             self._to_account(account, Balance(balance))
-            self.broadcast({"type": "jackpot_paid", "round": cmd.round_no, "box": box,
-                            "hand": cmd.hands.get(box, ""), "amount": amount})
+            self.broadcast(
+                {
+                    "type": "jackpot_paid",
+                    "round": cmd.round_no,
+                    "box": box,
+                    "hand": cmd.hands.get(box, ""),
+                    "amount": amount,
+                }
+            )
             rec = self.last_round.get(account)
             if rec is not None and rec.get("round") == cmd.round_no:
                 rec["paid_total"] += amount
@@ -848,8 +986,9 @@ class BankedTable(TableActor):
                 entry = rec["boxes"].get(str(box))
                 if entry is not None:
                     entry["paid"] += amount
-                    entry["wagers"]["jackpot"].update(net=amount - cmd.stakes.get(box, 0),
-                                                      outcome="win")
+                    entry["wagers"]["jackpot"].update(
+                        net=amount - cmd.stakes.get(box, 0), outcome="win"
+                    )
 
     def _pause(self) -> None:
         self.phase = "pause" if not self.closing else "closed"
@@ -859,8 +998,9 @@ class BankedTable(TableActor):
     def on_meterchanged(self, cmd: MeterChanged) -> None:
         u = cmd.update
         self.meter = u.meter
-        self.broadcast({"type": "meter", "pool": u.pool, "meter": u.meter, "version": u.version,
-                        "op": u.op})
+        self.broadcast(
+            {"type": "meter", "pool": u.pool, "meter": u.meter, "version": u.version, "op": u.op}
+        )
 
     def on_jackpotavailability(self, cmd: JackpotAvailability) -> None:
         if cmd.open == self.jackpot_open:
@@ -873,10 +1013,18 @@ class BankedTable(TableActor):
                     self.in_play -= amount
                     account = self.owners[box]
                     self._to_account(account, Balance(self.wallet.credit(account, amount)))
-                    self.broadcast({"type": "jackpot_wager_returned", "round": self.round_no,
-                                    "box": box, "amount": amount, "reason": UNAVAILABLE_TEXT})
-        self.broadcast({"type": "jackpot_status", "open": cmd.open,
-                        "status": self._jackpot_status()})
+                    self.broadcast(
+                        {
+                            "type": "jackpot_wager_returned",
+                            "round": self.round_no,
+                            "box": box,
+                            "amount": amount,
+                            "reason": UNAVAILABLE_TEXT,
+                        }
+                    )
+        self.broadcast(
+            {"type": "jackpot_status", "open": cmd.open, "status": self._jackpot_status()}
+        )
 
     # -- recall and dev ----------------------------------------------------------------------
     def on_recall(self, cmd: Recall) -> None:
@@ -885,8 +1033,9 @@ class BankedTable(TableActor):
     def on_devforce(self, cmd: DevForce) -> None:
         """Dev mode only: the next round's cards (SCENARIOS.md forced outcome)."""
         if not self.config.dev:
-            self.error(cmd.conn, errors.DEV_ONLY, "forced cards exist only in dev mode",
-                       "dev_force")
+            self.error(
+                cmd.conn, errors.DEV_ONLY, "forced cards exist only in dev mode", "dev_force"
+            )
             return
         try:
             boxes: dict[int, list[int]] = {}
@@ -902,8 +1051,9 @@ class BankedTable(TableActor):
             return
         every = [c for cs in boxes.values() for c in cs] + dealer + board
         if len(set(every)) != len(every) or any(c not in self.spec.deck for c in every):
-            self.error(cmd.conn, errors.BAD_CARDS, "a card is used twice or not in the deck",
-                       "dev_force")
+            self.error(
+                cmd.conn, errors.BAD_CARDS, "a card is used twice or not in the deck", "dev_force"
+            )
             return
         who: Recipient | None = self.spectators.get(cmd.conn.id)
         player = self.players.get(cmd.conn.account or "")
@@ -939,8 +1089,12 @@ class BankedTable(TableActor):
             self._close_betting()
         if self.phase == "deciding" and now >= self.decision_deadline:
             self._timeouts()
-        if (self.phase in ("idle", "pause") and not self.closing and self.players
-                and now >= self.next_round_at):
+        if (
+            self.phase in ("idle", "pause")
+            and not self.closing
+            and self.players
+            and now >= self.next_round_at
+        ):
             self._open_betting(now)
         if self.phase == "pause" and not self.players:
             self.phase = "idle"

@@ -172,8 +172,7 @@ class TableActor(ABC):
 
     def on_message(self, cmd: Message) -> None:
         kind = type(cmd.message).__struct_config__.tag
-        self.error(cmd.conn, errors.WRONG_GAME, f"a {self.kind} table does not take {kind!r}",
-                   kind)
+        self.error(cmd.conn, errors.WRONG_GAME, f"a {self.kind} table does not take {kind!r}", kind)
 
     # -- delivery ---------------------------------------------------------------------------
     def deliver(self, to: Recipient, build: Callable[[int], Any]) -> None:

@@ -66,15 +66,28 @@ def pool_config_for(game: str, options: Mapping[str, Any]) -> PoolConfig:
     if regime is None:
         raise LinkError(
             f"{game}: no linked jackpot (only {', '.join(sorted(LINKABLE))}; ACT-2004 "
-            "Boomerang needs approval for a shared pool, jackpots.md 5.5)")
+            "Boomerang needs approval for a shared pool, jackpots.md 5.5)"
+        )
     if regime == "qld":
         if options["jackpot_kind"] != "progressive":
             raise LinkError("a set jackpot has no pool (QLD s24): link only a progressive one")
-        return PoolConfig("qld", options["prize_rate_bp"], options["reserve_rate_bp"],
-                          options["jackpot_seed"], "house", "house")
+        return PoolConfig(
+            "qld",
+            options["prize_rate_bp"],
+            options["reserve_rate_bp"],
+            options["jackpot_seed"],
+            "house",
+            "house",
+        )
     prize = options["prize_pool_rate_bp"]
-    return PoolConfig("act2017", prize, 10_000 - prize, options["jackpot_seed"], "reserve",
-                      options["fixed_prize_source"])
+    return PoolConfig(
+        "act2017",
+        prize,
+        10_000 - prize,
+        options["jackpot_seed"],
+        "reserve",
+        options["fixed_prize_source"],
+    )
 
 
 def wager_id(box: int) -> str:
@@ -86,8 +99,9 @@ def box_of(winner: str) -> int:
     return int(winner.removeprefix("box"))
 
 
-def compute_prizes(regime: str, options: Mapping[str, Any], hands: Mapping[int, str],
-                   snap: Snapshot) -> list[Prize]:
+def compute_prizes(
+    regime: str, options: Mapping[str, Any], hands: Mapping[int, str], snap: Snapshot
+) -> list[Prize]:
     """The regime's prizes for this round's winning hands on the live pool ``snap``.
 
     QLD: :func:`regimes_qld.award` (s24, s25 by ``multi_winner_mode``; fixed prizes from the
@@ -102,21 +116,29 @@ def compute_prizes(regime: str, options: Mapping[str, Any], hands: Mapping[int, 
         majors = [b for b, h in a.hands.items() if h in (qld.STRAIGHT_FLUSH, qld.ROYAL_FLUSH)]
         return regime_prizes(a.prizes, majors)
     cfg = act.ActJackpotConfig(
-        wager=options["jackpot_wager"], prize_rate_bp=options["prize_pool_rate_bp"],
-        seed=options["jackpot_seed"], fixed_prize_source=options["fixed_prize_source"])
+        wager=options["jackpot_wager"],
+        prize_rate_bp=options["prize_pool_rate_bp"],
+        seed=options["jackpot_seed"],
+        fixed_prize_source=options["fixed_prize_source"],
+    )
     s = act.settle_2017(cfg, snap.meter, snap.reserve, dict(hands))
     return regime_prizes(s.prizes, [b for b, h in hands.items() if h in act.MAJOR])
 
 
 def qld_config(o: Mapping[str, Any]) -> qld.QldJackpotConfig:
     return qld.QldJackpotConfig(
-        kind=o["jackpot_kind"], wager=o["jackpot_wager"] or 0,
-        prize_rate_bp=o["prize_rate_bp"], reserve_rate_bp=o["reserve_rate_bp"],
-        seed=o["jackpot_seed"], multi_winner_mode=o["multi_winner_mode"],
+        kind=o["jackpot_kind"],
+        wager=o["jackpot_wager"] or 0,
+        prize_rate_bp=o["prize_rate_bp"],
+        reserve_rate_bp=o["reserve_rate_bp"],
+        seed=o["jackpot_seed"],
+        multi_winner_mode=o["multi_winner_mode"],
         sharing_sign_displayed=o["sharing_sign_displayed"],
         apply_minimums_when_shared=o["apply_minimums_when_shared"],
         dead_mans_hand_enabled=o["dead_mans_hand_enabled"],
-        set_prize_sf=o["set_prize_sf"], set_prize_rf=o["set_prize_rf"])
+        set_prize_sf=o["set_prize_sf"],
+        set_prize_rf=o["set_prize_rf"],
+    )
 
 
 def _terms(config: PoolConfig) -> tuple[str, int, int]:
@@ -137,8 +159,9 @@ class CoinInResult:
 class JackpotLink:
     """One table's connection to its pool (see the module docstring)."""
 
-    def __init__(self, service: JackpotService, pool: str, game: str,
-                 options: Mapping[str, Any]) -> None:
+    def __init__(
+        self, service: JackpotService, pool: str, game: str, options: Mapping[str, Any]
+    ) -> None:
         self.service = service
         self.pool = pool
         self.game = game
@@ -181,8 +204,10 @@ class JackpotLink:
                             raise
                         continue  # opened by another table meanwhile: compare its config
                 elif _terms(snap.config) != _terms(self.config):
-                    self.mismatch = (f"pool {self.pool} runs {_terms(snap.config)}, this table "
-                                     f"{_terms(self.config)}")
+                    self.mismatch = (
+                        f"pool {self.pool} runs {_terms(snap.config)}, this table "
+                        f"{_terms(self.config)}"
+                    )
                     log.error("jackpot not linked: %s", self.mismatch)
                     return
                 self.ready = True
@@ -224,12 +249,12 @@ class JackpotLink:
                 result.returned[box] = amount
                 continue
             try:
-                outcome = await self.service.contribute(self.pool, round_id, wager_id(box),
-                                                        amount)
+                outcome = await self.service.contribute(self.pool, round_id, wager_id(box), amount)
             except JackpotError as exc:  # unavailable, or refused for good (logged)
                 if not isinstance(exc, JackpotUnavailable):
-                    log.error("pool %s refused the coin-in of %s/%d: %s", self.pool,
-                              round_id, box, exc)
+                    log.error(
+                        "pool %s refused the coin-in of %s/%d: %s", self.pool, round_id, box, exc
+                    )
                 result.returned[box] = amount
                 continue
             if outcome.status in ("applied", "pending", "duplicate"):
@@ -240,13 +265,13 @@ class JackpotLink:
 
     async def award(self, round_id: str, hands: Mapping[int, str]) -> dict[int, int]:
         """Commit this round's prizes on the live pool; held and retried while unreachable."""
+
         def compute(snap: Snapshot) -> Sequence[Prize]:
             return compute_prizes(self.regime, self.options, hands, snap)
 
         while True:
             try:
-                result = await award_by_rule(self.service, self.pool, round_id, "settle",
-                                             compute)
+                result = await award_by_rule(self.service, self.pool, round_id, "settle", compute)
             except JackpotUnavailable:
                 await trio.sleep(POLL_SECONDS)
                 await self.service.wait_available()

@@ -151,28 +151,38 @@ class PokerTable(TableActor):
                 "seat": self.turn_seat,
                 "time_ms": max(0, int((self.turn_deadline - now) * 1000)),
                 "time_bank_ms": int(self.seats[self.turn_seat].bank * 1000)
-                if self.turn_seat in self.seats else 0,
+                if self.turn_seat in self.seats
+                else 0,
             }
         return {
             "table": {
-                "id": info.id, "name": info.name, "game": info.game,
-                "description": info.description, "stakes": info.stakes,
-                "min_buy_in": info.min_buy_in, "max_buy_in": info.max_buy_in,
+                "id": info.id,
+                "name": info.name,
+                "game": info.game,
+                "description": info.description,
+                "stakes": info.stakes,
+                "min_buy_in": info.min_buy_in,
+                "max_buy_in": info.max_buy_in,
                 "seats": info.seats,
             },
             "status": "closing" if self.closing else "playing" if self.round else "waiting",
             "hand": self.hand,
             "designated": self.designated,
-            "seats": [self._seat_row(s) for s in sorted(self.seats.values(),
-                                                         key=lambda s: s.number)],
+            "seats": [
+                self._seat_row(s) for s in sorted(self.seats.values(), key=lambda s: s.number)
+            ],
             "round": round_view(self.round, seat, self.in_round),
             "turn": turn,
         }
 
     def _seat_row(self, s: Seat) -> dict[str, Any]:
         return {
-            "seat": s.number, "name": s.name, "stake": s.stake, "sitting_out": s.sitting_out,
-            "connected": s.connected, "in_round": s.number in self.in_round,
+            "seat": s.number,
+            "name": s.name,
+            "stake": s.stake,
+            "sitting_out": s.sitting_out,
+            "connected": s.connected,
+            "in_round": s.number in self.in_round,
         }
 
     def recipients(self) -> list[tuple[Recipient, int | None]]:
@@ -189,8 +199,7 @@ class PokerTable(TableActor):
         return None
 
     def money(self) -> dict[str, int]:
-        return {"stakes": sum(s.stake for s in self.seats.values()),
-                "commission": self.commission}
+        return {"stakes": sum(s.stake for s in self.seats.values()), "commission": self.commission}
 
     def broadcast(self, event: dict[str, Any], visible_to: Any = "everyone") -> None:
         """Send a table or engine event to every recipient allowed to see it."""
@@ -222,8 +231,7 @@ class PokerTable(TableActor):
         free = [n for n in range(1, self.rules.max_seats + 1) if n not in self.seats]
         if cmd.seat is not None:
             if not 1 <= cmd.seat <= self.rules.max_seats:
-                self.error(conn, errors.BAD_SEAT,
-                           f"seats are 1 to {self.rules.max_seats}", "join")
+                self.error(conn, errors.BAD_SEAT, f"seats are 1 to {self.rules.max_seats}", "join")
                 return
             if cmd.seat in self.seats:
                 self.error(conn, errors.SEAT_TAKEN, f"seat {cmd.seat} is taken", "join")
@@ -256,8 +264,9 @@ class PokerTable(TableActor):
         seat.grace_until = None
         self.snapshot(seat, "player", seat.number)
         if not was_connected:
-            self._broadcast_except(seat, {"type": "connection", "seat": seat.number,
-                                          "connected": True})
+            self._broadcast_except(
+                seat, {"type": "connection", "seat": seat.number, "connected": True}
+            )
 
     def _broadcast_except(self, skip: Recipient, event: dict[str, Any]) -> None:
         for to, _ in self.recipients():
@@ -272,16 +281,23 @@ class PokerTable(TableActor):
             self.error(cmd.conn, errors.SHUTTING_DOWN, "the table is closing", "buy_in")
             return
         if seat.number in self.in_round:
-            self.error(cmd.conn, errors.ROUND_IN_PROGRESS,
-                       "buy-in and top-up only between rounds (ACT 5.4, 12.3; QLD s18(4), s31)",
-                       "buy_in")
+            self.error(
+                cmd.conn,
+                errors.ROUND_IN_PROGRESS,
+                "buy-in and top-up only between rounds (ACT 5.4, 12.3; QLD s18(4), s31)",
+                "buy_in",
+            )
             return
         new = seat.stake + cmd.amount
         low, high = self.rules.min_buy_in, self.rules.max_buy_in
         if cmd.amount <= 0 or new < low or (high is not None and new > high):
             limits = f"{low} to {high}" if high is not None else f"at least {low}"
-            self.error(cmd.conn, errors.BUY_IN_RANGE,
-                       f"the stake after a buy-in must be {limits} cents", "buy_in")
+            self.error(
+                cmd.conn,
+                errors.BUY_IN_RANGE,
+                f"the stake after a buy-in must be {limits} cents",
+                "buy_in",
+            )
             return
         try:
             balance = self.wallet.debit(seat.account, cmd.amount)
@@ -301,8 +317,9 @@ class PokerTable(TableActor):
             self.error(cmd.conn, errors.NO_ROUND, "no round is being played", "act")
             return
         if self.round.to_act != seat.number:
-            self.error(cmd.conn, errors.NOT_YOUR_TURN,
-                       f"it is seat {self.round.to_act}'s turn", "act")
+            self.error(
+                cmd.conn, errors.NOT_YOUR_TURN, f"it is seat {self.round.to_act}'s turn", "act"
+            )
             return
         try:
             events = self.round.act(seat.number, cmd.verb, cmd.amount)
@@ -376,8 +393,14 @@ class PokerTable(TableActor):
             if seat_no in self.seats:
                 self.seats[seat_no].bank = 0.0
             events = self.round.timeout(seat_no)
-            verb = next((e.verb for e in events if getattr(e, "TYPE", "") == "action_taken"
-                         and e.seat == seat_no), "fold")
+            verb = next(
+                (
+                    e.verb
+                    for e in events
+                    if getattr(e, "TYPE", "") == "action_taken" and e.seat == seat_no
+                ),
+                "fold",
+            )
             self.broadcast({"type": "timed_out", "seat": seat_no, "verb": verb})
             self._after(events)
         if self.round is None and not self.closing and now >= self.next_round_at:
@@ -441,8 +464,14 @@ class PokerTable(TableActor):
         self.designated = designated
         self.hand += 1
         self.last_blinds = list(getattr(rnd, "blind_seats", []))
-        self.broadcast({"type": "round_starting", "hand": self.hand, "designated": designated,
-                        "seats": players})
+        self.broadcast(
+            {
+                "type": "round_starting",
+                "hand": self.hand,
+                "designated": designated,
+                "seats": players,
+            }
+        )
         self._after(events)
 
     def _next_designated(self, players: list[int]) -> int:
@@ -458,8 +487,13 @@ class PokerTable(TableActor):
             return next_designated(self.rules, self.designated, players)
         occupied = sorted(self.seats)
         absent = [n for n in occupied if n not in players]
-        return next_designated(self.rules, self.designated, occupied, absent=absent,
-                               previous_blinds=self.last_blinds or None)
+        return next_designated(
+            self.rules,
+            self.designated,
+            occupied,
+            absent=absent,
+            previous_blinds=self.last_blinds or None,
+        )
 
     def _after(self, events: list[Any]) -> None:
         """Deliver engine events, then either end the round or set up the next turn."""
@@ -502,8 +536,13 @@ class PokerTable(TableActor):
         legal = _legal_map(self.round.legal_actions())
         time_ms = int((self.config.turn_time + bank) * 1000)
         bank_ms = int(bank * 1000)
-        public = {"type": "turn", "seat": seat_no, "legal": {}, "time_ms": time_ms,
-                  "time_bank_ms": bank_ms}
+        public = {
+            "type": "turn",
+            "seat": seat_no,
+            "legal": {},
+            "time_ms": time_ms,
+            "time_bank_ms": bank_ms,
+        }
         for to, viewer in self.recipients():
             shown = legal_for(seat_no, viewer, legal)
             self.event(to, {**public, "legal": shown} if shown else public)
@@ -514,8 +553,14 @@ class PokerTable(TableActor):
         taken = int(getattr(result, "commission", 0) or 0) + int(getattr(result, "fees", 0) or 0)
         before = sum(self.round_stakes.values())
         if sum(stacks.values()) + taken != before:  # pragma: no cover - an engine bug
-            log.error("table %s hand %d: chips not conserved (%d in, %d out + %d)",
-                      self.id, self.hand, before, sum(stacks.values()), taken)
+            log.error(
+                "table %s hand %d: chips not conserved (%d in, %d out + %d)",
+                self.id,
+                self.hand,
+                before,
+                sum(stacks.values()),
+                taken,
+            )
         self.commission += taken
         for n, stack in stacks.items():
             if n in self.seats:
@@ -532,8 +577,9 @@ class PokerTable(TableActor):
 
     def _after_round(self, seat: Seat, played: bool) -> None:
         if seat.leaving:
-            self._vacate(seat, "left" if seat.grace_until is None and seat.connected
-                         else "grace_expired")
+            self._vacate(
+                seat, "left" if seat.grace_until is None and seat.connected else "grace_expired"
+            )
             return
         wagered = played and not seat.sitting_out
         if self.absent_model:
@@ -563,8 +609,9 @@ class PokerTable(TableActor):
         if seat.conn is not None:
             seat.conn.tables.discard(self.id)
             seat.conn.send(Balance(balance))
-        self.broadcast({"type": "seat_vacated", "seat": seat.number, "reason": reason,
-                        "returned": returned})
+        self.broadcast(
+            {"type": "seat_vacated", "seat": seat.number, "reason": reason, "returned": returned}
+        )
 
     # -- shutdown ---------------------------------------------------------------------------
     def shutdown(self) -> None:

@@ -16,12 +16,30 @@ from server.cards import RANKS, SUITS, SeededRandomSource, card
 from server.games.banked.baccarat import Baccarat, banker_win
 from server.games.banked.base import Forced
 
-WAGERS = ("player", "banker", "tie", "player_pair", "banker_pair", "perfect_pairs_player",
-          "perfect_pairs_banker", "dragon_bonus_player", "dragon_bonus_banker", "super_6")
+WAGERS = (
+    "player",
+    "banker",
+    "tie",
+    "player_pair",
+    "banker_pair",
+    "perfect_pairs_player",
+    "perfect_pairs_banker",
+    "dragon_bonus_player",
+    "dragon_bonus_banker",
+    "super_6",
+)
 ALL_CARDS = [r + s for r in RANKS for s in SUITS]
 #: The digest's tableau (baccarat.md section 6): banker total -> "stood", third card 0..9.
-TABLEAU = {0: "DDDDDDDDDDD", 1: "DDDDDDDDDDD", 2: "DDDDDDDDDDD", 3: "DDDDDDDDDSD",
-           4: "DSSDDDDDDSS", 5: "DSSSSDDDDSS", 6: "SSSSSSSDDSS", 7: "SSSSSSSSSSS"}
+TABLEAU = {
+    0: "DDDDDDDDDDD",
+    1: "DDDDDDDDDDD",
+    2: "DDDDDDDDDDD",
+    3: "DDDDDDDDDSD",
+    4: "DSSDDDDDDSS",
+    5: "DSSSSDDDDSS",
+    6: "SSSSSSSDDSS",
+    7: "SSSSSSSSSSS",
+}
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -40,14 +58,16 @@ def rounds(draw):
         "decks": draw(st.sampled_from([6, 8])),
         "banker_payout": draw(st.sampled_from(["commission", "no_commission"])),
         "banker_round_down_50c": draw(st.booleans()),
-        "minimum": 100, "maximum": 1_000_000,
+        "minimum": 100,
+        "maximum": 1_000_000,
     }
     boxes = draw(st.sets(st.integers(1, 14), min_size=1, max_size=14))
     wagers = {}
     for b in sorted(boxes):
         names = draw(st.sets(st.sampled_from(WAGERS), min_size=1))
-        wagers[b] = {n: draw(st.integers(100, 125_000 if n == "tie" else 1_000_000))
-                     for n in sorted(names)}
+        wagers[b] = {
+            n: draw(st.integers(100, 125_000 if n == "tie" else 1_000_000)) for n in sorted(names)
+        }
     shoe = draw(st.lists(st.sampled_from(ALL_CARDS), max_size=6))
     return options, wagers, shoe, draw(st.integers(0, 2**32))
 
@@ -57,8 +77,9 @@ def rounds(draw):
 def test_random_rounds_conserve_money_and_follow_the_tableau(case) -> None:
     """s11-s13, s21-s24, s30, s34, s38, s41: every round completes, money is conserved."""
     options, wagers, shoe, seed = case
-    r = Baccarat(options, wagers, SeededRandomSource(seed),
-                 forced=Forced(shoe=[card(c) for c in shoe]))
+    r = Baccarat(
+        options, wagers, SeededRandomSource(seed), forced=Forced(shoe=[card(c) for c in shoe])
+    )
     r.start()
     res = r.result
     assert res.state == "complete" and r.pending() == []
@@ -73,7 +94,7 @@ def test_random_rounds_conserve_money_and_follow_the_tableau(case) -> None:
     hands = res.detail["scenario_extra"]["hands"]
     player, banker = hands["player"]["cards"], hands["banker"]["cards"]
     dealt = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
-    assert dealt[:len(shoe)] == shoe[:len(dealt)]   # s19: P1 B1 P2 B2, then P3, then B3
+    assert dealt[: len(shoe)] == shoe[: len(dealt)]  # s19: P1 B1 P2 B2, then P3, then B3
     p2, b2 = total(player[:2]), total(banker[:2])
     natural = p2 >= 8 or b2 >= 8
     assert len(player) == (3 if not natural and p2 <= 5 else 2)
@@ -112,8 +133,9 @@ def test_s12_s13_banker_payout_integer_cents(stake: int, points: int) -> None:
     assert isinstance(exact, int) and exact * 20 <= stake * 19 < (exact + 1) * 20
     rounded = banker_win(stake, {**com, "banker_round_down_50c": True}, points)
     assert rounded % 50 == 0 and rounded <= exact < rounded + 50
-    nc = banker_win(stake, {"banker_payout": "no_commission",
-                            "banker_round_down_50c": True}, points)
+    nc = banker_win(
+        stake, {"banker_payout": "no_commission", "banker_round_down_50c": True}, points
+    )
     if points == 6:
         assert 2 * nc <= stake < 2 * nc + 2
     else:

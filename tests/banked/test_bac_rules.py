@@ -19,7 +19,9 @@ VALUE_CARD = {0: "T", 1: "A", **{v: str(v) for v in range(2, 10)}}
 #: The digest's tableau (baccarat.md section 6), independent of the engine: banker two-card
 #: total -> D/S for "player stood" then player third card 0..9.
 TABLEAU = {
-    0: "DDDDDDDDDDD", 1: "DDDDDDDDDDD", 2: "DDDDDDDDDDD",
+    0: "DDDDDDDDDDD",
+    1: "DDDDDDDDDDD",
+    2: "DDDDDDDDDDD",
     3: "DDDDDDDDDSD",
     4: "DSSDDDDDDSS",
     5: "DSSSSDDDDSS",
@@ -28,11 +30,16 @@ TABLEAU = {
 }
 
 
-def bac(boxes: dict, shoe: str, options: dict | None = None, decisions: list | None = None
-        ) -> dict:
-    return run_scenario({"game": "baccarat", "options": {**TABLE, **(options or {})},
-                         "boxes": boxes, "cards": {"shoe": shoe.split()},
-                         "decisions": decisions or []})
+def bac(boxes: dict, shoe: str, options: dict | None = None, decisions: list | None = None) -> dict:
+    return run_scenario(
+        {
+            "game": "baccarat",
+            "options": {**TABLE, **(options or {})},
+            "boxes": boxes,
+            "cards": {"shoe": shoe.split()},
+            "decisions": decisions or [],
+        }
+    )
 
 
 def two(total: int, suits: str = "sh") -> list[str]:
@@ -57,7 +64,7 @@ def test_s21_s22_s23_tableau_exhaustive(p: int, b: int) -> None:
     every player and banker two-card total, and every player third card value."""
     natural = p >= 8 or b >= 8
     player_draws = not natural and p <= 5
-    for third in (range(10) if player_draws else [None]):
+    for third in range(10) if player_draws else [None]:
         shoe, _, _ = deal(p, b, third)
         res = bac({"1": {"player": 1000}}, shoe)
         hands = res["hands"]
@@ -70,8 +77,9 @@ def test_s21_s22_s23_tableau_exhaustive(p: int, b: int) -> None:
         assert len(hands["banker"]["cards"]) == (3 if expected else 2), (p, b, third)
 
 
-@pytest.mark.parametrize(("third", "draws"), [(3, False), (4, True), (5, False), (6, False),
-                                               (7, True), (8, False)])
+@pytest.mark.parametrize(
+    ("third", "draws"), [(3, False), (4, True), (5, False), (6, False), (7, True), (8, False)]
+)
 def test_s23_4_literal_reading_banker_five(third: int, draws: bool) -> None:
     """s23(4) literal text ("4 or 7"), option banker_five_rule=literal (digest A1)."""
     shoe, _, _ = deal(0, 5, third)
@@ -82,18 +90,30 @@ def test_s23_4_literal_reading_banker_five(third: int, draws: bool) -> None:
 def test_bac12_under_literal_reading_is_a_tie() -> None:
     """Digest BAC-12 note: under the literal s23(4) the banker stands on 5: a 5-5 tie, the
     banker and player wagers void and the tie wins 8:1."""
-    res = bac({"1": {"banker": 10000}, "2": {"tie": 1000, "player": 2000}},
-              "Qh Ad Jh 4c 5s 3d", {"banker_five_rule": "literal"})
+    res = bac(
+        {"1": {"banker": 10000}, "2": {"tie": 1000, "player": 2000}},
+        "Qh Ad Jh 4c 5s 3d",
+        {"banker_five_rule": "literal"},
+    )
     assert res["boxes"]["1"]["banker"] == 0
     assert res["boxes"]["2"] == {"tie": 8000, "player": 0, "net": 8000}
 
 
 # ------------------------------------------------------------------ s12, s13: main wagers
 
-@pytest.mark.parametrize(("stake", "rounded", "exact"), [
-    (10000, 9500, 9500), (1500, 1400, 1425), (500, 450, 475), (1250, 1150, 1187),
-    (101, 50, 95), (100, 50, 95), (20, 0, 19),
-])
+
+@pytest.mark.parametrize(
+    ("stake", "rounded", "exact"),
+    [
+        (10000, 9500, 9500),
+        (1500, 1400, 1425),
+        (500, 450, 475),
+        (1250, 1150, 1187),
+        (101, 50, 95),
+        (100, 50, 95),
+        (20, 0, 19),
+    ],
+)
 def test_s12_2_s12_4_banker_commission_rounding(stake: int, rounded: int, exact: int) -> None:
     """s12(2) 19:20 floored to the cent; s12(4) rounded down to a multiple of 50c (digest
     section 8 worked examples: $15 -> $14.00, $5 -> $4.50, $12.50 -> $11.87 / $11.50)."""
@@ -104,15 +124,23 @@ def test_s12_2_s12_4_banker_commission_rounding(stake: int, rounded: int, exact:
 
 def test_s12_4_round_down_is_the_default() -> None:
     """Digest section 10: 50c rounding on by default (banker 7 beats player 6)."""
-    res = run_scenario({"game": "baccarat", "boxes": {"1": {"banker": 1500}},
-                        "cards": {"shoe": ["6s", "7h", "Ks", "Kh"]}})
+    res = run_scenario(
+        {
+            "game": "baccarat",
+            "boxes": {"1": {"banker": 1500}},
+            "cards": {"shoe": ["6s", "7h", "Ks", "Kh"]},
+        }
+    )
     assert res["boxes"]["1"]["banker"] == 1400
 
 
-@pytest.mark.parametrize(("shoe", "stake", "win", "rule"), [
-    ("Ks 6h Kd Kc Ts", 2501, 1250, "s13(2)(a) banker 6: 1:2, floored to the cent"),
-    ("Ks 7h Kd Kc Ts", 2501, 2501, "s13(2)(b) any other banker count: 1:1"),
-])
+@pytest.mark.parametrize(
+    ("shoe", "stake", "win", "rule"),
+    [
+        ("Ks 6h Kd Kc Ts", 2501, 1250, "s13(2)(a) banker 6: 1:2, floored to the cent"),
+        ("Ks 7h Kd Kc Ts", 2501, 2501, "s13(2)(b) any other banker count: 1:1"),
+    ],
+)
 def test_s13_no_commission_banker(shoe: str, stake: int, win: int, rule: str) -> None:
     res = bac({"1": {"banker": stake}}, shoe, {"banker_payout": "no_commission"})
     assert res["boxes"]["1"]["banker"] == win, rule
@@ -129,31 +157,45 @@ def test_s11_s12_player_tie_and_void() -> None:
 
 # ------------------------------------------------------------------ side wagers
 
-@pytest.mark.parametrize(("decks", "p1", "p2", "win"), [
-    (6, "4h", "4s", 5000), (6, "4h", "4d", 10000), (6, "4s", "4c", 10000),
-    (6, "4h", "4h", 30000), (8, "4d", "4c", 6000), (8, "4h", "4d", 12000),
-    (8, "4c", "4c", 25000), (8, "4h", "5h", -1000), (8, "Th", "Jh", -1000),
-])
+
+@pytest.mark.parametrize(
+    ("decks", "p1", "p2", "win"),
+    [
+        (6, "4h", "4s", 5000),
+        (6, "4h", "4d", 10000),
+        (6, "4s", "4c", 10000),
+        (6, "4h", "4h", 30000),
+        (8, "4d", "4c", 6000),
+        (8, "4h", "4d", 12000),
+        (8, "4c", "4c", 25000),
+        (8, "4h", "5h", -1000),
+        (8, "Th", "Jh", -1000),
+    ],
+)
 def test_s27_s30_perfect_pairs_every_line(decks: int, p1: str, p2: str, win: int) -> None:
     """s30(3)(a) 6 decks 5/10/30:1, (b) 8 decks 6/12/25:1 for mixed/coloured/perfect; s27:
     10-J is no pair though both count 0; s30(5) no pair loses."""
-    res = bac({"1": {"perfect_pairs_player": 1000}}, f"{p1} Ks {p2} Kd 9c 9d",
-              {"decks": decks})
+    res = bac({"1": {"perfect_pairs_player": 1000}}, f"{p1} Ks {p2} Kd 9c 9d", {"decks": decks})
     assert res["boxes"]["1"]["perfect_pairs_player"] == win
 
 
 def test_s30_perfect_pairs_banker_area() -> None:
     """s30(1), (4): the banker area looks at the banker's first two cards."""
-    res = bac({"1": {"perfect_pairs_banker": 1000, "perfect_pairs_player": 1000}},
-              "Ks Qh Kd Qc")
-    assert res["boxes"]["1"] == {"perfect_pairs_banker": 6000, "perfect_pairs_player": 6000,
-                                 "net": 12000}
+    res = bac({"1": {"perfect_pairs_banker": 1000, "perfect_pairs_player": 1000}}, "Ks Qh Kd Qc")
+    assert res["boxes"]["1"] == {
+        "perfect_pairs_banker": 6000,
+        "perfect_pairs_player": 6000,
+        "net": 12000,
+    }
 
 
-@pytest.mark.parametrize(("shoe", "player", "banker"), [
-    ("9s 2h Kd Kc", 1000, -1000),        # player natural 9 v 2
-    ("Ks 9h 2d Kc", -1000, 1000),        # banker natural 9 v 2 (A3)
-])
+@pytest.mark.parametrize(
+    ("shoe", "player", "banker"),
+    [
+        ("9s 2h Kd Kc", 1000, -1000),  # player natural 9 v 2
+        ("Ks 9h 2d Kc", -1000, 1000),  # banker natural 9 v 2 (A3)
+    ],
+)
 def test_s34_a_dragon_natural_win_pays_even_money(shoe: str, player: int, banker: int) -> None:
     """s34(a): a winning natural pays 1:1 whatever the margin (digest A3)."""
     res = bac({"1": {"dragon_bonus_player": 1000, "dragon_bonus_banker": 1000}}, shoe)
@@ -161,10 +203,20 @@ def test_s34_a_dragon_natural_win_pays_even_money(shoe: str, player: int, banker
     assert res["boxes"]["1"]["dragon_bonus_banker"] == banker
 
 
-@pytest.mark.parametrize(("margin", "win"), [
-    (9, 30000), (8, 10000), (7, 6000), (6, 4000), (5, 2000), (4, 1000),
-    (3, -1000), (2, -1000), (1, -1000),
-])
+@pytest.mark.parametrize(
+    ("margin", "win"),
+    [
+        (9, 30000),
+        (8, 10000),
+        (7, 6000),
+        (6, 4000),
+        (5, 2000),
+        (4, 1000),
+        (3, -1000),
+        (2, -1000),
+        (1, -1000),
+    ],
+)
 def test_s34_b_dragon_non_natural_margins(margin: int, win: int) -> None:
     """s34(b) 30/10/6/4/2/1:1 by 9..4 points; s33(1)(b)(ii) a non-natural win by 1-3 loses.
     Player 0 draws a ten-value card and stays at 0; banker 0 draws ``margin`` (s23(1))."""
@@ -177,14 +229,14 @@ def test_s34_b_dragon_non_natural_margins(margin: int, win: int) -> None:
 def test_s33_dragon_ties_digest_a2() -> None:
     """s33(1)(c), (3) with digest A2: a tie of naturals is void; a tie without naturals
     loses (s33(1)(b)(ii))."""
-    natural = bac({"1": {"dragon_bonus_player": 1000, "dragon_bonus_banker": 1000}},
-                  "8s 8h Kd Kc")
-    assert natural["boxes"]["1"] == {"dragon_bonus_player": 0, "dragon_bonus_banker": 0,
-                                     "net": 0}
-    plain = bac({"1": {"dragon_bonus_player": 1000, "dragon_bonus_banker": 1000}},
-                "7s 7h Kd Kc")
-    assert plain["boxes"]["1"] == {"dragon_bonus_player": -1000,
-                                   "dragon_bonus_banker": -1000, "net": -2000}
+    natural = bac({"1": {"dragon_bonus_player": 1000, "dragon_bonus_banker": 1000}}, "8s 8h Kd Kc")
+    assert natural["boxes"]["1"] == {"dragon_bonus_player": 0, "dragon_bonus_banker": 0, "net": 0}
+    plain = bac({"1": {"dragon_bonus_player": 1000, "dragon_bonus_banker": 1000}}, "7s 7h Kd Kc")
+    assert plain["boxes"]["1"] == {
+        "dragon_bonus_player": -1000,
+        "dragon_bonus_banker": -1000,
+        "net": -2000,
+    }
 
 
 def test_s38_player_and_banker_pair() -> None:
@@ -194,20 +246,24 @@ def test_s38_player_and_banker_pair() -> None:
     assert res["boxes"]["1"] == {"player_pair": 11000, "banker_pair": -1000, "net": 10000}
 
 
-@pytest.mark.parametrize(("shoe", "payout", "win", "rule"), [
-    ("Ks 6h Kd Kc Ts", "commission", 15000, "s41(2) banker wins with 6"),
-    ("Ks 6h Kd Kc Ts", "no_commission", 15000, "s41(2), in either mode (A6)"),
-    ("Ks 3h Kd Kc Ts 3d", "commission", 15000, "s41(2) three-card 6"),
-    ("Ks 7h Kd Kc Ts", "commission", -1000, "s41(3)(a) banker wins with 7"),
-    ("7s 6h Kd Kc", "commission", -1000, "s41(3)(b) player wins"),
-    ("6s 6h Kd Kc", "commission", -1000, "s41(3)(c) tie"),
-])
+@pytest.mark.parametrize(
+    ("shoe", "payout", "win", "rule"),
+    [
+        ("Ks 6h Kd Kc Ts", "commission", 15000, "s41(2) banker wins with 6"),
+        ("Ks 6h Kd Kc Ts", "no_commission", 15000, "s41(2), in either mode (A6)"),
+        ("Ks 3h Kd Kc Ts 3d", "commission", 15000, "s41(2) three-card 6"),
+        ("Ks 7h Kd Kc Ts", "commission", -1000, "s41(3)(a) banker wins with 7"),
+        ("7s 6h Kd Kc", "commission", -1000, "s41(3)(b) player wins"),
+        ("6s 6h Kd Kc", "commission", -1000, "s41(3)(c) tie"),
+    ],
+)
 def test_s41_super_6(shoe: str, payout: str, win: int, rule: str) -> None:
     res = bac({"1": {"super_6": 1000}}, shoe, {"banker_payout": payout})
     assert res["boxes"]["1"]["super_6"] == win, rule
 
 
 # ------------------------------------------------------------------ limits and validation
+
 
 def test_s9_3_tie_at_most_one_eighth_of_the_maximum() -> None:
     """s9(3): a tie wager above maximum/8 is refused (no round could start: exit 2)."""
@@ -240,17 +296,20 @@ def test_s32_2_side_wager_without_a_baccarat_wager() -> None:
     assert res["boxes"]["5"] == {"dragon_bonus_banker": 1000, "net": 1000}
 
 
-@pytest.mark.parametrize(("scenario", "why"), [
-    ({"options": {"decks": 7}}, "digest A4: 6 or 8 decks only (s4(1))"),
-    ({"options": {"banker_payout": "five_percent"}}, "unknown payout mode"),
-    ({"options": {"surrender": True}}, "unknown option"),
-    ({"cards": {"boxes": {"1": ["As", "Ks"]}}}, "baccarat is dealt from a shoe"),
-    ({"cards": {"shoe": ["As"] * 9}}, "nine aces of spades in eight decks"),
-    ({"cards": {"shoe": ["Ax"]}}, "no such card"),
-    ({"boxes": {"15": {"player": 1000}}}, "s3(1): at most 14 places"),
-    ({"boxes": {"1": {"ante": 1000}}}, "no ante in baccarat"),
-    ({"boxes": {"1": {"player": 10.5}}}, "cents are integers"),
-])
+@pytest.mark.parametrize(
+    ("scenario", "why"),
+    [
+        ({"options": {"decks": 7}}, "digest A4: 6 or 8 decks only (s4(1))"),
+        ({"options": {"banker_payout": "five_percent"}}, "unknown payout mode"),
+        ({"options": {"surrender": True}}, "unknown option"),
+        ({"cards": {"boxes": {"1": ["As", "Ks"]}}}, "baccarat is dealt from a shoe"),
+        ({"cards": {"shoe": ["As"] * 9}}, "nine aces of spades in eight decks"),
+        ({"cards": {"shoe": ["Ax"]}}, "no such card"),
+        ({"boxes": {"15": {"player": 1000}}}, "s3(1): at most 14 places"),
+        ({"boxes": {"1": {"ante": 1000}}}, "no ante in baccarat"),
+        ({"boxes": {"1": {"player": 10.5}}}, "cents are integers"),
+    ],
+)
 def test_invalid_scenarios_exit_2(scenario: dict, why: str) -> None:
     base = {"game": "baccarat", "boxes": {"1": {"player": 1000}}, "seed": 1}
     with pytest.raises(ScenarioError):
@@ -275,8 +334,12 @@ def test_digest_s7_no_decisions() -> None:
 def test_s19_5_every_card_visible_to_everyone_and_settled_from_the_deal() -> None:
     """s4(2), s19(5): all cards are exposed; the round settles at the deal (s24); losers are
     collected before winners are paid (s24(3))."""
-    rnd = Baccarat(TABLE, {1: {"player": 1000}, 2: {"banker": 1000}}, SeededRandomSource(1),
-                   forced=Forced(shoe=[0, 4, 8, 12]))
+    rnd = Baccarat(
+        TABLE,
+        {1: {"player": 1000}, 2: {"banker": 1000}},
+        SeededRandomSource(1),
+        forced=Forced(shoe=[0, 4, 8, 12]),
+    )
     events = rnd.start()
     assert rnd.complete and rnd.pending() == []
     assert all(e.visible_to == EVERYONE for e in events)

@@ -75,10 +75,12 @@ def test_jp11_2004_r11_3_cap_at_recalculated_pool() -> None:
     assert boomerang_majors({3: STRAIGHT_FLUSH}, 6_000_000, 1_000_000) == {3: 600_000}
     assert boomerang_majors({3: ROYAL_FLUSH}, 6_000_000, 1_000_000) == {3: 1_000_000}
     assert boomerang_majors({3: ROYAL_FLUSH, 5: STRAIGHT_FLUSH}, 6_000_000, 1_000_000) == {
-        3: 909_090, 5: 90_909,
+        3: 909_090,
+        5: 90_909,
     }
     assert boomerang_majors({3: ROYAL_FLUSH, 5: ROYAL_FLUSH}, 6_000_000, 1_000_000) == {
-        3: 500_000, 5: 500_000,
+        3: 500_000,
+        5: 500_000,
     }
 
 
@@ -125,9 +127,17 @@ def test_jp06_2017_two_rf_one_sf() -> None:
 def test_2017_fixed_prizes_scale_with_djw_and_no_dead_mans_hand() -> None:
     """2017 r 11.1(c)-(e), r 10.7: 500/150/100 x DJW; Dead Man's Hand does not qualify."""
     cfg = ActJackpotConfig(wager=500)
-    s = settle_2017(cfg, 2_000_000, 1_000_000, {
-        1: FOUR_OF_A_KIND, 2: FULL_HOUSE, 3: FLUSH, 4: DEAD_MANS_HAND,
-    })
+    s = settle_2017(
+        cfg,
+        2_000_000,
+        1_000_000,
+        {
+            1: FOUR_OF_A_KIND,
+            2: FULL_HOUSE,
+            3: FLUSH,
+            4: DEAD_MANS_HAND,
+        },
+    )
     assert s.prizes == {1: 250_000, 2: 75_000, 3: 50_000}
 
 
@@ -149,9 +159,14 @@ _hands = st.dictionaries(
 )
 
 
-@given(_hands, st.integers(0, 50_000_000), st.integers(0, 5_000_000),
-       st.integers(1, 10_000), st.sampled_from(["reserve", "house"]),
-       st.sampled_from(["keep", "return"]))
+@given(
+    _hands,
+    st.integers(0, 50_000_000),
+    st.integers(0, 5_000_000),
+    st.integers(1, 10_000),
+    st.sampled_from(["reserve", "house"]),
+    st.sampled_from(["keep", "return"]),
+)
 def test_2004_money_identity(hands, pool, reserve, wager, source, winning) -> None:
     """Prizes + returns + kept + pool/reserve change = wagers + house funding (s5.9)."""
     cfg = ActJackpotConfig(wager=wager, fixed_prize_source=source, winning_wager=winning)
@@ -160,21 +175,30 @@ def test_2004_money_identity(hands, pool, reserve, wager, source, winning) -> No
     paid = sum(s.prizes.values()) + sum(s.returned.values()) + s.kept
     assert paid + (s.pool - pool) + (s.reserve - reserve) == wagers + s.house_funded
     assert s.pool >= cfg.seed and s.reserve >= 0 and s.house_funded >= 0
-    assert sum(p for b, p in s.prizes.items() if hands[b] in (ROYAL_FLUSH, STRAIGHT_FLUSH)) \
-        <= max(pool, 0) or not any(h in (ROYAL_FLUSH, STRAIGHT_FLUSH) for h in hands.values())
+    assert sum(p for b, p in s.prizes.items() if hands[b] in (ROYAL_FLUSH, STRAIGHT_FLUSH)) <= max(
+        pool, 0
+    ) or not any(h in (ROYAL_FLUSH, STRAIGHT_FLUSH) for h in hands.values())
 
 
-@given(st.dictionaries(st.integers(1, 7), st.one_of(
-    st.none(), st.sampled_from(sorted(QUALIFYING_2017))), max_size=7),
-    st.integers(0, 50_000_000), st.integers(0, 5_000_000), st.integers(1, 10_000))
+@given(
+    st.dictionaries(
+        st.integers(1, 7),
+        st.one_of(st.none(), st.sampled_from(sorted(QUALIFYING_2017))),
+        max_size=7,
+    ),
+    st.integers(0, 50_000_000),
+    st.integers(0, 5_000_000),
+    st.integers(1, 10_000),
+)
 def test_2017_money_identity(hands, pool, reserve, wager) -> None:
     """Coin-in plus settlement: wagers + house funding = prizes + pool/reserve change."""
     cfg = ActJackpotConfig(wager=wager)
     p1, r1 = coin_in_2017(cfg, pool, reserve, len(hands))
     s = settle_2017(cfg, p1, r1, hands)
     wagers = wager * len(hands)
-    assert sum(s.prizes.values()) + (s.pool - pool) + (s.reserve - reserve) \
-        == wagers + s.house_funded
+    assert (
+        sum(s.prizes.values()) + (s.pool - pool) + (s.reserve - reserve) == wagers + s.house_funded
+    )
     for b, h in hands.items():
         if h == ROYAL_FLUSH:
             assert s.prizes[b] >= 1_000_000

@@ -23,11 +23,22 @@ from server.hands import evaluate5
 from server.scenario import run_scenario
 
 
-def scenario(game: str, boxes: dict, hands: dict, dealer: str, decisions: list,
-             options: dict | None = None, jackpot: dict | None = None) -> dict:
-    s = {"game": game, "options": options or {}, "boxes": boxes,
-         "cards": {"boxes": {b: h.split() for b, h in hands.items()}, "dealer": dealer.split()},
-         "decisions": decisions}
+def scenario(
+    game: str,
+    boxes: dict,
+    hands: dict,
+    dealer: str,
+    decisions: list,
+    options: dict | None = None,
+    jackpot: dict | None = None,
+) -> dict:
+    s = {
+        "game": game,
+        "options": options or {},
+        "boxes": boxes,
+        "cards": {"boxes": {b: h.split() for b, h in hands.items()}, "dealer": dealer.split()},
+        "decisions": decisions,
+    }
     if jackpot is not None:
         s["jackpot"] = jackpot
     return run_scenario(s)
@@ -61,42 +72,79 @@ def test_r8_1_every_bet_odds_line() -> None:
     """r 8.1: the bet pays 1/1/2/3/4/5/7/20/50/250 to 1 by the player's hand (no cap)."""
     dealer = "Ad Kc 9s 6h 3d"  # A-K high: qualifies, beaten by everything below
     hands = {
-        "1": "Ac Ks 9d 6d 4c", "2": "2s 2h 9c 6c Th", "3": "5h 5c 3h 3s Qh",
-        "4": "7s 7d 7h Kh 2d", "5": "Ah 2c 3c 4d 5s", "6": "Kd Qd Jd 8d 5d",
+        "1": "Ac Ks 9d 6d 4c",
+        "2": "2s 2h 9c 6c Th",
+        "3": "5h 5c 3h 3s Qh",
+        "4": "7s 7d 7h Kh 2d",
+        "5": "Ah 2c 3c 4d 5s",
+        "6": "Kd Qd Jd 8d 5d",
         "7": "8s 8c 8h Ts Tc",
     }
     boxes = {b: {"ante": 1000} for b in hands}
-    res = scenario("canberra-poker-2004", boxes, hands, dealer,
-                   [[int(b), "bet"] for b in hands], {"max_payout": None})
+    res = scenario(
+        "canberra-poker-2004",
+        boxes,
+        hands,
+        dealer,
+        [[int(b), "bet"] for b in hands],
+        {"max_payout": None},
+    )
     assert [res["boxes"][b]["bet"] for b in "1234567"] == [
-        2000, 2000, 4000, 6000, 8000, 10000, 14000]
+        2000,
+        2000,
+        4000,
+        6000,
+        8000,
+        10000,
+        14000,
+    ]
     hands2 = {"1": "6s 6d 6h 6c 3s", "2": "Kh Qh Jh Th 9h", "3": "As Ks Qs Js Ts"}
-    res2 = scenario("canberra-poker-2017", {b: {"ante": 1000} for b in hands2}, hands2,
-                    "Ac Kd 9c 5d 2d", [[1, "bet"], [2, "bet"], [3, "bet"]],
-                    {"max_payout": None})
+    res2 = scenario(
+        "canberra-poker-2017",
+        {b: {"ante": 1000} for b in hands2},
+        hands2,
+        "Ac Kd 9c 5d 2d",
+        [[1, "bet"], [2, "bet"], [3, "bet"]],
+        {"max_payout": None},
+    )
     assert [res2["boxes"][b]["bet"] for b in "123"] == [40000, 100000, 500000]
 
 
 def test_r7_2_bet_is_exactly_twice_the_ante() -> None:
     """r 7.2: any other bet amount is rejected and nothing changes."""
-    res = scenario("canberra-poker-2017", {"1": {"ante": 1000}}, {"1": "Ks Kd 9h 5c 3d"},
-                   "Qs 9d 7c 4h 2s", [[1, "bet", 3000]])
+    res = scenario(
+        "canberra-poker-2017",
+        {"1": {"ante": 1000}},
+        {"1": "Ks Kd 9h 5c 3d"},
+        "Qs 9d 7c 4h 2s",
+        [[1, "bet", 3000]],
+    )
     assert res["state"] == "rejected"
     assert res["error"]["code"] == "bad_amount" and res["error"]["at"] == 0
 
 
 def test_a8_timeout_folds_losing_ante_and_jackpot_wager() -> None:
     """A8 / r 7.3: an absent player folds: the ante and the jackpot wager are lost."""
-    res = scenario("canberra-poker-2017", {"1": {"ante": 1000, "jackpot": 100}},
-                   {"1": "As Ks Qs Js Ts"}, "Qs 9d 7c 4h 2s".replace("Qs", "Qd"),
-                   [[1, "timeout"]], {"jackpot_wager": 100})
+    res = scenario(
+        "canberra-poker-2017",
+        {"1": {"ante": 1000, "jackpot": 100}},
+        {"1": "As Ks Qs Js Ts"},
+        "Qs 9d 7c 4h 2s".replace("Qs", "Qd"),
+        [[1, "timeout"]],
+        {"jackpot_wager": 100},
+    )
     assert res["boxes"]["1"] == {"ante": -1000, "jackpot": -100, "net": -1100}
 
 
 def test_insufficient_folds() -> None:
     """A player who cannot fund the 2x bet folds (r 7.3)."""
-    res = scenario("canberra-poker-2004", {"2": {"ante": 500}}, {"2": "Ks Kd 9h 5c 3d"},
-                   "Qs 9d 7c 4h 2s", [[2, "insufficient"]])
+    res = scenario(
+        "canberra-poker-2004",
+        {"2": {"ante": 500}},
+        {"2": "Ks Kd 9h 5c 3d"},
+        "Qs 9d 7c 4h 2s",
+        [[2, "insufficient"]],
+    )
     assert res["boxes"]["2"] == {"ante": -500, "net": -500}
 
 
@@ -105,32 +153,68 @@ def test_r10_1_jackpot_wager_needs_ante_and_exact_denomination() -> None:
     with pytest.raises(ScenarioError):
         scenario("canberra-poker-2017", {"1": {"jackpot": 100}}, {}, "Qs 9d 7c 4h 2s", [])
     with pytest.raises(ScenarioError):
-        scenario("canberra-poker-2017", {"1": {"ante": 1000, "jackpot": 200}}, {},
-                 "Qs 9d 7c 4h 2s", [], {"jackpot_wager": 100})
+        scenario(
+            "canberra-poker-2017",
+            {"1": {"ante": 1000, "jackpot": 200}},
+            {},
+            "Qs 9d 7c 4h 2s",
+            [],
+            {"jackpot_wager": 100},
+        )
     with pytest.raises(ScenarioError):  # jackpot not offered (2017 r 4.2)
-        scenario("canberra-poker-2017", {"1": {"ante": 1000, "jackpot": 100}}, {},
-                 "Qs 9d 7c 4h 2s", [], {"jackpot_wager": None})
+        scenario(
+            "canberra-poker-2017",
+            {"1": {"ante": 1000, "jackpot": 100}},
+            {},
+            "Qs 9d 7c 4h 2s",
+            [],
+            {"jackpot_wager": None},
+        )
 
 
 def test_a4_seed_below_rf_minimum_is_invalid() -> None:
     """canberra-poker.md A4: the seed must be at least the $10,000 royal flush minimum."""
     with pytest.raises(ScenarioError):
-        scenario("canberra-poker-2004", {"1": {"ante": 1000}}, {}, "Qs 9d 7c 4h 2s", [],
-                 {"jackpot_seed": 999_999})
+        scenario(
+            "canberra-poker-2004",
+            {"1": {"ante": 1000}},
+            {},
+            "Qs 9d 7c 4h 2s",
+            [],
+            {"jackpot_seed": 999_999},
+        )
 
 
 def test_waiting_lists_pending_decisions() -> None:
     """SCENARIOS.md: decisions ending early leave the round waiting with its pending list."""
-    res = scenario("canberra-poker-2017", {"1": {"ante": 1000}, "2": {"ante": 500}},
-                   {}, "Qs 9d 7c 4h 2s", [[1, "bet"]])
+    res = scenario(
+        "canberra-poker-2017",
+        {"1": {"ante": 1000}, "2": {"ante": 500}},
+        {},
+        "Qs 9d 7c 4h 2s",
+        [[1, "bet"]],
+    )
     assert res["state"] == "waiting"
-    assert res["pending"] == [{"box": 2, "street": "decision", "legal": [
-        {"verb": "bet", "amounts": [1000], "min": 1000, "max": 1000}, {"verb": "fold"}]}]
+    assert res["pending"] == [
+        {
+            "box": 2,
+            "street": "decision",
+            "legal": [
+                {"verb": "bet", "amounts": [1000], "min": 1000, "max": 1000},
+                {"verb": "fold"},
+            ],
+        }
+    ]
 
 
 def _round(cls, **kw):
-    rnd = cls({"jackpot_wager": 100}, {1: {"ante": 1000, "jackpot": 100}, 3: {"ante": 500}},
-              SeededRandomSource(7), jackpot=JackpotState(2_000_000, 500_000), **kw)
+    rnd = cls(
+        {"jackpot_wager": 100},
+        {1: {"ante": 1000, "jackpot": 100}, 3: {"ante": 500}},
+        SeededRandomSource(7),
+        jackpot=JackpotState(2_000_000, 500_000),
+        **kw,
+    )
     rnd.start()
     return rnd
 
@@ -185,9 +269,15 @@ def test_illegal_decisions_change_nothing() -> None:
 
 def test_a_j4_return_option_adds_one_wager_per_winning_box() -> None:
     """jackpots.md A-J4 option: a winning Boomerang wager is returned (CP-06 box 1: +110)."""
-    res = scenario("canberra-poker-2004", {"1": {"ante": 1000, "jackpot": 100}},
-                   {"1": "Ac Jc 8c 6c 2c"}, "Jd 9c 7s 4d 3h", [[1, "bet"]],
-                   {"act2004_winning_wager": "return"}, {"pool": 2_000_000, "reserve": 500_000})
+    res = scenario(
+        "canberra-poker-2004",
+        {"1": {"ante": 1000, "jackpot": 100}},
+        {"1": "Ac Jc 8c 6c 2c"},
+        "Jd 9c 7s 4d 3h",
+        [[1, "bet"]],
+        {"act2004_winning_wager": "return"},
+        {"pool": 2_000_000, "reserve": 500_000},
+    )
     assert res["boxes"]["1"]["jackpot"] == 10_000
 
 
@@ -197,22 +287,29 @@ _deal = st.permutations(list(range(52)))
 @settings(max_examples=400, deadline=None)
 @given(
     version=st.sampled_from([CanberraPoker2004, CanberraPoker2017]),
-    boxes=st.dictionaries(st.integers(1, 7), st.tuples(
-        st.integers(1, 50).map(lambda n: n * 100), st.booleans()), min_size=1, max_size=7),
-    verbs=st.lists(st.sampled_from(["bet", "fold", "timeout", "insufficient"]),
-                   min_size=7, max_size=7),
+    boxes=st.dictionaries(
+        st.integers(1, 7),
+        st.tuples(st.integers(1, 50).map(lambda n: n * 100), st.booleans()),
+        min_size=1,
+        max_size=7,
+    ),
+    verbs=st.lists(
+        st.sampled_from(["bet", "fold", "timeout", "insufficient"]), min_size=7, max_size=7
+    ),
     seed=st.integers(0, 2**32),
     pool=st.integers(1_000_000, 20_000_000),
     reserve=st.integers(0, 5_000_000),
     forced=st.sampled_from([None, "royal", "straight_flush"]),
     source=st.sampled_from(["reserve", "house"]),
 )
-def test_property_money_conserved(version, boxes, verbs, seed, pool, reserve, forced,
-                                  source) -> None:
+def test_property_money_conserved(
+    version, boxes, verbs, seed, pool, reserve, forced, source
+) -> None:
     """Every round completes; player nets + house + pool/reserve change = 0 (and the ledger
     agrees with the per-wager nets)."""
-    wagers = {b: ({"ante": a, "jackpot": 100} if jp else {"ante": a})
-              for b, (a, jp) in boxes.items()}
+    wagers = {
+        b: ({"ante": a, "jackpot": 100} if jp else {"ante": a}) for b, (a, jp) in boxes.items()
+    }
     force = None
     first = min(boxes)
     if forced == "royal":
@@ -222,8 +319,9 @@ def test_property_money_conserved(version, boxes, verbs, seed, pool, reserve, fo
     options = {"jackpot_wager": 100, "fixed_prize_source": source}
     if version is CanberraPoker2004:
         options["act2004_winning_wager"] = "return" if seed % 2 else "keep"
-    rnd = version(options, wagers, SeededRandomSource(seed), forced=force,
-                  jackpot=JackpotState(pool, reserve))
+    rnd = version(
+        options, wagers, SeededRandomSource(seed), forced=force, jackpot=JackpotState(pool, reserve)
+    )
     rnd.start()
     for i, box in enumerate(sorted(boxes)):
         rnd.decide(box, verbs[i])
@@ -249,25 +347,42 @@ def test_command_line_runs_and_describes_b2_games() -> None:
 
     path = VECTORS / "banked" / "CP-05.json"
     vector = json.loads(path.read_text())
-    proc = subprocess.run([sys.executable, "-m", "server.scenario", str(path)],
-                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "server.scenario", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert proc.returncode == 2  # a vector file is not a scenario: exit 2, nothing printed
     assert proc.stdout == ""
     scen = REPO / ".pytest-cp05.json"
     scen.write_text(json.dumps(vector["scenario"]))
     try:
-        proc = subprocess.run([sys.executable, "-m", "server.scenario", str(scen)],
-                              capture_output=True, text=True, cwd=REPO, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "server.scenario", str(scen)],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=60,
+        )
     finally:
         scen.unlink()
     assert proc.returncode == 0, proc.stderr
     assert not compare(vector["expect"], json.loads(proc.stdout))
-    for game, verbs in (("canberra-poker-2004", ["bet", "fold"]),
-                        ("canberra-poker-2017", ["bet", "fold"]),
-                        ("four-card-poker", ["play", "fold"]),
-                        ("casino-war", ["war", "surrender"])):
-        proc = subprocess.run([sys.executable, "-m", "server.scenario", "--describe", game],
-                              capture_output=True, text=True, cwd=REPO, timeout=60)
+    for game, verbs in (
+        ("canberra-poker-2004", ["bet", "fold"]),
+        ("canberra-poker-2017", ["bet", "fold"]),
+        ("four-card-poker", ["play", "fold"]),
+        ("casino-war", ["war", "surrender"]),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "server.scenario", "--describe", game],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=60,
+        )
         assert proc.returncode == 0, proc.stderr
         described = json.loads(proc.stdout)
         assert described["verbs"] == [*verbs, "timeout", "insufficient"]

@@ -16,25 +16,32 @@ from server.scenario import run_scenario
 TABLE = {"minimum": 500, "maximum": 100_000}
 
 
-def war(boxes: dict, hands: dict, dealer: str, decisions: list,
-        options: dict | None = None) -> dict:
-    return run_scenario({
-        "game": "casino-war", "options": TABLE if options is None else options,
-        "boxes": boxes,
-        "cards": {"boxes": {b: h.split() for b, h in hands.items()}, "dealer": dealer.split()},
-        "decisions": decisions,
-    })
+def war(
+    boxes: dict, hands: dict, dealer: str, decisions: list, options: dict | None = None
+) -> dict:
+    return run_scenario(
+        {
+            "game": "casino-war",
+            "options": TABLE if options is None else options,
+            "boxes": boxes,
+            "cards": {"boxes": {b: h.split() for b, h in hands.items()}, "dealer": dealer.split()},
+            "decisions": decisions,
+        }
+    )
 
 
-@pytest.mark.parametrize(("wagers", "ok", "rule"), [
-    ({"war": 1000, "tie": 3000}, True, "s7(5) 3 x 10 = 30"),
-    ({"war": 1000, "tie": 3500}, False, "s7(5)"),
-    ({"war": 50000, "tie": 10000}, True, "s11(2) 1,000 / 10 = 100"),
-    ({"war": 50000, "tie": 15000}, False, "s11(2)"),
-    ({"tie": 1000}, False, "s7(4) tie only with a war wager"),
-    ({"war": 400}, False, "s11(1) below the minimum"),
-    ({"war": 100100}, False, "s11(1) above the maximum"),
-])
+@pytest.mark.parametrize(
+    ("wagers", "ok", "rule"),
+    [
+        ({"war": 1000, "tie": 3000}, True, "s7(5) 3 x 10 = 30"),
+        ({"war": 1000, "tie": 3500}, False, "s7(5)"),
+        ({"war": 50000, "tie": 10000}, True, "s11(2) 1,000 / 10 = 100"),
+        ({"war": 50000, "tie": 15000}, False, "s11(2)"),
+        ({"tie": 1000}, False, "s7(4) tie only with a war wager"),
+        ({"war": 400}, False, "s11(1) below the minimum"),
+        ({"war": 100100}, False, "s11(1) above the maximum"),
+    ],
+)
 def test_cw09_wager_validation(wagers, ok, rule) -> None:
     """casino-war.md CW-09 rows 1-7 (table minimum 5, maximum 1,000)."""
     scen = {"game": "casino-war", "options": TABLE, "boxes": {"1": wagers}, "seed": 1}
@@ -48,8 +55,13 @@ def test_cw09_wager_validation(wagers, ok, rule) -> None:
 def test_cw09_row8_tie_below_minimum() -> None:
     """CW-09 row 8 (A2): a tie wager under the table minimum is refused."""
     with pytest.raises(ScenarioError):
-        run_scenario({"game": "casino-war", "options": {"minimum": 500, "maximum": 100_000},
-                      "boxes": {"1": {"war": 500, "tie": 300}}})
+        run_scenario(
+            {
+                "game": "casino-war",
+                "options": {"minimum": 500, "maximum": 100_000},
+                "boxes": {"1": {"war": 500, "tie": 300}},
+            }
+        )
 
 
 @pytest.mark.parametrize("verb", ["timeout", "insufficient"])
@@ -74,8 +86,7 @@ def test_s2_go_to_war_wager_equals_the_war_wager() -> None:
 
 def test_s17_4_only_tied_boxes_decide() -> None:
     """s17(4): a box whose first card differs owes no decision."""
-    res = war({"1": {"war": 1000}, "2": {"war": 1000}}, {"1": "5s", "2": "9c"}, "5h",
-              [[2, "war"]])
+    res = war({"1": {"war": 1000}, "2": {"war": 1000}}, {"1": "5s", "2": "9c"}, "5h", [[2, "war"]])
     assert res["error"]["code"] == "not_awaiting_decision"
     waiting = war({"1": {"war": 1000}, "2": {"war": 1000}}, {"1": "5s", "2": "9c"}, "5h", [])
     assert waiting["state"] == "waiting"
@@ -114,11 +125,15 @@ def test_illegal_verb_changes_nothing() -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(
-    boxes=st.dictionaries(st.integers(1, 7), st.tuples(
-        st.integers(5, 1000).map(lambda n: n * 100), st.integers(0, 3)), min_size=1,
-        max_size=7),
-    verbs=st.lists(st.sampled_from(["war", "surrender", "timeout", "insufficient"]),
-                   min_size=7, max_size=7),
+    boxes=st.dictionaries(
+        st.integers(1, 7),
+        st.tuples(st.integers(5, 1000).map(lambda n: n * 100), st.integers(0, 3)),
+        min_size=1,
+        max_size=7,
+    ),
+    verbs=st.lists(
+        st.sampled_from(["war", "surrender", "timeout", "insufficient"]), min_size=7, max_size=7
+    ),
     seed=st.integers(0, 2**32),
     decks=st.sampled_from([6, 8]),
 )
@@ -146,9 +161,12 @@ def test_property_money_conserved(boxes, verbs, seed, decks) -> None:
 def test_s30_misdeal_voids_every_wager_even_after_first_card_settlement() -> None:
     """s30(2): on a misdeal all wagers are void, including tie and war wagers already
     settled at the initial deal (s17(2))."""
-    rnd = CasinoWar(TABLE, {1: {"war": 1000, "tie": 500}, 2: {"war": 1000}},
-                    SeededRandomSource(5),
-                    forced=Forced.from_strings({1: ["5s"], 2: ["Kd"]}, dealer=["5h"]))
+    rnd = CasinoWar(
+        TABLE,
+        {1: {"war": 1000, "tie": 500}, 2: {"war": 1000}},
+        SeededRandomSource(5),
+        forced=Forced.from_strings({1: ["5s"], 2: ["Kd"]}, dealer=["5h"]),
+    )
     rnd.start()
     assert rnd.pending() and rnd.result.boxes[2] == {"war": 1000}
     rnd.void("misdeal: the dealer's hand has the wrong number of cards (s30(1)(b))")

@@ -43,7 +43,13 @@ def test_r11_1_order_of_categories() -> None:
     values = [v(h) for h in ladder]
     assert values == sorted(values)
     assert [category(x) for x in values] == [
-        FOUR_ODD, ONE_PAIR, TWO_PAIR, STRAIGHT, FLUSH, THREE_OF_A_KIND, STRAIGHT_FLUSH,
+        FOUR_ODD,
+        ONE_PAIR,
+        TWO_PAIR,
+        STRAIGHT,
+        FLUSH,
+        THREE_OF_A_KIND,
+        STRAIGHT_FLUSH,
         FOUR_OF_A_KIND,
     ]
 

@@ -24,13 +24,19 @@ from server.games.banked.base import (
 )
 
 SPEC = GameSpec(
-    id="toy-high-card", title="Toy", rules="test only",
-    wagers=(WagerSpec("ante", required=True), WagerSpec("side", needs="ante"),
-            WagerSpec("play", initial=False, limits="decision")),
+    id="toy-high-card",
+    title="Toy",
+    rules="test only",
+    wagers=(
+        WagerSpec("ante", required=True),
+        WagerSpec("side", needs="ante"),
+        WagerSpec("play", initial=False, limits="decision"),
+    ),
     verbs=("play", "fold"),
     options=(OptionSpec("num_boxes", 3, minimum=1),),
     pay_tables={"standard": {"side": {"ace": (5, 1)}}},
-    box_cards=1, dealer_cards=1,
+    box_cards=1,
+    dealer_cards=1,
 )
 
 
@@ -40,11 +46,18 @@ class Toy(BankedRound):
     def _deal(self):
         layout = [("box", b, 1) for b in self.boxes] + [("dealer", None, 1)]
         self.cards = deal(self.spec.deck, layout, self.forced, self.rng)
-        out = [CardsDealt(to="box", box=b, cards=(card_str(self.cards[("box", b)][0]),),
-                          visible_to=b) for b in self.boxes]
-        out.append(CardsDealt(to="dealer", box=None,
-                              cards=(card_str(self.cards[("dealer", None)][0]),),
-                              visible_to=NOBODY))
+        out = [
+            CardsDealt(to="box", box=b, cards=(card_str(self.cards[("box", b)][0]),), visible_to=b)
+            for b in self.boxes
+        ]
+        out.append(
+            CardsDealt(
+                to="dealer",
+                box=None,
+                cards=(card_str(self.cards[("dealer", None)][0]),),
+                visible_to=NOBODY,
+            )
+        )
         self.folded: set[int] = set()
         return out + self._open_street("play", self.boxes)
 
@@ -124,8 +137,10 @@ def test_forced_cards_validated():
 
 
 def test_street_settles_and_ledger_matches_nets():
-    r = toy({"1": {"ante": 1000, "side": 500}, "2": {"ante": 1000}, "3": {"ante": 2000}},
-            {1: ["Ah"], 2: ["2c"], 3: ["Kd"]})
+    r = toy(
+        {"1": {"ante": 1000, "side": 500}, "2": {"ante": 1000}, "3": {"ante": 2000}},
+        {1: ["Ah"], 2: ["2c"], 3: ["Kd"]},
+    )
     assert [d.box for d in r.pending()] == [1, 2, 3]
     r.decide(2, "fold")
     r.decide(1, "play")
@@ -133,8 +148,11 @@ def test_street_settles_and_ledger_matches_nets():
     r.decide(3, "play", 2000)
     assert r.complete
     res = r.result
-    assert res.boxes == {1: {"side": 2500, "ante": 1000, "play": 1000},
-                         2: {"ante": -1000}, 3: {"ante": 0, "play": 0}}
+    assert res.boxes == {
+        1: {"side": 2500, "ante": 1000, "play": 1000},
+        2: {"ante": -1000},
+        3: {"ante": 0, "play": 0},
+    }
     for b, total in res.box_totals().items():
         assert r.party_net(f"box:{b}") == total
     assert sum(res.box_totals().values()) + res.house == 0
@@ -143,8 +161,12 @@ def test_street_settles_and_ledger_matches_nets():
 def test_illegal_decisions_change_nothing():
     r = toy({"1": {"ante": 1000}, "2": {"ante": 1000}}, {1: ["Ah"], 2: ["2c"]})
     before = (list(r.events), r.pending(), dict(r.stakes[1]))
-    for args, code in [((1, "raise"), "illegal_verb"), ((1, "play", 999), "bad_amount"),
-                       ((1, "fold", 5), "unexpected_amount"), ((3, "play"), "no_such_box")]:
+    for args, code in [
+        ((1, "raise"), "illegal_verb"),
+        ((1, "play", 999), "bad_amount"),
+        ((1, "fold", 5), "unexpected_amount"),
+        ((3, "play"), "no_such_box"),
+    ]:
         with pytest.raises(IllegalAction) as e:
             r.decide(*args)
         assert e.value.code == code
@@ -186,8 +208,8 @@ def test_qualifiers_are_rejected_by_games_that_take_none():
 
 def test_a_deck_game_refuses_a_shoe_or_an_outcome():
     with pytest.raises(InvalidRound):
-        Toy({}, {1: {"ante": 1000}}, SeededRandomSource(1),
-            forced=Forced(shoe=[0, 1, 2])).start()
+        Toy({}, {1: {"ante": 1000}}, SeededRandomSource(1), forced=Forced(shoe=[0, 1, 2])).start()
     with pytest.raises(InvalidRound):
-        Toy({}, {1: {"ante": 1000}}, SeededRandomSource(1),
-            forced=Forced(outcome={"number": 17})).start()
+        Toy(
+            {}, {1: {"ante": 1000}}, SeededRandomSource(1), forced=Forced(outcome={"number": 17})
+        ).start()

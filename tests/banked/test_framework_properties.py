@@ -24,14 +24,21 @@ from server.games.banked.three_card_poker import ThreeCardPoker
 
 #: Non-overlapping jackpot hands forced onto random boxes so the jackpot paths get exercised.
 JACKPOT_HANDS = [
-    ["As", "Ks", "Qs", "Js", "Ts"], ["9h", "8h", "7h", "6h", "5h"],
-    ["Ad", "Kd", "Qd", "Jd", "Td"], ["7c", "6c", "5c", "4c", "3c"],
-    ["2s", "2h", "2d", "2c", "9s"], ["3h", "3d", "3s", "4h", "4d"],
+    ["As", "Ks", "Qs", "Js", "Ts"],
+    ["9h", "8h", "7h", "6h", "5h"],
+    ["Ad", "Kd", "Qd", "Jd", "Td"],
+    ["7c", "6c", "5c", "4c", "3c"],
+    ["2s", "2h", "2d", "2c", "9s"],
+    ["3h", "3d", "3s", "4h", "4d"],
     ["Ah", "Ac", "8s", "8d", "Kh"],
 ]
 
-SIDE = {CaribbeanStud: "jackpot", HoldemBonus: "bonus", ThreeCardPoker: "pair_plus",
-        MississippiStud: None}
+SIDE = {
+    CaribbeanStud: "jackpot",
+    HoldemBonus: "bonus",
+    ThreeCardPoker: "pair_plus",
+    MississippiStud: None,
+}
 
 
 @st.composite
@@ -48,8 +55,9 @@ def rounds(draw, cls: type[BankedRound]):
     jackpot = None
     if cls is CaribbeanStud:
         options = {
-            "multi_winner_mode": draw(st.sampled_from(
-                ["s24_shared", "sequential_shared", "independent"])),
+            "multi_winner_mode": draw(
+                st.sampled_from(["s24_shared", "sequential_shared", "independent"])
+            ),
             "sharing_sign_displayed": draw(st.booleans()),
             "dead_mans_hand_enabled": draw(st.booleans()),
             "jackpot_kind": draw(st.sampled_from(["progressive", "set"])),
@@ -59,8 +67,9 @@ def rounds(draw, cls: type[BankedRound]):
     forced = None
     if cls is CaribbeanStud and draw(st.booleans()):
         hands = draw(st.permutations(JACKPOT_HANDS))
-        chosen = {b: h for b, h in zip(sorted(boxes), hands, strict=False)
-                  if draw(st.integers(0, 4)) > 0}
+        chosen = {
+            b: h for b, h in zip(sorted(boxes), hands, strict=False) if draw(st.integers(0, 4)) > 0
+        }
         for b in chosen:
             wagers[b]["jackpot"] = 100
         forced = Forced.from_strings(chosen)
@@ -109,8 +118,7 @@ def check(r: BankedRound) -> None:
     assert sum(res.box_totals().values()) + res.house + d_pool + d_res == 0
 
 
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

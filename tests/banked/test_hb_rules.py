@@ -13,41 +13,61 @@ BOARD = ["7h", "Qs", "2d", "9c", "3s"]
 
 
 def scen(boxes, cards, dealer, board, decisions, options=None):
-    return run("holdem-bonus", {"game": "holdem-bonus", "options": options or {},
-                                "boxes": boxes,
-                                "cards": {"boxes": cards, "dealer": dealer, "board": board},
-                                "decisions": decisions})
+    return run(
+        "holdem-bonus",
+        {
+            "game": "holdem-bonus",
+            "options": options or {},
+            "boxes": boxes,
+            "cards": {"boxes": cards, "dealer": dealer, "board": board},
+            "decisions": decisions,
+        },
+    )
 
 
-@pytest.mark.parametrize("hole, name, odds", [
-    (["Ac", "Ad"], "two aces", 30),
-    (["As", "Ks"], "ace-king suited", 25),
-    (["Ah", "Qh"], "ace-queen or ace-jack suited", 20),
-    (["Jd", "Ad"], "ace-queen or ace-jack suited", 20),
-    (["Ac", "Kh"], "ace-king offsuit", 15),
-    (["Kh", "Ks"], "two kings, queens or jacks", 10),
-    (["Jh", "Jc"], "two kings, queens or jacks", 10),
-    (["Ad", "Qs"], "ace-queen or ace-jack offsuit", 5),
-    (["Tc", "Td"], "any other pair", 3),
-    (["2c", "2d"], "any other pair", 3),
-    (["Ah", "Th"], None, -1),
-    (["Kh", "Qh"], None, -1),
-])
+@pytest.mark.parametrize(
+    "hole, name, odds",
+    [
+        (["Ac", "Ad"], "two aces", 30),
+        (["As", "Ks"], "ace-king suited", 25),
+        (["Ah", "Qh"], "ace-queen or ace-jack suited", 20),
+        (["Jd", "Ad"], "ace-queen or ace-jack suited", 20),
+        (["Ac", "Kh"], "ace-king offsuit", 15),
+        (["Kh", "Ks"], "two kings, queens or jacks", 10),
+        (["Jh", "Jc"], "two kings, queens or jacks", 10),
+        (["Ad", "Qs"], "ace-queen or ace-jack offsuit", 5),
+        (["Tc", "Td"], "any other pair", 3),
+        (["2c", "2d"], "any other pair", 3),
+        (["Ah", "Th"], None, -1),
+        (["Kh", "Qh"], None, -1),
+    ],
+)
 def test_s26_every_bonus_line_on_the_hole_cards(hole, name, odds):
     """s6, s25(1)-(2), s26: judged on the two hole cards, win or lose."""
     assert bonus_hand([card(c) for c in hole]) == name
-    res = scen({"1": {"ante": 1000, "bonus": 1000}}, {"1": hole}, ["3c", "3d"],
-               ["4h", "8s", "9d", "5c", "6s"],
-               [[1, "bet"], [1, "check"], [1, "check"]])
+    res = scen(
+        {"1": {"ante": 1000, "bonus": 1000}},
+        {"1": hole},
+        ["3c", "3d"],
+        ["4h", "8s", "9d", "5c", "6s"],
+        [[1, "bet"], [1, "check"], [1, "check"]],
+    )
     assert res["boxes"]["1"]["bonus"] == 1000 * odds
 
 
 def test_a1_option_ante_loses_when_winning_below_a_flush():
     cards = {"1": ["7c", "7d"]}
-    push = scen({"1": {"ante": 1000}}, cards, ["Kd", "4c"], BOARD,
-                [[1, "bet"], [1, "check"], [1, "check"]])
-    lose = scen({"1": {"ante": 1000}}, cards, ["Kd", "4c"], BOARD,
-                [[1, "bet"], [1, "check"], [1, "check"]], {"ante_when_win_below_flush": "lose"})
+    push = scen(
+        {"1": {"ante": 1000}}, cards, ["Kd", "4c"], BOARD, [[1, "bet"], [1, "check"], [1, "check"]]
+    )
+    lose = scen(
+        {"1": {"ante": 1000}},
+        cards,
+        ["Kd", "4c"],
+        BOARD,
+        [[1, "bet"], [1, "check"], [1, "check"]],
+        {"ante_when_win_below_flush": "lose"},
+    )
     assert push["boxes"]["1"] == {"ante": 0, "flop": 2000, "net": 2000}
     assert lose["boxes"]["1"] == {"ante": -1000, "flop": 2000, "net": 1000}
 
@@ -66,9 +86,13 @@ def test_s17_4_flop_is_twice_and_s18_turn_once_the_ante():
 
 
 def test_a5_timeout_folds_pre_flop_and_checks_after():
-    res = scen({"1": {"ante": 1000}, "2": {"ante": 1000}}, {"1": ["Ac", "Ad"], "2": ["7c", "7d"]},
-               ["Kd", "4c"], BOARD,
-               [[1, "timeout"], [2, "bet"], [2, "timeout"], [2, "insufficient"]])
+    res = scen(
+        {"1": {"ante": 1000}, "2": {"ante": 1000}},
+        {"1": ["Ac", "Ad"], "2": ["7c", "7d"]},
+        ["Kd", "4c"],
+        BOARD,
+        [[1, "timeout"], [2, "bet"], [2, "timeout"], [2, "insufficient"]],
+    )
     assert res["state"] == "complete"
     assert res["boxes"]["1"] == {"ante": -1000, "net": -1000}
     assert res["boxes"]["2"] == {"ante": 0, "flop": 2000, "net": 2000}
@@ -76,13 +100,20 @@ def test_a5_timeout_folds_pre_flop_and_checks_after():
 
 def test_s17_6_community_cards_are_exposed_street_by_street():
     """The board is hidden until every flop decision is in (s17(6)), then turn and river."""
-    r = HoldemBonus({}, {1: {"ante": 1000}, 2: {"ante": 1000}}, SeededRandomSource(5),
-                    forced=Forced.from_strings({}, board=BOARD))
+    r = HoldemBonus(
+        {},
+        {1: {"ante": 1000}, 2: {"ante": 1000}},
+        SeededRandomSource(5),
+        forced=Forced.from_strings({}, board=BOARD),
+    )
     r.start()
 
     def board_seen():
-        return [e["cards"] for e in r.view(None)["events"]
-                if e["type"] == "cards_dealt" and e["to"] == "board"]
+        return [
+            e["cards"]
+            for e in r.view(None)["events"]
+            if e["type"] == "cards_dealt" and e["to"] == "board"
+        ]
 
     assert board_seen() == []
     r.decide(1, "bet")

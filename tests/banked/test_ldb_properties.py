@@ -31,16 +31,31 @@ def rounds(draw):
     boxes = draw(st.sets(st.integers(1, 7), min_size=1, max_size=7))
     wagers = {b: {"enter": draw(st.integers(100, 1_000_000))} for b in sorted(boxes)}
     shoe = draw(st.lists(st.sampled_from(ALL_CARDS), max_size=6))
-    verbs = draw(st.lists(st.sampled_from(["draw", "stand", "timeout", "insufficient"]),
-                          min_size=len(boxes), max_size=len(boxes)))
+    verbs = draw(
+        st.lists(
+            st.sampled_from(["draw", "stand", "timeout", "insufficient"]),
+            min_size=len(boxes),
+            max_size=len(boxes),
+        )
+    )
     order = draw(st.permutations(sorted(boxes)))
-    return (draw(st.sampled_from([6, 7, 8])), wagers, shoe, verbs, order,
-            draw(st.integers(0, 2**32)))
+    return (
+        draw(st.sampled_from([6, 7, 8])),
+        wagers,
+        shoe,
+        verbs,
+        order,
+        draw(st.integers(0, 2**32)),
+    )
 
 
 def play(decks, wagers, shoe, verbs, order, seed) -> LuckyDrawBaccarat:
-    r = LuckyDrawBaccarat({"decks": decks, "minimum": 100, "maximum": 1_000_000}, wagers,
-                          SeededRandomSource(seed), forced=Forced(shoe=[card(c) for c in shoe]))
+    r = LuckyDrawBaccarat(
+        {"decks": decks, "minimum": 100, "maximum": 1_000_000},
+        wagers,
+        SeededRandomSource(seed),
+        forced=Forced(shoe=[card(c) for c in shoe]),
+    )
     r.start()
     verb_of = dict(zip(wagers, verbs, strict=True))
     for box in order:

@@ -32,22 +32,29 @@ class Recording:
 
 
 def spin(number: int | str, wagers: dict, options: dict | None = None) -> dict:
-    return run_scenario({"game": "roulette", "options": options or SINGLE,
-                         "boxes": {"1": wagers}, "outcome": {"number": number}})["boxes"]["1"]
+    return run_scenario(
+        {
+            "game": "roulette",
+            "options": options or SINGLE,
+            "boxes": {"1": wagers},
+            "outcome": {"number": number},
+        }
+    )["boxes"]["1"]
 
 
 def test_s8_layout_position_counts() -> None:
     """s8(2) and the RA1 zero combinations: how many of each inside wager each wheel has."""
+
     def count(wheel: str, fam: str) -> int:
         return sum(1 for w in POSITIONS[wheel] if w.startswith(fam + "_"))
 
     assert count("single_zero", "straight") == 37
     assert count("double_zero", "straight") == 38
-    assert count("single_zero", "split") == 57 + 3       # 0-1, 0-2, 0-3
-    assert count("double_zero", "split") == 57 + 5       # 0-00, 0-1, 0-2, 00-2, 00-3
-    assert count("single_zero", "street") == 12 + 2      # 0-1-2, 0-2-3
-    assert count("double_zero", "street") == 12 + 3      # 0-1-2, 0-00-2, 00-2-3
-    assert count("single_zero", "corner") == 22 + 1      # 0-1-2-3
+    assert count("single_zero", "split") == 57 + 3  # 0-1, 0-2, 0-3
+    assert count("double_zero", "split") == 57 + 5  # 0-00, 0-1, 0-2, 00-2, 00-3
+    assert count("single_zero", "street") == 12 + 2  # 0-1-2, 0-2-3
+    assert count("double_zero", "street") == 12 + 3  # 0-1-2, 0-00-2, 00-2-3
+    assert count("single_zero", "corner") == 22 + 1  # 0-1-2-3
     assert count("double_zero", "corner") == 22
     assert count("single_zero", "six_line") == count("double_zero", "six_line") == 11
     assert "first_five" in POSITIONS["double_zero"]
@@ -61,17 +68,24 @@ def test_s2_wheels_hold_every_pocket_once(wheel: str) -> None:
     assert len(order) == len(set(order)) == (37 if wheel == "single_zero" else 38)
 
 
-@pytest.mark.parametrize(("wager", "number", "net"), [
-    ("straight_17", 17, 35 * 1000),
-    ("split_17_20", 20, 17 * 1000),
-    ("street_16_17_18", 18, 11 * 1000),
-    ("corner_13_14_16_17", 13, 8 * 1000),
-    ("six_line_13_14_15_16_17_18", 15, 5 * 1000),
-    ("column_2", 35, 2 * 1000),
-    ("dozen_3", 25, 2 * 1000),
-    ("low", 18, 1000), ("high", 19, 1000), ("even", 36, 1000), ("odd", 1, 1000),
-    ("red", 1, 1000), ("black", 2, 1000),
-])
+@pytest.mark.parametrize(
+    ("wager", "number", "net"),
+    [
+        ("straight_17", 17, 35 * 1000),
+        ("split_17_20", 20, 17 * 1000),
+        ("street_16_17_18", 18, 11 * 1000),
+        ("corner_13_14_16_17", 13, 8 * 1000),
+        ("six_line_13_14_15_16_17_18", 15, 5 * 1000),
+        ("column_2", 35, 2 * 1000),
+        ("dozen_3", 25, 2 * 1000),
+        ("low", 18, 1000),
+        ("high", 19, 1000),
+        ("even", 36, 1000),
+        ("odd", 1, 1000),
+        ("red", 1, 1000),
+        ("black", 2, 1000),
+    ],
+)
 def test_s16_1_every_pay_line(wager: str, number: int, net: int) -> None:
     """s16(1): every wager's payout odds on a single-zero wheel."""
     assert spin(number, {wager: 1000})[wager] == net
@@ -90,8 +104,14 @@ def test_s16_2_only_wagers_covering_the_zero_win(zero, options) -> None:
     including it; even chances lose in full (no la partage, no en prison)."""
     positions = POSITIONS[options["wheel_type"]]
     wagers = dict.fromkeys(positions, 100)
-    nets = run_scenario({"game": "roulette", "options": options, "boxes": {"1": wagers},
-                         "outcome": {"number": zero}})["boxes"]["1"]
+    nets = run_scenario(
+        {
+            "game": "roulette",
+            "options": options,
+            "boxes": {"1": wagers},
+            "outcome": {"number": zero},
+        }
+    )["boxes"]["1"]
     for w, covered in positions.items():
         assert (nets[w] > 0) == (str(zero) in covered), w
         if str(zero) not in covered:
@@ -108,12 +128,15 @@ def test_s16_every_wager_returns_36_per_pocket(wheel: str) -> None:
     positions = POSITIONS[wheel]
     totals = dict.fromkeys(positions, 0)
     for pocket in WHEEL_ORDER[wheel]:
-        r = Roulette({"wheel_type": wheel}, {1: dict.fromkeys(positions, 100)},
-                     SeededRandomSource(0), Forced(outcome={"number": pocket if pocket == "00"
-                                                                   else int(pocket)}))
+        r = Roulette(
+            {"wheel_type": wheel},
+            {1: dict.fromkeys(positions, 100)},
+            SeededRandomSource(0),
+            Forced(outcome={"number": pocket if pocket == "00" else int(pocket)}),
+        )
         r.start()
         for w, net in r.result.boxes[1].items():
-            totals[w] += net + 100          # returned to credits
+            totals[w] += net + 100  # returned to credits
     pockets = len(WHEEL_ORDER[wheel])
     for w, back in totals.items():
         rtp = Fraction(back, 100 * pockets)
@@ -121,28 +144,44 @@ def test_s16_every_wager_returns_36_per_pocket(wheel: str) -> None:
         assert rtp == want, w
 
 
-@pytest.mark.parametrize(("wager", "options", "code"), [
-    ("first_five", SINGLE, "not_on_this_wheel"),       # RL-10d
-    ("straight_00", SINGLE, "not_on_this_wheel"),
-    ("split_0_00", SINGLE, "not_on_this_wheel"),
-    ("corner_0_1_2_3", DOUBLE, "not_on_this_wheel"),
-    ("street_0_2_3", DOUBLE, "not_on_this_wheel"),
-])
+@pytest.mark.parametrize(
+    ("wager", "options", "code"),
+    [
+        ("first_five", SINGLE, "not_on_this_wheel"),  # RL-10d
+        ("straight_00", SINGLE, "not_on_this_wheel"),
+        ("split_0_00", SINGLE, "not_on_this_wheel"),
+        ("corner_0_1_2_3", DOUBLE, "not_on_this_wheel"),
+        ("street_0_2_3", DOUBLE, "not_on_this_wheel"),
+    ],
+)
 def test_s8_1_wager_not_on_this_wheel_is_refused(wager, options, code) -> None:
     """s8(1), RL-10d: a wager the table's wheel does not offer is refused, state unchanged."""
     with pytest.raises(IllegalAction) as e:
         Roulette(options, {1: {wager: 100}}, SeededRandomSource(1))
     assert e.value.code == code
     with pytest.raises(ScenarioError):
-        run_scenario({"game": "roulette", "options": options, "boxes": {"1": {wager: 100}},
-                      "seed": 1})
+        run_scenario(
+            {"game": "roulette", "options": options, "boxes": {"1": {wager: 100}}, "seed": 1}
+        )
 
 
-@pytest.mark.parametrize("wager", [
-    "split_1_5", "corner_3_4_6_7", "street_2_3_4",         # RL-10e
-    "split_20_17", "straight_37", "straight_07", "column_4", "dozen_0", "six_line_1_2_3",
-    "first_five_0", "la_partage", "",
-])
+@pytest.mark.parametrize(
+    "wager",
+    [
+        "split_1_5",
+        "corner_3_4_6_7",
+        "street_2_3_4",  # RL-10e
+        "split_20_17",
+        "straight_37",
+        "straight_07",
+        "column_4",
+        "dozen_0",
+        "six_line_1_2_3",
+        "first_five_0",
+        "la_partage",
+        "",
+    ],
+)
 def test_s8_1_no_such_position_is_no_wager(wager: str) -> None:
     """s8(1), RL-10e: ids that name no position (not adjacent, not a row, not canonical
     order) are not permissible wagers."""
@@ -154,8 +193,11 @@ def test_s8_1_no_such_position_is_no_wager(wager: str) -> None:
 def test_s15_2_wager_limits(amount: int, code: str) -> None:
     """s15(2): each wager between the displayed minimum and maximum."""
     with pytest.raises(IllegalAction) as e:
-        Roulette({"minimum": 100, "maximum": 50000}, {1: {"red": 100, "black": amount}},
-                 SeededRandomSource(1))
+        Roulette(
+            {"minimum": 100, "maximum": 50000},
+            {1: {"red": 100, "black": amount}},
+            SeededRandomSource(1),
+        )
     assert e.value.code == code
 
 
@@ -174,8 +216,12 @@ def test_rng_one_unbiased_randbelow_per_spin() -> None:
 
 def test_s6_outcome_announced_then_losers_collected_then_winners_paid() -> None:
     """s6(1)-(2): the number is announced, losing wagers collected, then winners paid."""
-    r = Roulette(SINGLE, {1: {"red": 100, "straight_5": 100}, 2: {"black": 200}},
-                 SeededRandomSource(0), Forced(outcome={"number": 5}))
+    r = Roulette(
+        SINGLE,
+        {1: {"red": 100, "straight_5": 100}, 2: {"black": 200}},
+        SeededRandomSource(0),
+        Forced(outcome={"number": 5}),
+    )
     events = r.start()
     assert isinstance(events[1], OutcomeDeclared)
     assert events[1].call == "5 red" and events[1].source == "forced"
@@ -205,8 +251,14 @@ def test_malformed_live_result_changes_nothing() -> None:
 
 def test_no_decisions_after_the_spin() -> None:
     """Shared-outcome rounds open no street: any decision is refused with a stable code."""
-    res = run_scenario({"game": "roulette", "boxes": {"1": {"red": 100}},
-                        "outcome": {"number": 1}, "decisions": [[1, "timeout"]]})
+    res = run_scenario(
+        {
+            "game": "roulette",
+            "boxes": {"1": {"red": 100}},
+            "outcome": {"number": 1},
+            "decisions": [[1, "timeout"]],
+        }
+    )
     assert res["state"] == "rejected"
     assert res["error"]["code"] == "round_complete"
     assert res["boxes"]["1"]["red"] == 100
@@ -226,7 +278,9 @@ def test_void_returns_every_wager() -> None:
 def test_max_payout_caps_a_winning_wager() -> None:
     """max_payout (operator option, default none): caps one wager's winnings."""
     assert spin(17, {"straight_17": 1000}, {**SINGLE, "max_payout": 20000}) == {
-        "straight_17": 20000, "net": 20000}
+        "straight_17": 20000,
+        "net": 20000,
+    }
 
 
 def test_scenario_reports_outcome_and_rejects_bad_files() -> None:
@@ -236,11 +290,17 @@ def test_scenario_reports_outcome_and_rejects_bad_files() -> None:
     assert res["state"] == "complete"
     assert res["outcome"]["number"] in range(37)
     base = {"game": "roulette", "boxes": {"1": {"red": 100}}}
-    for extra in ({"cards": {"dealer": ["As"]}}, {"jackpot": {"pool": 1}},
-                  {"outcome": {"number": 3, "x": 1}}, {"outcome": {"number": "17"}},
-                  {"outcome": {"number": True}}, {"options": {"wheel_type": "triple_zero"}},
-                  {"options": {"jackpot_wager": 100}}, {"boxes": {"1": {"red": 1.5}}},
-                  {"boxes": {"201": {"red": 100}}}):
+    for extra in (
+        {"cards": {"dealer": ["As"]}},
+        {"jackpot": {"pool": 1}},
+        {"outcome": {"number": 3, "x": 1}},
+        {"outcome": {"number": "17"}},
+        {"outcome": {"number": True}},
+        {"options": {"wheel_type": "triple_zero"}},
+        {"options": {"jackpot_wager": 100}},
+        {"boxes": {"1": {"red": 1.5}}},
+        {"boxes": {"201": {"red": 100}}},
+    ):
         with pytest.raises(ScenarioError):
             run_scenario({**base, **extra})
 
@@ -257,8 +317,12 @@ def test_etg_s7_view_shows_the_result_and_each_settlement() -> None:
     r = Roulette(SINGLE, {1: {"red": 100}, 2: {"black": 100}}, Recording([]))
     r.start({"number": 30})
     wire = r.view(None)["events"]
-    assert wire[1] == {"type": "outcome_declared", "outcome": {"number": 30},
-                       "call": "30 red", "source": "live"}
+    assert wire[1] == {
+        "type": "outcome_declared",
+        "outcome": {"number": 30},
+        "call": "30 red",
+        "source": "live",
+    }
     settled = [(e["box"], e["wager"], e["net"]) for e in wire if e["type"] == "wager_settled"]
     assert settled == [(2, "black", -100), (1, "red", 100)]
     assert r.view(1)["pending"] == [] and r.view(1)["complete"]

@@ -15,14 +15,32 @@ from server.games.banked.base import Forced
 from server.games.banked.sic_bo import SicBo, family
 
 WAGERS = [
-    "small", "big", "even", "odd", "any_triple",
+    "small",
+    "big",
+    "even",
+    "odd",
+    "any_triple",
     *(f"{k}_{n}" for k in ("triple", "double", "single") for n in range(1, 7)),
     *(f"total_{t}" for t in range(4, 18)),
     *(f"combo_{a}_{b}" for a, b in itertools.combinations(range(1, 7), 2)),
     *(f"four_{s}" for s in ("1234", "2345", "2356", "3456")),
 ]
-TOTAL_ODDS = {4: 62, 17: 62, 5: 31, 16: 31, 6: 18, 15: 18, 7: 12, 14: 12, 8: 8, 13: 8,
-              9: 7, 12: 7, 10: 6, 11: 6}
+TOTAL_ODDS = {
+    4: 62,
+    17: 62,
+    5: 31,
+    16: 31,
+    6: 18,
+    15: 18,
+    7: 12,
+    14: 12,
+    8: 8,
+    13: 8,
+    9: 7,
+    12: 7,
+    10: 6,
+    11: 6,
+}
 
 
 def oracle(wager: str, dice: list[int]) -> int | None:
@@ -58,9 +76,13 @@ def oracle(wager: str, dice: list[int]) -> int | None:
 @st.composite
 def rolls(draw):
     boxes = draw(st.sets(st.integers(1, 200), min_size=1, max_size=6))
-    wagers = {b: {w: draw(st.integers(100, 100_000))
-                  for w in draw(st.sets(st.sampled_from(WAGERS), min_size=1, max_size=12))}
-              for b in boxes}
+    wagers = {
+        b: {
+            w: draw(st.integers(100, 100_000))
+            for w in draw(st.sets(st.sampled_from(WAGERS), min_size=1, max_size=12))
+        }
+        for b in boxes
+    }
     dice = draw(st.one_of(st.none(), st.lists(st.integers(1, 6), min_size=3, max_size=3)))
     return wagers, dice, draw(st.integers(0, 2**32))
 
@@ -80,7 +102,7 @@ def test_random_rolls_conserve_money_and_pay_s12(case) -> None:
     for box, ws in wagers.items():
         assert set(res.boxes[box]) == set(ws)
         for w, stake in ws.items():
-            assert family(w) is not None, w              # every wager id parses
+            assert family(w) is not None, w  # every wager id parses
             odds = oracle(w, rolled)
             assert res.boxes[box][w] == (-stake if odds is None else stake * odds), (w, rolled)
         assert r.party_net(f"box:{box}") == sum(res.boxes[box].values())

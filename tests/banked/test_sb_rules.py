@@ -18,7 +18,11 @@ from server.scenario import describe, run_scenario
 
 #: Every s5 wager id (SCENARIOS.md names).
 ALL_WAGERS = [
-    "small", "big", "even", "odd", "any_triple",
+    "small",
+    "big",
+    "even",
+    "odd",
+    "any_triple",
     *(f"{k}_{n}" for k in ("triple", "double", "single") for n in range(1, 7)),
     *(f"total_{t}" for t in range(4, 18)),
     *(f"combo_{a}_{b}" for a, b in itertools.combinations(range(1, 7), 2)),
@@ -37,8 +41,14 @@ class Recording:
 
 
 def roll(dice: list[int], wagers: dict, options: dict | None = None) -> dict:
-    return run_scenario({"game": "sic-bo", "options": options or {}, "boxes": {"1": wagers},
-                         "outcome": {"dice": dice}})["boxes"]["1"]
+    return run_scenario(
+        {
+            "game": "sic-bo",
+            "options": options or {},
+            "boxes": {"1": wagers},
+            "outcome": {"dice": dice},
+        }
+    )["boxes"]["1"]
 
 
 def test_s5_wager_catalogue() -> None:
@@ -47,12 +57,25 @@ def test_s5_wager_catalogue() -> None:
     assert all(family(w) for w in ALL_WAGERS)
 
 
-@pytest.mark.parametrize(("total", "odds", "dice"), [
-    (4, 62, [1, 1, 2]), (5, 31, [1, 1, 3]), (6, 18, [1, 2, 3]), (7, 12, [1, 2, 4]),
-    (8, 8, [1, 3, 4]), (9, 7, [2, 3, 4]), (10, 6, [1, 3, 6]), (11, 6, [2, 4, 5]),
-    (12, 7, [1, 5, 6]), (13, 8, [2, 5, 6]), (14, 12, [3, 5, 6]), (15, 18, [4, 5, 6]),
-    (16, 31, [4, 6, 6]), (17, 62, [5, 6, 6]),
-])
+@pytest.mark.parametrize(
+    ("total", "odds", "dice"),
+    [
+        (4, 62, [1, 1, 2]),
+        (5, 31, [1, 1, 3]),
+        (6, 18, [1, 2, 3]),
+        (7, 12, [1, 2, 4]),
+        (8, 8, [1, 3, 4]),
+        (9, 7, [2, 3, 4]),
+        (10, 6, [1, 3, 6]),
+        (11, 6, [2, 4, 5]),
+        (12, 7, [1, 5, 6]),
+        (13, 8, [2, 5, 6]),
+        (14, 12, [3, 5, 6]),
+        (15, 18, [4, 5, 6]),
+        (16, 31, [4, 6, 6]),
+        (17, 62, [5, 6, 6]),
+    ],
+)
 def test_s12_f_every_total(total: int, odds: int, dice: list[int]) -> None:
     """s12(f): the 3 dice totals 4..17 and their odds."""
     assert roll(dice, {f"total_{total}": 100})[f"total_{total}"] == odds * 100
@@ -63,8 +86,9 @@ def test_s12_f_total_includes_triples() -> None:
     assert roll([3, 3, 3], {"total_9": 100})["total_9"] == 700
 
 
-@pytest.mark.parametrize(("dice", "net"), [([1, 2, 3], 100), ([1, 1, 2], 200), ([1, 1, 1], 1200),
-                                           ([2, 3, 4], -100)])
+@pytest.mark.parametrize(
+    ("dice", "net"), [([1, 2, 3], 100), ([1, 1, 2], 200), ([1, 1, 1], 1200), ([2, 3, 4], -100)]
+)
 def test_s12_h_single_face_pays_by_dice_showing_it(dice, net) -> None:
     """s12(h), SA3: the face on 1, 2 or 3 dice pays 1, 2 or 12 to 1 (the text's 12, not 3)."""
     assert roll(dice, {"single_1": 100})["single_1"] == net
@@ -94,8 +118,18 @@ def test_s12_j_four_number_combination(four: str) -> None:
 def test_s5_triples_lose_small_big_odd_even(n: int) -> None:
     """s5(2), SA6: no triple wins small, big, odd or even; the triple pays 180, any triple 31,
     the specific double 11 (SA1)."""
-    nets = roll([n, n, n], {"small": 100, "big": 100, "odd": 100, "even": 100,
-                            f"triple_{n}": 100, "any_triple": 100, f"double_{n}": 100})
+    nets = roll(
+        [n, n, n],
+        {
+            "small": 100,
+            "big": 100,
+            "odd": 100,
+            "even": 100,
+            f"triple_{n}": 100,
+            "any_triple": 100,
+            f"double_{n}": 100,
+        },
+    )
     assert [nets[w] for w in ("small", "big", "odd", "even")] == [-100] * 4
     assert nets[f"triple_{n}"] == 18000
     assert nets["any_triple"] == 3100
@@ -113,8 +147,12 @@ def _returns(options: dict | None = None) -> dict[str, Fraction]:
     """Each wager's return to player over the 216 equally likely rolls."""
     back = dict.fromkeys(ALL_WAGERS, 0)
     for dice in itertools.product(range(1, 7), repeat=3):
-        r = SicBo(options, {1: dict.fromkeys(ALL_WAGERS, 100)}, SeededRandomSource(0),
-                  Forced(outcome={"dice": list(dice)}))
+        r = SicBo(
+            options,
+            {1: dict.fromkeys(ALL_WAGERS, 100)},
+            SeededRandomSource(0),
+            Forced(outcome={"dice": list(dice)}),
+        )
         r.start()
         for w, net in r.result.boxes[1].items():
             back[w] += net + 100
@@ -137,8 +175,20 @@ def test_s12_returns_over_all_216_rolls() -> None:
     assert rtp["total_10"] == Fraction(27 * 7, 216)
 
 
-@pytest.mark.parametrize("wager", ["total_3", "total_18", "combo_2_2", "combo_3_2",
-                                   "four_1256", "double_7", "single_0", "triple_01", "any"])
+@pytest.mark.parametrize(
+    "wager",
+    [
+        "total_3",
+        "total_18",
+        "combo_2_2",
+        "combo_3_2",
+        "four_1256",
+        "double_7",
+        "single_0",
+        "triple_01",
+        "any",
+    ],
+)
 def test_sb19e_impermissible_wagers_refused(wager: str) -> None:
     """SB-19e, s5: totals 3 and 18, a combination of one number, unlisted four-number sets."""
     with pytest.raises(InvalidRound):
@@ -174,16 +224,26 @@ def test_s15_4_live_result_is_the_corrected_one() -> None:
     assert r.result.boxes[1] == {"total_10": 600, "total_11": -100}
 
 
-@pytest.mark.parametrize("outcome", [{"dice": [1, 2]}, {"dice": [0, 1, 2]}, {"dice": [1, 2, 7]},
-                                     {"dice": [1, 2, True]}, {"dice": "123"}, {"number": 3}])
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        {"dice": [1, 2]},
+        {"dice": [0, 1, 2]},
+        {"dice": [1, 2, 7]},
+        {"dice": [1, 2, True]},
+        {"dice": "123"},
+        {"number": 3},
+    ],
+)
 def test_malformed_outcome_is_an_invalid_scenario(outcome) -> None:
     with pytest.raises(ScenarioError):
         run_scenario({"game": "sic-bo", "boxes": {"1": {"big": 100}}, "outcome": outcome})
 
 
 def test_scenario_seeded_roll_and_describe() -> None:
-    res = run_scenario({"game": "sic-bo", "boxes": {"1": {"big": 100}, "150": {"small": 100}},
-                        "seed": 3})
+    res = run_scenario(
+        {"game": "sic-bo", "boxes": {"1": {"big": 100}, "150": {"small": 100}}, "seed": 3}
+    )
     assert res["state"] == "complete"
     assert res["outcome"]["dice"] == sorted(res["outcome"]["dice"])
     assert res["boxes"]["1"]["net"] + res["boxes"]["150"]["net"] + res["house"] == 0

@@ -27,9 +27,13 @@ def spins(draw):
     wheel = draw(st.sampled_from([50, 52, 54]))
     symbols = sorted(PAYS[wheel])
     boxes = draw(st.sets(st.integers(1, 200), min_size=1, max_size=8))
-    wagers = {b: {s: draw(st.integers(100, 100_000))
-                  for s in draw(st.sets(st.sampled_from(symbols), min_size=1))}
-              for b in boxes}
+    wagers = {
+        b: {
+            s: draw(st.integers(100, 100_000))
+            for s in draw(st.sets(st.sampled_from(symbols), min_size=1))
+        }
+        for b in boxes
+    }
     segment = draw(st.one_of(st.none(), st.sampled_from(symbols)))
     return wheel, wagers, segment, draw(st.integers(0, 2**32))
 
@@ -49,7 +53,7 @@ def test_random_spins_conserve_money_and_pay_the_wheels_odds(case) -> None:
     for box, ws in wagers.items():
         assert set(res.boxes[box]) == set(ws)
         for s, stake in ws.items():
-            assert SPEC.wager(s) is not None             # every wager id parses
+            assert SPEC.wager(s) is not None  # every wager id parses
             want = floor(stake * PAYS[wheel][s]) if s == spun else -stake
             assert res.boxes[box][s] == want, (s, spun)
         assert r.party_net(f"box:{box}") == sum(res.boxes[box].values())

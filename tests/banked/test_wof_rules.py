@@ -37,9 +37,14 @@ class Recording:
 
 
 def spin(wheel: int, segment: str, wagers: dict, options: dict | None = None) -> dict:
-    return run_scenario({"game": "wheel-of-fortune",
-                         "options": {"wheel_type": wheel, **(options or {})},
-                         "boxes": {"1": wagers}, "outcome": {"segment": segment}})["boxes"]["1"]
+    return run_scenario(
+        {
+            "game": "wheel-of-fortune",
+            "options": {"wheel_type": wheel, **(options or {})},
+            "boxes": {"1": wagers},
+            "outcome": {"segment": segment},
+        }
+    )["boxes"]["1"]
 
 
 @pytest.mark.parametrize(("wheel", "symbol"), [(w, s) for w, t in PAYS.items() for s in t])
@@ -51,9 +56,14 @@ def test_s12_s18_s24_every_pay_line(wheel: int, symbol: str) -> None:
         assert nets[s] == (int(1000 * PAYS[wheel][s]) if s == symbol else -1000), s
 
 
-@pytest.mark.parametrize(("wheel", "counts"), [
-    (50, (24, 8, 8, 4, 2, 2, 1, 1)), (52, (24, 12, 8, 4, 2, 1, 1)), (54, (26, 13, 7, 4, 2, 1, 1)),
-])
+@pytest.mark.parametrize(
+    ("wheel", "counts"),
+    [
+        (50, (24, 8, 8, 4, 2, 2, 1, 1)),
+        (52, (24, 12, 8, 4, 2, 1, 1)),
+        (54, (26, 13, 7, 4, 2, 1, 1)),
+    ],
+)
 def test_s2_s14_s20_section_counts(wheel: int, counts: tuple[int, ...]) -> None:
     """s2(2), s14(2), s20(2) with WA1: the i-th count is symbol i's; the default arrangement
     holds exactly those counts."""
@@ -63,22 +73,43 @@ def test_s2_s14_s20_section_counts(wheel: int, counts: tuple[int, ...]) -> None:
     assert Counter(segs) == Counter(SECTIONS[str(wheel)])
 
 
-@pytest.mark.parametrize(("wheel", "returns"), [
-    (50, {"a": Fraction(96, 100), "b": Fraction(96, 100), "c": Fraction(96, 100),
-          "d": Fraction(96, 100), "e": Fraction(92, 100), "f": Fraction(92, 100),
-          "g": Fraction(90, 100), "h": Fraction(90, 100)}),
-    (52, dict.fromkeys("abcdefg", Fraction(48, 52))),
-    (54, {**dict.fromkeys("abdeg", Fraction(52, 54)), "c": Fraction(105, 108),
-          "f": Fraction(53, 54), "g": Fraction(53, 54)}),
-])
+@pytest.mark.parametrize(
+    ("wheel", "returns"),
+    [
+        (
+            50,
+            {
+                "a": Fraction(96, 100),
+                "b": Fraction(96, 100),
+                "c": Fraction(96, 100),
+                "d": Fraction(96, 100),
+                "e": Fraction(92, 100),
+                "f": Fraction(92, 100),
+                "g": Fraction(90, 100),
+                "h": Fraction(90, 100),
+            },
+        ),
+        (52, dict.fromkeys("abcdefg", Fraction(48, 52))),
+        (
+            54,
+            {
+                **dict.fromkeys("abdeg", Fraction(52, 54)),
+                "c": Fraction(105, 108),
+                "f": Fraction(53, 54),
+                "g": Fraction(53, 54),
+            },
+        ),
+    ],
+)
 def test_wa1_returns_quoted_by_the_digest(wheel: int, returns: dict) -> None:
     """WA1: under the ordinal mapping every symbol returns what the digest quotes (50-space
     a-d 96%, e-f 92%, g-h 90%; 52-space 92.3%; 54-space 96.3%, c 97.2%, f-g 98.1%), summed
     over every section of the engine's wheel."""
     back = Counter()
     for section in range(wheel):
-        r = WheelOfFortune({"wheel_type": wheel}, {1: dict.fromkeys(PAYS[wheel], 200)},
-                           Recording([section]))
+        r = WheelOfFortune(
+            {"wheel_type": wheel}, {1: dict.fromkeys(PAYS[wheel], 200)}, Recording([section])
+        )
         r.start()
         for s, net in r.result.boxes[1].items():
             back[s] += net + 200
@@ -120,22 +151,45 @@ def test_wf23d_symbol_not_on_the_wheel_refused() -> None:
             WheelOfFortune(None, {1: {bad: 100}}, SeededRandomSource(1))
 
 
-@pytest.mark.parametrize("segments", [
-    ["a"] * 23 + ["b"] * 9 + ["c"] * 8 + ["d"] * 4 + ["e"] * 2 + ["f"] * 2 + ["g", "h"],  # WF-23e
-    ["a"] * 24 + ["b"] * 8 + ["c"] * 8 + ["d"] * 4 + ["e"] * 2 + ["f"] * 2 + ["g"],
-    ["a"] * 24 + ["b"] * 8 + ["c"] * 8 + ["d"] * 4 + ["e"] * 2 + ["f"] * 2 + ["g", "z"],
-])
+@pytest.mark.parametrize(
+    "segments",
+    [
+        ["a"] * 23
+        + ["b"] * 9
+        + ["c"] * 8
+        + ["d"] * 4
+        + ["e"] * 2
+        + ["f"] * 2
+        + ["g", "h"],  # WF-23e
+        ["a"] * 24 + ["b"] * 8 + ["c"] * 8 + ["d"] * 4 + ["e"] * 2 + ["f"] * 2 + ["g"],
+        ["a"] * 24 + ["b"] * 8 + ["c"] * 8 + ["d"] * 4 + ["e"] * 2 + ["f"] * 2 + ["g", "z"],
+    ],
+)
 def test_wf23e_segments_must_hold_the_section_counts(segments: list[str]) -> None:
     """WF-23e: a configured arrangement with the wrong counts is refused at start-up."""
     with pytest.raises(ScenarioError):
-        run_scenario({"game": "wheel-of-fortune", "options": {"segments": segments},
-                      "boxes": {"1": {"a": 100}}, "seed": 1})
+        run_scenario(
+            {
+                "game": "wheel-of-fortune",
+                "options": {"segments": segments},
+                "boxes": {"1": {"a": 100}},
+                "seed": 1,
+            }
+        )
 
 
 def test_rng_one_randbelow_per_spin_over_the_configured_arrangement() -> None:
     """One randbelow(N) per spin picks the section the indicator rests on."""
-    segs = ["h", "g", *(["f"] * 2), *(["e"] * 2), *(["d"] * 4), *(["c"] * 8), *(["b"] * 8),
-            *(["a"] * 24)]
+    segs = [
+        "h",
+        "g",
+        *(["f"] * 2),
+        *(["e"] * 2),
+        *(["d"] * 4),
+        *(["c"] * 8),
+        *(["b"] * 8),
+        *(["a"] * 24),
+    ]
     for index, symbol in ((0, "h"), (1, "g"), (49, "a"), (20, "b")):
         rng = Recording([index])
         r = WheelOfFortune({"wheel_type": 50, "segments": segs}, {1: {"a": 100}}, rng)
@@ -148,16 +202,28 @@ def test_s11_limits_and_no_decisions() -> None:
     """s11: each wager between the limits; the round takes no decisions."""
     with pytest.raises(IllegalAction):
         WheelOfFortune({"maximum": 1000}, {1: {"a": 1001}}, SeededRandomSource(1))
-    res = run_scenario({"game": "wheel-of-fortune", "boxes": {"1": {"a": 100}},
-                        "outcome": {"segment": "a"}, "decisions": [[1, "bet"]]})
+    res = run_scenario(
+        {
+            "game": "wheel-of-fortune",
+            "boxes": {"1": {"a": 100}},
+            "outcome": {"segment": "a"},
+            "decisions": [[1, "bet"]],
+        }
+    )
     assert res["state"] == "rejected" and res["error"]["code"] == "round_complete"
 
 
 @pytest.mark.parametrize("outcome", [{"segment": "h"}, {"segment": 3}, {"number": 1}])
 def test_bad_outcome_invalid_scenario(outcome) -> None:
     with pytest.raises(ScenarioError):
-        run_scenario({"game": "wheel-of-fortune", "options": {"wheel_type": 54},
-                      "boxes": {"1": {"a": 100}}, "outcome": outcome})
+        run_scenario(
+            {
+                "game": "wheel-of-fortune",
+                "options": {"wheel_type": 54},
+                "boxes": {"1": {"a": 100}},
+                "outcome": outcome,
+            }
+        )
 
 
 def test_describe() -> None:
@@ -168,8 +234,12 @@ def test_describe() -> None:
 
 
 def test_forced_outcome_from_engine_api() -> None:
-    r = WheelOfFortune({"wheel_type": 52}, {1: {"f": 300}, 2: {"g": 200}}, Recording([]),
-                       Forced(outcome={"segment": "f"}))
+    r = WheelOfFortune(
+        {"wheel_type": 52},
+        {1: {"f": 300}, 2: {"g": 200}},
+        Recording([]),
+        Forced(outcome={"segment": "f"}),
+    )
     r.start()
     assert r.result.boxes == {1: {"f": 14100}, 2: {"g": -200}}
     assert r.result.house == -13900

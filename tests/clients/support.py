@@ -25,8 +25,13 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 HOLDEM = {"blinds": [100, 200], "structure": "no-limit", "min_table_stake": 4000}
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 
 
@@ -37,17 +42,30 @@ def chromium_path() -> str:
     return path
 
 
-def holdem_table(table_id: str = "holdem-test", *, seats: int = 6,
-                 seed: int | None = 7) -> TableConfig:
-    return TableConfig(id=table_id, game="holdem-act", name="Hold'em $1/$2 test table",
-                       options=dict(HOLDEM, max_seats=seats), seed=seed)
+def holdem_table(
+    table_id: str = "holdem-test", *, seats: int = 6, seed: int | None = 7
+) -> TableConfig:
+    return TableConfig(
+        id=table_id,
+        game="holdem-act",
+        name="Hold'em $1/$2 test table",
+        options=dict(HOLDEM, max_seats=seats),
+        seed=seed,
+    )
 
 
 def config(*tables: TableConfig, **kw: Any) -> ServerConfig:
     """A server config for client tests: generous turn time, short pause between rounds."""
-    base: dict[str, Any] = dict(port=0, tables=tables or (holdem_table(),), turn_time=30.0,
-                                time_bank=0.0, grace=30.0, round_pause=0.5,
-                                starting_balance=1_000_000, close_timeout=1.0)
+    base: dict[str, Any] = dict(
+        port=0,
+        tables=tables or (holdem_table(),),
+        turn_time=30.0,
+        time_bank=0.0,
+        grace=30.0,
+        round_pause=0.5,
+        starting_balance=1_000_000,
+        close_timeout=1.0,
+    )
     base.update(kw)
     return ServerConfig(**base)
 
@@ -72,8 +90,16 @@ class Bot:
     unless the player under test folds.
     """
 
-    def __init__(self, url: str, table: str, seat: int, *, passive: bool = True,
-                 seed: int = 0, buy_in: int = 20_000) -> None:
+    def __init__(
+        self,
+        url: str,
+        table: str,
+        seat: int,
+        *,
+        passive: bool = True,
+        seed: int = 0,
+        buy_in: int = 20_000,
+    ) -> None:
         self.url, self.table, self.seat = url, table, seat
         self.passive = passive
         self.rng = random.Random(seed)
@@ -100,13 +126,21 @@ class Bot:
             self.rounds += 1
             stake = client.tables[self.table].stake
             if stake is not None and stake < self.buy_in // 2:
-                await client.send({"type": "buy_in", "table": self.table,
-                                   "amount": self.buy_in - stake})
+                await client.send(
+                    {"type": "buy_in", "table": self.table, "amount": self.buy_in - stake}
+                )
 
     def choose(self, legal: dict[str, Any]) -> tuple[str, int | None]:
         if self.passive:
-            return ("check", None) if "check" in legal else ("call", None) \
-                if "call" in legal else ("allin", None) if "allin" in legal else ("fold", None)
+            return (
+                ("check", None)
+                if "check" in legal
+                else ("call", None)
+                if "call" in legal
+                else ("allin", None)
+                if "allin" in legal
+                else ("fold", None)
+            )
         verb = self.rng.choice(sorted(legal))
         if verb in ("bet", "raise"):
             bounds = legal[verb]

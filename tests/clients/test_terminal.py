@@ -91,17 +91,37 @@ def test_hand_folds_round_events_into_stacks_bets_board_and_result() -> None:
         {"type": "blind_posted", "seat": 1, "kind": "blind1", "amount": 100, "stack": 900},
         {"type": "blind_posted", "seat": 2, "kind": "blind2", "amount": 200, "stack": 800},
         {"type": "hole_cards_dealt", "seat": 1, "cards": ["As", "Kd"]},
-        {"type": "action_taken", "seat": 1, "verb": "raise", "amount": 500, "total": 600,
-         "stack": 400},
-        {"type": "action_taken", "seat": 2, "verb": "fold", "amount": 0, "total": 200,
-         "stack": 800},
+        {
+            "type": "action_taken",
+            "seat": 1,
+            "verb": "raise",
+            "amount": 500,
+            "total": 600,
+            "stack": 400,
+        },
+        {
+            "type": "action_taken",
+            "seat": 2,
+            "verb": "fold",
+            "amount": 0,
+            "total": 200,
+            "stack": 800,
+        },
         {"type": "uncalled_returned", "seat": 1, "amount": 400},
     ):
         hand.apply(ev)
     assert hand.seats[1].cards == ["As", "Kd"] and hand.seats[2].folded
     assert hand.pot == 400 and hand.seats[1].stack == 800
-    hand.apply({"type": "pot_awarded", "pot": 0, "amount": 400, "winners": [1],
-                "shares": {"1": 400}, "commission": 0})
+    hand.apply(
+        {
+            "type": "pot_awarded",
+            "pot": 0,
+            "amount": 400,
+            "winners": [1],
+            "shares": {"1": 400},
+            "commission": 0,
+        }
+    )
     hand.apply({"type": "round_ended", "stacks": {"1": 1200, "2": 800}})
     assert hand.ended and hand.seats[1].stack == 1200 and hand.seats[1].won == 400
 
@@ -115,8 +135,10 @@ def _run_main(argv: list[str]) -> tuple[int, str]:
 
 
 async def test_bot_mode_joins_plays_three_hands_and_leaves() -> None:
-    async with running_server(config(holdem_table(TABLE))) as server, \
-            trio.open_nursery() as nursery:
+    async with (
+        running_server(config(holdem_table(TABLE))) as server,
+        trio.open_nursery() as nursery,
+    ):
         opponent = Bot(server.url, TABLE, 1, passive=False, seed=3)
         await nursery.start(opponent.run)
         argv = ["--url", server.url, "--bot", "--hands", "3", "--table", TABLE, "--seed", "1"]
@@ -130,47 +152,84 @@ async def test_bot_mode_joins_plays_three_hands_and_leaves() -> None:
         # it left: only the opponent is seated, and every cent is accounted for
         assert sorted(table.seats) == [1]
         money_now = server.croupier.money()
-        assert money_now["wallets"] + money_now["stakes"] + money_now["commission"] \
+        assert (
+            money_now["wallets"] + money_now["stakes"] + money_now["commission"]
             == money_now["issued"]
+        )
         nursery.cancel_scope.cancel()
     assert opponent.errors == []
 
 
 async def test_interactive_mode_through_a_pipe_join_fold_quit() -> None:
-    async with running_server(config(holdem_table(TABLE), round_pause=1.0)) as server, \
-            trio.open_nursery() as nursery:
+    async with (
+        running_server(config(holdem_table(TABLE), round_pause=1.0)) as server,
+        trio.open_nursery() as nursery,
+    ):
         await nursery.start(Bot(server.url, TABLE, 2).run)
         env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
         with trio.fail_after(90):
             proc = await trio.run_process(
-                [sys.executable, "-m", "server.cli", "play", "--url", server.url,
-                 "--name", "carol", "--table", TABLE, "--buy-in", "$150"],
-                stdin=b"f\nq\n", capture_stdout=True, capture_stderr=True, check=False,
-                env=env, cwd=ROOT)
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "play",
+                    "--url",
+                    server.url,
+                    "--name",
+                    "carol",
+                    "--table",
+                    TABLE,
+                    "--buy-in",
+                    "$150",
+                ],
+                stdin=b"f\nq\n",
+                capture_stdout=True,
+                capture_stderr=True,
+                check=False,
+                env=env,
+                cwd=ROOT,
+            )
         out = proc.stdout.decode()
         nursery.cancel_scope.cancel()
     assert proc.returncode == 0, out + proc.stderr.decode()
     assert "connected as carol" in out
-    assert "Tables" in out and TABLE in out              # the lobby list
+    assert "Tables" in out and TABLE in out  # the lobby list
     assert "joined" in out and "seat 1" in out
     assert "bought in for $150.00" in out
-    assert "your cards:" in out                          # own hole cards, as text
-    assert "carol (you) folds" in out                    # the piped fold, played at its turn
-    assert "you left the table: $" in out                # q: leave, stake back to the wallet
+    assert "your cards:" in out  # own hole cards, as text
+    assert "carol (you) folds" in out  # the piped fold, played at its turn
+    assert "you left the table: $" in out  # q: leave, stake back to the wallet
 
 
 async def test_interactive_mode_picks_a_table_from_the_lobby_and_watches() -> None:
-    async with running_server(config(holdem_table(TABLE), round_pause=1.0)) as server, \
-            trio.open_nursery() as nursery:
+    async with (
+        running_server(config(holdem_table(TABLE), round_pause=1.0)) as server,
+        trio.open_nursery() as nursery,
+    ):
         await nursery.start(Bot(server.url, TABLE, 2).run)
         await nursery.start(Bot(server.url, TABLE, 3).run)
         env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
         with trio.fail_after(90):
             proc = await trio.run_process(
-                [sys.executable, "-m", "server.cli", "play", "--url", server.url,
-                 "--name", "dan", "--watch"],
-                stdin=b"nope\n1\nf\nq\n", capture_stdout=True, capture_stderr=True,
-                check=False, env=env, cwd=ROOT)
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "play",
+                    "--url",
+                    server.url,
+                    "--name",
+                    "dan",
+                    "--watch",
+                ],
+                stdin=b"nope\n1\nf\nq\n",
+                capture_stdout=True,
+                capture_stderr=True,
+                check=False,
+                env=env,
+                cwd=ROOT,
+            )
         out = proc.stdout.decode()
         nursery.cancel_scope.cancel()
     assert proc.returncode == 0, out + proc.stderr.decode()
@@ -178,7 +237,7 @@ async def test_interactive_mode_picks_a_table_from_the_lobby_and_watches() -> No
     assert "no table 'nope'" in out
     assert "joined Hold'em $1/$2 test table as a spectator" in out
     assert "spectators cannot act" in out
-    assert "your cards:" not in out                      # a spectator sees no hole cards
+    assert "your cards:" not in out  # a spectator sees no hole cards
     assert "you left the table: $0.00" in out
 
 
@@ -189,10 +248,24 @@ async def test_server_shutdown_returns_the_stake_and_ends_the_client() -> None:
         async with running_server(config(holdem_table(TABLE))) as server:
             await outer.start(Bot(server.url, TABLE, 2).run)
             proc = await trio.lowlevel.open_process(
-                [sys.executable, "-m", "server.cli", "play", "--url", server.url,
-                 "--name", "erin", "--table", TABLE],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                env=env, cwd=ROOT)
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "play",
+                    "--url",
+                    server.url,
+                    "--name",
+                    "erin",
+                    "--table",
+                    TABLE,
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=ROOT,
+            )
             output = bytearray()
 
             async def read_until(text: bytes) -> None:
@@ -202,7 +275,7 @@ async def test_server_shutdown_returns_the_stake_and_ends_the_client() -> None:
                     output.extend(chunk)
 
             with trio.fail_after(60):
-                await read_until(b"hand #")               # seated, bought in, playing
+                await read_until(b"hand #")  # seated, bought in, playing
         # the server has shut down (running_server's exit); stdin is still open
         with trio.fail_after(30):
             while chunk := await proc.stdout.receive_some(4096):
@@ -214,14 +287,14 @@ async def test_server_shutdown_returns_the_stake_and_ends_the_client() -> None:
     assert "the table is closing" in out
     # Either the voided round and the ``left`` message arrive before the close (the
     # protocol's promise), or the connection closes with 1001 first; both end cleanly.
-    assert ("you left the table" in out and "(shutdown)" in out) \
-        or "the server shut down (1001)" in out, out
+    assert (
+        "you left the table" in out and "(shutdown)" in out
+    ) or "the server shut down (1001)" in out, out
     assert code == 0, out
 
 
 def test_only_player_vs_player_poker_tables_are_played() -> None:
-    for game in ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld",
-                 "manila-qld"):
+    for game in ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld", "manila-qld"):
         assert POKER_GAME.match(game)
     for game in ("holdem-bonus", "three-card-poker", "caribbean-stud", "casino-war"):
         assert not POKER_GAME.match(game)
@@ -232,15 +305,20 @@ BANKED = "tcp-test"
 
 
 def banked_table() -> TableConfig:
-    return TableConfig(id=BANKED, game="three-card-poker", name="Three card poker test",
-                       options={"minimum": 500, "maximum": 50_000}, betting_seconds=2.5,
-                       decision_seconds=20.0, seed=5)
+    return TableConfig(
+        id=BANKED,
+        game="three-card-poker",
+        name="Three card poker test",
+        options={"minimum": 500, "maximum": 50_000},
+        betting_seconds=2.5,
+        decision_seconds=20.0,
+        seed=5,
+    )
 
 
 def test_banked_commands_parse() -> None:
     assert parse_banked_command("w 2 ante 500") == BankedCommand("wager", 2, "ante", 500)
-    assert parse_banked_command("w 2 pair_plus $5") == BankedCommand("wager", 2, "pair_plus",
-                                                                      500)
+    assert parse_banked_command("w 2 pair_plus $5") == BankedCommand("wager", 2, "pair_plus", 500)
     assert parse_banked_command("w 2 ante 0") == BankedCommand("wager", 2, "ante", 0)
     assert parse_banked_command("bet") == BankedCommand("decide", None, "bet", None)
     assert parse_banked_command("d 3 raise 1000") == BankedCommand("decide", 3, "raise", 1000)
@@ -249,8 +327,10 @@ def test_banked_commands_parse() -> None:
         with pytest.raises(BadCommand):
             parse_banked_command(bad)
     assert recall_text(None) == "no previous round at this table"
-    assert recall_text({"round": 4, "bet_total": 1500, "paid_total": 2000, "net": 500}) == \
-        "last round #4: bet $15.00, paid $20.00, won $5.00"
+    assert (
+        recall_text({"round": 4, "bet_total": 1500, "paid_total": 2000, "net": 500})
+        == "last round #4: bet $15.00, paid $20.00, won $5.00"
+    )
 
 
 async def test_bot_mode_plays_rounds_at_a_banked_table() -> None:
@@ -266,9 +346,16 @@ async def test_bot_mode_plays_rounds_at_a_banked_table() -> None:
     assert out.count("result: box 1 (bot)") == 2
     assert "no more bets" in out and "dealer shows" in out
     assert table.players == {}  # it left
-    assert money_now["issued"] == money_now["wallets"] + money_now["stakes"] \
-        + money_now["commission"] + money_now["house"] + money_now["jackpot_contributed"] \
-        - money_now["jackpot_paid"] + table.in_play
+    assert (
+        money_now["issued"]
+        == money_now["wallets"]
+        + money_now["stakes"]
+        + money_now["commission"]
+        + money_now["house"]
+        + money_now["jackpot_contributed"]
+        - money_now["jackpot_paid"]
+        + table.in_play
+    )
 
 
 async def test_interactive_banked_round_through_a_pipe() -> None:
@@ -276,15 +363,30 @@ async def test_interactive_banked_round_through_a_pipe() -> None:
         env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT))
         with trio.fail_after(90):
             proc = await trio.run_process(
-                [sys.executable, "-m", "server.cli", "play", "--url", server.url,
-                 "--name", "pat", "--table", BANKED],
-                stdin=b"w 2 ante 500\nw 2 pair_plus $5\nbet\nq\n", capture_stdout=True,
-                capture_stderr=True, check=False, env=env, cwd=ROOT)
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "play",
+                    "--url",
+                    server.url,
+                    "--name",
+                    "pat",
+                    "--table",
+                    BANKED,
+                ],
+                stdin=b"w 2 ante 500\nw 2 pair_plus $5\nbet\nq\n",
+                capture_stdout=True,
+                capture_stderr=True,
+                check=False,
+                env=env,
+                cwd=ROOT,
+            )
     out = proc.stdout.decode()
     assert proc.returncode == 0, out + proc.stderr.decode()
     assert "joined Three card poker test as a player" in out
     assert "pat: ante $5.00 on box 2" in out and "pat: pair_plus $5.00 on box 2" in out
-    assert out.count("pat: ante $5.00 on box 2") == 1      # each typed wager sent once
-    assert "box 2: bet $5.00" in out                       # the decision, at its moment
+    assert out.count("pat: ante $5.00 on box 2") == 1  # each typed wager sent once
+    assert "box 2: bet $5.00" in out  # the decision, at its moment
     assert "result: box 2 (pat): bet $15.00" in out
     assert "you left the table" in out

@@ -78,8 +78,7 @@ def play_one_hand_in_browser(http_url: str) -> dict[str, Any]:
             expect(page.locator("#buyin")).to_be_visible()
             page.fill("#buyin-amount", "150")
             page.click("#buyin-btn")
-            expect(page.locator("#log")).to_contain_text("alice buys in for $150",
-                                                         timeout=10_000)
+            expect(page.locator("#log")).to_contain_text("alice buys in for $150", timeout=10_000)
             seen["balance_after"] = page.locator("#balance").inner_text()
 
             # play one hand by clicking the buttons the server's legal actions produced
@@ -97,8 +96,9 @@ def play_one_hand_in_browser(http_url: str) -> dict[str, Any]:
                     seen["amount_hint"] = page.locator("#amount-hint").inner_text()
                     seen["turn_info"] = page.locator("#turn-info").inner_text()
                     page.screenshot(path=str(ARTIFACTS / "web-turn.png"))
-                    bounded = "#act-raise" if page.locator("#act-raise").is_visible() \
-                        else "#act-bet"
+                    bounded = (
+                        "#act-raise" if page.locator("#act-raise").is_visible() else "#act-bet"
+                    )
                     page.fill("#amount", "99999")  # above the maximum: refused by the page
                     seen["over_max_disabled"] = page.locator(bounded).is_disabled()
                     page.fill("#amount", "0.01")  # below the minimum
@@ -185,7 +185,8 @@ def watch_a_slow_player(http_url: str, release: Any) -> dict[str, Any]:
             seen["timer_visible"] = acting.locator(".timer").is_visible()
             seen["no_action_buttons"] = all(
                 not page.locator(f"#act-{v}").is_visible()
-                for v in ("fold", "check", "call", "bet", "raise", "allin"))
+                for v in ("fold", "check", "call", "bet", "raise", "allin")
+            )
             seen["no_buy_in"] = not page.locator("#buyin").is_visible()
             clock = page.locator("#turn-info .clock")
             first = int(clock.inner_text().rstrip("s"))
@@ -210,8 +211,9 @@ async def test_browser_spectator_sees_hole_cards_face_down_and_the_turn_timer() 
     cfg = config(holdem_table(TABLE, seats=6))
     go = trio.Event()
 
-    async def slowpoke(url: str,
-                       task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    async def slowpoke(
+        url: str, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    ) -> None:
         async with Client.connect(url, name="slowpoke") as client:
             await client.join(TABLE, seat=1)
             await client.buy_in(TABLE, 20_000)
@@ -226,16 +228,16 @@ async def test_browser_spectator_sees_hole_cards_face_down_and_the_turn_timer() 
         await nursery.start(Bot(server.url, TABLE, 2).run)
         with trio.fail_after(90):
             seen = await trio.to_thread.run_sync(
-                watch_a_slow_player, server.http_url,
-                lambda: trio.from_thread.run_sync(go.set))
+                watch_a_slow_player, server.http_url, lambda: trio.from_thread.run_sync(go.set)
+            )
         nursery.cancel_scope.cancel()
 
     assert seen["console_errors"] == []
     assert seen["face_up_hole_cards"] == 0
-    assert seen["face_down_hole_cards"] == 4      # two seats, two cards each, face down
+    assert seen["face_down_hole_cards"] == 4  # two seats, two cards each, face down
     assert seen["timer_visible"] and seen["no_action_buttons"] and seen["no_buy_in"]
     first, second = seen["clock"]
-    assert 0 < first <= 30 and second < first       # the countdown runs
+    assert 0 < first <= 30 and second < first  # the countdown runs
     assert "Waiting for slowpoke" in seen["turn_info"]
     assert "bot2" in seen["result"]
 
@@ -310,14 +312,12 @@ def play_a_banked_round(http_url: str) -> dict[str, Any]:
             expect(result).to_contain_text("Box 3 (pat)", timeout=15_000)
             seen["result"] = result.inner_text()
             seen["dealer_cards"] = page.locator(".dealer-spot .card").count()
-            seen["settled"] = page.evaluate(
-                "() => state.table.result.boxes['3']")
+            seen["settled"] = page.evaluate("() => state.table.result.boxes['3']")
             seen["wallet_end"] = page.locator("#balance").inner_text()
             page.screenshot(path=str(ARTIFACTS / "web-banked-result.png"))
             # recall (Sch 19 s3(2)): the previous round's bet, result and win
             page.click("#recall-btn")
-            expect(page.locator("#log")).to_contain_text("Last round #1: box 3:",
-                                                         timeout=10_000)
+            expect(page.locator("#log")).to_contain_text("Last round #1: box 3:", timeout=10_000)
             seen["recall"] = page.locator("#log li").last.inner_text()
         finally:
             browser.close()
@@ -326,9 +326,15 @@ def play_a_banked_round(http_url: str) -> dict[str, Any]:
 
 async def test_browser_plays_a_banked_round_wager_decision_result() -> None:
     """QLD Sch 19 s5: a wager during the betting window; s7: every wager's result shown."""
-    banked = TableConfig(id=BANKED, game="three-card-poker", name="Three card poker test",
-                         options={"minimum": 500, "maximum": 50_000}, betting_seconds=6.0,
-                         decision_seconds=30.0, seed=11)
+    banked = TableConfig(
+        id=BANKED,
+        game="three-card-poker",
+        name="Three card poker test",
+        options={"minimum": 500, "maximum": 50_000},
+        betting_seconds=6.0,
+        decision_seconds=30.0,
+        seed=11,
+    )
     async with running_server(config(holdem_table(TABLE), banked)) as server:
         with trio.fail_after(90):
             seen = await trio.to_thread.run_sync(play_a_banked_round, server.http_url)
@@ -336,10 +342,10 @@ async def test_browser_plays_a_banked_round_wager_decision_result() -> None:
     assert seen["boxes"] == 7
     assert seen["wagers"] == ["Ante (required)", "Pair plus"]
     assert seen["wallet_after_wager"] == "Wallet $9,990"
-    assert seen["wager_row_disabled"]                 # no more bets (s3(3))
+    assert seen["wager_row_disabled"]  # no more bets (s3(3))
     assert seen["my_cards"] == 3 and seen["dealer_cards"] == 3
     settled = seen["settled"]
-    assert settled["bet"] == 2000                      # ante $10 + bet $10
+    assert settled["bet"] == 2000  # ante $10 + bet $10
     assert set(settled["wagers"]) == {"ante", "bet"}
     paid = settled["paid"]
     assert seen["wallet_end"] == "Wallet " + _dollars(1_000_000 - 2000 + paid)

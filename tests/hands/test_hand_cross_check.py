@@ -130,8 +130,12 @@ def test_best_exact_is_brute_force(
     n_cards, n_hole, n_use = shape
     deck = data.draw(DECKS)
     dealt = data.draw(
-        st.lists(st.sampled_from(deck), min_size=n_cards + n_board, max_size=n_cards + n_board,
-                 unique=True)
+        st.lists(
+            st.sampled_from(deck),
+            min_size=n_cards + n_board,
+            max_size=n_cards + n_board,
+            unique=True,
+        )
     )
     hole, board = dealt[:n_cards], dealt[n_cards:]
     expected = max(
@@ -141,4 +145,3 @@ def test_best_exact_is_brute_force(
     )
     assert best_exact(hole, board, n_hole, n_use, ranking) == expected
     assert expected == reference.best_exact(hole, board, n_hole, n_use, ranking)
-

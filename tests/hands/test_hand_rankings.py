@@ -78,8 +78,16 @@ def test_manila_act_14_3_d_e_qld_s9_1_flush_beats_full_house(ranking: Ranking) -
     every other category keeps its standard place."""
     by_rank = sorted(EXAMPLES, key=lambda e: ev(e[0], ranking))
     assert [cat for _, cat, *_ in by_rank] == [
-        HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT,
-        FULL_HOUSE, FLUSH, FOUR_OF_A_KIND, STRAIGHT_FLUSH, ROYAL_FLUSH,
+        HIGH_CARD,
+        ONE_PAIR,
+        TWO_PAIR,
+        THREE_OF_A_KIND,
+        STRAIGHT,
+        FULL_HOUSE,
+        FLUSH,
+        FOUR_OF_A_KIND,
+        STRAIGHT_FLUSH,
+        ROYAL_FLUSH,
     ]
     # The weakest flush on a 32-card deck still beats the strongest full house.
     assert ev("Jh 9h 8h 7h Qh", ranking) > ev("As Ad Ac Ks Kh", ranking)

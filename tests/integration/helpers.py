@@ -49,9 +49,24 @@ class RedisServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--dir",
-             str(self.dir), "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--dir",
+                str(self.dir),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -89,10 +104,14 @@ def write_tables(path: Path, tables: list[dict[str, Any]]) -> Path:
 
 
 def csp_table(table_id: str, pool: str, **extra: Any) -> dict[str, Any]:
-    return {"id": table_id, "game": "caribbean-stud", "jackpot_pool": pool,
-            "betting_seconds": extra.pop("betting_seconds", 0.5),
-            "decision_seconds": extra.pop("decision_seconds", 0.8),
-            "options": {"minimum": 100, "maximum": 10000, "jackpot_wager": 100, **extra}}
+    return {
+        "id": table_id,
+        "game": "caribbean-stud",
+        "jackpot_pool": pool,
+        "betting_seconds": extra.pop("betting_seconds", 0.5),
+        "decision_seconds": extra.pop("decision_seconds", 0.8),
+        "options": {"minimum": 100, "maximum": 10000, "jackpot_wager": 100, **extra},
+    }
 
 
 def _default_sigint() -> None:
@@ -105,14 +124,33 @@ class ServerProcess:
     """``croupier serve --port 0`` in its own OS process; the URL is read from its output."""
 
     def __init__(self, tables: Path, redis_url: str | None, *extra: str) -> None:
-        args = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--tables",
-                str(tables), "--round-pause", "0.1", "--starting-balance", "1000000", *extra]
+        args = [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--port",
+            "0",
+            "--tables",
+            str(tables),
+            "--round-pause",
+            "0.1",
+            "--starting-balance",
+            "1000000",
+            *extra,
+        ]
         if redis_url:
             args += ["--redis", redis_url]
         env = {k: v for k, v in os.environ.items() if k != "CROUPIER_SECRET"}
-        self.proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True,
-                                     preexec_fn=_default_sigint)
+        self.proc = subprocess.Popen(
+            args,
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_default_sigint,
+        )
         self.url = ""
         self.http = ""
 
@@ -133,6 +171,7 @@ class ServerProcess:
         def get() -> dict[str, Any]:
             with urllib.request.urlopen(self.http + "health", timeout=5) as r:
                 return json.loads(r.read())
+
         return await trio.to_thread.run_sync(get)
 
     def stop(self) -> None:
@@ -163,9 +202,19 @@ class BotStats:
         return self.jackpot_placed - self.jackpot_returned
 
 
-async def banked_bot(url: str, table: str, box: int, stats: BotStats, *, rounds: int,
-                     name: str, seed: int = 0, force: dict[str, Any] | None = None,
-                     ante: int = 500, deadline: float = 60) -> None:
+async def banked_bot(
+    url: str,
+    table: str,
+    box: int,
+    stats: BotStats,
+    *,
+    rounds: int,
+    name: str,
+    seed: int = 0,
+    force: dict[str, Any] | None = None,
+    ante: int = 500,
+    deadline: float = 60,
+) -> None:
     """Play ``rounds`` rounds on ``box``: ante, and the jackpot wager whenever it is offered;
     bet or fold at random (sometimes let the clock decide). ``force``: dev_force first and
     always bet."""
@@ -222,5 +271,6 @@ async def banked_bot(url: str, table: str, box: int, stats: BotStats, *, rounds:
 def conserved(health: dict[str, Any]) -> bool:
     """One process: issued == wallets + in play + house + contributed - jackpot paid."""
     m = health["money"]
-    return m["issued"] == (m["wallets"] + m["stakes"] + m["house"]
-                           + m["jackpot_contributed"] - m["jackpot_paid"])
+    return m["issued"] == (
+        m["wallets"] + m["stakes"] + m["house"] + m["jackpot_contributed"] - m["jackpot_paid"]
+    )

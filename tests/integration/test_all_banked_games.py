@@ -32,8 +32,17 @@ def tables() -> tuple[TableConfig, ...]:
         pool = LINKED.get(game)
         if pool:
             options["jackpot_wager"] = 100
-        out.append(TableConfig(id=game, game=game, options=options, jackpot_pool=pool,
-                               seed=len(out) + 1, betting_seconds=0.4, decision_seconds=0.5))
+        out.append(
+            TableConfig(
+                id=game,
+                game=game,
+                options=options,
+                jackpot_pool=pool,
+                seed=len(out) + 1,
+                betting_seconds=0.4,
+                decision_seconds=0.5,
+            )
+        )
     return tuple(out)
 
 
@@ -78,8 +87,9 @@ async def bot(url: str, game: str, box: int, seen: Counter[str], results: list[d
 
 
 async def test_every_banked_game_plays_and_conserves_money_sch19_s7() -> None:
-    cfg = ServerConfig(port=0, tables=tables(), round_pause=0.05, starting_balance=200_000,
-                       close_timeout=1.0)
+    cfg = ServerConfig(
+        port=0, tables=tables(), round_pause=0.05, starting_balance=200_000, close_timeout=1.0
+    )
     async with running(cfg) as server:
         seen: Counter[str] = Counter()
         results: dict[str, list[dict]] = {g: [] for g in MODULES}
@@ -87,8 +97,9 @@ async def test_every_banked_game_plays_and_conserves_money_sch19_s7() -> None:
             async with trio.open_nursery() as nursery:
                 for game in MODULES:
                     for box in (1, 2):
-                        nursery.start_soon(functools.partial(
-                            bot, server.url, game, box, seen, results[game]))
+                        nursery.start_soon(
+                            functools.partial(bot, server.url, game, box, seen, results[game])
+                        )
         for game, rows in results.items():
             assert len(rows) == 2 * ROUNDS, game
             for row in rows:

@@ -25,12 +25,18 @@ TABLE = "csp"
 
 
 def config(game: str = "caribbean-stud", **kw: Any) -> ServerConfig:
-    table = TableConfig(id=TABLE, game=game, jackpot_pool="mem", seed=11,
-                        options={"minimum": 100, "maximum": 10_000, "jackpot_wager": 100},
-                        betting_seconds=kw.pop("betting_seconds", 1.0),
-                        decision_seconds=kw.pop("decision_seconds", 1.0))
-    return ServerConfig(port=0, tables=(table,), round_pause=0.1, starting_balance=100_000,
-                        close_timeout=1.0, **kw)
+    table = TableConfig(
+        id=TABLE,
+        game=game,
+        jackpot_pool="mem",
+        seed=11,
+        options={"minimum": 100, "maximum": 10_000, "jackpot_wager": 100},
+        betting_seconds=kw.pop("betting_seconds", 1.0),
+        decision_seconds=kw.pop("decision_seconds", 1.0),
+    )
+    return ServerConfig(
+        port=0, tables=(table,), round_pause=0.1, starting_balance=100_000, close_timeout=1.0, **kw
+    )
 
 
 @asynccontextmanager
@@ -44,8 +50,13 @@ async def running(cfg: ServerConfig) -> AsyncIterator[RunningServer]:
                 await server.aclose()
 
 
-async def expect(client: Client, kind: str, log: list[dict],
-                 where: Callable[[dict], bool] = lambda e: True, timeout: float = 8) -> dict:
+async def expect(
+    client: Client,
+    kind: str,
+    log: list[dict],
+    where: Callable[[dict], bool] = lambda e: True,
+    timeout: float = 8,
+) -> dict:
     """The next table event of ``kind`` matching ``where``; everything received is logged."""
     with trio.fail_after(timeout):
         while True:
@@ -59,9 +70,11 @@ async def expect(client: Client, kind: str, log: list[dict],
 
 async def test_betting_window_decisions_timeout_settlement_recall_sch19() -> None:
     """Sch 19 s3(3), s5(2), s5(4), s7, s3(2)(f)-(h); Sch 3 s16 decisions, A9 timeout."""
-    async with running(config()) as server, \
-            Client.connect(server.url, name="ann") as ann, \
-            Client.connect(server.url, name="bob") as bob:
+    async with (
+        running(config()) as server,
+        Client.connect(server.url, name="ann") as ann,
+        Client.connect(server.url, name="bob") as bob,
+    ):
         logs: dict[str, list[dict]] = {"ann": [], "bob": []}
         await ann.join(TABLE, seat=1)
         opened = await expect(ann, "betting_open", logs["ann"])
@@ -96,8 +109,7 @@ async def test_betting_window_decisions_timeout_settlement_recall_sch19() -> Non
         prompt = await expect(ann, "decision", logs["ann"], lambda e: e["box"] == 1)
         assert {c["verb"] for c in prompt["legal"]} == {"bet", "fold"} and prompt["time_ms"] == 1000
         with pytest.raises(ServerError):  # box 3 is bob's
-            await ann.request({"type": "decide", "table": TABLE, "box": 3, "verb": "bet"},
-                              "never")
+            await ann.request({"type": "decide", "table": TABLE, "box": 3, "verb": "bet"}, "never")
         await ann.decide(TABLE, 1, "bet")
         timed = await expect(bob, "timed_out", logs["bob"], lambda e: e["box"] == 3)
         assert timed["round"] == prompt["round"]
@@ -106,19 +118,28 @@ async def test_betting_window_decisions_timeout_settlement_recall_sch19() -> Non
         assert result_ann == result_bob  # s7: every wager's result, to everyone
         box1, box3 = result_ann["boxes"]["1"], result_ann["boxes"]["3"]
         assert box1["wagers"]["ante"]["stake"] == 700 and box1["wagers"]["bet"]["stake"] == 1400
-        assert box3["wagers"]["ante"] == {"stake": 400, "net": -400, "outcome": "lose",
-                                          "detail": "folded (s16(5))"}
+        assert box3["wagers"]["ante"] == {
+            "stake": 400,
+            "net": -400,
+            "outcome": "lose",
+            "detail": "folded (s16(5))",
+        }
         assert box3["wagers"]["jackpot"] == {"stake": 100, "net": -100, "outcome": "lose"}
-        made = [m["event"] for m in logs["bob"] if m.get("type") == "event"
-                and m["event"]["type"] == "decision_made"]
-        assert any(e["box"] == 3 and e["cause"] == "timeout" and e["verb"] == "fold"
-                   for e in made)
+        made = [
+            m["event"]
+            for m in logs["bob"]
+            if m.get("type") == "event" and m["event"]["type"] == "decision_made"
+        ]
+        assert any(e["box"] == 3 and e["cause"] == "timeout" and e["verb"] == "fold" for e in made)
         # bob never saw ann's cards before the showdown, nor the dealer's hole cards
         for m in logs["bob"]:
             e = m.get("event") or {}
             assert not (e.get("type") == "cards_dealt" and e.get("box") == 1)
-            assert not (e.get("type") == "cards_dealt" and e.get("to") == "dealer"
-                        and len(e.get("cards", ())) > 1)
+            assert not (
+                e.get("type") == "cards_dealt"
+                and e.get("to") == "dealer"
+                and len(e.get("cards", ())) > 1
+            )
 
         recall_ann, recall_bob = await ann.recall(TABLE), await bob.recall(TABLE)
         assert recall_ann["round"] == prompt["round"] and recall_ann["bet_total"] == 2100
@@ -131,12 +152,16 @@ async def test_betting_window_decisions_timeout_settlement_recall_sch19() -> Non
         assert balance == 100_000 + recall_ann["net"]
 
 
-@pytest.mark.parametrize(("game", "hand", "prize", "contributed"), [
-    ("caribbean-stud", "royal flush", 1_000_025, 30),      # QLD: 25% prize + 5% reserve
-    ("canberra-poker-2017", "royal_flush", 1_000_030, 100),  # ACT 2017 r 10.6: 30% / 70%
-])
+@pytest.mark.parametrize(
+    ("game", "hand", "prize", "contributed"),
+    [
+        ("caribbean-stud", "royal flush", 1_000_025, 30),  # QLD: 25% prize + 5% reserve
+        ("canberra-poker-2017", "royal_flush", 1_000_030, 100),  # ACT 2017 r 10.6: 30% / 70%
+    ],
+)
 async def test_forced_royal_flush_pays_the_live_pool_and_conserves_money_s24(
-        game: str, hand: str, prize: int, contributed: int) -> None:
+    game: str, hand: str, prize: int, contributed: int
+) -> None:
     """QLD Sch 3 s23(3) (jackpot after ante and bet), s24 / ACT 2017 r 11.1(a) (RF: the
     greater of 10,000 and the pool, this round's coin-in included, jackpots.md A-J9), top-up
     to seed (5.4); recall shows the win (Sch 19 s3(2)(h))."""
@@ -193,8 +218,9 @@ async def test_reconnect_mid_decision_resumes_the_box() -> None:
             assert view["my_boxes"] == [4] and view["status"] == "deciding"
             (owed,) = view["pending"]
             assert owed["box"] == 4 and 0 < owed["time_ms"] <= 4000
-            assert any(e["type"] == "cards_dealt" and e.get("box") == 4
-                       for e in view["round_events"])
+            assert any(
+                e["type"] == "cards_dealt" and e.get("box") == 4 for e in view["round_events"]
+            )
             await again.decide(TABLE, 4, "fold")
             result = await expect(again, "round_result", [])
             assert result["boxes"]["4"]["wagers"]["ante"]["net"] == -300
@@ -218,8 +244,7 @@ async def test_shutdown_mid_round_voids_it_and_reverses_the_coin_in() -> None:
             await server.croupier.shutdown()
             result = await expect(fay, "round_result", [])
             assert result["state"] == "void"
-            assert {w["outcome"] for w in result["boxes"]["1"]["wagers"].values()} == {
-                "returned"}
+            assert {w["outcome"] for w in result["boxes"]["1"]["wagers"].values()} == {"returned"}
         with trio.fail_after(5):
             while (await link.service.snapshot("mem")).contributions:
                 await trio.sleep(0.01)

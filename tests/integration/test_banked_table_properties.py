@@ -23,14 +23,26 @@ from server.tables.connection import Connection
 from server.wallet import Wallet
 from tests.integration.helpers import DEALER_NO_QUALIFY, ROYAL
 
-GAMES = ("caribbean-stud", "canberra-poker-2017", "three-card-poker", "mississippi-stud",
-         "holdem-bonus", "four-card-poker", "casino-war")
+GAMES = (
+    "caribbean-stud",
+    "canberra-poker-2017",
+    "three-card-poker",
+    "mississippi-stud",
+    "holdem-bonus",
+    "four-card-poker",
+    "casino-war",
+)
 LINKED = ("caribbean-stud", "canberra-poker-2017")
 START = 20_000
 
 op = st.one_of(
-    st.tuples(st.just("wager"), st.integers(0, 2), st.integers(1, 4), st.integers(0, 9),
-              st.sampled_from([0, 50, 100, 100, 200, 300, 30_000])),
+    st.tuples(
+        st.just("wager"),
+        st.integers(0, 2),
+        st.integers(1, 4),
+        st.integers(0, 9),
+        st.sampled_from([0, 50, 100, 100, 200, 300, 30_000]),
+    ),
     st.tuples(st.just("decide"), st.integers(0, 2), st.integers(0, 5), st.integers(0, 5)),
     st.tuples(st.just("idle"), st.sampled_from([0.1, 0.5, 1.1, 3.0])),
     st.tuples(st.just("force"), st.integers(0, 2), st.integers(0, 3)),
@@ -40,8 +52,7 @@ op = st.one_of(
 
 def books(table: BankedTable, wallet: Wallet) -> int:
     m = table.money()
-    return (wallet.total() + m["stakes"] + m["house"] + m["jackpot_contributed"]
-            - m["jackpot_paid"])
+    return wallet.total() + m["stakes"] + m["house"] + m["jackpot_contributed"] - m["jackpot_paid"]
 
 
 async def play(game: str, ops: list[tuple], seed: int) -> None:
@@ -51,9 +62,19 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
         options["jackpot_wager"] = 100
     config = ServerConfig(round_pause=0.2, grace=5.0)
     wallet = Wallet()
-    table = BankedTable(TableConfig(id="t", game=game, options=options, seed=seed,
-                                    jackpot_pool="p" if linked else None,
-                                    betting_seconds=1.0, decision_seconds=1.0), config, wallet)
+    table = BankedTable(
+        TableConfig(
+            id="t",
+            game=game,
+            options=options,
+            seed=seed,
+            jackpot_pool="p" if linked else None,
+            betting_seconds=1.0,
+            decision_seconds=1.0,
+        ),
+        config,
+        wallet,
+    )
     service = MemoryJackpotService()
     table.use_jackpots(service)
     conns = []
@@ -86,8 +107,11 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
                 names = [w.name for w in table.spec.wagers if w.initial] * 3 + ["bet"]
                 table.submit(PlaceWager(who, step[2], names[step[3] % len(names)], step[4]))
             elif kind == "decide":
-                mine = [d for d in (table.engine.pending() if table.engine else [])
-                        if table.round_owners.get(d.box) == who.account]
+                mine = [
+                    d
+                    for d in (table.engine.pending() if table.engine else [])
+                    if table.round_owners.get(d.box) == who.account
+                ]
                 if mine:
                     d = mine[step[2] % len(mine)]
                     c = d.choices[step[3] % len(d.choices)]
@@ -122,13 +146,21 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=st.sampled_from(GAMES), ops=st.lists(op, min_size=8, max_size=60),
-       seed=st.integers(0, 99))
-@example(game="caribbean-stud", seed=1,  # a royal flush coined in, bet, paid from the pool
-         ops=[("force", 0, 1), ("idle", 1.1), ("decide", 0, 0, 0), ("idle", 3.0)] * 2)
-@example(game="canberra-poker-2017", seed=2,
-         ops=[("force", 1, 2), ("idle", 1.1), ("decide", 1, 0, 0), ("idle", 3.0)] * 2)
-def test_banked_table_conserves_money_after_every_step(game: str, ops: list[tuple],
-                                                       seed: int) -> None:
+@given(
+    game=st.sampled_from(GAMES), ops=st.lists(op, min_size=8, max_size=60), seed=st.integers(0, 99)
+)
+@example(
+    game="caribbean-stud",
+    seed=1,  # a royal flush coined in, bet, paid from the pool
+    ops=[("force", 0, 1), ("idle", 1.1), ("decide", 0, 0, 0), ("idle", 3.0)] * 2,
+)
+@example(
+    game="canberra-poker-2017",
+    seed=2,
+    ops=[("force", 1, 2), ("idle", 1.1), ("decide", 1, 0, 0), ("idle", 3.0)] * 2,
+)
+def test_banked_table_conserves_money_after_every_step(
+    game: str, ops: list[tuple], seed: int
+) -> None:
     """Money is conserved at a banked table (common brief; Sch 19 s7; jackpots.md 5.9)."""
     trio.run(play, game, ops, seed, clock=trio.testing.MockClock(autojump_threshold=0))

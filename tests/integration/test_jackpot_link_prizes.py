@@ -20,31 +20,86 @@ QLD_OPTIONS = {"jackpot_wager": 100, "jackpot_seed": 1_000_000}
 ACT_OPTIONS = {"jackpot_wager": 100, "jackpot_seed": 1_000_000}
 
 CASES = [
-    pytest.param("caribbean-stud", 5_000_000, 2_000_000, [2, 5, 7],
-                 {2: qld.ROYAL_FLUSH, 5: qld.STRAIGHT_FLUSH},
-                 {2: 4_500_068, 5: 500_007}, 1_000_000, 1_000_015, 0, id="JP-01 QLD"),
-    pytest.param("canberra-poker-2017", 5_000_000, 2_000_000, [2, 5, 7],
-                 {2: act.ROYAL_FLUSH, 5: act.STRAIGHT_FLUSH},
-                 {2: 4_500_081, 5: 500_009}, 1_000_000, 1_000_210, 0, id="JP-01 ACT 2017"),
-    pytest.param("caribbean-stud", 1_500_000, 2_000_000, [1, 4],
-                 {1: qld.ROYAL_FLUSH, 4: qld.ROYAL_FLUSH},
-                 {1: 1_250_025, 4: 1_250_025}, 1_000_000, 1_000_010, 1_000_000,
-                 id="JP-03 QLD s24_shared"),
-    pytest.param("canberra-poker-2017", 8_000_000, 2_000_000, [2, 4, 6],
-                 {2: act.STRAIGHT_FLUSH, 4: act.ROYAL_FLUSH, 6: act.ROYAL_FLUSH},
-                 {2: 800_009, 4: 3_600_040, 6: 3_600_040}, 1_000_000, 1_000_211, 0,
-                 id="JP-06 ACT 2017"),
+    pytest.param(
+        "caribbean-stud",
+        5_000_000,
+        2_000_000,
+        [2, 5, 7],
+        {2: qld.ROYAL_FLUSH, 5: qld.STRAIGHT_FLUSH},
+        {2: 4_500_068, 5: 500_007},
+        1_000_000,
+        1_000_015,
+        0,
+        id="JP-01 QLD",
+    ),
+    pytest.param(
+        "canberra-poker-2017",
+        5_000_000,
+        2_000_000,
+        [2, 5, 7],
+        {2: act.ROYAL_FLUSH, 5: act.STRAIGHT_FLUSH},
+        {2: 4_500_081, 5: 500_009},
+        1_000_000,
+        1_000_210,
+        0,
+        id="JP-01 ACT 2017",
+    ),
+    pytest.param(
+        "caribbean-stud",
+        1_500_000,
+        2_000_000,
+        [1, 4],
+        {1: qld.ROYAL_FLUSH, 4: qld.ROYAL_FLUSH},
+        {1: 1_250_025, 4: 1_250_025},
+        1_000_000,
+        1_000_010,
+        1_000_000,
+        id="JP-03 QLD s24_shared",
+    ),
+    pytest.param(
+        "canberra-poker-2017",
+        8_000_000,
+        2_000_000,
+        [2, 4, 6],
+        {2: act.STRAIGHT_FLUSH, 4: act.ROYAL_FLUSH, 6: act.ROYAL_FLUSH},
+        {2: 800_009, 4: 3_600_040, 6: 3_600_040},
+        1_000_000,
+        1_000_211,
+        0,
+        id="JP-06 ACT 2017",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("game", "meter", "reserve", "boxes", "hands", "prizes",
-                          "meter_after", "reserve_after", "house"), CASES)
+@pytest.mark.parametrize(
+    (
+        "game",
+        "meter",
+        "reserve",
+        "boxes",
+        "hands",
+        "prizes",
+        "meter_after",
+        "reserve_after",
+        "house",
+    ),
+    CASES,
+)
 async def test_link_coins_in_and_awards_the_digest_figures(
-        game: str, meter: int, reserve: int, boxes: list[int], hands: dict[int, str],
-        prizes: dict[int, int], meter_after: int, reserve_after: int, house: int) -> None:
+    game: str,
+    meter: int,
+    reserve: int,
+    boxes: list[int],
+    hands: dict[int, str],
+    prizes: dict[int, int],
+    meter_after: int,
+    reserve_after: int,
+    house: int,
+) -> None:
     """jackpots.md s8 vectors through coin-in (5.2) and the award commit (5.5)."""
     options = round_class(game).spec.validate_options(
-        QLD_OPTIONS if game == "caribbean-stud" else ACT_OPTIONS)
+        QLD_OPTIONS if game == "caribbean-stud" else ACT_OPTIONS
+    )
     service = MemoryJackpotService()
     link = JackpotLink(service, "p", game, options)
     await service.open_pool("p", link.config, meter=meter, reserve=reserve)
@@ -55,8 +110,11 @@ async def test_link_coins_in_and_awards_the_digest_figures(
     assert await link.award("r1", hands) == prizes  # a retried commit pays nothing twice
     snap = await service.snapshot("p")
     assert snap is not None
-    assert (snap.meter, snap.reserve, snap.paid) == (meter_after, reserve_after,
-                                                     sum(prizes.values()))
+    assert (snap.meter, snap.reserve, snap.paid) == (
+        meter_after,
+        reserve_after,
+        sum(prizes.values()),
+    )
     assert snap.house == house and (await service.check("p")).ok
 
 
@@ -68,8 +126,9 @@ async def test_set_jackpots_and_act_2004_are_not_linked() -> None:
     with pytest.raises(LinkError):
         pool_config_for("caribbean-stud", spec.validate_options({"jackpot_kind": "set"}))
     with pytest.raises(LinkError):
-        pool_config_for("canberra-poker-2004",
-                        round_class("canberra-poker-2004").spec.validate_options({}))
+        pool_config_for(
+            "canberra-poker-2004", round_class("canberra-poker-2004").spec.validate_options({})
+        )
 
 
 async def test_a_pool_on_other_terms_is_not_joined_s9() -> None:
@@ -77,8 +136,9 @@ async def test_a_pool_on_other_terms_is_not_joined_s9() -> None:
     from the existing pool's offers no jackpot wager instead of mixing them."""
     service = MemoryJackpotService()
     act_options = round_class("canberra-poker-2017").spec.validate_options(ACT_OPTIONS)
-    await service.open_pool("shared", JackpotLink(service, "shared", "canberra-poker-2017",
-                                                  act_options).config)
+    await service.open_pool(
+        "shared", JackpotLink(service, "shared", "canberra-poker-2017", act_options).config
+    )
     qld_options = round_class("caribbean-stud").spec.validate_options(QLD_OPTIONS)
     link = JackpotLink(service, "shared", "caribbean-stud", qld_options)
     await link.ensure_pool()

@@ -41,7 +41,8 @@ async def until(predicate, timeout: float, step: float = 0.05) -> None:
 
 
 async def test_redis_outage_closes_then_reopens_jackpot_wagers_exactly_once_s34(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """QLD Sch 3 s34, s13(2); ACT 2017 r 4.2; jackpots.md 5.8 and 5.9."""
     redis = RedisServer(tmp_path)
     redis.start()
@@ -53,9 +54,19 @@ async def test_redis_outage_closes_then_reopens_jackpot_wagers_exactly_once_s34(
         bots = {1: BotStats(), 2: BotStats()}
         async with trio.open_nursery() as nursery:
             for box, stats in bots.items():
-                nursery.start_soon(functools.partial(
-                    banked_bot, server.url, "csp-o", box, stats, rounds=10_000,
-                    name=f"bot{box}", seed=box, deadline=80))
+                nursery.start_soon(
+                    functools.partial(
+                        banked_bot,
+                        server.url,
+                        "csp-o",
+                        box,
+                        stats,
+                        rounds=10_000,
+                        name=f"bot{box}",
+                        seed=box,
+                        deadline=80,
+                    )
+                )
 
             def rounds() -> int:
                 return min(s.rounds for s in bots.values())
@@ -93,7 +104,8 @@ async def test_redis_outage_closes_then_reopens_jackpot_wagers_exactly_once_s34(
         async with open_jackpot_service(redis.url) as service:
             with trio.fail_after(10):
                 while (snap := await service.snapshot(pool)) is None or (
-                        snap.contributions != accepted * 30):
+                    snap.contributions != accepted * 30
+                ):
                     await trio.sleep(0.1)  # an outbox retry may still be landing
             audit = await service.audit(pool)
         contributions = [e for e in audit if e["op"] == "contribute"]
@@ -101,12 +113,15 @@ async def test_redis_outage_closes_then_reopens_jackpot_wagers_exactly_once_s34(
         assert len(contributions) == accepted
         check = await trio.run_process(
             [sys.executable, "-m", "server.cli", "jackpot", "--redis", redis.url, "check", pool],
-            cwd=REPO, capture_stdout=True, capture_stderr=True, check=False)
+            cwd=REPO,
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
         assert check.returncode == 0, check.stdout + check.stderr
     finally:
         server.stop()
         redis.kill()
-
 
 
 async def test_jackpot_won_during_an_outage_is_held_then_paid_5_8(tmp_path: Path) -> None:
@@ -144,7 +159,11 @@ async def test_jackpot_won_during_an_outage_is_held_then_paid_5_8(tmp_path: Path
         assert conserved(health) and health["jackpots"][0]["held"] == 0, health
         check = await trio.run_process(
             [sys.executable, "-m", "server.cli", "jackpot", "--redis", redis.url, "check", pool],
-            cwd=REPO, capture_stdout=True, capture_stderr=True, check=False)
+            cwd=REPO,
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
         assert check.returncode == 0, check.stdout + check.stderr
     finally:
         server.stop()
@@ -152,7 +171,8 @@ async def test_jackpot_won_during_an_outage_is_held_then_paid_5_8(tmp_path: Path
 
 
 async def test_outage_during_the_betting_window_returns_the_jackpot_wager_s34(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """QLD Sch 3 s34: the jackpot system fails while betting is open: the jackpot wager on the
     layout goes back to the player, new ones are refused, the ante plays; when the system is
     back the next window takes jackpot wagers again."""

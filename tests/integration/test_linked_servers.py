@@ -34,8 +34,9 @@ _ids = itertools.count()
 ROUNDS = 5
 
 
-async def watch_meter(url: str, table: str, seen: list[tuple[float, dict]],
-                      ready: trio.Event) -> None:
+async def watch_meter(
+    url: str, table: str, seen: list[tuple[float, dict]], ready: trio.Event
+) -> None:
     """A spectator at ``table``: every meter event with the time it arrived."""
     async with Client.connect(url, name="watcher") as client:
         await client.join(table, role="spectator")
@@ -46,7 +47,8 @@ async def watch_meter(url: str, table: str, seen: list[tuple[float, dict]],
 
 
 async def test_two_servers_one_pool_exactly_once_and_meter_within_1s_s9(
-        redis_proc, tmp_path: Path) -> None:
+    redis_proc, tmp_path: Path
+) -> None:
     """QLD Sch 3 s9 (linked tables), s14(2)-(3) coin-in; jackpots.md 5.5 exactly once, 5.9."""
     url = f"redis://{redis_proc.host}:{redis_proc.port}"
     pool = f"itest-{os.getpid()}-{next(_ids)}"
@@ -59,11 +61,24 @@ async def test_two_servers_one_pool_exactly_once_and_meter_within_1s_s9(
         stats = {k: BotStats() for k in ("a1", "a2", "b1", "b2")}
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
-                for key, server, table in (("a1", server_a, "csp-a"), ("a2", server_a, "csp-a"),
-                                           ("b1", server_b, "csp-b"), ("b2", server_b, "csp-b")):
-                    nursery.start_soon(functools.partial(
-                        banked_bot, server.url, table, int(key[1]), stats[key], rounds=ROUNDS,
-                        name=key, seed=int(key[1]) + ord(key[0])))
+                for key, server, table in (
+                    ("a1", server_a, "csp-a"),
+                    ("a2", server_a, "csp-a"),
+                    ("b1", server_b, "csp-b"),
+                    ("b2", server_b, "csp-b"),
+                ):
+                    nursery.start_soon(
+                        functools.partial(
+                            banked_bot,
+                            server.url,
+                            table,
+                            int(key[1]),
+                            stats[key],
+                            rounds=ROUNDS,
+                            name=key,
+                            seed=int(key[1]) + ord(key[0]),
+                        )
+                    )
         assert all(s.rounds == ROUNDS for s in stats.values())
         placed = sum(s.jackpot_accepted for s in stats.values())
         assert placed >= 4 * ROUNDS - 2  # the pool was up: nearly every jackpot wager taken
@@ -76,8 +91,15 @@ async def test_two_servers_one_pool_exactly_once_and_meter_within_1s_s9(
                 ready = trio.Event()
                 nursery.start_soon(watch_meter, server_b.url, "csp-b", meter_b, ready)
                 await ready.wait()
-                await banked_bot(server_a.url, "csp-a", 3, forced, rounds=3, name="lucky",
-                                 force={"boxes": {"3": ROYAL}, "dealer": DEALER_NO_QUALIFY})
+                await banked_bot(
+                    server_a.url,
+                    "csp-a",
+                    3,
+                    forced,
+                    rounds=3,
+                    name="lucky",
+                    force={"boxes": {"3": ROYAL}, "dealer": DEALER_NO_QUALIFY},
+                )
                 paid_at, paid = forced.paid[0]
                 while not any(e["op"] == "award" for _, e in meter_b):
                     await trio.sleep(0.02)
@@ -106,4 +128,3 @@ async def test_two_servers_one_pool_exactly_once_and_meter_within_1s_s9(
     finally:
         server_a.stop()
         server_b.stop()
-

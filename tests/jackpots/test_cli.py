@@ -23,7 +23,10 @@ def croupier(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
 def redis_cli(redis_proc, *args: str) -> str:
     result = subprocess.run(
         ["redis-cli", "-h", redis_proc.host, "-p", str(redis_proc.port), *args],
-        capture_output=True, text=True, check=True, timeout=10,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=10,
     )
     return result.stdout
 
@@ -31,8 +34,21 @@ def redis_cli(redis_proc, *args: str) -> str:
 def test_seed_show_check_reset_round_trip(redis_proc, redis_url, capsys) -> None:
     """Seed a QLD pool with the JP-05 opening figures; show it; check it; reset it."""
     pool = fresh_pool("cli")
-    code, out, _ = croupier(capsys, "--redis", redis_url, "seed", pool, "--regime", "qld",
-                            "--seed", "5000", "--meter", "5999.25", "--reserve", "3000")
+    code, out, _ = croupier(
+        capsys,
+        "--redis",
+        redis_url,
+        "seed",
+        pool,
+        "--regime",
+        "qld",
+        "--seed",
+        "5000",
+        "--meter",
+        "5999.25",
+        "--reserve",
+        "3000",
+    )
     assert code == 0 and "5999.25" in out
     code, out, _ = croupier(capsys, "--redis", redis_url, "show", pool, "--json")
     shown = json.loads(out)[0]

@@ -19,7 +19,10 @@ N = 150
 async def worker(*args: str) -> dict:
     proc = await trio.run_process(
         [sys.executable, "-m", "tests.jackpots.worker", *args],
-        capture_stdout=True, capture_stderr=True, cwd=REPO, check=False,
+        capture_stdout=True,
+        capture_stderr=True,
+        cwd=REPO,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr.decode()
     return json.loads(proc.stdout)

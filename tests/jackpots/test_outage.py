@@ -36,8 +36,21 @@ class RedisProcess:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "yes", "--appendfsync", "always", "--dir", str(self.datadir)],
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                str(self.datadir),
+            ],
             stdout=subprocess.DEVNULL,
         )
 

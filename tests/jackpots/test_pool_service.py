@@ -257,7 +257,12 @@ async def test_reset_starts_new_epoch_5_9(service: JackpotService) -> None:
     await service.award(pool, "r", "a", 100_000)
     snap = await service.reset(pool, "night-1", meter=2_000_000, reserve=7)
     assert (snap.meter, snap.reserve, snap.seed, snap.paid, snap.house) == (
-        2_000_000, 7, 2_000_007, 0, 0)
+        2_000_000,
+        7,
+        2_000_007,
+        0,
+        0,
+    )
     again = await service.reset(pool, "night-1", meter=1)
     assert again.meter == 2_000_000
     report = await service.check(pool)
@@ -361,7 +366,10 @@ async def test_round_coin_in_at_once_same_as_one_by_one_5_2(service: JackpotServ
     await service.contribute(pool, "r1", "box2", 100)
     results = await service.contribute_round(pool, "r1", {"box1": 100, "box2": 100, "box5": 333})
     assert {w: r.status for w, r in results.items()} == {
-        "box1": "applied", "box2": "duplicate", "box5": "applied"}
+        "box1": "applied",
+        "box2": "duplicate",
+        "box5": "applied",
+    }
     assert (results["box5"].prize, results["box5"].reserve) == (83, 16)
     snap = await state(service, pool)
     assert (snap.meter, snap.reserve, snap.version) == (1_000_000 + 25 * 2 + 83, 5 * 2 + 16, 4)

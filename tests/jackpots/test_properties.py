@@ -24,7 +24,9 @@ from tests.jackpots.conftest import fresh_pool
 ids = st.sampled_from(["a", "b", "c"])
 cents = st.integers(min_value=1, max_value=5_000)
 prize = st.builds(
-    Prize, ids, st.integers(min_value=0, max_value=3_000_000),
+    Prize,
+    ids,
+    st.integers(min_value=0, max_value=3_000_000),
     st.sampled_from(["progressive", "fixed", "house"]),
 )
 operation = st.one_of(
@@ -33,11 +35,16 @@ operation = st.one_of(
     st.tuples(st.just("award"), ids, ids, st.lists(prize, max_size=4)),
     st.tuples(st.just("refund"), ids, ids),
     st.tuples(st.just("void"), ids),
-    st.tuples(st.just("reset"), st.sampled_from(["n1", "n2"]),
-              st.integers(0, 2_000_000), st.integers(0, 50_000)),
+    st.tuples(
+        st.just("reset"),
+        st.sampled_from(["n1", "n2"]),
+        st.integers(0, 2_000_000),
+        st.integers(0, 50_000),
+    ),
 )
 configs = st.builds(
-    PoolConfig.profile, st.sampled_from(["qld", "act2004", "act2017"]),
+    PoolConfig.profile,
+    st.sampled_from(["qld", "act2004", "act2017"]),
     seed=st.integers(0, 1_500_000),
 )
 
@@ -64,8 +71,12 @@ async def apply(service: JackpotService, pool: str, op: tuple[Any, ...]) -> Any:
 @settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(config=configs, meter=st.integers(0, 3_000_000), reserve=st.integers(0, 200_000),
-       ops=st.lists(operation, max_size=25))
+@given(
+    config=configs,
+    meter=st.integers(0, 3_000_000),
+    reserve=st.integers(0, 200_000),
+    ops=st.lists(operation, max_size=25),
+)
 async def test_random_sequences_keep_invariant_and_backends_agree_5_9(
     redis_url: str, config: PoolConfig, meter: int, reserve: int, ops: list[tuple[Any, ...]]
 ) -> None:

@@ -22,14 +22,27 @@ from server.jackpots.service import (
 from server.jackpots.service import regime_prizes as to_prizes
 from tests.jackpots.conftest import fresh_pool
 
-QLD_HANDS = [None, qld.FLUSH, qld.FULL_HOUSE, qld.FOUR_OF_A_KIND, qld.STRAIGHT_FLUSH,
-             qld.ROYAL_FLUSH]
-ACT_HANDS = [None, act.FLUSH, act.FULL_HOUSE, act.FOUR_OF_A_KIND, act.STRAIGHT_FLUSH,
-             act.ROYAL_FLUSH]
+QLD_HANDS = [
+    None,
+    qld.FLUSH,
+    qld.FULL_HOUSE,
+    qld.FOUR_OF_A_KIND,
+    qld.STRAIGHT_FLUSH,
+    qld.ROYAL_FLUSH,
+]
+ACT_HANDS = [
+    None,
+    act.FLUSH,
+    act.FULL_HOUSE,
+    act.FOUR_OF_A_KIND,
+    act.STRAIGHT_FLUSH,
+    act.ROYAL_FLUSH,
+]
 tables = st.dictionaries(st.integers(1, 7), st.integers(0, 5), min_size=1, max_size=7)
 money = st.integers(0, 12_000_000)
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 async def coin_in(service: JackpotService, pool: str, boxes: list[int], wager: int) -> None:
@@ -46,12 +59,14 @@ async def test_qld_round_leaves_the_pool_the_regime_computes_s24_s25(
         await qld_round(service, hands, meter, reserve)
 
 
-async def qld_round(service: JackpotService, hands: dict[int, int], meter: int, reserve: int
-                    ) -> None:
+async def qld_round(
+    service: JackpotService, hands: dict[int, int], meter: int, reserve: int
+) -> None:
     cfg = qld.QldJackpotConfig()
     pool = fresh_pool("qld")
-    await service.open_pool(pool, PoolConfig.profile("qld", seed=cfg.seed), meter=meter,
-                            reserve=reserve)
+    await service.open_pool(
+        pool, PoolConfig.profile("qld", seed=cfg.seed), meter=meter, reserve=reserve
+    )
     await coin_in(service, pool, sorted(hands), cfg.wager)
     by_box = {box: QLD_HANDS[h] for box, h in hands.items() if QLD_HANDS[h]}
     expected: list[qld.Award] = []
@@ -81,12 +96,14 @@ async def test_act2017_round_leaves_the_pool_the_regime_computes_r11(
         await act_round(service, hands, meter, reserve)
 
 
-async def act_round(service: JackpotService, hands: dict[int, int], meter: int, reserve: int
-                    ) -> None:
+async def act_round(
+    service: JackpotService, hands: dict[int, int], meter: int, reserve: int
+) -> None:
     cfg = act.ActJackpotConfig()
     pool = fresh_pool("act")
-    await service.open_pool(pool, PoolConfig.profile("act2017", seed=cfg.seed), meter=meter,
-                            reserve=reserve)
+    await service.open_pool(
+        pool, PoolConfig.profile("act2017", seed=cfg.seed), meter=meter, reserve=reserve
+    )
     await coin_in(service, pool, sorted(hands), cfg.wager)
     by_box = {box: ACT_HANDS[h] for box, h in hands.items()}
     expected: list[act.JackpotSettlement] = []

@@ -1,10 +1,10 @@
 """A separate OS process using the jackpot service (for the linked-tables tests).
 
-    python -m tests.jackpots.worker contribute URL POOL TABLE N
-        coin in N wagers of table TABLE (every 7th sent twice, as a retry would) and
-        N shared wagers every worker also sends; prints a JSON count of the statuses.
-    python -m tests.jackpots.worker award URL POOL ROUND CENTS
-        award CENTS from the meter; prints the wall-clock time the commit returned.
+python -m tests.jackpots.worker contribute URL POOL TABLE N
+    coin in N wagers of table TABLE (every 7th sent twice, as a retry would) and
+    N shared wagers every worker also sends; prints a JSON count of the statuses.
+python -m tests.jackpots.worker award URL POOL ROUND CENTS
+    award CENTS from the meter; prints the wall-clock time the commit returned.
 """
 
 from __future__ import annotations

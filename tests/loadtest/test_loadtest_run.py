@@ -21,10 +21,32 @@ def test_twenty_tables_thirty_seconds_with_chaos(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     page = tmp_path / "report.html"
     proc = subprocess.run(
-        [sys.executable, "-m", "server.cli", "loadtest", "--serve", "--tables", "20",
-         "--seats", "9", "--duration", "30", "--pace", "max", "--chaos", "--quiet",
-         "--seed", "5", "--json", str(out), "--html", str(page)],
-        capture_output=True, text=True, timeout=90,
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "loadtest",
+            "--serve",
+            "--tables",
+            "20",
+            "--seats",
+            "9",
+            "--duration",
+            "30",
+            "--pace",
+            "max",
+            "--chaos",
+            "--quiet",
+            "--seed",
+            "5",
+            "--json",
+            str(out),
+            "--html",
+            str(page),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
     )
     assert out.exists(), proc.stdout + proc.stderr
     report = json.loads(out.read_text())
@@ -38,8 +60,7 @@ def test_twenty_tables_thirty_seconds_with_chaos(tmp_path: Path) -> None:
     assert report["latency_ms"]["count"] > 0  # action latency was measured
     assert report["disconnects"]["chaos"] > 0  # the chaos really happened ...
     assert report["disconnects"]["resumed_seats"] > 0  # ... and seats were resumed
-    assert report["latency_ms"]["p50"] <= report["latency_ms"]["p99"] <= \
-        report["latency_ms"]["max"]
+    assert report["latency_ms"]["p50"] <= report["latency_ms"]["p99"] <= report["latency_ms"]["max"]
     assert proc.returncode == 0, proc.stdout + proc.stderr
     text = page.read_text()
     assert "<svg" in text and "src=" not in text and "href=" not in text  # self-contained

@@ -58,15 +58,19 @@ def random_table(rules: RuleSet, rng: random.Random) -> tuple[dict[int, int], in
             stacks[s] = rng.randint(40 * big, 400 * big)
         stacks[s] += rules.participation_fee
     if rules.dead_button and rng.random() < 0.2:
-        designated = rng.randint(1, rules.max_seats)      # maybe a dead button
+        designated = rng.randint(1, rules.max_seats)  # maybe a dead button
     else:
         designated = rng.choice(seats)
     return stacks, designated
 
 
-def play_round(rules: RuleSet, rng: random.Random, check_illegal: bool = False,
-               stacks: dict[int, int] | None = None,
-               designated: int | None = None) -> PokerRound:
+def play_round(
+    rules: RuleSet,
+    rng: random.Random,
+    check_illegal: bool = False,
+    stacks: dict[int, int] | None = None,
+    designated: int | None = None,
+) -> PokerRound:
     """Play one round to its end with random legal actions."""
     if stacks is None or designated is None:
         stacks, designated = random_table(rules, rng)
@@ -89,8 +93,15 @@ def play_round(rules: RuleSet, rng: random.Random, check_illegal: bool = False,
 
 
 def _snapshot(rnd: PokerRound) -> Any:
-    return (rnd.view(None), dict(rnd.stacks), dict(rnd.contrib), rnd.to_act,
-            sorted(rnd.folded), rnd.cb, rnd.raises)
+    return (
+        rnd.view(None),
+        dict(rnd.stacks),
+        dict(rnd.contrib),
+        rnd.to_act,
+        sorted(rnd.folded),
+        rnd.cb,
+        rnd.raises,
+    )
 
 
 def _try_illegal(rnd: PokerRound, rng: random.Random) -> None:
@@ -101,8 +112,12 @@ def _try_illegal(rnd: PokerRound, rng: random.Random) -> None:
     assert la is not None
     other = next(s for s in rnd.seats if s != la.seat)
     reach = rnd.bet[la.seat] + rnd.stacks[la.seat]
-    bad = [(other, "fold", None), (la.seat, "dance", None), (la.seat, "raise", reach + 1),
-           (la.seat, "bet", None)]
+    bad = [
+        (other, "fold", None),
+        (la.seat, "dance", None),
+        (la.seat, "raise", reach + 1),
+        (la.seat, "bet", None),
+    ]
     if not la.check:
         bad.append((la.seat, "check", None))
     if la.raise_ is not None:

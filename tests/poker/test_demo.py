@@ -10,8 +10,7 @@ from server.demo import main
 def test_demo_plays_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--hands", "3", "--seed", "11"]) == 0
     out = capsys.readouterr().out
-    for game in ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld",
-                 "manila-qld"):
+    for game in ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld", "manila-qld"):
         assert f"=== {game}" in out
     assert "posts blind 1" in out and "pot" in out and "commission" in out
 

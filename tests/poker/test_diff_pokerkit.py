@@ -44,22 +44,26 @@ HANDS = 300
 
 def _play_one(rng: random.Random) -> None:
     m = rng.choice([1, 5, 25, 100])
-    rules = rules_for("holdem-act", {"blinds": [m, 2 * m], "structure": "no-limit",
-                                     "commission": "none", "chip_unit": 1})
+    rules = rules_for(
+        "holdem-act",
+        {"blinds": [m, 2 * m], "structure": "no-limit", "commission": "none", "chip_unit": 1},
+    )
     n = rng.randint(3, 9)
     seats = sorted(rng.sample(range(1, 11), n))
-    stacks = {s: rng.choice([rng.randint(2 * m + 1, 10 * m), rng.randint(10 * m, 300 * m)])
-              for s in seats}
+    stacks = {
+        s: rng.choice([rng.randint(2 * m + 1, 10 * m), rng.randint(10 * m, 300 * m)]) for s in seats
+    }
     d = rng.choice(seats)
     deck = list(STANDARD_DECK)
     rng.shuffle(deck)
     hole = {s: [deck.pop(), deck.pop()] for s in seats}
     board = [deck.pop() for _ in range(5)]
     rnd = PokerRound(rules, stacks, d, SeededRandomSource(0), hole=hole, board=board)
-    order = rnd.from_(d)                              # pokerkit player i = order[i]
+    order = rnd.from_(d)  # pokerkit player i = order[i]
     player = {s: i for i, s in enumerate(order)}
     state = NoLimitTexasHoldem.create_state(
-        AUTOMATIONS, True, 0, (m, 2 * m), 2 * m, tuple(stacks[s] for s in order), n)
+        AUTOMATIONS, True, 0, (m, 2 * m), 2 * m, tuple(stacks[s] for s in order), n
+    )
     for s in order:
         state.deal_hole("".join(card_str(c) for c in hole[s]))
     rnd.start()
@@ -85,7 +89,7 @@ def _play_one(rng: random.Random) -> None:
             state.complete_bet_or_raise_to(amount)
         while state.can_deal_board():
             k = 3 if dealt == 0 else 1
-            state.deal_board("".join(card_str(c) for c in board[dealt:dealt + k]))
+            state.deal_board("".join(card_str(c) for c in board[dealt : dealt + k]))
             dealt += k
     assert rnd.result is not None
     assert not state.status, "pokerkit still running when our round ended"

@@ -76,31 +76,69 @@ def test_wire_shape() -> None:
     their verb list, dict keys as strings."""
     la = LegalActions(3, True, False, 100, None, (400, 900), 900)
     assert TurnToAct(3, la).to_wire() == {
-        "type": "turn_to_act", "seat": 3, "visible_to": EVERYONE,
-        "legal": [{"verb": "fold"}, {"verb": "call", "amount": 100},
-                  {"verb": "raise", "min": 400, "max": 900}, {"verb": "allin", "amount": 900}],
+        "type": "turn_to_act",
+        "seat": 3,
+        "visible_to": EVERYONE,
+        "legal": [
+            {"verb": "fold"},
+            {"verb": "call", "amount": 100},
+            {"verb": "raise", "min": 400, "max": 900},
+            {"verb": "allin", "amount": 900},
+        ],
     }
     assert HoleCardsDealt(2, (card("As"), card("Kd")), 2).to_wire() == {
-        "type": "hole_cards_dealt", "seat": 2, "cards": ["As", "Kd"], "visible_to": 2}
+        "type": "hole_cards_dealt",
+        "seat": 2,
+        "cards": ["As", "Kd"],
+        "visible_to": 2,
+    }
     assert CardBurned((card("2c"),)).to_wire() == {
-        "type": "card_burned", "cards": ["2c"], "visible_to": NOBODY}
+        "type": "card_burned",
+        "cards": ["2c"],
+        "visible_to": NOBODY,
+    }
     board = (card("2c"), card("7d"), card("Jh"))
     assert BoardDealt(2, board, board).to_wire() == {
-        "type": "board_dealt", "round": 2, "cards": ["2c", "7d", "Jh"],
-        "board": ["2c", "7d", "Jh"], "visible_to": EVERYONE}
+        "type": "board_dealt",
+        "round": 2,
+        "cards": ["2c", "7d", "Jh"],
+        "board": ["2c", "7d", "Jh"],
+        "visible_to": EVERYONE,
+    }
     assert ActionTaken(4, "raise", 300, 400, 4600).to_wire() == {
-        "type": "action_taken", "seat": 4, "verb": "raise", "amount": 300, "total": 400,
-        "stack": 4600, "visible_to": EVERYONE}
+        "type": "action_taken",
+        "seat": 4,
+        "verb": "raise",
+        "amount": 300,
+        "total": 400,
+        "stack": 4600,
+        "visible_to": EVERYONE,
+    }
     assert PotAwarded(0, 1000, (1, 2), {1: 500, 2: 500}, 0).to_wire() == {
-        "type": "pot_awarded", "pot": 0, "amount": 1000, "winners": [1, 2],
-        "shares": {"1": 500, "2": 500}, "commission": 0, "visible_to": EVERYONE}
+        "type": "pot_awarded",
+        "pot": 0,
+        "amount": 1000,
+        "winners": [1, 2],
+        "shares": {"1": 500, "2": 500},
+        "commission": 0,
+        "visible_to": EVERYONE,
+    }
 
 
 def test_legal_actions_read_as_before() -> None:
     """Fields by name, ``verbs()``, and the wire list with limit sizes."""
     la = LegalActions(1, True, True, None, (200, 400), None, None, (200, 400), None)
-    assert (la.seat, la.check, la.call, la.bet, la.raise_, la.allin) == \
-        (1, True, None, (200, 400), None, None)
+    assert (la.seat, la.check, la.call, la.bet, la.raise_, la.allin) == (
+        1,
+        True,
+        None,
+        (200, 400),
+        None,
+        None,
+    )
     assert la.verbs() == ["fold", "check", "bet"]
-    assert la.to_wire() == [{"verb": "fold"}, {"verb": "check"},
-                            {"verb": "bet", "min": 200, "max": 400, "sizes": [200, 400]}]
+    assert la.to_wire() == [
+        {"verb": "fold"},
+        {"verb": "check"},
+        {"verb": "bet", "min": 200, "max": 400, "sizes": [200, 400]},
+    ]

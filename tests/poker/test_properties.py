@@ -73,8 +73,12 @@ def check_round(rnd: PokerRound) -> None:
         assert set(pot["eligible"]) < set(res.pots[i - 1]["eligible"])
     # commission never exceeds the formula on everything in the pots
     if rules.commission_on:
-        cap = money.commission(rules.commission_cap_base, rules.commission_percent,
-                               rules.commission_step, rules.commission_cap_base)
+        cap = money.commission(
+            rules.commission_cap_base,
+            rules.commission_percent,
+            rules.commission_step,
+            rules.commission_cap_base,
+        )
         assert res.commission <= cap * max(1, len(res.pots))
         if rules.cumulative_cap:
             assert res.commission <= cap
@@ -86,8 +90,12 @@ def check_round(rnd: PokerRound) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAME_IDS)
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_rounds(game: str, seed: int) -> None:
     """10,000 random rounds per game: conservation, eligibility, no negative stacks."""
@@ -104,9 +112,13 @@ def test_void_returns_every_wager(game: str) -> None:
     rng = random.Random(7)
     for _ in range(200):
         rules = random_rules(game, rng)
-        rnd = play_round(rules, rng)          # played to the end, then a fresh one voided
-        rnd2 = PokerRound(rules, rnd.start_stacks, rnd.designated,
-                          __import__("server.cards", fromlist=["x"]).SeededRandomSource(1))
+        rnd = play_round(rules, rng)  # played to the end, then a fresh one voided
+        rnd2 = PokerRound(
+            rules,
+            rnd.start_stacks,
+            rnd.designated,
+            __import__("server.cards", fromlist=["x"]).SeededRandomSource(1),
+        )
         rnd2.start()
         for _ in range(rng.randint(0, 4)):
             if rnd2.complete:

@@ -14,11 +14,20 @@ ACT_FULL = {"blinds": [500, 1000], "structure": "full-pot"}
 THREE = {"1": 50000, "2": 50000, "3": 50000}
 
 
-def legal(game: str, options: dict, seats: dict, designated: int,
-          actions: list) -> tuple[int, dict[str, dict[str, Any]]]:
+def legal(
+    game: str, options: dict, seats: dict, designated: int, actions: list
+) -> tuple[int, dict[str, dict[str, Any]]]:
     """(seat to act, {verb: bounds}) after ``actions``."""
-    res = run(game, {"game": game, "options": options, "seats": seats,
-                     "designated": designated, "actions": actions})
+    res = run(
+        game,
+        {
+            "game": game,
+            "options": options,
+            "seats": seats,
+            "designated": designated,
+            "actions": actions,
+        },
+    )
     assert res["state"] == "waiting", res
     return res["to_act"], {d["verb"]: d for d in res["legal"]}
 
@@ -98,18 +107,34 @@ def test_qld_s29_10_short_allin_does_not_reopen_for_players_who_acted() -> None:
     S2 (acted before the short all-in) may only call or fold."""
     opts = {"blinds": [500, 1000], "maximum": 2000, "structure": "no-limit"}
     seats = {"1": 40000, "2": 40000, "3": 40000, "4": 4500}
-    pre = [[4, "call"], [1, "call"], [2, "call"], [3, "check"], [2, "bet", 2000], [3, "call"],
-           [4, "allin"]]
+    pre = [
+        [4, "call"],
+        [1, "call"],
+        [2, "call"],
+        [3, "check"],
+        [2, "bet", 2000],
+        [3, "call"],
+        [4, "allin"],
+    ]
     seat, lg = legal("omaha-qld", opts, seats, 1, pre)
     assert seat == 1 and lg["raise"]["min"] == 5500
     seat, lg = legal("omaha-qld", opts, seats, 1, [*pre, [1, "call"]])
     assert seat == 2 and "raise" not in lg and lg["call"]["amount"] == 1500
-    res = run("omaha-qld", {"game": "omaha-qld", "options": opts, "seats": seats,
-                            "designated": 1, "actions": [*pre, [1, "call"], [2, "raise", 5500]]})
+    res = run(
+        "omaha-qld",
+        {
+            "game": "omaha-qld",
+            "options": opts,
+            "seats": seats,
+            "designated": 1,
+            "actions": [*pre, [1, "call"], [2, "raise", 5500]],
+        },
+    )
     assert res["error"]["code"] == "betting_closed"
     # the literal reading (option short_allin_reopens = true) lets S2 raise
-    seat, lg = legal("omaha-qld", {**opts, "short_allin_reopens": True}, seats, 1,
-                     [*pre, [1, "call"]])
+    seat, lg = legal(
+        "omaha-qld", {**opts, "short_allin_reopens": True}, seats, 1, [*pre, [1, "call"]]
+    )
     assert seat == 2 and "raise" in lg
 
 
@@ -118,10 +143,18 @@ def test_act_12_5_short_tapout_closes_raising_for_everyone() -> None:
     may raise for the rest of the betting round, even a player yet to act."""
     opts = {"blinds": [100, 200], "structure": "no-limit"}
     seats = {"1": 10000, "2": 10000, "3": 300, "4": 10000}
-    seat, lg = legal("holdem-act", opts, seats, 1, [[3, "allin"]])   # 300: +100 < min 200
+    seat, lg = legal("holdem-act", opts, seats, 1, [[3, "allin"]])  # 300: +100 < min 200
     assert seat == 4 and "raise" not in lg and lg["call"]["amount"] == 300
-    res = run("holdem-act", {"game": "holdem-act", "options": opts, "seats": seats,
-                             "designated": 1, "actions": [[3, "allin"], [4, "raise", 1000]]})
+    res = run(
+        "holdem-act",
+        {
+            "game": "holdem-act",
+            "options": opts,
+            "seats": seats,
+            "designated": 1,
+            "actions": [[3, "allin"], [4, "raise", 1000]],
+        },
+    )
     assert res["state"] == "rejected" and res["error"]["code"] == "betting_closed"
 
 
@@ -132,8 +165,16 @@ def test_act_10_2_raise_cap_and_heads_up_10_5() -> None:
     pre = [[3, "raise", 400], [1, "raise", 600], [2, "raise", 800]]
     seat, lg = legal("holdem-act", opts, seats, 1, pre)
     assert seat == 3 and "raise" not in lg
-    res = run("holdem-act", {"game": "holdem-act", "options": opts, "seats": seats,
-                             "designated": 1, "actions": [*pre, [3, "raise", 1000]]})
+    res = run(
+        "holdem-act",
+        {
+            "game": "holdem-act",
+            "options": opts,
+            "seats": seats,
+            "designated": 1,
+            "actions": [*pre, [3, "raise", 1000]],
+        },
+    )
     assert res["error"]["code"] == "raise_cap_reached"
     heads = [[1, "raise", 400], [2, "raise", 600], [1, "raise", 800], [2, "raise", 1000]]
     seat, lg = legal("holdem-act", opts, {"1": 10000, "2": 10000}, 1, heads)
@@ -144,12 +185,18 @@ def test_limit_sizes_act_rounds_and_manila_final_round() -> None:
     """ACT r 10.3-10.4 (digest A-2): rounds 2-3 open at exactly 2LB; 3 Card Manila r 10.4
     and QLD Sch 5 s24(3): the final round opens at B, 2B, 3B or 4B."""
     opts = {"blinds": [100, 200], "structure": "limit"}
-    seat, lg = legal("holdem-act", opts, dict.fromkeys(("1", "2", "3"), 10000), 1,
-                     [[3, "call"], [1, "call"], [2, "check"]])
+    seat, lg = legal(
+        "holdem-act",
+        opts,
+        dict.fromkeys(("1", "2", "3"), 10000),
+        1,
+        [[3, "call"], [1, "call"], [2, "check"]],
+    )
     assert seat == 1 and lg["bet"]["sizes"] == [400]
     checks = [[2, "call"], [3, "call"], [1, "check"]] + [[s, "check"] for s in (1, 2, 3)] * 3
-    seat, lg = legal("manila-qld", {"blinds": [100]}, dict.fromkeys(("1", "2", "3"), 10000), 1,
-                     checks)
+    seat, lg = legal(
+        "manila-qld", {"blinds": [100]}, dict.fromkeys(("1", "2", "3"), 10000), 1, checks
+    )
     assert seat == 1 and lg["bet"]["sizes"] == [100, 200, 300, 400]
 
 
@@ -170,15 +217,35 @@ def test_folding_when_a_check_is_free_is_legal() -> None:
     opts = {"blinds": [100, 200], "structure": "no-limit", "commission": "none"}
     seats = dict.fromkeys(("1", "2", "3"), 10000)
     actions = [[3, "call"], [1, "call"], [2, "check"], [1, "fold"], [2, "check"], [3, "check"]]
-    res = run("holdem-act", {"game": "holdem-act", "options": opts, "seats": seats,
-                             "designated": 1, "actions": actions,
-                             "cards": {"hole": {"2": ["As", "Ad"], "3": ["7c", "2d"]},
-                                       "board": ["Ks", "Qh", "9c", "5d", "3s"]}})
+    res = run(
+        "holdem-act",
+        {
+            "game": "holdem-act",
+            "options": opts,
+            "seats": seats,
+            "designated": 1,
+            "actions": actions,
+            "cards": {
+                "hole": {"2": ["As", "Ad"], "3": ["7c", "2d"]},
+                "board": ["Ks", "Qh", "9c", "5d", "3s"],
+            },
+        },
+    )
     assert res["state"] == "waiting" and res["to_act"] == 2
-    res = run("holdem-act", {"game": "holdem-act", "options": opts, "seats": seats,
-                             "designated": 1, "actions": actions + [[2, "check"], [3, "check"]] * 2,
-                             "cards": {"hole": {"2": ["As", "Ad"], "3": ["7c", "2d"]},
-                                       "board": ["Ks", "Qh", "9c", "5d", "3s"]}})
+    res = run(
+        "holdem-act",
+        {
+            "game": "holdem-act",
+            "options": opts,
+            "seats": seats,
+            "designated": 1,
+            "actions": actions + [[2, "check"], [3, "check"]] * 2,
+            "cards": {
+                "hole": {"2": ["As", "Ad"], "3": ["7c", "2d"]},
+                "board": ["Ks", "Qh", "9c", "5d", "3s"],
+            },
+        },
+    )
     assert res["stacks"] == {"1": 9800, "2": 10400, "3": 9800}
 
 
@@ -192,13 +259,20 @@ def test_free_fold_leaving_a_single_allin_player_gives_him_the_pot() -> None:
     pre = [[3, "allin"], [1, "fold"]]
     seat, lg = legal("holdem-act", opts, seats, 1, pre)
     assert seat == 2 and "check" in lg and "raise" not in lg and "call" not in lg
-    res = run("holdem-act", {"game": "holdem-act", "options": opts, "seats": seats,
-                             "designated": 1, "actions": [*pre, [2, "fold"]]})
+    res = run(
+        "holdem-act",
+        {
+            "game": "holdem-act",
+            "options": opts,
+            "seats": seats,
+            "designated": 1,
+            "actions": [*pre, [2, "fold"]],
+        },
+    )
     assert res["state"] == "complete"
     assert res["stacks"] == {"1": 9900, "2": 9850, "3": 400}
     assert res["uncalled"] == {"2": 50}
-    assert [(p["amount"], p["eligible"], p["winners"]) for p in res["pots"]] == \
-        [(400, [3], [3])]
+    assert [(p["amount"], p["eligible"], p["winners"]) for p in res["pots"]] == [(400, [3], [3])]
 
 
 def test_illegal_commands_have_stable_codes() -> None:
@@ -207,8 +281,16 @@ def test_illegal_commands_have_stable_codes() -> None:
     seats = dict.fromkeys(("1", "2", "3"), 10000)
 
     def code(actions: list) -> str:
-        res = run("holdem-act", {"game": "holdem-act", "options": opts, "seats": seats,
-                                 "designated": 1, "actions": actions})
+        res = run(
+            "holdem-act",
+            {
+                "game": "holdem-act",
+                "options": opts,
+                "seats": seats,
+                "designated": 1,
+                "actions": actions,
+            },
+        )
         assert res["state"] == "rejected" and res["error"]["at"] == len(actions) - 1
         return res["error"]["code"]
 

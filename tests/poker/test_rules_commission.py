@@ -9,25 +9,57 @@ from server.money import commission, dollars, split
 D = 100  # cents per dollar
 
 
-@pytest.mark.parametrize(("pot", "expect"), [
-    (19, 0), (20, 1), (39, 1), (40, 2), (99, 4), (100, 5), (119, 5), (120, 5), (250, 5),
-])
+@pytest.mark.parametrize(
+    ("pot", "expect"),
+    [
+        (19, 0),
+        (20, 1),
+        (39, 1),
+        (40, 2),
+        (99, 4),
+        (100, 5),
+        (119, 5),
+        (120, 5),
+        (250, 5),
+    ],
+)
 def test_act_11_1_unit_table(pot: int, expect: int) -> None:
     """ACT r 11.1 (m = $1, cap base $100): 5% of the largest multiple of $20, nil to $19."""
     assert commission(pot * D, 5, 20 * D, 100 * D, D) == expect * D
 
 
-@pytest.mark.parametrize(("pot", "expect"), [
-    (19, 0), (20, 2), (29, 2), (30, 3), (39, 3), (40, 4), (199, 19), (200, 20), (420, 20),
-])
+@pytest.mark.parametrize(
+    ("pot", "expect"),
+    [
+        (19, 0),
+        (20, 2),
+        (29, 2),
+        (30, 3),
+        (39, 3),
+        (40, 4),
+        (199, 19),
+        (200, 20),
+        (420, 20),
+    ],
+)
 def test_qld_sch11_s30_unit_table(pot: int, expect: int) -> None:
     """QLD Sch 11 s30(1)-(2) (10%, W = $2, cap base $200): largest multiple of $10."""
     assert commission(pot * D, 10, 10 * D, 200 * D, D) == expect * D
 
 
-@pytest.mark.parametrize(("pot", "expect"), [
-    (19, 0), (20, 1), (39, 1), (40, 2), (100, 5), (119, 5), (120, 5), (128, 5),
-])
+@pytest.mark.parametrize(
+    ("pot", "expect"),
+    [
+        (19, 0),
+        (20, 1),
+        (39, 1),
+        (40, 2),
+        (100, 5),
+        (119, 5),
+        (120, 5),
+        (128, 5),
+    ],
+)
 def test_qld_sch5_s28_unit_table(pot: int, expect: int) -> None:
     """QLD Sch 5 s28(1)-(2) (B = $1, cap base $100)."""
     assert commission(pot * D, 5, 20 * D, 100 * D, D) == expect * D

@@ -31,8 +31,13 @@ def bad(**changes) -> dict:
 def scenario(tmp_path: Path, content: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "s.json"
     path.write_text(content)
-    return subprocess.run([sys.executable, "-m", "server.cli", "scenario", str(path)],
-                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", "scenario", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
 
 
 CASES = {
@@ -40,10 +45,10 @@ CASES = {
     "unknown game": json.dumps(bad(game="holdem-nsw")),
     "unknown option": json.dumps(bad(options={"blinds": [100, 200], "rake": 5})),
     "bad option value": json.dumps(bad(options={"structure": "pot-limit"})),
-    "card not in the deck": json.dumps(bad(game="manila-act", options={"blinds": [100]},
-                                           cards={"board": ["2c"]})),
-    "card used twice": json.dumps(bad(cards={"hole": {"1": ["As", "Kd"],
-                                                      "2": ["As", "7d"]}})),
+    "card not in the deck": json.dumps(
+        bad(game="manila-act", options={"blinds": [100]}, cards={"board": ["2c"]})
+    ),
+    "card used twice": json.dumps(bad(cards={"hole": {"1": ["As", "Kd"], "2": ["As", "7d"]}})),
     "not a card": json.dumps(bad(cards={"board": ["Xx"]})),
     "seat out of range": json.dumps(bad(seats={"1": 10000, "11": 10000})),
     "wrong number of hole cards": json.dumps(bad(game="omaha-act")),
@@ -79,8 +84,13 @@ def test_an_illegal_action_is_a_result_not_an_error(tmp_path: Path) -> None:
 
 
 def test_describe_lists_options_and_verbs() -> None:
-    proc = subprocess.run([sys.executable, "-m", "server.scenario", "--describe", "manila-qld"],
-                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "server.scenario", "--describe", "manila-qld"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert proc.returncode == 0
     out = json.loads(proc.stdout)
     assert out["options"]["heads_up"] == "unrestricted" and "allin" in out["verbs"]

@@ -33,8 +33,7 @@ def blinds(events) -> list[tuple[int, int]]:
 def test_act_6_4_heads_up_buck_posts_first_blind_and_acts_first_every_round() -> None:
     """ACT r 6.4, 7.1, 8.1: heads-up the buck posts m, the other 2m; the buck acts first
     pre-flop (after the last blind) and opens every later round."""
-    rnd = PokerRound(rules_for("holdem-act", {}), {1: 10000, 2: 10000}, 1,
-                     SeededRandomSource(1))
+    rnd = PokerRound(rules_for("holdem-act", {}), {1: 10000, 2: 10000}, 1, SeededRandomSource(1))
     assert blinds(rnd.start()) == [(1, 100), (2, 200)]
     assert rnd.to_act == 1
     rnd.act(1, "call")
@@ -45,8 +44,12 @@ def test_act_6_4_heads_up_buck_posts_first_blind_and_acts_first_every_round() ->
 
 def test_act_6_4_three_blinds_and_first_actor_after_the_last_blind() -> None:
     """ACT r 5.3, 6.4, 7.1: blinds m, 2m, 4m from the buck; play starts after the third."""
-    rnd = PokerRound(rules_for("omaha-act", {"blinds": [100, 200, 400]}),
-                     {2: 9000, 4: 9000, 6: 9000, 8: 9000}, 4, SeededRandomSource(1))
+    rnd = PokerRound(
+        rules_for("omaha-act", {"blinds": [100, 200, 400]}),
+        {2: 9000, 4: 9000, 6: 9000, 8: 9000},
+        4,
+        SeededRandomSource(1),
+    )
     assert blinds(rnd.start()) == [(4, 100), (6, 200), (8, 400)]
     assert rnd.to_act == 2
 
@@ -54,8 +57,12 @@ def test_act_6_4_three_blinds_and_first_actor_after_the_last_blind() -> None:
 def test_act_a13_three_blinds_with_two_players_posts_two() -> None:
     """ACT digest A-13: with fewer players than blinds, only as many blinds as players;
     the last blind posted is LB."""
-    rnd = PokerRound(rules_for("holdem-act", {"blinds": [100, 200, 400]}),
-                     {1: 9000, 2: 9000}, 2, SeededRandomSource(1))
+    rnd = PokerRound(
+        rules_for("holdem-act", {"blinds": [100, 200, 400]}),
+        {1: 9000, 2: 9000},
+        2,
+        SeededRandomSource(1),
+    )
     assert blinds(rnd.start()) == [(2, 100), (1, 200)]
     assert rnd.legal_actions().sizes == (400, 600)
 
@@ -84,8 +91,9 @@ def test_qld_s23_blinds_after_the_button_and_deal_ends_with_the_button() -> None
 def test_qld_s17_5_dead_button() -> None:
     """QLD Sch 11 s17(5): seats 1, 2, 4, 5, 6; the button is dead on vacant seat 3, so S4
     posts the first blind and S5 the second; after round 1 S4 acts first, S2 last."""
-    rnd = PokerRound(rules_for("holdem-qld", {}), dict.fromkeys((1, 2, 4, 5, 6), 9000), 3,
-                     SeededRandomSource(1))
+    rnd = PokerRound(
+        rules_for("holdem-qld", {}), dict.fromkeys((1, 2, 4, 5, 6), 9000), 3, SeededRandomSource(1)
+    )
     assert blinds(rnd.start()) == [(4, 100), (5, 200)]
     assert rnd.to_act == 6
     for seat in (6, 1, 2, 4):
@@ -112,8 +120,7 @@ def test_manila_deal_and_board() -> None:
     """ACT 3 Card Manila r 6.5-6.6: three hole cards, one communal card before round 1, no
     burn cards; QLD Sch 5 s20(3)-(4): two hole cards; only A-7 in the deck."""
     for game, n in (("manila-act", 3), ("manila-qld", 2)):
-        rnd = PokerRound(rules_for(game, {}), {1: 5000, 2: 5000, 3: 5000}, 2,
-                         SeededRandomSource(9))
+        rnd = PokerRound(rules_for(game, {}), {1: 5000, 2: 5000, 3: 5000}, 2, SeededRandomSource(9))
         ev = rnd.start()
         assert not [e for e in ev if isinstance(e, CardBurned)]
         assert all(len(h) == n for h in rnd.hole.values())
@@ -133,8 +140,9 @@ def test_short_blind_taps_out_and_the_call_stays_at_the_full_blind() -> None:
 def test_void_round_returns_every_wager() -> None:
     """ACT r 18.3-18.4, QLD Sch 11 s33A, Sch 5 (Rec.): a void round returns every wager and
     any fee; nothing more can be done in it."""
-    rnd = new_round("holdem-qld", {1: 9000, 2: 9000, 3: 9000}, 3, participation_fee=100,
-                    commission="none")
+    rnd = new_round(
+        "holdem-qld", {1: 9000, 2: 9000, 3: 9000}, 3, participation_fee=100, commission="none"
+    )
     rnd.act(3, "raise", 400)
     ev = rnd.void("system fault")
     assert isinstance(ev[0], RoundVoided)
@@ -146,8 +154,9 @@ def test_void_round_returns_every_wager() -> None:
 
 def test_participation_fee_instead_of_commission() -> None:
     """QLD Sch 11 s19, s30(5): a fee per player per round and no commission (OM-QLD-02)."""
-    rnd = new_round("omaha-qld", {1: 9000, 2: 9000, 3: 9000}, 3, participation_fee=200,
-                    commission="none")
+    rnd = new_round(
+        "omaha-qld", {1: 9000, 2: 9000, 3: 9000}, 3, participation_fee=200, commission="none"
+    )
     assert rnd.fees == 600 and all(rnd.stacks[s] <= 8800 for s in (1, 2, 3))
     while not rnd.complete:
         rnd.timeout(rnd.to_act)
@@ -159,11 +168,16 @@ def test_s23a_returning_player_post_live_and_dead() -> None:
     """QLD Sch 11 s23A(2)-(4) (digest A-16): a returning player posts both blinds; the second
     blind's worth is live (and may check), the rest is dead money in the main pot."""
     rules = rules_for("holdem-qld", {})
-    rnd = PokerRound(rules, dict.fromkeys((1, 2, 3, 4), 9000), 4, SeededRandomSource(1),
-                     posts={3: 300})
+    rnd = PokerRound(
+        rules, dict.fromkeys((1, 2, 3, 4), 9000), 4, SeededRandomSource(1), posts={3: 300}
+    )
     ev = rnd.start()
-    assert [(e.seat, e.kind, e.amount) for e in ev if isinstance(e, BlindPosted)] == \
-        [(1, "blind1", 100), (2, "blind2", 200), (3, "live", 200), (3, "dead", 100)]
+    assert [(e.seat, e.kind, e.amount) for e in ev if isinstance(e, BlindPosted)] == [
+        (1, "blind1", 100),
+        (2, "blind2", 200),
+        (3, "live", 200),
+        (3, "dead", 100),
+    ]
     assert rnd.to_act == 3 and rnd.legal_actions().check
     rnd.act(3, "check")
     rnd.act(4, "call")
@@ -178,15 +192,20 @@ def test_timeout_checks_when_free_else_folds() -> None:
     rnd.timeout(3)
     assert 3 in rnd.folded
     rnd.act(1, "call")
-    rnd.timeout(2)                 # the last blind's option: a free check
+    rnd.timeout(2)  # the last blind's option: a free check
     assert 2 not in rnd.folded and len(rnd.board) == 3
 
 
 def test_events_say_who_may_see_them() -> None:
     """Hole cards only to their seat, burn cards to nobody, the rest to everyone; views hold
     only what the viewer may see."""
-    rnd = PokerRound(rules_for("holdem-act", {}), {1: 9000, 2: 9000}, 1, SeededRandomSource(5),
-                     hole={1: [card("As"), card("Ad")]})
+    rnd = PokerRound(
+        rules_for("holdem-act", {}),
+        {1: 9000, 2: 9000},
+        1,
+        SeededRandomSource(5),
+        hole={1: [card("As"), card("Ad")]},
+    )
     ev = rnd.start()
     for e in ev:
         if isinstance(e, HoleCardsDealt):
@@ -208,11 +227,14 @@ def test_events_say_who_may_see_them() -> None:
 
 
 def test_fee_events() -> None:
-    rnd = new_round("holdem-qld", {1: 9000, 2: 9000}, 1, participation_fee=100,
-                    commission="none")
+    rnd = new_round("holdem-qld", {1: 9000, 2: 9000}, 1, participation_fee=100, commission="none")
     assert rnd.fees == 200
-    assert FeeCharged(1, 100).to_wire() == {"type": "fee_charged", "seat": 1, "amount": 100,
-                                            "visible_to": "everyone"}
+    assert FeeCharged(1, 100).to_wire() == {
+        "type": "fee_charged",
+        "seat": 1,
+        "amount": 100,
+        "visible_to": "everyone",
+    }
 
 
 def test_view_shows_side_pots_as_they_form() -> None:
@@ -220,15 +242,22 @@ def test_view_shows_side_pots_as_they_form() -> None:
     rnd = new_round("holdem-act", {1: 10000, 2: 10000, 3: 500}, 1, structure="no-limit")
     rnd.act(3, "allin")
     rnd.act(1, "raise", 2000)
-    assert rnd.view(None)["pots"] == [{"amount": 1200, "eligible": [1, 2, 3]},
-                                      {"amount": 1500, "eligible": [1, 2]}]
+    assert rnd.view(None)["pots"] == [
+        {"amount": 1200, "eligible": [1, 2, 3]},
+        {"amount": 1500, "eligible": [1, 2]},
+    ]
 
 
 def test_qld_s23_4_no_first_blind_after_the_second_blind_left() -> None:
     """QLD Sch 11 s23(4): when the preceding round's second-blind player has left there is no
     first blind; the next active player posts the second blind, which may check."""
-    rnd = PokerRound(rules_for("holdem-qld", {}), {1: 9000, 3: 9000, 4: 9000}, 1,
-                     SeededRandomSource(1), first_blind=False)
+    rnd = PokerRound(
+        rules_for("holdem-qld", {}),
+        {1: 9000, 3: 9000, 4: 9000},
+        1,
+        SeededRandomSource(1),
+        first_blind=False,
+    )
     assert blinds(rnd.start()) == [(3, 200)]
     assert rnd.to_act == 4
     rnd.act(4, "call")
@@ -238,8 +267,13 @@ def test_qld_s23_4_no_first_blind_after_the_second_blind_left() -> None:
 
 def test_a_bad_s23a_post_changes_nothing() -> None:
     """Bad input changes nothing: a post by a blind poster is refused before any chip moves."""
-    rnd = PokerRound(rules_for("holdem-qld", {}), {1: 9000, 2: 9000, 3: 9000}, 3,
-                     SeededRandomSource(1), posts={1: 200})
+    rnd = PokerRound(
+        rules_for("holdem-qld", {}),
+        {1: 9000, 2: 9000, 3: 9000},
+        3,
+        SeededRandomSource(1),
+        posts={1: 200},
+    )
     with pytest.raises(ValueError):
         rnd.start()
     assert rnd.stacks == {1: 9000, 2: 9000, 3: 9000} and rnd.pot == 0

@@ -21,10 +21,18 @@ STAKES: dict[str, dict[str, Any]] = {
     "holdem-act": {"blinds": [100, 200], "structure": "no-limit", "min_table_stake": 4000},
     "omaha-act": {"blinds": [100, 200], "structure": "full-pot", "min_table_stake": 4000},
     "manila-act": {"blinds": [200], "min_table_stake": 4000},
-    "holdem-qld": {"blinds": [100, 200], "structure": "limit", "min_buy_in": 4000,
-                   "max_buy_in": 40000},
-    "omaha-qld": {"blinds": [100, 200], "structure": "half-pot", "min_buy_in": 4000,
-                  "max_buy_in": 40000},
+    "holdem-qld": {
+        "blinds": [100, 200],
+        "structure": "limit",
+        "min_buy_in": 4000,
+        "max_buy_in": 40000,
+    },
+    "omaha-qld": {
+        "blinds": [100, 200],
+        "structure": "half-pot",
+        "min_buy_in": 4000,
+        "max_buy_in": 40000,
+    },
     "manila-qld": {"blinds": [200], "min_table_stake": 4000},
 }
 
@@ -35,8 +43,16 @@ def table(game: str, *, seats: int = 9, seed: int | None = None, **options: Any)
 
 
 def fast_config(*tables: TableConfig, **kw: Any) -> ServerConfig:
-    base = ServerConfig(port=0, tables=tables, turn_time=5.0, time_bank=0.0, grace=60.0,
-                        round_pause=0.0, starting_balance=1_000_000, close_timeout=1.0)
+    base = ServerConfig(
+        port=0,
+        tables=tables,
+        turn_time=5.0,
+        time_bank=0.0,
+        grace=60.0,
+        round_pause=0.0,
+        starting_balance=1_000_000,
+        close_timeout=1.0,
+    )
     return replace(base, **kw)
 
 
@@ -74,8 +90,7 @@ class Bot:
     Every decoded frame it receives is kept in ``frames`` (for the no-leak checks).
     """
 
-    def __init__(self, url: str, table: str, seat: int, *, seed: int,
-                 buy_in: int = 10_000) -> None:
+    def __init__(self, url: str, table: str, seat: int, *, seed: int, buy_in: int = 10_000) -> None:
         self.url, self.table, self.seat = url, table, seat
         self.rng = random.Random(seed)
         self.buy_in = buy_in
@@ -88,8 +103,9 @@ class Bot:
         async with Client.connect(self.url, name=f"bot{self.seat}") as client:
             self.client = client
             view = await client.join(self.table, seat=self.seat)
-            self.frames.append({"type": "snapshot", "view": copy.deepcopy(view.view),
-                                "seat": view.seat})
+            self.frames.append(
+                {"type": "snapshot", "view": copy.deepcopy(view.view), "seat": view.seat}
+            )
             await client.buy_in(self.table, self.buy_in)
             async for msg in client:
                 self.frames.append(msg)
@@ -107,12 +123,14 @@ class Bot:
             view = client.tables[self.table]
             stake = view.stake
             if stake is not None and stake < 4000:
-                await client.send({"type": "buy_in", "table": self.table,
-                                   "amount": self.buy_in - stake})
+                await client.send(
+                    {"type": "buy_in", "table": self.table, "amount": self.buy_in - stake}
+                )
 
 
-async def play_hands(server: RunningServer, bots: list[Bot], hands: int,
-                     timeout: float = 120.0) -> None:
+async def play_hands(
+    server: RunningServer, bots: list[Bot], hands: int, timeout: float = 120.0
+) -> None:
     """Run the bots until every table they sit at has finished ``hands`` rounds."""
     tables = {server.croupier.tables[b.table] for b in bots}
     with trio.fail_after(timeout):
@@ -138,6 +156,7 @@ def is_event(kind: str, **fields: Any):
         if msg["type"] != "event" or msg["event"]["type"] != kind:
             return False
         return all(msg["event"].get(k) == v for k, v in fields.items())
+
     return pred
 
 
@@ -145,8 +164,9 @@ def my_turn(seat: int):
     return lambda m: m["type"] == "turn" and m["seat"] == seat and bool(m["legal"])
 
 
-async def next_turn(watcher: Client, players: dict[int, Client], on_message=None,
-                    timeout: float = 10.0) -> dict[str, Any]:
+async def next_turn(
+    watcher: Client, players: dict[int, Client], on_message=None, timeout: float = 10.0
+) -> dict[str, Any]:
     """The next ``turn`` as the seat to act received it (with its legal actions).
 
     ``watcher`` (a seated client or spectator) sees every table message; ``on_message`` is

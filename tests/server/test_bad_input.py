@@ -23,9 +23,12 @@ T = "holdem-act-t"
 SHAPE = {"bad_frame", "unknown_type", "bad_message"}
 
 bad_amounts = st.one_of(
-    st.floats(allow_nan=True), st.integers(max_value=-1),
-    st.integers(min_value=MAX_AMOUNT + 1, max_value=2**64 - 1), st.text(max_size=5),
-    st.booleans(), st.lists(st.integers(), max_size=2),
+    st.floats(allow_nan=True),
+    st.integers(max_value=-1),
+    st.integers(min_value=MAX_AMOUNT + 1, max_value=2**64 - 1),
+    st.text(max_size=5),
+    st.booleans(),
+    st.lists(st.integers(), max_size=2),
 )
 
 
@@ -36,20 +39,30 @@ def packed(obj: Any) -> bytes:
 frames = st.one_of(
     st.binary(max_size=64).map(lambda b: (b, SHAPE)),
     st.text(max_size=20).map(lambda t: (t, {"bad_frame"})),
-    st.text(max_size=12).filter(lambda t: t not in CLIENT_TYPES).map(
-        lambda t: (packed({"type": t, "table": T}), {"unknown_type"})),
+    st.text(max_size=12)
+    .filter(lambda t: t not in CLIENT_TYPES)
+    .map(lambda t: (packed({"type": t, "table": T}), {"unknown_type"})),
     st.tuples(st.sampled_from(["act", "buy_in"]), bad_amounts).map(
-        lambda v: (packed({"type": v[0], "table": T, "verb": "raise", "amount": v[1]}),
-                   {"bad_message"})),
-    st.one_of(st.integers(-(2**63), 2**64 - 1), st.binary(max_size=4),
-              st.text(min_size=33, max_size=40)).map(
-        lambda v: (packed({"type": "act", "table": v, "verb": "call"}), {"bad_message"})),
-    st.tuples(st.sampled_from(["fold", "check", "call", "bet", "raise", "allin", "dance"]),
-              st.one_of(st.none(), st.integers(0, 10**6))).map(
-        lambda v: (packed({"type": "act", "table": T, "verb": v[0], "amount": v[1]}),
-                   {"not_your_turn"})),
+        lambda v: (
+            packed({"type": v[0], "table": T, "verb": "raise", "amount": v[1]}),
+            {"bad_message"},
+        )
+    ),
+    st.one_of(
+        st.integers(-(2**63), 2**64 - 1), st.binary(max_size=4), st.text(min_size=33, max_size=40)
+    ).map(lambda v: (packed({"type": "act", "table": v, "verb": "call"}), {"bad_message"})),
+    st.tuples(
+        st.sampled_from(["fold", "check", "call", "bet", "raise", "allin", "dance"]),
+        st.one_of(st.none(), st.integers(0, 10**6)),
+    ).map(
+        lambda v: (
+            packed({"type": "act", "table": T, "verb": v[0], "amount": v[1]}),
+            {"not_your_turn"},
+        )
+    ),
     st.integers(0, MAX_AMOUNT).map(
-        lambda a: (packed({"type": "buy_in", "table": T, "amount": a}), {"round_in_progress"})),
+        lambda a: (packed({"type": "buy_in", "table": T, "amount": a}), {"round_in_progress"})
+    ),
     st.just((packed({"type": "act", "table": "nope", "verb": "call"}), {"unknown_table"})),
     st.just((packed({"type": "hello", "protocol": 1}), {"already_hello"})),
     st.just((packed({"type": "sit_in", "table": T, "x": 1}), {"bad_message"})),
@@ -66,8 +79,12 @@ def table_state(server) -> dict[str, Any]:
             view["turn"].pop("time_ms")
         views[seat] = view
     wallet = server.croupier.wallet
-    return {"money": server.croupier.money(), "views": views,
-            "balances": dict(wallet._balances), "hand": tbl.hand}
+    return {
+        "money": server.croupier.money(),
+        "views": views,
+        "balances": dict(wallet._balances),
+        "hand": tbl.hand,
+    }
 
 
 async def _attack(batch: list[tuple[bytes | str, set[str]]]) -> None:
@@ -113,8 +130,11 @@ async def test_abuse_closes_only_that_connection(case):
     """Oversize frame -> 1009; 20 refused messages -> 1008; a flood (over 50/s sustained,
     burst 100) -> 1008. The table and the other clients carry on."""
     config = fast_config(table("holdem-act", seats=3), turn_time=60.0, round_pause=0.3)
-    async with running_server(config) as server, \
-            Client.connect(server.url) as good, Client.connect(server.url) as bad:
+    async with (
+        running_server(config) as server,
+        Client.connect(server.url) as good,
+        Client.connect(server.url) as bad,
+    ):
         await good.join(T, seat=1)
         await good.buy_in(T, 10_000)
         await bad.join(T, seat=2)
@@ -135,8 +155,9 @@ async def test_abuse_closes_only_that_connection(case):
         code = await _closed_code(bad)
         assert code == {"oversize": 1009, "violations": 1008, "flood": 1008}[case]
         assert (await good.ping(1))["nonce"] == 1
-        conn = await until(good, lambda m: m["type"] == "event"
-                           and m["event"]["type"] == "connection")
+        conn = await until(
+            good, lambda m: m["type"] == "event" and m["event"]["type"] == "connection"
+        )
         assert conn["event"] == {"type": "connection", "seat": 2, "connected": False}
         assert server.croupier.money() == before
 

@@ -44,8 +44,10 @@ def test_connection_batches_events_and_keeps_order_with_other_messages():
     conn.send(Left("t2", 2, 0, "left"))
     conn.flush()
     assert _drain(conn) == [
-        Events("t1", 6, [{"type": "a"}, {"type": "b"}]), Balance(10),
-        Events("t1", 7, [{"type": "c"}]), Events("t2", 1, [{"type": "d"}]),
+        Events("t1", 6, [{"type": "a"}, {"type": "b"}]),
+        Balance(10),
+        Events("t1", 7, [{"type": "c"}]),
+        Events("t2", 1, [{"type": "d"}]),
         Left("t2", 2, 0, "left"),
     ]
     for n in range(1, MAX_BATCH + 2):
@@ -57,13 +59,26 @@ def test_connection_batches_events_and_keeps_order_with_other_messages():
 
 
 def test_unbatch_numbers_each_event_and_turns_become_turn_messages():
-    frame = {"type": "events", "table": "t", "seq": 9, "events": [
-        {"type": "action_taken", "seat": 2}, {"type": "turn", "seat": 3, "legal": {},
-                                              "time_ms": 1, "time_bank_ms": 0}]}
+    frame = {
+        "type": "events",
+        "table": "t",
+        "seq": 9,
+        "events": [
+            {"type": "action_taken", "seat": 2},
+            {"type": "turn", "seat": 3, "legal": {}, "time_ms": 1, "time_bank_ms": 0},
+        ],
+    }
     assert unbatch(frame) == [
         {"type": "event", "table": "t", "seq": 8, "event": {"type": "action_taken", "seat": 2}},
-        {"type": "turn", "table": "t", "seq": 9, "seat": 3, "legal": {}, "time_ms": 1,
-         "time_bank_ms": 0},
+        {
+            "type": "turn",
+            "table": "t",
+            "seq": 9,
+            "seat": 3,
+            "legal": {},
+            "time_ms": 1,
+            "time_bank_ms": 0,
+        },
     ]
     assert unbatch({"type": "balance", "balance": 3}) == [{"type": "balance", "balance": 3}]
 

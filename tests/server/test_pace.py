@@ -164,8 +164,7 @@ async def _slow_reader(url: str, table_id: str, joined: trio.Event, stop: trio.E
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
     await sock.connect((host, int(port)))
     stream = trio.SocketStream(sock)
-    async with ws_connect(url, stream=stream, max_queue=1, compression=None,
-                          proxy=None) as ws:
+    async with ws_connect(url, stream=stream, max_queue=1, compression=None, proxy=None) as ws:
         client = Client(ws)
         await client.hello(name="slow")
         await client.join(table_id, role="spectator")

@@ -94,8 +94,11 @@ async def test_six_games_full_tables_conserve_money_and_leak_nothing():
     watched: dict[str, list[dict[str, Any]]] = {g: [] for g in GAMES}
     async with running_server(config) as server:
         croupier = server.croupier
-        bots = [Bot(server.url, f"{g}-t", s, seed=100 * i + s)
-                for i, g in enumerate(GAMES) for s in range(1, 10)]
+        bots = [
+            Bot(server.url, f"{g}-t", s, seed=100 * i + s)
+            for i, g in enumerate(GAMES)
+            for s in range(1, 10)
+        ]
         async with trio.open_nursery() as nursery:
             for g in GAMES:
                 nursery.start_soon(_spectate, server.url, f"{g}-t", watched[g])
@@ -113,12 +116,14 @@ async def test_six_games_full_tables_conserve_money_and_leak_nothing():
     total_rounds = 0
     for i, g in enumerate(GAMES):
         schedule = rules_for(g, STAKES[g]).board_schedule
-        for bot in bots[9 * i: 9 * i + 9]:
-            assert not [e for e in bot.errors if e["code"] not in (
-                "round_in_progress", "buy_in_range")], bot.errors[:3]
+        for bot in bots[9 * i : 9 * i + 9]:
+            assert not [
+                e for e in bot.errors if e["code"] not in ("round_in_progress", "buy_in_range")
+            ], bot.errors[:3]
             rounds = check_no_leaks(bot.frames, bot.seat, schedule)
             total_rounds = max(total_rounds, rounds)
         check_no_leaks(watched[g], None, schedule)
-        assert any(f["type"] == "event" and f["event"]["type"] == "hand_shown"
-                   for f in watched[g]), f"{g}: no showdown was ever watched"
+        assert any(
+            f["type"] == "event" and f["event"]["type"] == "hand_shown" for f in watched[g]
+        ), f"{g}: no showdown was ever watched"
     assert total_rounds >= HANDS - 1

@@ -75,8 +75,13 @@ def _constructed_server_messages() -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 f = node.func
-                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(
-                    f, ast.Attribute) else None
+                name = (
+                    f.id
+                    if isinstance(f, ast.Name)
+                    else f.attr
+                    if isinstance(f, ast.Attribute)
+                    else None
+                )
                 if name in by_name:
                     found.add(by_name[name])
     return found
@@ -114,8 +119,12 @@ def _table_event_types() -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values, strict=True):
-                    if (isinstance(k, ast.Constant) and k.value == "type"
-                            and isinstance(v, ast.Constant) and isinstance(v.value, str)):
+                    if (
+                        isinstance(k, ast.Constant)
+                        and k.value == "type"
+                        and isinstance(v, ast.Constant)
+                        and isinstance(v.value, str)
+                    ):
                         found.add(v.value)
     return found
 
@@ -125,8 +134,9 @@ def test_every_poker_engine_event_is_documented() -> None:
     assert len(classes) >= 10
     for cls in classes:
         assert _documented(cls.TYPE), cls.TYPE
-        never_sent = (cls._field_defaults.get("visible_to") == NOBODY
-                      or cls is poker_events.TurnToAct)  # server/tables/poker.py drops it
+        never_sent = (
+            cls._field_defaults.get("visible_to") == NOBODY or cls is poker_events.TurnToAct
+        )  # server/tables/poker.py drops it
         assert never_sent or _example(cls.TYPE), f"no example of {cls.TYPE}"
 
 
@@ -153,8 +163,11 @@ def _close_codes_used() -> set[int]:
     used: set[int] = set()
     for tree in _trees(SERVER_SOURCES):
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                    and node.value.id == "CloseCode"):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "CloseCode"
+            ):
                 used.add(int(errors.CloseCode[node.attr]))
     return used | {int(errors.CloseCode.TOO_BIG)}
 

@@ -123,11 +123,13 @@ async def test_hello_rules():
 async def test_seats_and_table_stakes():
     """Seat errors; buy-in within the limits (QLD Sch 11 s18(3), s31(6): 4000..40000) and
     covered by the wallet; ACT 5.4: no maximum."""
-    config = fast_config(table("holdem-qld", seats=2), table("holdem-act"),
-                         starting_balance=50_000)
+    config = fast_config(table("holdem-qld", seats=2), table("holdem-act"), starting_balance=50_000)
     async with running_server(config) as server:
-        async with Client.connect(server.url) as a, Client.connect(server.url) as b, \
-                Client.connect(server.url) as c:
+        async with (
+            Client.connect(server.url) as a,
+            Client.connect(server.url) as b,
+            Client.connect(server.url) as c,
+        ):
             for msg, code in [
                 ({"type": "join", "table": "nope"}, "unknown_table"),
                 ({"type": "join", "table": "holdem-qld-t", "seat": 3}, "bad_seat"),
@@ -148,8 +150,11 @@ async def test_seats_and_table_stakes():
             with pytest.raises(ServerError) as err:
                 await c.buy_in("holdem-qld-t", 4000)
             assert err.value.code == "not_seated"
-            for amount, code in [(3999, "buy_in_range"), (40001, "buy_in_range"),
-                                 (0, "buy_in_range")]:
+            for amount, code in [
+                (3999, "buy_in_range"),
+                (40001, "buy_in_range"),
+                (0, "buy_in_range"),
+            ]:
                 with pytest.raises(ServerError) as err:
                     await a.buy_in("holdem-qld-t", amount)
                 assert err.value.code == code
@@ -178,6 +183,7 @@ async def test_http_page_and_health(tmp_path):
     (tmp_path / "vendor" / "msgpack.min.js").write_text("var MessagePack={};")
     config = fast_config(table("holdem-act"), web_root=tmp_path)
     async with running_server(config) as server:
+
         def fetch(path: str) -> tuple[int, str, bytes]:
             try:
                 with urllib.request.urlopen(server.http_url.rstrip("/") + path) as r:
@@ -201,7 +207,9 @@ def test_croupier_serve_prints_its_url():
     """`croupier serve --port 0` listens on 127.0.0.1 and prints the page and client URLs."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         lines = [proc.stdout.readline() for _ in range(3)]
@@ -218,11 +226,19 @@ def test_croupier_serve_prints_its_url():
 def test_bad_table_config_exits_2(tmp_path):
     bad = tmp_path / "t.toml"
     bad.write_text("[[tables]]\nid = 'x'\n")
-    proc = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--tables", str(bad)],
-                          capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", "--tables", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert proc.returncode == 2 and "needs an id and a game" in proc.stderr
 
     bad.write_text("[[tables]]\nid = 'x'\ngame = 'holdem-act'\noptions = { blinds = [1] }\n")
-    proc = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--tables", str(bad)],
-                          capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", "--tables", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert proc.returncode == 2 and "blinds" in proc.stderr

@@ -39,9 +39,10 @@ async def test_shutdown_voids_the_round_returns_stakes_and_closes_with_1001():
     events = [f["event"]["type"] for f in frames if f["type"] == "event"]
     assert "table_closing" in events and "round_voided" in events
     assert events.index("table_closing") < events.index("round_voided")
-    assert "round_starting" not in events[events.index("table_closing"):]
-    vacated = [f["event"] for f in frames if f["type"] == "event"
-               and f["event"]["type"] == "seat_vacated"]
+    assert "round_starting" not in events[events.index("table_closing") :]
+    vacated = [
+        f["event"] for f in frames if f["type"] == "event" and f["event"]["type"] == "seat_vacated"
+    ]
     assert {v["seat"] for v in vacated} == set(range(1, 10))
     assert all(v["reason"] == "shutdown" for v in vacated)
     money = croupier.money()
@@ -61,8 +62,11 @@ def test_ctrl_c_stops_croupier_serve_cleanly_with_exit_0():
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert proc.stdout is not None
         deadline = time.monotonic() + 60

@@ -114,37 +114,36 @@ def player_draws(player: int, banker: int) -> bool:
     return player <= 7 and banker <= 7 and player <= 5
 
 
-def banker_draws(banker: int, player: int, third: int | None,
-                 five_rule: str = "standard") -> bool:
+def banker_draws(banker: int, player: int, third: int | None, five_rule: str = "standard") -> bool:
     """s21, s23: whether the banker's hand draws on two-card count ``banker``.
 
     ``player`` is the player's two-card count (a natural there ends the round, s21) and
     ``third`` the baccarat value of the player's third card, ``None`` if the player stood.
     """
     if banker >= 8 or player >= 8:
-        return False                       # s21: a natural
+        return False  # s21: a natural
     if banker <= 2:
-        return True                        # s23(1)
+        return True  # s23(1)
     if banker == 3:
-        return third != 8                  # s23(2)
+        return third != 8  # s23(2)
     if banker == 4:
-        return third is None or 2 <= third <= 7    # s23(3)
+        return third is None or 2 <= third <= 7  # s23(3)
     if banker == 5:
         return third is None or third in BANKER_FIVE_DRAWS[five_rule]  # s23(4), A1
     if banker == 6:
-        return third in (6, 7)             # s23(5): a banker 6 stands when the player stood
-    return False                           # s23(6): 7 stands
+        return third in (6, 7)  # s23(5): a banker 6 stands when the player stood
+    return False  # s23(6): 7 stands
 
 
 # ------------------------------------------------------------------------------ pay tables
 
-PLAYER_ODDS: Odds = (1, 1)          # s12(1)
-BANKER_ODDS: Odds = (19, 20)        # s12(2)
-BANKER_NC_SIX: Odds = (1, 2)        # s13(2)(a)
-BANKER_NC_OTHER: Odds = (1, 1)      # s13(2)(b)
-TIE_ODDS: Odds = (8, 1)             # s12(3)
-PAIR_ODDS: Odds = (11, 1)           # s38(3)
-SUPER_6_ODDS: Odds = (15, 1)        # s41(2)
+PLAYER_ODDS: Odds = (1, 1)  # s12(1)
+BANKER_ODDS: Odds = (19, 20)  # s12(2)
+BANKER_NC_SIX: Odds = (1, 2)  # s13(2)(a)
+BANKER_NC_OTHER: Odds = (1, 1)  # s13(2)(b)
+TIE_ODDS: Odds = (8, 1)  # s12(3)
+PAIR_ODDS: Odds = (11, 1)  # s38(3)
+SUPER_6_ODDS: Odds = (15, 1)  # s41(2)
 
 #: s30(3): perfect pairs by number of decks.
 PERFECT_PAIRS: dict[int, dict[str, Odds]] = {
@@ -154,12 +153,23 @@ PERFECT_PAIRS: dict[int, dict[str, Odds]] = {
 
 #: s34: a natural win; otherwise by the winning margin in points.
 DRAGON_NATURAL: Odds = (1, 1)
-DRAGON_MARGIN: dict[int, Odds] = {9: (30, 1), 8: (10, 1), 7: (6, 1), 6: (4, 1), 5: (2, 1),
-                                  4: (1, 1)}
+DRAGON_MARGIN: dict[int, Odds] = {
+    9: (30, 1),
+    8: (10, 1),
+    7: (6, 1),
+    6: (4, 1),
+    5: (2, 1),
+    4: (1, 1),
+}
 
 SIDE_WAGERS: tuple[str, ...] = (
-    "perfect_pairs_player", "perfect_pairs_banker", "dragon_bonus_player",
-    "dragon_bonus_banker", "player_pair", "banker_pair", "super_6",
+    "perfect_pairs_player",
+    "perfect_pairs_banker",
+    "dragon_bonus_player",
+    "dragon_bonus_banker",
+    "player_pair",
+    "banker_pair",
+    "super_6",
 )
 
 SPEC = GameSpec(
@@ -168,8 +178,11 @@ SPEC = GameSpec(
     rules="Queensland Casino Gaming Rule 2010, Schedule 1",
     wagers=(
         WagerSpec("player", doc="s11(2), s12(1): the player's hand wins 1:1"),
-        WagerSpec("banker", doc="s11(1), s12(2), s13: the banker's hand wins 19:20 "
-                                "(no commission: 1:2 on a 6, else 1:1)"),
+        WagerSpec(
+            "banker",
+            doc="s11(1), s12(2), s13: the banker's hand wins 19:20 "
+            "(no commission: 1:2 on a 6, else 1:1)",
+        ),
         WagerSpec("tie", doc="s11(3), s12(3): 8:1; at most 1/8 of the table maximum (s9(3))"),
         WagerSpec("player_pair", doc="s36, s38: the player's first 2 cards a pair, 11:1"),
         WagerSpec("banker_pair", doc="s36, s38: the banker's first 2 cards a pair, 11:1"),
@@ -182,29 +195,51 @@ SPEC = GameSpec(
     verbs=(),
     options=(
         OptionSpec("decks", 8, choices=(6, 8), doc="s4(1): six or eight decks"),
-        OptionSpec("banker_payout", "commission", str, choices=("commission", "no_commission"),
-                   doc="s12(2) 19:20, or s13 no commission baccarat (1:2 on a banker 6)"),
-        OptionSpec("banker_round_down_50c", True, bool,
-                   doc="s12(4): round a 19:20 banker payout down to a multiple of 50c"),
-        OptionSpec("banker_five_rule", "standard", str, choices=tuple(BANKER_FIVE_DRAWS),
-                   doc="s23(4): banker 5 draws on a player third card of 4-7 (standard, "
-                       "digest A1) or only 4 or 7 (literal)"),
-        OptionSpec("side_wagers", list(SIDE_WAGERS), list,
-                   doc="side wagers the layout provides (s29(1), s32(1), s37(1))"),
+        OptionSpec(
+            "banker_payout",
+            "commission",
+            str,
+            choices=("commission", "no_commission"),
+            doc="s12(2) 19:20, or s13 no commission baccarat (1:2 on a banker 6)",
+        ),
+        OptionSpec(
+            "banker_round_down_50c",
+            True,
+            bool,
+            doc="s12(4): round a 19:20 banker payout down to a multiple of 50c",
+        ),
+        OptionSpec(
+            "banker_five_rule",
+            "standard",
+            str,
+            choices=tuple(BANKER_FIVE_DRAWS),
+            doc="s23(4): banker 5 draws on a player third card of 4-7 (standard, "
+            "digest A1) or only 4 or 7 (literal)",
+        ),
+        OptionSpec(
+            "side_wagers",
+            list(SIDE_WAGERS),
+            list,
+            doc="side wagers the layout provides (s29(1), s32(1), s37(1))",
+        ),
         OptionSpec("num_boxes", 14, minimum=1, doc="s3(1): up to 14 seated places"),
     ),
-    pay_tables={"schedule_1": {
-        "player": {"win": PLAYER_ODDS},
-        "banker": {"win": BANKER_ODDS},
-        "banker_no_commission": {"win with 6": BANKER_NC_SIX, "win": BANKER_NC_OTHER},
-        "tie": {"tie": TIE_ODDS},
-        "perfect_pairs_6_decks": PERFECT_PAIRS[6],
-        "perfect_pairs_8_decks": PERFECT_PAIRS[8],
-        "dragon_bonus": {"natural": DRAGON_NATURAL,
-                         **{f"by {m}": o for m, o in DRAGON_MARGIN.items()}},
-        "pair": {"pair": PAIR_ODDS},
-        "super_6": {"banker wins with 6": SUPER_6_ODDS},
-    }},
+    pay_tables={
+        "schedule_1": {
+            "player": {"win": PLAYER_ODDS},
+            "banker": {"win": BANKER_ODDS},
+            "banker_no_commission": {"win with 6": BANKER_NC_SIX, "win": BANKER_NC_OTHER},
+            "tie": {"tie": TIE_ODDS},
+            "perfect_pairs_6_decks": PERFECT_PAIRS[6],
+            "perfect_pairs_8_decks": PERFECT_PAIRS[8],
+            "dragon_bonus": {
+                "natural": DRAGON_NATURAL,
+                **{f"by {m}": o for m, o in DRAGON_MARGIN.items()},
+            },
+            "pair": {"pair": PAIR_ODDS},
+            "super_6": {"banker wins with 6": SUPER_6_ODDS},
+        }
+    },
 )
 
 
@@ -239,9 +274,14 @@ class Baccarat(BankedRound):
 
     spec = SPEC
 
-    def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
-                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any] | None,
+        wagers: Mapping[Any, Mapping[str, Any]],
+        rng: RandomSource,
+        forced: Forced | None = None,
+        jackpot: JackpotState | None = None,
+    ) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         offered = self.options["side_wagers"]
         if not all(isinstance(w, str) and w in SIDE_WAGERS for w in offered):
@@ -250,12 +290,15 @@ class Baccarat(BankedRound):
         for box, ws in self.wagers.items():
             for name in ws:
                 if name in SIDE_WAGERS and name not in offered:
-                    raise IllegalAction("wager_not_offered",
-                                        f"box {box}: this layout provides no {name} wager")
+                    raise IllegalAction(
+                        "wager_not_offered", f"box {box}: this layout provides no {name} wager"
+                    )
             if ws.get("tie", 0) > tie_cap:
-                raise IllegalAction("tie_above_limit",
-                                    f"box {box}: a tie wager may be at most {tie_cap}, one "
-                                    f"eighth of the table maximum (s9(3))")
+                raise IllegalAction(
+                    "tie_above_limit",
+                    f"box {box}: a tie wager may be at most {tie_cap}, one "
+                    f"eighth of the table maximum (s9(3))",
+                )
         self.shoe = shoe_for(self.options["decks"], forced, rng, SPEC.id)
         self.player: list[Card] = []
         self.banker: list[Card] = []
@@ -263,17 +306,17 @@ class Baccarat(BankedRound):
     # ------------------------------------------------------------------ the deal (s19-s23)
     def _deal(self) -> list[Event]:
         out: list[Event] = []
-        for hand in (self.player, self.banker, self.player, self.banker):   # s19(2)-(4)
+        for hand in (self.player, self.banker, self.player, self.banker):  # s19(2)-(4)
             hand.append(self.shoe.deal())
         out.append(self._dealt("player", self.player))
         out.append(self._dealt("banker", self.banker))
         p, b = points(self.player), points(self.banker)
         third: int | None = None
-        if player_draws(p, b):                                              # s22
+        if player_draws(p, b):  # s22
             self.player.append(self.shoe.deal())
             third = baccarat_value(self.player[2])
             out.append(self._dealt("player", self.player[2:], "third card"))
-        if banker_draws(b, p, third, self.options["banker_five_rule"]):     # s23
+        if banker_draws(b, p, third, self.options["banker_five_rule"]):  # s23
             self.banker.append(self.shoe.deal())
             out.append(self._dealt("banker", self.banker[2:], "third card"))
         return out + self._finish()
@@ -284,11 +327,17 @@ class Baccarat(BankedRound):
         return CardsDealt(to=hand, box=None, cards=tuple(map(card_str, cards)), street=street)
 
     # ------------------------------------------------------------------ no decisions
-    def decide(self, box: int, verb: str, amount: int | None = None,
-               qualifiers: Mapping[str, Any] | None = None) -> list[Event]:
+    def decide(
+        self,
+        box: int,
+        verb: str,
+        amount: int | None = None,
+        qualifiers: Mapping[str, Any] | None = None,
+    ) -> list[Event]:
         """Nobody decides in baccarat: drawing follows the tableau (s22, s23, digest s7)."""
-        raise IllegalAction("no_decisions",
-                            "baccarat takes no decisions: the tableau draws (s22, s23)")
+        raise IllegalAction(
+            "no_decisions", "baccarat takes no decisions: the tableau draws (s22, s23)"
+        )
 
     def _choices(self, box: int) -> tuple[Choice, ...]:
         return ()  # drawing is automatic (s22, s23): no street ever opens
@@ -307,22 +356,28 @@ class Baccarat(BankedRound):
 
     def _settle(self) -> list[Event]:
         p, b = points(self.player), points(self.banker)
-        self.dealer_status = (f"{'tie' if p == b else self.outcome + ' wins'} "
-                              f"{max(p, b)}-{min(p, b)}")
+        self.dealer_status = (
+            f"{'tie' if p == b else self.outcome + ' wins'} {max(p, b)}-{min(p, b)}"
+        )
         self.detail["scenario_extra"] = {
-            "hands": {"player": {"cards": [card_str(c) for c in self.player], "points": p},
-                      "banker": {"cards": [card_str(c) for c in self.banker], "points": b}},
+            "hands": {
+                "player": {"cards": [card_str(c) for c in self.player], "points": p},
+                "banker": {"cards": [card_str(c) for c in self.banker], "points": b},
+            },
             "outcome": self.outcome,
         }
         shown: list[Event] = [
             HandShown(box=None, cards=tuple(map(card_str, self.player)), hand=f"player {p}"),
             HandShown(box=None, cards=tuple(map(card_str, self.banker)), hand=f"banker {b}"),
         ]
-        verdicts = [(box, wager, *self._verdict(box, wager))
-                    for box in self.boxes for wager in self.wagers[box]]
+        verdicts = [
+            (box, wager, *self._verdict(box, wager))
+            for box in self.boxes
+            for wager in self.wagers[box]
+        ]
         losers: list[Event] = []
         others: list[Event] = []
-        for box, wager, win, detail in verdicts:   # s24(3): collect losers, then pay winners
+        for box, wager, win, detail in verdicts:  # s24(3): collect losers, then pay winners
             if win is None:
                 losers.append(self._lose(box, wager, detail))
         for box, wager, win, detail in verdicts:
@@ -377,8 +432,9 @@ class Baccarat(BankedRound):
     def _dragon(self, stake: int, backed: str) -> tuple[int | None, str]:
         """s33, s34 with digest A2 (a tie of naturals is void, any other tie loses) and A3
         (a natural is the backed hand's own two-card 8 or 9)."""
-        mine, theirs = ((self.player, self.banker) if backed == "player"
-                        else (self.banker, self.player))
+        mine, theirs = (
+            (self.player, self.banker) if backed == "player" else (self.banker, self.player)
+        )
         natural = len(mine) == 2 and points(mine) >= 8
         margin = points(mine) - points(theirs)
         if margin == 0:

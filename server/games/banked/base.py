@@ -92,6 +92,7 @@ class InvalidRound(ValueError):
 
 # --------------------------------------------------------------------------- specs (data)
 
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One table option: its name, default, type and the rule it comes from."""
@@ -141,10 +142,20 @@ class OptionSpec:
 COMMON_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("minimum", 100, minimum=1, doc="table minimum per wager, cents (Part 1 s12)"),
     OptionSpec("maximum", 1_000_000, minimum=1, doc="table maximum per wager, cents"),
-    OptionSpec("max_payout", None, nullable=True, minimum=0,
-               doc="the most one wager may win, where the rules cap it (null: no cap)"),
-    OptionSpec("jackpot_wager", None, nullable=True, minimum=1,
-               doc="the displayed jackpot wager, cents (null: no jackpot wager offered)"),
+    OptionSpec(
+        "max_payout",
+        None,
+        nullable=True,
+        minimum=0,
+        doc="the most one wager may win, where the rules cap it (null: no cap)",
+    ),
+    OptionSpec(
+        "jackpot_wager",
+        None,
+        nullable=True,
+        minimum=1,
+        doc="the displayed jackpot wager, cents (null: no jackpot wager offered)",
+    ),
     OptionSpec("pay_table", "standard", str, doc="pay table by name"),
     OptionSpec("num_boxes", 7, minimum=1, doc="boxes on the layout"),
 )
@@ -206,7 +217,8 @@ class GameSpec:
         if self.pay_tables and "pay_table" in out:
             names = tuple(self.pay_tables)
             out["pay_table"] = dataclasses.replace(
-                out["pay_table"], default=names[0], choices=names)
+                out["pay_table"], default=names[0], choices=names
+            )
         return out
 
     def validate_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -235,25 +247,36 @@ class GameSpec:
             "rules": self.rules,
             "options": {n: s.describe() for n, s in self.all_options().items()},
             "wagers": [
-                {"name": w.name, "initial": w.initial, "required": w.required,
-                 **({"needs": w.needs} if w.needs else {}), "limits": w.limits,
-                 **({"doc": w.doc} if w.doc else {})}
+                {
+                    "name": w.name,
+                    "initial": w.initial,
+                    "required": w.required,
+                    **({"needs": w.needs} if w.needs else {}),
+                    "limits": w.limits,
+                    **({"doc": w.doc} if w.doc else {}),
+                }
                 for w in self.wagers
             ],
             "verbs": [*list(self.verbs), "timeout", "insufficient"],
             "pay_tables": {
-                name: {tid: {hand: list(odds) for hand, odds in table.items()}
-                       for tid, table in tables.items()}
+                name: {
+                    tid: {hand: list(odds) for hand, odds in table.items()}
+                    for tid, table in tables.items()
+                }
                 for name, tables in self.pay_tables.items()
             },
-            "cards": {"boxes": self.box_cards, "dealer": self.dealer_cards,
-                      "board": self.board_cards},
+            "cards": {
+                "boxes": self.box_cards,
+                "dealer": self.dealer_cards,
+                "board": self.board_cards,
+            },
             "jackpot": self.pooled_jackpot,
         }
 
 
-def validate_wagers(spec: GameSpec, options: Mapping[str, Any],
-                    wagers: Mapping[Any, Mapping[str, Any]]) -> dict[int, dict[str, int]]:
+def validate_wagers(
+    spec: GameSpec, options: Mapping[str, Any], wagers: Mapping[Any, Mapping[str, Any]]
+) -> dict[int, dict[str, int]]:
     """Check the boxes' initial wagers against the spec and the table limits.
 
     Malformed input (box out of range, unknown wager name, a non-integer or non-positive
@@ -291,17 +314,21 @@ def validate_wagers(spec: GameSpec, options: Mapping[str, Any],
                 if amount != options["jackpot_wager"]:
                     raise IllegalAction(
                         "jackpot_denomination",
-                        f"box {box}: the jackpot wager is exactly {options['jackpot_wager']}")
+                        f"box {box}: the jackpot wager is exactly {options['jackpot_wager']}",
+                    )
             elif w.limits == "table":
                 if amount < options["minimum"]:
-                    raise IllegalAction("below_minimum",
-                                        f"box {box}: {name} {amount} is below the minimum")
+                    raise IllegalAction(
+                        "below_minimum", f"box {box}: {name} {amount} is below the minimum"
+                    )
                 if amount > options["maximum"]:
-                    raise IllegalAction("above_maximum",
-                                        f"box {box}: {name} {amount} is above the maximum")
+                    raise IllegalAction(
+                        "above_maximum", f"box {box}: {name} {amount} is above the maximum"
+                    )
             if w.needs and w.needs not in placed:
-                raise IllegalAction("needs_" + w.needs,
-                                    f"box {box}: the {name} wager needs a {w.needs} wager")
+                raise IllegalAction(
+                    "needs_" + w.needs, f"box {box}: the {name} wager needs a {w.needs} wager"
+                )
         for w in spec.wagers:
             if w.required and w.name not in placed:
                 raise IllegalAction("needs_" + w.name, f"box {box}: a {w.name} is required")
@@ -323,6 +350,7 @@ def _box_number(key: Any, num_boxes: int) -> int:
 
 # --------------------------------------------------------------------------- decisions
 
+
 @dataclass(frozen=True)
 class Choice:
     """A verb a box may use now. ``amounts``: the exact amounts allowed (``()`` = no amount);
@@ -339,13 +367,13 @@ class Choice:
         if amount is None:
             if len(self.amounts) == 1:
                 return self.amounts[0]
-            raise IllegalAction("amount_required",
-                                f"{self.verb} needs an amount: one of {list(self.amounts)}")
+            raise IllegalAction(
+                "amount_required", f"{self.verb} needs an amount: one of {list(self.amounts)}"
+            )
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise IllegalAction("bad_amount", f"{self.verb}: amount must be integer cents")
         if amount not in self.amounts:
-            raise IllegalAction("bad_amount",
-                                f"{self.verb} {amount}: allowed {list(self.amounts)}")
+            raise IllegalAction("bad_amount", f"{self.verb} {amount}: allowed {list(self.amounts)}")
         return amount
 
     def to_wire(self) -> dict:
@@ -365,11 +393,15 @@ class Decision:
     choices: tuple[Choice, ...]
 
     def to_wire(self) -> dict:
-        return {"box": self.box, "street": self.street,
-                "legal": [c.to_wire() for c in self.choices]}
+        return {
+            "box": self.box,
+            "street": self.street,
+            "legal": [c.to_wire() for c in self.choices],
+        }
 
 
 # --------------------------------------------------------------------------- events
+
 
 @dataclass(frozen=True, kw_only=True)
 class Event:
@@ -416,7 +448,7 @@ class CardsDealt(Event):
     down to the dealer is an event visible to NOBODY until :class:`HandShown`."""
 
     kind: ClassVar[str] = "cards_dealt"
-    to: str            # "box", "dealer" or "board"
+    to: str  # "box", "dealer" or "board"
     box: int | None
     cards: tuple[str, ...]
     street: str | None = None
@@ -436,13 +468,13 @@ class DecisionMade(Event):
     street: str
     verb: str
     amount: int | None
-    cause: str = "player"   # "player", "timeout" or "insufficient"
+    cause: str = "player"  # "player", "timeout" or "insufficient"
 
 
 @dataclass(frozen=True, kw_only=True)
 class HandShown(Event):
     kind: ClassVar[str] = "hand_shown"
-    box: int | None        # None: the dealer
+    box: int | None  # None: the dealer
     cards: tuple[str, ...]
     hand: str
 
@@ -450,7 +482,7 @@ class HandShown(Event):
 @dataclass(frozen=True, kw_only=True)
 class DealerDeclared(Event):
     kind: ClassVar[str] = "dealer_declared"
-    status: str            # "qualifies" / "does not qualify" / a hand name
+    status: str  # "qualifies" / "does not qualify" / a hand name
     hand: str
 
 
@@ -460,7 +492,7 @@ class WagerSettled(Event):
     box: int
     wager: str
     net: int
-    outcome: str           # "win", "lose", "push", "returned"
+    outcome: str  # "win", "lose", "push", "returned"
     detail: str = ""
 
 
@@ -486,6 +518,7 @@ class RoundVoided(Event):
 
 # --------------------------------------------------------------------------- inputs/outputs
 
+
 @dataclass(frozen=True)
 class Forced:
     """A forced outcome (scenario mode): cards fixed per box, for the dealer and the board
@@ -499,10 +532,17 @@ class Forced:
     outcome: Mapping[str, Any] | None = None
 
     @classmethod
-    def from_strings(cls, boxes: Mapping[int, Sequence[str]] | None = None,
-                     dealer: Sequence[str] = (), board: Sequence[str] = ()) -> Forced:
-        return cls({int(b): [card(c) for c in cs] for b, cs in (boxes or {}).items()},
-                   [card(c) for c in dealer], [card(c) for c in board])
+    def from_strings(
+        cls,
+        boxes: Mapping[int, Sequence[str]] | None = None,
+        dealer: Sequence[str] = (),
+        board: Sequence[str] = (),
+    ) -> Forced:
+        return cls(
+            {int(b): [card(c) for c in cs] for b, cs in (boxes or {}).items()},
+            [card(c) for c in dealer],
+            [card(c) for c in board],
+        )
 
 
 @dataclass(frozen=True)
@@ -532,8 +572,12 @@ class RoundResult:
         return {b: sum(ws.values()) for b, ws in self.boxes.items()}
 
 
-def deal(deck: Sequence[Card], layout: Sequence[tuple[str, int | None, int]],
-         forced: Forced | None, rng: RandomSource) -> dict[tuple[str, int | None], list[Card]]:
+def deal(
+    deck: Sequence[Card],
+    layout: Sequence[tuple[str, int | None, int]],
+    forced: Forced | None,
+    rng: RandomSource,
+) -> dict[tuple[str, int | None], list[Card]]:
     """Deal ``layout`` (slots ``(to, box, n)`` in the game's canonical draw order).
 
     Forced cards fill each slot's first places; every other place is dealt, in draw order,
@@ -575,6 +619,7 @@ def deal(deck: Sequence[Card], layout: Sequence[tuple[str, int | None, int]],
 
 # --------------------------------------------------------------------------- the round
 
+
 class BankedRound(ABC):
     """One round of a banked game at one table (abstract; see the module docstring).
 
@@ -585,9 +630,14 @@ class BankedRound(ABC):
 
     spec: ClassVar[GameSpec]
 
-    def __init__(self, options: Mapping[str, Any] | None, wagers: Mapping[Any, Mapping[str, Any]],
-                 rng: RandomSource, forced: Forced | None = None,
-                 jackpot: JackpotState | None = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any] | None,
+        wagers: Mapping[Any, Mapping[str, Any]],
+        rng: RandomSource,
+        forced: Forced | None = None,
+        jackpot: JackpotState | None = None,
+    ) -> None:
         self.options: dict[str, Any] = self.spec.validate_options(options)
         self.wagers: dict[int, dict[str, int]] = validate_wagers(self.spec, self.options, wagers)
         self.rng = rng
@@ -627,8 +677,13 @@ class BankedRound(ABC):
             return []
         return [Decision(b, self.street, self._choices(b)) for b in self._awaiting]
 
-    def decide(self, box: int, verb: str, amount: int | None = None,
-               qualifiers: Mapping[str, Any] | None = None) -> list[Event]:
+    def decide(
+        self,
+        box: int,
+        verb: str,
+        amount: int | None = None,
+        qualifiers: Mapping[str, Any] | None = None,
+    ) -> list[Event]:
         """Apply one box's decision on the current street. Illegal: IllegalAction, no change.
 
         ``qualifiers`` (SCENARIOS.md's fourth element: ``{"player": "P2"}``,
@@ -679,9 +734,14 @@ class BankedRound(ABC):
             state = "waiting"
         else:
             state = "void" if self.voided else "complete"
-        return RoundResult(state=state, boxes={b: dict(ws) for b, ws in self.nets.items()},
-                           dealer=self.dealer_status, jackpot=self.jackpot_after,
-                           house=self.party_net("house"), detail=dict(self.detail))
+        return RoundResult(
+            state=state,
+            boxes={b: dict(ws) for b, ws in self.nets.items()},
+            dealer=self.dealer_status,
+            jackpot=self.jackpot_after,
+            house=self.party_net("house"),
+            detail=dict(self.detail),
+        )
 
     def view(self, box: int | None) -> dict:
         """What ``box`` (``None``: a spectator) may see: its events and the pending decisions."""
@@ -723,11 +783,13 @@ class BankedRound(ABC):
     def _settle(self) -> list[Event]:
         """Settle every wager (nets and transfers); set ``dealer_status``/``jackpot_after``."""
 
-    def _decide_qualified(self, box: int, verb: str, amount: Any,
-                          qualifiers: Mapping[str, Any]) -> list[Event]:
+    def _decide_qualified(
+        self, box: int, verb: str, amount: Any, qualifiers: Mapping[str, Any]
+    ) -> list[Event]:
         """A decision carrying qualifiers; games without them reject it."""
-        raise IllegalAction("unexpected_qualifiers",
-                            f"{self.spec.id} takes no qualifiers: {sorted(qualifiers)}")
+        raise IllegalAction(
+            "unexpected_qualifiers", f"{self.spec.id} takes no qualifiers: {sorted(qualifiers)}"
+        )
 
     def _timeout_decision(self, box: int) -> tuple[str, int | None]:
         """Default treatment of a slow player: fold (the digests' recommendation)."""
@@ -738,32 +800,40 @@ class BankedRound(ABC):
         verbs = {c.verb for c in self._choices(box)}
         return ("check" if "check" in verbs else "fold"), None
 
-    def _deal_layout(self, layout: Sequence[tuple[str, int | None, int]],
-                     dealer_up: Iterable[int] = ()) -> list[Event]:
+    def _deal_layout(
+        self, layout: Sequence[tuple[str, int | None, int]], dealer_up: Iterable[int] = ()
+    ) -> list[Event]:
         """Deal ``layout`` (see :func:`deal`) into ``self.cards`` and return the deal events:
         each box's cards visible to that box only; the dealer's cards face down (NOBODY)
         except the indexes in ``dealer_up`` (EVERYONE); board cards face down (NOBODY) until
         the game exposes them with :meth:`_expose_board`."""
         self.cards: dict[tuple[str, int | None], list[Card]] = deal(
-            self.spec.deck, layout, self.forced, self.rng)
+            self.spec.deck, layout, self.forced, self.rng
+        )
         up = set(dealer_up)
         out: list[Event] = []
         for to, box, _n in layout:
             cs = self.cards[(to, box)]
             if to == "box":
-                out.append(CardsDealt(to="box", box=box, cards=tuple(map(card_str, cs)),
-                                      visible_to=box if box is not None else NOBODY))
+                out.append(
+                    CardsDealt(
+                        to="box",
+                        box=box,
+                        cards=tuple(map(card_str, cs)),
+                        visible_to=box if box is not None else NOBODY,
+                    )
+                )
             elif to == "dealer":
                 down = tuple(card_str(c) for i, c in enumerate(cs) if i not in up)
                 shown = tuple(card_str(c) for i, c in enumerate(cs) if i in up)
                 if down:
                     out.append(CardsDealt(to="dealer", box=None, cards=down, visible_to=NOBODY))
                 if shown:
-                    out.append(CardsDealt(to="dealer", box=None, cards=shown,
-                                          visible_to=EVERYONE))
+                    out.append(CardsDealt(to="dealer", box=None, cards=shown, visible_to=EVERYONE))
             else:
-                out.append(CardsDealt(to=to, box=None, cards=tuple(map(card_str, cs)),
-                                      visible_to=NOBODY))
+                out.append(
+                    CardsDealt(to=to, box=None, cards=tuple(map(card_str, cs)), visible_to=NOBODY)
+                )
         return out
 
     def _expose_board(self, start: int, stop: int, street: str) -> list[Event]:
@@ -812,8 +882,7 @@ class BankedRound(ABC):
         self._transfer(f"box:{box}", "house", stake)
         return WagerSettled(box=box, wager=wager, net=-stake, outcome="lose", detail=detail)
 
-    def _push(self, box: int, wager: str, detail: str = "", outcome: str = "push"
-              ) -> WagerSettled:
+    def _push(self, box: int, wager: str, detail: str = "", outcome: str = "push") -> WagerSettled:
         self._record(box, wager, 0)
         return WagerSettled(box=box, wager=wager, net=0, outcome=outcome, detail=detail)
 
@@ -830,19 +899,22 @@ class BankedRound(ABC):
         if box not in self.wagers:
             raise IllegalAction("no_such_box", f"box {box} has no wager in this round")
         if box not in self._awaiting:
-            raise IllegalAction("not_awaiting_decision",
-                                f"box {box} owes no decision on this street")
+            raise IllegalAction(
+                "not_awaiting_decision", f"box {box} owes no decision on this street"
+            )
 
     def _decide(self, box: int, verb: str, amount: int | None, cause: str) -> list[Event]:
         self._check_awaiting(box)
         choices = {c.verb: c for c in self._choices(box)}
         if verb not in choices:
-            raise IllegalAction("illegal_verb",
-                                f"box {box} may {', '.join(choices)} now, not {verb!r}")
+            raise IllegalAction(
+                "illegal_verb", f"box {box} may {', '.join(choices)} now, not {verb!r}"
+            )
         resolved = choices[verb].resolve(amount)
         assert self.street is not None
-        out: list[Event] = [DecisionMade(box=box, street=self.street, verb=verb, amount=resolved,
-                                         cause=cause)]
+        out: list[Event] = [
+            DecisionMade(box=box, street=self.street, verb=verb, amount=resolved, cause=cause)
+        ]
         out += self._apply(box, verb, resolved)
         self._awaiting.remove(box)
         if not self._awaiting:

@@ -76,54 +76,109 @@ _ACE, _KING, _EIGHT = 12, 11, 6
 
 #: r 8.1: the bet pays by the player's hand category (every row "up to maximum payout").
 BET_ODDS = {
-    "high_card": (1, 1), "one_pair": (1, 1), "two_pair": (2, 1), "three_of_a_kind": (3, 1),
-    "straight": (4, 1), "flush": (5, 1), "full_house": (7, 1), "four_of_a_kind": (20, 1),
-    "straight_flush": (50, 1), "royal_flush": (250, 1),
+    "high_card": (1, 1),
+    "one_pair": (1, 1),
+    "two_pair": (2, 1),
+    "three_of_a_kind": (3, 1),
+    "straight": (4, 1),
+    "flush": (5, 1),
+    "full_house": (7, 1),
+    "four_of_a_kind": (20, 1),
+    "straight_flush": (50, 1),
+    "royal_flush": (250, 1),
 }
 _CATEGORY_KEYS = (
-    "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-    "four_of_a_kind", "straight_flush", "royal_flush",
+    "high_card",
+    "one_pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
 )
 _JACKPOT_CATEGORY = {
-    ROYAL_FLUSH: act.ROYAL_FLUSH, STRAIGHT_FLUSH: act.STRAIGHT_FLUSH,
-    FOUR_OF_A_KIND: act.FOUR_OF_A_KIND, FULL_HOUSE: act.FULL_HOUSE, FLUSH: act.FLUSH,
+    ROYAL_FLUSH: act.ROYAL_FLUSH,
+    STRAIGHT_FLUSH: act.STRAIGHT_FLUSH,
+    FOUR_OF_A_KIND: act.FOUR_OF_A_KIND,
+    FULL_HOUSE: act.FULL_HOUSE,
+    FLUSH: act.FLUSH,
 }
 
 _WAGERS = (
     WagerSpec("ante", required=True, doc="r 4.1: before the first card, table limits"),
-    WagerSpec("jackpot", needs="ante", limits="jackpot",
-              doc="2004 r 10.1-10.2 Boomerang / 2017 r 10.1, r 3.6 progressive: exactly the "
-                  "jackpot_wager option, only with an ante"),
+    WagerSpec(
+        "jackpot",
+        needs="ante",
+        limits="jackpot",
+        doc="2004 r 10.1-10.2 Boomerang / 2017 r 10.1, r 3.6 progressive: exactly the "
+        "jackpot_wager option, only with an ante",
+    ),
     WagerSpec("bet", initial=False, limits="decision", doc="r 7.2: exactly twice the ante"),
 )
 
 
 def _options(version: int) -> tuple[OptionSpec, ...]:
     opts = [
-        OptionSpec("max_payout", 5_000_000, nullable=True, minimum=0,
-                   doc="r 8.1-8.2: the most the bet may win (A2: caps the bet's winnings; "
-                       "the ante is uncapped); 50,000 is a labelled proposal"),
-        OptionSpec("jackpot_wager", 100, nullable=True, minimum=1,
-                   doc="2004 r 10.2 approved Boomerang wager / 2017 r 3.6 Displayed Jackpot "
-                       "Wager, cents (null: jackpot not offered, 2017 r 4.2)"),
-        OptionSpec("prize_pool_rate_bp", 3000, minimum=0,
-                   doc="share of each jackpot wager credited to the prize pool, basis points; "
-                       "the rest to the reserve (2004 r 10.5 / 2017 r 10.6; 30% proposal)"),
-        OptionSpec("jackpot_seed", act.MINIMUM_SEED, minimum=act.MINIMUM_SEED,
-                   doc="the prize pool's reset floor, cents, at least the $10,000 RF minimum "
-                       "(canberra-poker.md A4; jackpots.md s5.4)"),
-        OptionSpec("fixed_prize_source", "reserve", str, choices=("reserve", "house"),
-                   doc="who pays the fixed jackpot prizes (jackpots.md s5.3)"),
-        OptionSpec("deal_mode", "automated_shuffling_shoe", str,
-                   choices=("automated_shuffling_shoe", "shoe"),
-                   doc="r 12 (the dealer's top card is face up, r 12.4) or r 6 (the fifth, "
-                       "r 6.2); a fresh 52-card deck every round either way"),
+        OptionSpec(
+            "max_payout",
+            5_000_000,
+            nullable=True,
+            minimum=0,
+            doc="r 8.1-8.2: the most the bet may win (A2: caps the bet's winnings; "
+            "the ante is uncapped); 50,000 is a labelled proposal",
+        ),
+        OptionSpec(
+            "jackpot_wager",
+            100,
+            nullable=True,
+            minimum=1,
+            doc="2004 r 10.2 approved Boomerang wager / 2017 r 3.6 Displayed Jackpot "
+            "Wager, cents (null: jackpot not offered, 2017 r 4.2)",
+        ),
+        OptionSpec(
+            "prize_pool_rate_bp",
+            3000,
+            minimum=0,
+            doc="share of each jackpot wager credited to the prize pool, basis points; "
+            "the rest to the reserve (2004 r 10.5 / 2017 r 10.6; 30% proposal)",
+        ),
+        OptionSpec(
+            "jackpot_seed",
+            act.MINIMUM_SEED,
+            minimum=act.MINIMUM_SEED,
+            doc="the prize pool's reset floor, cents, at least the $10,000 RF minimum "
+            "(canberra-poker.md A4; jackpots.md s5.4)",
+        ),
+        OptionSpec(
+            "fixed_prize_source",
+            "reserve",
+            str,
+            choices=("reserve", "house"),
+            doc="who pays the fixed jackpot prizes (jackpots.md s5.3)",
+        ),
+        OptionSpec(
+            "deal_mode",
+            "automated_shuffling_shoe",
+            str,
+            choices=("automated_shuffling_shoe", "shoe"),
+            doc="r 12 (the dealer's top card is face up, r 12.4) or r 6 (the fifth, "
+            "r 6.2); a fresh 52-card deck every round either way",
+        ),
     ]
     if version == 2004:
-        opts.append(OptionSpec(
-            "act2004_winning_wager", "keep", str, choices=("keep", "return"),
-            doc="2004 r 10.5 / jackpots.md A-J4: a winning Boomerang wager is kept by the "
-                "operator (default) or returned"))
+        opts.append(
+            OptionSpec(
+                "act2004_winning_wager",
+                "keep",
+                str,
+                choices=("keep", "return"),
+                doc="2004 r 10.5 / jackpots.md A-J4: a winning Boomerang wager is kept by the "
+                "operator (default) or returned",
+            )
+        )
     return tuple(opts)
 
 
@@ -131,9 +186,11 @@ def _spec(version: int) -> GameSpec:
     return GameSpec(
         id=f"canberra-poker-{version}",
         title=f"Canberra Poker ({version})",
-        rules=("Casino Control (Canberra Poker) Approval 2004 (No 1), NI2004-492"
-               if version == 2004 else
-               "Casino Control (Poker - Canberra Poker) Approval 2017 (No 1), NI2017-193"),
+        rules=(
+            "Casino Control (Canberra Poker) Approval 2004 (No 1), NI2004-492"
+            if version == 2004
+            else "Casino Control (Poker - Canberra Poker) Approval 2017 (No 1), NI2017-193"
+        ),
         wagers=_WAGERS,
         verbs=("bet", "fold"),
         options=_options(version),
@@ -173,9 +230,14 @@ class CanberraPoker(BankedRound):
 
     version: ClassVar[int]
 
-    def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
-                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any] | None,
+        wagers: Mapping[Any, Mapping[str, Any]],
+        rng: RandomSource,
+        forced: Forced | None = None,
+        jackpot: JackpotState | None = None,
+    ) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         o = self.options
         if self.jackpot_before is None:
@@ -214,13 +276,22 @@ class CanberraPoker(BankedRound):
         dealt = deal(self.spec.deck, layout, self.forced, self.rng)
         for box in self.boxes:
             self.hands[box] = dealt[("box", box)]
-            out.append(CardsDealt(to="box", box=box, cards=tuple(map(card_str, self.hands[box])),
-                                  visible_to=box))
+            out.append(
+                CardsDealt(
+                    to="box", box=box, cards=tuple(map(card_str, self.hands[box])), visible_to=box
+                )
+            )
         self.dealer = dealt[("dealer", None)]
         up = self._upcard_index()
         for i, c in enumerate(self.dealer):
-            out.append(CardsDealt(to="dealer", box=None, cards=(card_str(c),),
-                                  **({} if i == up else {"visible_to": NOBODY})))
+            out.append(
+                CardsDealt(
+                    to="dealer",
+                    box=None,
+                    cards=(card_str(c),),
+                    **({} if i == up else {"visible_to": NOBODY}),
+                )
+            )
         out += self._open_street("decision", self.boxes)
         return out
 
@@ -249,8 +320,9 @@ class CanberraPoker(BankedRound):
         d_value = evaluate5(self.dealer)
         qualifies = dealer_qualifies(d_value, self.dealer)
         self.dealer_status = "qualifies" if qualifies else "does not qualify"
-        out.append(HandShown(box=None, cards=tuple(map(card_str, self.dealer)),
-                             hand=hand_name(d_value)))
+        out.append(
+            HandShown(box=None, cards=tuple(map(card_str, self.dealer)), hand=hand_name(d_value))
+        )
         out.append(DealerDeclared(status=self.dealer_status, hand=hand_name(d_value)))
         values = {b: evaluate5(h) for b, h in self.hands.items()}
         # Ante and bet first (r 9), right to left; the jackpot after (2017 r 10.7).
@@ -258,17 +330,25 @@ class CanberraPoker(BankedRound):
             if box in self.folded:
                 out.append(self._lose(box, "ante", "fold (r 7.3)"))
                 continue
-            out.append(HandShown(box=box, cards=tuple(map(card_str, self.hands[box])),
-                                 hand=hand_name(values[box])))
+            out.append(
+                HandShown(
+                    box=box,
+                    cards=tuple(map(card_str, self.hands[box])),
+                    hand=hand_name(values[box]),
+                )
+            )
             out += self._settle_ante_bet(box, values[box], d_value, qualifies)
         out += self._settle_jackpot(values)
         return out
 
-    def _settle_ante_bet(self, box: int, value: int, d_value: int, qualifies: bool
-                         ) -> list[WagerSettled]:
+    def _settle_ante_bet(
+        self, box: int, value: int, d_value: int, qualifies: bool
+    ) -> list[WagerSettled]:
         if not qualifies:
-            return [self._win(box, "ante", self.stakes[box]["ante"], "dealer does not qualify"),
-                    self._push(box, "bet", "dealer does not qualify (A1)", "returned")]
+            return [
+                self._win(box, "ante", self.stakes[box]["ante"], "dealer does not qualify"),
+                self._push(box, "bet", "dealer does not qualify (A1)", "returned"),
+            ]
         if value > d_value:
             odds = BET_ODDS[_CATEGORY_KEYS[category(value)]]
             won = pay(self.stakes[box]["bet"], odds)
@@ -276,12 +356,16 @@ class CanberraPoker(BankedRound):
             detail = f"{odds[0]}:{odds[1]}"
             if cap is not None and won > cap:
                 won, detail = cap, f"{detail} capped at {cap} (r 8.1-8.2)"
-            return [self._win(box, "ante", self.stakes[box]["ante"], "r 9.4"),
-                    self._win(box, "bet", won, detail)]
+            return [
+                self._win(box, "ante", self.stakes[box]["ante"], "r 9.4"),
+                self._win(box, "bet", won, detail),
+            ]
         if value < d_value:
             return [self._lose(box, "ante", "r 9.5"), self._lose(box, "bet", "r 9.5")]
-        return [self._push(box, "ante", "equal hands void (r 9.6)"),
-                self._push(box, "bet", "equal hands void (r 9.6)")]
+        return [
+            self._push(box, "ante", "equal hands void (r 9.6)"),
+            self._push(box, "bet", "equal hands void (r 9.6)"),
+        ]
 
     def _settle_jackpot(self, values: dict[int, int]) -> list[Event]:
         boxes = self.jackpot_boxes
@@ -289,8 +373,11 @@ class CanberraPoker(BankedRound):
             return []
         hands: dict[int, str | None] = {}
         for box in boxes:
-            hands[box] = (None if box in self.folded
-                          else jackpot_category(values[box], self.hands[box], self.version))
+            hands[box] = (
+                None
+                if box in self.folded
+                else jackpot_category(values[box], self.hands[box], self.version)
+            )
         pool, reserve = self._pool_at_start
         if self.version == 2004:
             s = act.settle_2004(self.config, pool, reserve, hands)
@@ -309,8 +396,9 @@ class CanberraPoker(BankedRound):
                 out.append(JackpotPaid(box=box, amount=prize, hand=str(hands[box])))
             outcome = "win" if box in s.prizes else "lose"
             detail = "fold (r 7.3)" if box in self.folded else str(hands[box] or "no prize")
-            out.append(WagerSettled(box=box, wager="jackpot", net=net, outcome=outcome,
-                                    detail=detail))
+            out.append(
+                WagerSettled(box=box, wager="jackpot", net=net, outcome=outcome, detail=detail)
+            )
         # Pool movements are booked against the house (it holds the jackpot wagers), so the
         # ledger balances: pool/reserve nets are their changes over the round.
         before = self.jackpot_before

@@ -60,9 +60,16 @@ ACE, KING, EIGHT = 12, 11, 6
 
 #: s22(1): the bet pays on the player's hand category.
 BET_ODDS = {
-    "high card": (1, 1), "one pair": (1, 1), "two pair": (2, 1), "three of a kind": (3, 1),
-    "straight": (4, 1), "flush": (5, 1), "full house": (7, 1), "four of a kind": (20, 1),
-    "straight flush": (50, 1), "royal flush": (250, 1),
+    "high card": (1, 1),
+    "one pair": (1, 1),
+    "two pair": (2, 1),
+    "three of a kind": (3, 1),
+    "straight": (4, 1),
+    "flush": (5, 1),
+    "full house": (7, 1),
+    "four of a kind": (20, 1),
+    "straight flush": (50, 1),
+    "royal flush": (250, 1),
 }
 
 SPEC = GameSpec(
@@ -71,26 +78,52 @@ SPEC = GameSpec(
     rules="QLD Casino Gaming Rule 2010, Schedule 3",
     wagers=(
         WagerSpec("ante", required=True, doc="s13(1)(a)"),
-        WagerSpec("jackpot", needs="ante", limits="jackpot",
-                  doc="s13(1)(b), s14(2): one chip of the jackpot wager denomination"),
+        WagerSpec(
+            "jackpot",
+            needs="ante",
+            limits="jackpot",
+            doc="s13(1)(b), s14(2): one chip of the jackpot wager denomination",
+        ),
         WagerSpec("bet", initial=False, limits="decision", doc="exactly 2 x ante, s16(3)-(4)"),
     ),
     verbs=("bet", "fold"),
     options=(
-        OptionSpec("max_payout", 5_000_000, nullable=True, minimum=0,
-                   doc="maximum payment for a bet wager (s2, s22(2)); caps the winnings (A4)"),
-        OptionSpec("jackpot_wager", 100, nullable=True, minimum=1,
-                   doc="the jackpot wager denomination (s14(2)); null: no jackpot offered"),
-        OptionSpec("jackpot_kind", "progressive", str, choices=("progressive", "set"),
-                   doc="s24"),
-        OptionSpec("jackpot_seed", 1_000_000, minimum=0,
-                   doc="the jackpot prize's reset value (jackpots.md §5.4)"),
-        OptionSpec("multi_winner_mode", "s24_shared", str, choices=qld.MODES,
-                   doc="several SF/RF on one table (s25(2); jackpots.md §4.3, A-J5)"),
+        OptionSpec(
+            "max_payout",
+            5_000_000,
+            nullable=True,
+            minimum=0,
+            doc="maximum payment for a bet wager (s2, s22(2)); caps the winnings (A4)",
+        ),
+        OptionSpec(
+            "jackpot_wager",
+            100,
+            nullable=True,
+            minimum=1,
+            doc="the jackpot wager denomination (s14(2)); null: no jackpot offered",
+        ),
+        OptionSpec("jackpot_kind", "progressive", str, choices=("progressive", "set"), doc="s24"),
+        OptionSpec(
+            "jackpot_seed",
+            1_000_000,
+            minimum=0,
+            doc="the jackpot prize's reset value (jackpots.md §5.4)",
+        ),
+        OptionSpec(
+            "multi_winner_mode",
+            "s24_shared",
+            str,
+            choices=qld.MODES,
+            doc="several SF/RF on one table (s25(2); jackpots.md §4.3, A-J5)",
+        ),
         OptionSpec("sharing_sign_displayed", True, bool, doc="s25(3)"),
         OptionSpec("dead_mans_hand_enabled", False, bool, doc="s5(2)"),
-        OptionSpec("apply_minimums_when_shared", False, bool,
-                   doc="sequential_shared only: raise shares to 1,000 / 10,000"),
+        OptionSpec(
+            "apply_minimums_when_shared",
+            False,
+            bool,
+            doc="sequential_shared only: raise shares to 1,000 / 10,000",
+        ),
         OptionSpec("set_prize_sf", 250_000, minimum=0, doc="set jackpot SF prize (s24)"),
         OptionSpec("set_prize_rf", 2_500_000, minimum=0, doc="set jackpot RF prize (s24)"),
         OptionSpec("prize_rate_bp", 2500, minimum=0, doc="coin-in to the jackpot prize, bp"),
@@ -138,13 +171,18 @@ class CaribbeanStud(BankedRound):
     def _jackpot_config(self) -> qld.QldJackpotConfig:
         o = self.options
         return qld.QldJackpotConfig(
-            kind=o["jackpot_kind"], wager=o["jackpot_wager"] or 0,
-            prize_rate_bp=o["prize_rate_bp"], reserve_rate_bp=o["reserve_rate_bp"],
-            seed=o["jackpot_seed"], multi_winner_mode=o["multi_winner_mode"],
+            kind=o["jackpot_kind"],
+            wager=o["jackpot_wager"] or 0,
+            prize_rate_bp=o["prize_rate_bp"],
+            reserve_rate_bp=o["reserve_rate_bp"],
+            seed=o["jackpot_seed"],
+            multi_winner_mode=o["multi_winner_mode"],
             sharing_sign_displayed=o["sharing_sign_displayed"],
             apply_minimums_when_shared=o["apply_minimums_when_shared"],
             dead_mans_hand_enabled=o["dead_mans_hand_enabled"],
-            set_prize_sf=o["set_prize_sf"], set_prize_rf=o["set_prize_rf"])
+            set_prize_sf=o["set_prize_sf"],
+            set_prize_rf=o["set_prize_rf"],
+        )
 
     def _deal(self) -> list[Event]:
         self.folded: set[int] = set()
@@ -160,8 +198,10 @@ class CaribbeanStud(BankedRound):
     def _coin_in(self) -> list[Event]:
         """Jackpot wagers accepted before the deal (s14(2)-(3)); contributions (§4.1 step 1)."""
         boxes = [b for b in self.boxes if "jackpot" in self.wagers[b]]
-        out: list[Event] = [JackpotWagerAccepted(box=b, amount=self.wagers[b]["jackpot"],
-                                                 visible_to=b) for b in boxes]
+        out: list[Event] = [
+            JackpotWagerAccepted(box=b, amount=self.wagers[b]["jackpot"], visible_to=b)
+            for b in boxes
+        ]
         if not boxes:
             return out
         before = self.jackpot_before
@@ -174,8 +214,9 @@ class CaribbeanStud(BankedRound):
             self._transfer(f"box:{b}", "reserve", c.reserve)
             self._transfer(f"box:{b}", "house", c.operator)
         if before is not None and self.jp.kind == "progressive":
-            self.jackpot_after = JackpotState(before.pool + c.prize * len(boxes),
-                                              before.reserve + c.reserve * len(boxes))
+            self.jackpot_after = JackpotState(
+                before.pool + c.prize * len(boxes), before.reserve + c.reserve * len(boxes)
+            )
         return out
 
     def _choices(self, box: int) -> tuple[Choice, ...]:
@@ -183,7 +224,7 @@ class CaribbeanStud(BankedRound):
 
     def _apply(self, box: int, verb: str, amount: int | None) -> list[Event]:
         if verb == "fold":
-            self.folded.add(box)      # s16(5): the dealer closes the hand
+            self.folded.add(box)  # s16(5): the dealer closes the hand
         else:
             assert amount is not None
             self._stake(box, "bet", amount)
@@ -205,16 +246,22 @@ class CaribbeanStud(BankedRound):
         qualifies = dealer_qualifies(self.dealer_value)
         self.dealer_status = "qualifies" if qualifies else "does not qualify"
         out: list[Event] = [
-            HandShown(box=None, cards=tuple(map(card_str, dealer)),
-                      hand=hand_name(self.dealer_value)),
+            HandShown(
+                box=None, cards=tuple(map(card_str, dealer)), hand=hand_name(self.dealer_value)
+            ),
             DealerDeclared(status=self.dealer_status, hand=hand_name(self.dealer_value)),
         ]
-        for b in sorted(self.boxes, reverse=True):          # s19(2): from the dealer's right
+        for b in sorted(self.boxes, reverse=True):  # s19(2): from the dealer's right
             if b in self.folded:
                 out.append(self._lose(b, "ante", "folded (s16(5))"))
                 continue
-            out.append(HandShown(box=b, cards=tuple(map(card_str, self.cards[("box", b)])),
-                                 hand=hand_name(self.values[b])))
+            out.append(
+                HandShown(
+                    box=b,
+                    cards=tuple(map(card_str, self.cards[("box", b)])),
+                    hand=hand_name(self.values[b]),
+                )
+            )
             if not qualifies:
                 out.append(self._win(b, "ante", self.stakes[b]["ante"], "s18(2)(a)"))
                 out.append(self._push(b, "bet", "s18(3)", outcome="returned"))
@@ -231,8 +278,11 @@ class CaribbeanStud(BankedRound):
 
     def _settle_jackpot(self) -> list[Event]:
         """s23(3): after every ante and bet; s23(1)-(2): whether or not the dealer qualifies."""
-        hands = {b: jackpot_hand(self.values[b]) for b in self.boxes
-                 if "jackpot" in self.wagers[b] and b not in self.folded}
+        hands = {
+            b: jackpot_hand(self.values[b])
+            for b in self.boxes
+            if "jackpot" in self.wagers[b] and b not in self.folded
+        }
         if not any(qld.is_jackpot_hand(h, self.jp) for h in hands.values()):
             if self.jackpot_after is not None and self.jp.kind == "progressive":
                 a = qld.award({}, self.jackpot_after.pool, self.jackpot_after.reserve, self.jp)

@@ -51,10 +51,10 @@ from server.games.banked.base import (
     pay,
 )
 
-TIE_ODDS = (10, 1)      # s12(2)
-WAR_ODDS = (1, 1)       # s12(1)
+TIE_ODDS = (10, 1)  # s12(2)
+WAR_ODDS = (1, 1)  # s12(1)
 GO_TO_WAR_HIGHER = (1, 1)  # s12(3)(a)
-GO_TO_WAR_EQUAL = (2, 1)   # s12(3)(b)
+GO_TO_WAR_EQUAL = (2, 1)  # s12(3)(b)
 
 SPEC = GameSpec(
     id="casino-war",
@@ -62,18 +62,28 @@ SPEC = GameSpec(
     rules="Queensland Casino Gaming Rule 2010, Schedule 14",
     wagers=(
         WagerSpec("war", required=True, doc="s6(2), s7(3): the casino war wager, table limits"),
-        WagerSpec("tie", needs="war",
-                  doc="s7(4)-(5), s11(2): only with a war wager; at most 3x the war wager and "
-                      "one tenth of the table maximum"),
-        WagerSpec("go_to_war", initial=False, limits="decision",
-                  doc="s2, s6(2), s17(5)(b): equal to the war wager, after a tie"),
+        WagerSpec(
+            "tie",
+            needs="war",
+            doc="s7(4)-(5), s11(2): only with a war wager; at most 3x the war wager and "
+            "one tenth of the table maximum",
+        ),
+        WagerSpec(
+            "go_to_war",
+            initial=False,
+            limits="decision",
+            doc="s2, s6(2), s17(5)(b): equal to the war wager, after a tie",
+        ),
     ),
     verbs=("war", "surrender"),
-    options=(
-        OptionSpec("decks", 6, choices=(6, 8), doc="s4(1): six or eight decks"),
-    ),
-    pay_tables={"s12": {"war": {"higher": WAR_ODDS}, "tie": {"equal": TIE_ODDS},
-                        "go_to_war": {"higher": GO_TO_WAR_HIGHER, "equal": GO_TO_WAR_EQUAL}}},
+    options=(OptionSpec("decks", 6, choices=(6, 8), doc="s4(1): six or eight decks"),),
+    pay_tables={
+        "s12": {
+            "war": {"higher": WAR_ODDS},
+            "tie": {"equal": TIE_ODDS},
+            "go_to_war": {"higher": GO_TO_WAR_HIGHER, "equal": GO_TO_WAR_EQUAL},
+        }
+    },
     box_cards=2,
     dealer_cards=2,
 )
@@ -84,20 +94,28 @@ class CasinoWar(BankedRound):
 
     spec = SPEC
 
-    def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
-                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any] | None,
+        wagers: Mapping[Any, Mapping[str, Any]],
+        rng: RandomSource,
+        forced: Forced | None = None,
+        jackpot: JackpotState | None = None,
+    ) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         tie_cap = self.options["maximum"] // 10
         for box, ws in self.wagers.items():
             if "tie" in ws and ws["tie"] > 3 * ws["war"]:
-                raise IllegalAction("tie_above_limit",
-                                    f"box {box}: the tie wager may be at most three times the "
-                                    f"war wager (s7(5))")
+                raise IllegalAction(
+                    "tie_above_limit",
+                    f"box {box}: the tie wager may be at most three times the war wager (s7(5))",
+                )
             if "tie" in ws and ws["tie"] > tie_cap:
-                raise IllegalAction("tie_above_limit",
-                                    f"box {box}: the tie wager may be at most {tie_cap}, one "
-                                    f"tenth of the table maximum (s11(2))")
+                raise IllegalAction(
+                    "tie_above_limit",
+                    f"box {box}: the tie wager may be at most {tie_cap}, one "
+                    f"tenth of the table maximum (s11(2))",
+                )
         self._shoe = self._build_shoe()
         self.first: dict[int, Card] = {}
         self.additional: dict[int, Card] = {}
@@ -154,8 +172,14 @@ class CasinoWar(BankedRound):
         for box in right_to_left:  # s17(2)(a): all tie wagers first
             if "tie" in self.wagers[box]:
                 if rank_of(self.first[box]) == d:
-                    out.append(self._win(box, "tie", pay(self.wagers[box]["tie"], TIE_ODDS),
-                                         "equal first cards 10:1 (s12(2))"))
+                    out.append(
+                        self._win(
+                            box,
+                            "tie",
+                            pay(self.wagers[box]["tie"], TIE_ODDS),
+                            "equal first cards 10:1 (s12(2))",
+                        )
+                    )
                 else:
                     out.append(self._lose(box, "tie", "first cards differ (s6(2))"))
         for box in right_to_left:  # s17(2)(b): winning and losing casino war wagers
@@ -195,11 +219,17 @@ class CasinoWar(BankedRound):
         if at_war:
             for box in at_war:
                 self.additional[box] = self._draw(box, 1)
-                out.append(CardsDealt(to="box", box=box, cards=(card_str(self.additional[box]),),
-                                      street="war"))
+                out.append(
+                    CardsDealt(
+                        to="box", box=box, cards=(card_str(self.additional[box]),), street="war"
+                    )
+                )
             self.dealer_additional = self._draw(None, 1)
-            out.append(CardsDealt(to="dealer", box=None,
-                                  cards=(card_str(self.dealer_additional),), street="war"))
+            out.append(
+                CardsDealt(
+                    to="dealer", box=None, cards=(card_str(self.dealer_additional),), street="war"
+                )
+            )
             self.dealer_status = f"{self.dealer_status} then {card_str(self.dealer_additional)}"
         return out + self._finish()
 
@@ -217,21 +247,33 @@ class CasinoWar(BankedRound):
         half = self.wagers[box]["war"] // 2
         self._record(box, "war", -half)
         self._transfer(f"box:{box}", "house", half)
-        return WagerSettled(box=box, wager="war", net=-half, outcome="surrender",
-                            detail="half the casino war wager (s17(5)(a))")
+        return WagerSettled(
+            box=box,
+            wager="war",
+            net=-half,
+            outcome="surrender",
+            detail="half the casino war wager (s17(5)(a))",
+        )
 
     def _settle_war(self, box: int) -> list[Event]:
         assert self.dealer_additional is not None
         p, d = rank_of(self.additional[box]), rank_of(self.dealer_additional)
         stake = self.stakes[box]["go_to_war"]
         if p < d:
-            return [self._lose(box, "war", "additional card lower (s6(2)(e))"),
-                    self._lose(box, "go_to_war", "additional card lower")]
+            return [
+                self._lose(box, "war", "additional card lower (s6(2)(e))"),
+                self._lose(box, "go_to_war", "additional card lower"),
+            ]
         odds = GO_TO_WAR_EQUAL if p == d else GO_TO_WAR_HIGHER
-        return [self._push(box, "war", "void: additional card equal or higher (s6(2)(d))",
-                           "returned"),
-                self._win(box, "go_to_war", pay(stake, odds),
-                          f"{'equal 2:1' if p == d else 'higher 1:1'} (s12(3))")]
+        return [
+            self._push(box, "war", "void: additional card equal or higher (s6(2)(d))", "returned"),
+            self._win(
+                box,
+                "go_to_war",
+                pay(stake, odds),
+                f"{'equal 2:1' if p == d else 'higher 1:1'} (s12(3))",
+            ),
+        ]
 
 
 ROUNDS: dict[str, type[BankedRound]] = {SPEC.id: CasinoWar}

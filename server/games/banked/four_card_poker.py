@@ -70,11 +70,18 @@ from server.hands.four_card import (
 _ANTE_BONUS = {"four_of_a_kind": (25, 1), "straight_flush": (20, 1), "three_of_a_kind": (2, 1)}
 
 
-def _aces_up(four: int, sf: int, three: int, flush: int, straight: int, two_pair: int,
-             aces: int) -> dict[str, tuple[int, int]]:
-    return {"four_of_a_kind": (four, 1), "straight_flush": (sf, 1),
-            "three_of_a_kind": (three, 1), "flush": (flush, 1), "straight": (straight, 1),
-            "two_pair": (two_pair, 1), "pair_of_aces": (aces, 1)}
+def _aces_up(
+    four: int, sf: int, three: int, flush: int, straight: int, two_pair: int, aces: int
+) -> dict[str, tuple[int, int]]:
+    return {
+        "four_of_a_kind": (four, 1),
+        "straight_flush": (sf, 1),
+        "three_of_a_kind": (three, 1),
+        "flush": (flush, 1),
+        "straight": (straight, 1),
+        "two_pair": (two_pair, 1),
+        "pair_of_aces": (aces, 1),
+    }
 
 
 #: r 10.3 / r 10.5: approved tables; ``A`` (the first) is the default proposal.
@@ -91,16 +98,29 @@ SPEC = GameSpec(
     wagers=(
         WagerSpec("ante", doc="r 5.2: before the first card, table limits"),
         WagerSpec("aces_up", doc="r 5.2: optional, with or without an ante, table limits"),
-        WagerSpec("play", initial=False, limits="decision",
-                  doc="r 8.5: one to three times the ante; only with an ante (r 5.3)"),
+        WagerSpec(
+            "play",
+            initial=False,
+            limits="decision",
+            doc="r 8.5: one to three times the ante; only with an ante (r 5.3)",
+        ),
     ),
     verbs=("play", "fold"),
     options=(
-        OptionSpec("play_wager_mode", "range", str, choices=("range", "integer_multiple"),
-                   doc="r 8.5 (A2): any amount from 1x to 3x the ante, or 1x/2x/3x only"),
-        OptionSpec("bet_unit", 100, minimum=1,
-                   doc="r 6.1: the betting unit a range Play wager is a multiple of (cents); "
-                       "exact multiples of the ante are always accepted"),
+        OptionSpec(
+            "play_wager_mode",
+            "range",
+            str,
+            choices=("range", "integer_multiple"),
+            doc="r 8.5 (A2): any amount from 1x to 3x the ante, or 1x/2x/3x only",
+        ),
+        OptionSpec(
+            "bet_unit",
+            100,
+            minimum=1,
+            doc="r 6.1: the betting unit a range Play wager is a multiple of (cents); "
+            "exact multiples of the ante are always accepted",
+        ),
     ),
     pay_tables=PAY_TABLES,
     box_cards=5,
@@ -120,17 +140,21 @@ class PlayRange(Choice):
 
     def resolve(self, amount: int | None) -> int | None:
         if amount is None:
-            raise IllegalAction("amount_required",
-                                f"play needs an amount from {self.low} to {self.high}")
+            raise IllegalAction(
+                "amount_required", f"play needs an amount from {self.low} to {self.high}"
+            )
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise IllegalAction("bad_amount", "play: amount must be integer cents")
         if not self.low <= amount <= self.high:
-            raise IllegalAction("play_out_of_range",
-                                f"play {amount}: between one and three times the ante "
-                                f"({self.low}..{self.high}, r 8.5)")
+            raise IllegalAction(
+                "play_out_of_range",
+                f"play {amount}: between one and three times the ante "
+                f"({self.low}..{self.high}, r 8.5)",
+            )
         if amount % self.unit and amount % self.ante:
-            raise IllegalAction("bad_amount",
-                                f"play {amount}: a multiple of {self.unit} or of the ante")
+            raise IllegalAction(
+                "bad_amount", f"play {amount}: a multiple of {self.unit} or of the ante"
+            )
         return amount
 
     def to_wire(self) -> dict:
@@ -142,9 +166,14 @@ class FourCardPoker(BankedRound):
 
     spec = SPEC
 
-    def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
-                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any] | None,
+        wagers: Mapping[Any, Mapping[str, Any]],
+        rng: RandomSource,
+        forced: Forced | None = None,
+        jackpot: JackpotState | None = None,
+    ) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         self.table = PAY_TABLES[self.options["pay_table"]]
         self.hands: dict[int, list[int]] = {}
@@ -159,12 +188,21 @@ class FourCardPoker(BankedRound):
         out: list[Event] = []
         for box in self.boxes:
             self.hands[box] = dealt[("box", box)]
-            out.append(CardsDealt(to="box", box=box, cards=tuple(map(card_str, self.hands[box])),
-                                  visible_to=box))
+            out.append(
+                CardsDealt(
+                    to="box", box=box, cards=tuple(map(card_str, self.hands[box])), visible_to=box
+                )
+            )
         self.dealer = dealt[("dealer", None)]
         for i, c in enumerate(self.dealer):  # r 7.3.4 / r 7.4.2: only the sixth face up
-            out.append(CardsDealt(to="dealer", box=None, cards=(card_str(c),),
-                                  **({} if i == 5 else {"visible_to": NOBODY})))
+            out.append(
+                CardsDealt(
+                    to="dealer",
+                    box=None,
+                    cards=(card_str(c),),
+                    **({} if i == 5 else {"visible_to": NOBODY}),
+                )
+            )
         out += self._open_street("decision", self.boxes)
         return out
 
@@ -175,8 +213,10 @@ class FourCardPoker(BankedRound):
             return (Choice("play"), Choice("fold"))
         if self.options["play_wager_mode"] == "integer_multiple":
             return (Choice("play", (ante, 2 * ante, 3 * ante)), Choice("fold"))
-        return (PlayRange("play", low=ante, high=3 * ante, unit=self.options["bet_unit"],
-                          ante=ante), Choice("fold"))
+        return (
+            PlayRange("play", low=ante, high=3 * ante, unit=self.options["bet_unit"], ante=ante),
+            Choice("fold"),
+        )
 
     def _apply(self, box: int, verb: str, amount: int | None) -> list[Event]:
         self.decisions[box] = verb
@@ -191,8 +231,9 @@ class FourCardPoker(BankedRound):
             return super()._decide(box, verb, amount, cause)
         self._check_awaiting(box)
         assert self.street is not None
-        out: list[Event] = [DecisionMade(box=box, street=self.street, verb=verb, amount=None,
-                                         cause=cause)]
+        out: list[Event] = [
+            DecisionMade(box=box, street=self.street, verb=verb, amount=None, cause=cause)
+        ]
         out += self._apply(box, verb, None)
         self._awaiting.remove(box)
         if not self._awaiting:
@@ -214,8 +255,9 @@ class FourCardPoker(BankedRound):
     def _settle(self) -> list[Event]:
         d_value, d_four = best_four(self.dealer)
         self.dealer_status = category_name(d_value)
-        out: list[Event] = [HandShown(box=None, cards=tuple(map(card_str, d_four)),
-                                      hand=category_name(d_value))]
+        out: list[Event] = [
+            HandShown(box=None, cards=tuple(map(card_str, d_four)), hand=category_name(d_value))
+        ]
         for box in sorted(self.boxes, reverse=True):  # settle from the dealer's right
             out += self._settle_box(box, d_value)
         return out
@@ -224,11 +266,11 @@ class FourCardPoker(BankedRound):
         wagers = self.wagers[box]
         decision = self.decisions[box]
         if decision == "fold":  # r 8.4: the ante and the Aces Up wager are collected
-            return [self._lose(box, w, "fold (r 8.4)") for w in ("ante", "aces_up")
-                    if w in wagers]
+            return [self._lose(box, w, "fold (r 8.4)") for w in ("ante", "aces_up") if w in wagers]
         value, four = best_four(self.hands[box])
-        out: list[Event] = [HandShown(box=box, cards=tuple(map(card_str, four)),
-                                      hand=category_name(value))]
+        out: list[Event] = [
+            HandShown(box=box, cards=tuple(map(card_str, four)), hand=category_name(value))
+        ]
         key = CATEGORY_KEYS[category(value)]
         if "ante" in wagers:
             if decision == "void_ante":
@@ -243,8 +285,14 @@ class FourCardPoker(BankedRound):
                     out.append(self._lose(box, "play", "r 9.2.1.2"))
                 bonus = self.table["ante_bonus"].get(key)
                 if bonus is not None:
-                    out.append(self._win(box, "ante", pay(wagers["ante"], bonus),
-                                         f"ante bonus {key} {bonus[0]}:{bonus[1]} (r 10.2)"))
+                    out.append(
+                        self._win(
+                            box,
+                            "ante",
+                            pay(wagers["ante"], bonus),
+                            f"ante bonus {key} {bonus[0]}:{bonus[1]} (r 10.2)",
+                        )
+                    )
         if "aces_up" in wagers:
             out.append(self._settle_aces_up(box, value, key))
         return out
@@ -255,8 +303,12 @@ class FourCardPoker(BankedRound):
         if category(value) == ONE_PAIR:
             key = "pair_of_aces"
         odds = self.table["aces_up"][key]
-        return self._win(box, "aces_up", pay(self.wagers[box]["aces_up"], odds),
-                         f"{key} {odds[0]}:{odds[1]} (r 10.5)")
+        return self._win(
+            box,
+            "aces_up",
+            pay(self.wagers[box]["aces_up"], odds),
+            f"{key} {odds[0]}:{odds[1]} (r 10.5)",
+        )
 
 
 ROUNDS: dict[str, type[BankedRound]] = {SPEC.id: FourCardPoker}

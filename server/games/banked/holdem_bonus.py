@@ -67,8 +67,13 @@ SPEC = GameSpec(
     ),
     verbs=("bet", "check", "fold"),
     options=(
-        OptionSpec("ante_when_win_below_flush", "push", str, choices=("push", "lose"),
-                   doc="A1: the ante when the player wins without a flush"),
+        OptionSpec(
+            "ante_when_win_below_flush",
+            "push",
+            str,
+            choices=("push", "lose"),
+            doc="A1: the ante when the player wins without a flush",
+        ),
     ),
     pay_tables={"standard": {"bonus": BONUS_ODDS}},
     box_cards=2,
@@ -101,8 +106,7 @@ class HoldemBonus(BankedRound):
 
     def _deal(self) -> list[Event]:
         self.folded: set[int] = set()
-        layout = ([("board", None, 5)] + [("box", b, 2) for b in self.boxes]
-                  + [("dealer", None, 2)])
+        layout = [("board", None, 5)] + [("box", b, 2) for b in self.boxes] + [("dealer", None, 2)]
         out = self._deal_layout(layout)
         return out + self._open_street("flop", self.boxes)
 
@@ -147,8 +151,10 @@ class HoldemBonus(BankedRound):
         if self._live():
             dv = best_of(dealer + board)
             self.dealer_status = hand_name(dv)
-            out += [HandShown(box=None, cards=tuple(map(card_str, dealer)), hand=hand_name(dv)),
-                    DealerDeclared(status=hand_name(dv), hand=hand_name(dv))]
+            out += [
+                HandShown(box=None, cards=tuple(map(card_str, dealer)), hand=hand_name(dv)),
+                DealerDeclared(status=hand_name(dv), hand=hand_name(dv)),
+            ]
         for b in sorted(self.boxes, reverse=True):
             if b in self.folded:
                 out.append(self._lose(b, "ante", "folded (s17(3))"))
@@ -159,13 +165,14 @@ class HoldemBonus(BankedRound):
             hole = self.cards[("box", b)]
             v = best_of(hole + board)
             out.append(HandShown(box=b, cards=tuple(map(card_str, hole)), hand=hand_name(v)))
-            if "bonus" in self.stakes[b]:                       # s25(3): bonus first
+            if "bonus" in self.stakes[b]:  # s25(3): bonus first
                 bh = bonus_hand(hole)
                 if bh is None:
                     out.append(self._lose(b, "bonus", "no bonus hand"))
                 else:
-                    out.append(self._win(b, "bonus", pay(self.stakes[b]["bonus"],
-                                                         BONUS_ODDS[bh]), bh))
+                    out.append(
+                        self._win(b, "bonus", pay(self.stakes[b]["bonus"], BONUS_ODDS[bh]), bh)
+                    )
             streets = [w for w in STREETS if w in self.stakes[b]]
             if v > dv:
                 if category(v) >= FLUSH:

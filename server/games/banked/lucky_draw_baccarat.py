@@ -51,15 +51,15 @@ from server.games.banked.base import (
     pay,
 )
 
-ENTER_ODDS: Odds = (1, 1)      # s11(1)
+ENTER_ODDS: Odds = (1, 1)  # s11(1)
 #: s11(2): the draw wager by the three-card hand.
 DRAW_ODDS: dict[str, Odds] = {
-    "6 or less": (1, 1),         # s11(2)(a)
-    "lucky 7": (3, 2),           # s11(2)(b)
-    "lucky 8": (2, 1),           # s11(2)(c)
-    "lucky 9": (3, 1),           # s11(2)(d)
-    "3-3-3 off suit": (9, 1),    # s11(2)(e)
-    "3-3-3 suited": (30, 1),     # s11(2)(f)
+    "6 or less": (1, 1),  # s11(2)(a)
+    "lucky 7": (3, 2),  # s11(2)(b)
+    "lucky 8": (2, 1),  # s11(2)(c)
+    "lucky 9": (3, 1),  # s11(2)(d)
+    "3-3-3 off suit": (9, 1),  # s11(2)(e)
+    "3-3-3 suited": (30, 1),  # s11(2)(f)
 }
 #: s17(6), s3(3): the dealer draws to 4 and stands on 5.
 DEALER_DRAWS_TO = 4
@@ -70,8 +70,12 @@ SPEC = GameSpec(
     rules="Queensland Casino Gaming Rule 2010, Schedule 16",
     wagers=(
         WagerSpec("enter", required=True, doc="s6(1)-(2), s7(4), s10(1): against the dealer"),
-        WagerSpec("draw", initial=False, limits="decision",
-                  doc="s6(3)-(4), s17(3)(a): equal to the enter wager; buys one card"),
+        WagerSpec(
+            "draw",
+            initial=False,
+            limits="decision",
+            doc="s6(3)-(4), s17(3)(a): equal to the enter wager; buys one card",
+        ),
     ),
     verbs=("draw", "stand"),
     options=(
@@ -85,7 +89,7 @@ SPEC = GameSpec(
 def draw_hand(cards: Sequence[Card]) -> str:
     """The s11(2) line for a three-card hand (s2 definitions; digest A1, A3)."""
     p = points(cards)
-    if all(rank_of(c) == 1 for c in cards):   # rank 1 = the 3s: 3+3+3 = 9
+    if all(rank_of(c) == 1 for c in cards):  # rank 1 = the 3s: 3+3+3 = 9
         return "3-3-3 suited" if len({suit_of(c) for c in cards}) == 1 else "3-3-3 off suit"
     if p <= 6:
         return "6 or less"
@@ -97,9 +101,14 @@ class LuckyDrawBaccarat(BankedRound):
 
     spec = SPEC
 
-    def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
-                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any] | None,
+        wagers: Mapping[Any, Mapping[str, Any]],
+        rng: RandomSource,
+        forced: Forced | None = None,
+        jackpot: JackpotState | None = None,
+    ) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         self.shoe = shoe_for(self.options["decks"], forced, rng, SPEC.id)
         self.hands: dict[int, list[Card]] = {b: [] for b in self.boxes}
@@ -120,7 +129,7 @@ class LuckyDrawBaccarat(BankedRound):
             for box in self.boxes
         ]
         out.append(CardsDealt(to="dealer", box=None, cards=(card_str(self.dealer[0]),)))
-        self._to_deal = list(self.boxes)        # s17(2): from the dealer's left
+        self._to_deal = list(self.boxes)  # s17(2): from the dealer's left
         return out + self._open_street("draw", self.boxes)
 
     # ------------------------------------------------------------------ decisions (s17(2)-(4))
@@ -130,7 +139,7 @@ class LuckyDrawBaccarat(BankedRound):
     def _apply(self, box: int, verb: str, amount: int | None) -> list[Event]:
         if verb == "draw":
             assert amount is not None
-            self._stake(box, "draw", amount)    # s6(3): equal to the enter wager
+            self._stake(box, "draw", amount)  # s6(3): equal to the enter wager
             self._drew.add(box)
         return self._deal_draw_cards(decided=box)
 
@@ -138,13 +147,17 @@ class LuckyDrawBaccarat(BankedRound):
         """s17(2), s17(4): in seat order, one card to each drawing box whose decision is in,
         stopping at the first box still to decide (``decided`` has just decided)."""
         out: list[Event] = []
-        while self._to_deal and (self._to_deal[0] == decided
-                                 or self._to_deal[0] not in self._awaiting):
+        while self._to_deal and (
+            self._to_deal[0] == decided or self._to_deal[0] not in self._awaiting
+        ):
             box = self._to_deal.pop(0)
             if box in self._drew:
                 self.hands[box].append(self.shoe.deal())
-                out.append(CardsDealt(to="box", box=box, cards=(card_str(self.hands[box][2]),),
-                                      street="draw"))
+                out.append(
+                    CardsDealt(
+                        to="box", box=box, cards=(card_str(self.hands[box][2]),), street="draw"
+                    )
+                )
         return out
 
     def _timeout_decision(self, box: int) -> tuple[str, int | None]:
@@ -161,20 +174,23 @@ class LuckyDrawBaccarat(BankedRound):
 
     # ------------------------------------------------------------------ the dealer (s17(5)-(7))
     def _dealer_plays(self) -> list[Event]:
-        self.dealer.append(self.shoe.deal())                    # s17(5)
-        if points(self.dealer) <= DEALER_DRAWS_TO:              # s17(6)
+        self.dealer.append(self.shoe.deal())  # s17(5)
+        if points(self.dealer) <= DEALER_DRAWS_TO:  # s17(6)
             self.dealer.append(self.shoe.deal())
-        out: list[Event] = [CardsDealt(to="dealer", box=None,
-                                       cards=tuple(map(card_str, self.dealer[1:])),
-                                       street="dealer")]
+        out: list[Event] = [
+            CardsDealt(
+                to="dealer", box=None, cards=tuple(map(card_str, self.dealer[1:])), street="dealer"
+            )
+        ]
         return out + self._finish()
 
     # ------------------------------------------------------------------ settlement (s6, s11)
     def _settle(self) -> list[Event]:
         d = points(self.dealer)
         self.dealer_status = f"dealer {d}"
-        out: list[Event] = [HandShown(box=None, cards=tuple(map(card_str, self.dealer)),
-                                      hand=f"dealer {d}")]
+        out: list[Event] = [
+            HandShown(box=None, cards=tuple(map(card_str, self.dealer)), hand=f"dealer {d}")
+        ]
         for box in self.boxes:
             hand = self.hands[box]
             p = points(hand)
@@ -182,18 +198,26 @@ class LuckyDrawBaccarat(BankedRound):
             out += self._settle_wager(box, "enter", p, d, ENTER_ODDS, "1:1 (s11(1))")
             if "draw" in self.stakes[box]:
                 line = draw_hand(hand)
-                out += self._settle_wager(box, "draw", p, d, DRAW_ODDS[line],
-                                          f"{line} {DRAW_ODDS[line][0]}:"
-                                          f"{DRAW_ODDS[line][1]} (s11(2))")
+                out += self._settle_wager(
+                    box,
+                    "draw",
+                    p,
+                    d,
+                    DRAW_ODDS[line],
+                    f"{line} {DRAW_ODDS[line][0]}:{DRAW_ODDS[line][1]} (s11(2))",
+                )
         self.detail["scenario_extra"] = {
-            "hands": {str(b): {"cards": [card_str(c) for c in h], "points": points(h)}
-                      for b, h in self.hands.items()},
+            "hands": {
+                str(b): {"cards": [card_str(c) for c in h], "points": points(h)}
+                for b, h in self.hands.items()
+            },
             "dealer_hand": {"cards": [card_str(c) for c in self.dealer], "points": d},
         }
         return out
 
-    def _settle_wager(self, box: int, wager: str, p: int, d: int, odds: Odds,
-                      why: str) -> list[WagerSettled]:
+    def _settle_wager(
+        self, box: int, wager: str, p: int, d: int, odds: Odds, why: str
+    ) -> list[WagerSettled]:
         """s6(2), s6(4): higher wins, lower loses, equal is a tie (stake returned, A5)."""
         if p > d:
             return [self._win(box, wager, pay(self.stakes[box][wager], odds), why)]

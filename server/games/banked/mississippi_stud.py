@@ -35,9 +35,16 @@ SIX, TEN, JACK = 4, 8, 9
 
 #: s17. ``(0, 1)`` marks the stand-off line (all wagers returned, s18(3)).
 PAY_TABLE = {
-    "royal flush": (500, 1), "straight flush": (100, 1), "four of a kind": (40, 1),
-    "full house": (10, 1), "flush": (6, 1), "straight": (4, 1), "three of a kind": (3, 1),
-    "two pair": (2, 1), "jacks or better": (1, 1), "pair of sixes to tens": (0, 1),
+    "royal flush": (500, 1),
+    "straight flush": (100, 1),
+    "four of a kind": (40, 1),
+    "full house": (10, 1),
+    "flush": (6, 1),
+    "straight": (4, 1),
+    "three of a kind": (3, 1),
+    "two pair": (2, 1),
+    "jacks or better": (1, 1),
+    "pair of sixes to tens": (0, 1),
 }
 
 STREETS = ("third", "fourth", "fifth")
@@ -127,8 +134,9 @@ class MississippiStud(BankedRound):
             elif PAY_TABLE[line] == (0, 1):
                 out += [self._push(b, w, "stand-off s18(3)") for w in wagers]
             else:
-                out += [self._win(b, w, pay(self.stakes[b][w], PAY_TABLE[line]), line)
-                        for w in wagers]
+                out += [
+                    self._win(b, w, pay(self.stakes[b][w], PAY_TABLE[line]), line) for w in wagers
+                ]
         return out
 
 

@@ -81,7 +81,7 @@ class OutcomeDeclared(Event):
     kind: ClassVar[str] = "outcome_declared"
     outcome: Mapping[str, Any]
     call: str
-    source: str            # "live", "forced" or "rng"
+    source: str  # "live", "forced" or "rng"
 
 
 def spin(rng: RandomSource, sections: int) -> int:
@@ -103,9 +103,14 @@ class SharedOutcomeRound(BankedRound):
 
     spec: ClassVar[SharedOutcomeSpec]
 
-    def __init__(self, options: Mapping[str, Any] | None,
-                 wagers: Mapping[Any, Mapping[str, Any]], rng: RandomSource,
-                 forced: Forced | None = None, jackpot: JackpotState | None = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, Any] | None,
+        wagers: Mapping[Any, Mapping[str, Any]],
+        rng: RandomSource,
+        forced: Forced | None = None,
+        jackpot: JackpotState | None = None,
+    ) -> None:
         super().__init__(options, wagers, rng, forced, jackpot)
         if jackpot is not None:
             raise InvalidRound(f"{self.spec.id} has no jackpot")
@@ -185,8 +190,9 @@ class SharedOutcomeRound(BankedRound):
         wire = self._wire_outcome(self.outcome)
         self.detail["outcome"] = wire
         self.detail["scenario_extra"] = {"outcome": wire}
-        out: list[Event] = [OutcomeDeclared(outcome=wire, call=self._call(self.outcome),
-                                            source=source)]
+        out: list[Event] = [
+            OutcomeDeclared(outcome=wire, call=self._call(self.outcome), source=source)
+        ]
         return out + self._finish()
 
     def _settle(self) -> list[Event]:
@@ -223,7 +229,7 @@ def number_suffix(name: str, prefix: str) -> int | None:
     """``total_10`` with prefix ``total`` -> 10 (canonical decimal only), else ``None``."""
     if not name.startswith(prefix + "_"):
         return None
-    tail = name[len(prefix) + 1:]
+    tail = name[len(prefix) + 1 :]
     if not tail.isdigit() or tail != str(int(tail)):
         return None
     return int(tail)

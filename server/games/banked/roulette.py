@@ -37,19 +37,31 @@ _ORDER = {p: i for i, p in enumerate(POCKETS)}
 WHEEL_ORDER: dict[str, tuple[str, ...]] = {
     "single_zero": tuple(
         "0 32 15 19 4 21 2 25 17 34 6 27 13 36 11 30 8 23 10 5 24 16 33 1 20 14 31 9 22 18 29 "
-        "7 28 12 35 3 26".split()),
+        "7 28 12 35 3 26".split()
+    ),
     "double_zero": tuple(
         "0 28 9 26 30 11 7 20 32 17 5 22 34 15 3 24 36 13 1 00 27 10 25 29 12 8 19 31 18 6 21 "
-        "33 16 4 23 35 14 2".split()),
+        "33 16 4 23 35 14 2".split()
+    ),
 }
 
 RED = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
 
 #: s16(1) payout odds by wager family.
 S16: dict[str, Odds] = {
-    "straight": (35, 1), "split": (17, 1), "street": (11, 1), "corner": (8, 1),
-    "first_five": (6, 1), "six_line": (5, 1), "column": (2, 1), "dozen": (2, 1),
-    "low": (1, 1), "high": (1, 1), "even": (1, 1), "odd": (1, 1), "red": (1, 1),
+    "straight": (35, 1),
+    "split": (17, 1),
+    "street": (11, 1),
+    "corner": (8, 1),
+    "first_five": (6, 1),
+    "six_line": (5, 1),
+    "column": (2, 1),
+    "dozen": (2, 1),
+    "low": (1, 1),
+    "high": (1, 1),
+    "even": (1, 1),
+    "odd": (1, 1),
+    "red": (1, 1),
     "black": (1, 1),
 }
 
@@ -69,9 +81,9 @@ def _inside_positions() -> dict[str, dict[str, frozenset[str]]]:
 
     for n in range(1, 37):
         add("straight", n)
-        if n % 3:                       # same row, next column
+        if n % 3:  # same row, next column
             add("split", n, n + 1)
-        if n <= 33:                     # same column, next row
+        if n <= 33:  # same column, next row
             add("split", n, n + 3)
         if n % 3 and n <= 32:
             add("corner", n, n + 1, n + 3, n + 4)
@@ -101,9 +113,12 @@ def _outside_positions() -> dict[str, frozenset[str]]:
     """The outside wagers (s8(2)); the same on both wheels, none covers 0 or 00 (s16(2))."""
     nums = range(1, 37)
     out = {
-        "low": [n for n in nums if n <= 18], "high": [n for n in nums if n >= 19],
-        "even": [n for n in nums if n % 2 == 0], "odd": [n for n in nums if n % 2],
-        "red": [n for n in nums if n in RED], "black": [n for n in nums if n not in RED],
+        "low": [n for n in nums if n <= 18],
+        "high": [n for n in nums if n >= 19],
+        "even": [n for n in nums if n % 2 == 0],
+        "odd": [n for n in nums if n % 2],
+        "red": [n for n in nums if n in RED],
+        "black": [n for n in nums if n not in RED],
     }
     for k in (1, 2, 3):
         out[f"column_{k}"] = [n for n in nums if (n - 1) % 3 + 1 == k]
@@ -114,7 +129,8 @@ def _outside_positions() -> dict[str, frozenset[str]]:
 OUTSIDE = _outside_positions()
 #: wheel type -> wager id -> pockets covered (every permissible wager, s8(1)).
 POSITIONS: dict[str, dict[str, frozenset[str]]] = {
-    wheel: {**inside, **OUTSIDE} for wheel, inside in _inside_positions().items()}
+    wheel: {**inside, **OUTSIDE} for wheel, inside in _inside_positions().items()
+}
 _ALL_IDS = set(POSITIONS["single_zero"]) | set(POSITIONS["double_zero"])
 
 
@@ -136,21 +152,33 @@ SPEC = SharedOutcomeSpec(
         WagerSpec("straight_<n>", doc="s8(2): one number, 0, 00 or 1-36; 35 to 1"),
         WagerSpec("split_<a>_<b>", doc="s8(2): two adjacent numbers (RA1 zero splits); 17 to 1"),
         WagerSpec("street_<a>_<b>_<c>", doc="s8(2): a row of three (RA1 zero trios); 11 to 1"),
-        WagerSpec("corner_<a>_<b>_<c>_<d>", doc="s8(2): four numbers (0-1-2-3 on single zero); "
-                                               "8 to 1"),
+        WagerSpec(
+            "corner_<a>_<b>_<c>_<d>", doc="s8(2): four numbers (0-1-2-3 on single zero); 8 to 1"
+        ),
         WagerSpec("first_five", doc="s8(2): 00, 0, 1, 2, 3, double zero only; 6 to 1"),
         WagerSpec("six_line_<6 numbers>", doc="s8(2): two adjacent rows; 5 to 1"),
         WagerSpec("column_<k>", doc="s8(2): k = 1..3, ((n-1) mod 3)+1 = k; 2 to 1"),
         WagerSpec("dozen_<k>", doc="s8(2): 1-12, 13-24, 25-36; 2 to 1"),
-        *(WagerSpec(w, doc="s8(2): loses on 0 and 00 (s16(2)); 1 to 1")
-          for w in ("red", "black", "odd", "even", "low", "high")),
+        *(
+            WagerSpec(w, doc="s8(2): loses on 0 and 00 (s16(2)); 1 to 1")
+            for w in ("red", "black", "odd", "even", "low", "high")
+        ),
     ),
     verbs=(),
     options=(
-        OptionSpec("wheel_type", "single_zero", str, choices=("single_zero", "double_zero"),
-                   doc="s2(1): 37 or 38 compartments"),
-        OptionSpec("num_boxes", 200, minimum=1,
-                   doc="player positions (terminals) betting on one spin (ETG s2(3))"),
+        OptionSpec(
+            "wheel_type",
+            "single_zero",
+            str,
+            choices=("single_zero", "double_zero"),
+            doc="s2(1): 37 or 38 compartments",
+        ),
+        OptionSpec(
+            "num_boxes",
+            200,
+            minimum=1,
+            doc="player positions (terminals) betting on one spin (ETG s2(3))",
+        ),
     ),
     pay_tables={"s16": {"payout": S16}},
     parse=family,

@@ -87,10 +87,13 @@ def _forced(raw: Any, num_boxes: int, outcome: Any = None) -> Forced | None:
     for key, cs in raw_boxes.items():
         box = _box(key, num_boxes)
         boxes[box] = _cards(cs, f"cards.boxes.{key}")
-    return Forced(boxes=boxes,
-                  dealer=_cards(raw.get("dealer", []), "cards.dealer"),
-                  board=_cards(raw.get("board", []), "cards.board"),
-                  shoe=_cards(raw.get("shoe", []), "cards.shoe"), outcome=outcome)
+    return Forced(
+        boxes=boxes,
+        dealer=_cards(raw.get("dealer", []), "cards.dealer"),
+        board=_cards(raw.get("board", []), "cards.board"),
+        shoe=_cards(raw.get("shoe", []), "cards.shoe"),
+        outcome=outcome,
+    )
 
 
 def _box(key: Any, num_boxes: int) -> int:
@@ -109,7 +112,7 @@ def _jackpot(cls: type[BankedRound], raw: Any) -> JackpotState | None:
     if not cls.spec.pooled_jackpot:
         raise ScenarioError(f"{cls.spec.id} has no jackpot pool")
     if not isinstance(raw, Mapping) or set(raw) - {"pool", "reserve"} or "pool" not in raw:
-        raise ScenarioError("jackpot must be {\"pool\": cents, \"reserve\": cents}")
+        raise ScenarioError('jackpot must be {"pool": cents, "reserve": cents}')
     for k, v in raw.items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise ScenarioError(f"jackpot.{k} must be a non-negative integer")
@@ -152,8 +155,13 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict:
     jackpot = _jackpot(cls, scenario.get("jackpot"))
     decisions = _decisions(scenario.get("decisions"), num_boxes)
     try:
-        rnd = cls(scenario.get("options"), scenario.get("boxes"), SeededRandomSource(seed),
-                  forced=forced, jackpot=jackpot)
+        rnd = cls(
+            scenario.get("options"),
+            scenario.get("boxes"),
+            SeededRandomSource(seed),
+            forced=forced,
+            jackpot=jackpot,
+        )
         rnd.start()
     except InvalidRound as e:
         raise ScenarioError(str(e)) from None
@@ -180,8 +188,11 @@ def result_json(rnd: BankedRound, error: dict | None = None) -> dict:
         "state": state,
         "boxes": boxes,
         "dealer": res.dealer,
-        "jackpot": (None if res.jackpot is None
-                    else {"pool": res.jackpot.pool, "reserve": res.jackpot.reserve}),
+        "jackpot": (
+            None
+            if res.jackpot is None
+            else {"pool": res.jackpot.pool, "reserve": res.jackpot.reserve}
+        ),
         "house": res.house,
         "error": error,
     }

@@ -36,18 +36,34 @@ from server.games.banked.outcome import (
     roll_dice,
 )
 
-FOUR_NUMBER_SETS = ("1234", "2345", "2356", "3456")   # s5, s12(j)
+FOUR_NUMBER_SETS = ("1234", "2345", "2356", "3456")  # s5, s12(j)
 
 #: s12 payout odds. ``single_<k>_dice``: the individual die face value appearing on k dice.
 S12: dict[str, Odds] = {
-    "small": (1, 1), "big": (1, 1), "even": (1, 1), "odd": (1, 1),
-    "triple": (180, 1), "double": (11, 1), "any_triple": (31, 1),
-    **{f"total_{t}": o for ts, o in (((4, 17), (62, 1)), ((5, 16), (31, 1)),
-                                     ((6, 15), (18, 1)), ((7, 14), (12, 1)),
-                                     ((8, 13), (8, 1)), ((9, 12), (7, 1)),
-                                     ((10, 11), (6, 1))) for t in ts},
+    "small": (1, 1),
+    "big": (1, 1),
+    "even": (1, 1),
+    "odd": (1, 1),
+    "triple": (180, 1),
+    "double": (11, 1),
+    "any_triple": (31, 1),
+    **{
+        f"total_{t}": o
+        for ts, o in (
+            ((4, 17), (62, 1)),
+            ((5, 16), (31, 1)),
+            ((6, 15), (18, 1)),
+            ((7, 14), (12, 1)),
+            ((8, 13), (8, 1)),
+            ((9, 12), (7, 1)),
+            ((10, 11), (6, 1)),
+        )
+        for t in ts
+    },
     "combo": (6, 1),
-    "single_1_die": (1, 1), "single_2_dice": (2, 1), "single_3_dice": (12, 1),
+    "single_1_die": (1, 1),
+    "single_2_dice": (2, 1),
+    "single_3_dice": (12, 1),
     "four": (7, 1),
 }
 
@@ -65,8 +81,11 @@ def family(wager: str) -> str | None:
         return "total" if 4 <= t <= 17 else None
     if wager.startswith("combo_"):
         parts = wager.split("_")[1:]
-        if (len(parts) == 2 and all(p in "123456" and len(p) == 1 for p in parts)
-                and parts[0] < parts[1]):
+        if (
+            len(parts) == 2
+            and all(p in "123456" and len(p) == 1 for p in parts)
+            and parts[0] < parts[1]
+        ):
             return "combo"
         return None
     if wager.startswith("four_") and wager[5:] in FOUR_NUMBER_SETS:
@@ -74,8 +93,12 @@ def family(wager: str) -> str | None:
     return None
 
 
-def settle_odds(wager: str, dice: tuple[int, int, int], pay_table: Mapping[str, Odds],
-                double_includes_triple: bool = True) -> Odds | None:
+def settle_odds(
+    wager: str,
+    dice: tuple[int, int, int],
+    pay_table: Mapping[str, Odds],
+    double_includes_triple: bool = True,
+) -> Odds | None:
     """The odds ``wager`` wins at on ``dice`` (s5, s12), or ``None`` when it loses."""
     counts = Counter(dice)
     total = sum(dice)
@@ -129,15 +152,26 @@ SPEC = SharedOutcomeSpec(
         WagerSpec("total_<t>", doc="s5: t = 4..17; 62/31/18/12/8/7/6 to 1 (s12(f))"),
         WagerSpec("combo_<a>_<b>", doc="s5: 1 <= a < b <= 6, both appear; 6 to 1"),
         WagerSpec("single_<n>", doc="s5: n on 1/2/3 dice; 1/2/12 to 1"),
-        WagerSpec("four_<set>", doc="s5: set 1234, 2345, 2356 or 3456, three different "
-                                    "numbers of it appear (SA2); 7 to 1"),
+        WagerSpec(
+            "four_<set>",
+            doc="s5: set 1234, 2345, 2356 or 3456, three different "
+            "numbers of it appear (SA2); 7 to 1",
+        ),
     ),
     verbs=(),
     options=(
-        OptionSpec("double_includes_triple", True, bool,
-                   doc="SA1: a triple n also wins the specific double n"),
-        OptionSpec("num_boxes", 200, minimum=1,
-                   doc="player positions (terminals) betting on one roll (ETG s2(3))"),
+        OptionSpec(
+            "double_includes_triple",
+            True,
+            bool,
+            doc="SA1: a triple n also wins the specific double n",
+        ),
+        OptionSpec(
+            "num_boxes",
+            200,
+            minimum=1,
+            doc="player positions (terminals) betting on one roll (ETG s2(3))",
+        ),
     ),
     pay_tables={"s12": {"payout": S12}},
     parse=family,
@@ -154,9 +188,11 @@ class SicBo(SharedOutcomeRound):
 
     def _parse_outcome(self, raw: Mapping[str, Any]) -> tuple[int, int, int]:
         dice = raw.get("dice") if set(raw) == {"dice"} else None
-        if (not isinstance(dice, list) or len(dice) != 3
-                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
-                           for d in dice)):
+        if (
+            not isinstance(dice, list)
+            or len(dice) != 3
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
+        ):
             raise InvalidRound('sic-bo outcome must be {"dice": [three faces 1..6]}')
         a, b, c = sorted(dice)
         return a, b, c
@@ -178,8 +214,9 @@ class SicBo(SharedOutcomeRound):
         return f"{', '.join(parts)}; total {sum(outcome)}"
 
     def _odds(self, wager: str, outcome: tuple[int, int, int]) -> Odds | None:
-        return settle_odds(wager, outcome, self.pay_table()["payout"],
-                           self.options["double_includes_triple"])
+        return settle_odds(
+            wager, outcome, self.pay_table()["payout"], self.options["double_includes_triple"]
+        )
 
 
 ROUNDS = {SPEC.id: SicBo}

@@ -39,8 +39,13 @@ from server.hands import three_card as h3
 QUEEN = 10
 
 ANTE_BONUS = {"straight": (1, 1), "three of a kind": (4, 1), "straight flush": (5, 1)}
-PAIR_PLUS = {"pair": (1, 1), "flush": (4, 1), "straight": (6, 1), "three of a kind": (25, 1),
-             "straight flush": (40, 1)}
+PAIR_PLUS = {
+    "pair": (1, 1),
+    "flush": (4, 1),
+    "straight": (6, 1),
+    "three of a kind": (25, 1),
+    "straight flush": (40, 1),
+}
 
 SPEC = GameSpec(
     id="three-card-poker",
@@ -53,8 +58,12 @@ SPEC = GameSpec(
     ),
     verbs=("bet", "fold"),
     options=(
-        OptionSpec("pair_plus_survives_fold", False, bool,
-                   doc="A2: settle pair plus on a folded hand (not the QLD text)"),
+        OptionSpec(
+            "pair_plus_survives_fold",
+            False,
+            bool,
+            doc="A2: settle pair plus on a folded hand (not the QLD text)",
+        ),
     ),
     pay_tables={"standard": {"ante_bonus": ANTE_BONUS, "pair_plus": PAIR_PLUS}},
     box_cards=3,
@@ -107,8 +116,9 @@ class ThreeCardPoker(BankedRound):
         self.dealer_status = "qualifies" if qualifies else "does not qualify"
         dname = h3.hand_name(self.dealer_value)
         out: list[Event] = [
-            HandShown(box=None, cards=tuple(map(card_str, self.cards[("dealer", None)])),
-                      hand=dname),
+            HandShown(
+                box=None, cards=tuple(map(card_str, self.cards[("dealer", None)])), hand=dname
+            ),
             DealerDeclared(status=self.dealer_status, hand=dname),
         ]
         for b in sorted(self.boxes, reverse=True):
@@ -120,12 +130,16 @@ class ThreeCardPoker(BankedRound):
                     out.append(self._lose(b, "pair_plus", "folded (s3, A2)"))
                 continue
             v = self.values[b]
-            out.append(HandShown(box=b, cards=tuple(map(card_str, self.cards[("box", b)])),
-                                 hand=h3.hand_name(v)))
+            out.append(
+                HandShown(
+                    box=b, cards=tuple(map(card_str, self.cards[("box", b)])), hand=h3.hand_name(v)
+                )
+            )
             bonus = ANTE_BONUS.get(h3.category_name(v))
             if bonus is not None:
-                out.append(self._win(b, "ante", pay(self.stakes[b]["ante"], bonus),
-                                     "ante bonus s23-s24"))
+                out.append(
+                    self._win(b, "ante", pay(self.stakes[b]["ante"], bonus), "ante bonus s23-s24")
+                )
             out += self._pair_plus(b)
             if not qualifies:
                 out.append(self._win(b, "ante", self.stakes[b]["ante"], "s19(2)"))

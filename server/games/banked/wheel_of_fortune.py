@@ -43,12 +43,19 @@ SECTIONS: dict[str, dict[str, int]] = {
 
 #: wheel type -> symbol -> payout odds (s12(1), s18(1), s24(1)).
 PAYOUTS: dict[str, dict[str, Odds]] = {
-    "50": dict(zip("abcdefgh", ((1, 1), (5, 1), (5, 1), (11, 1), (22, 1), (22, 1), (44, 1),
-                                (44, 1)), strict=True)),
-    "52": dict(zip("abcdefg", ((1, 1), (3, 1), (5, 1), (11, 1), (23, 1), (47, 1), (47, 1)),
-                   strict=True)),
-    "54": dict(zip("abcdefg", ((1, 1), (3, 1), (13, 2), (12, 1), (25, 1), (52, 1), (52, 1)),
-                   strict=True)),
+    "50": dict(
+        zip(
+            "abcdefgh",
+            ((1, 1), (5, 1), (5, 1), (11, 1), (22, 1), (22, 1), (44, 1), (44, 1)),
+            strict=True,
+        )
+    ),
+    "52": dict(
+        zip("abcdefg", ((1, 1), (3, 1), (5, 1), (11, 1), (23, 1), (47, 1), (47, 1)), strict=True)
+    ),
+    "54": dict(
+        zip("abcdefg", ((1, 1), (3, 1), (13, 2), (12, 1), (25, 1), (52, 1), (52, 1)), strict=True)
+    ),
 }
 
 
@@ -56,8 +63,9 @@ def default_segments(wheel_type: int) -> tuple[str, ...]:
     """An even spread of the symbols around the rim: the j-th of a symbol's ``c`` sections
     sits at ``(j + 1/2) / c`` of the way round (ties in symbol order)."""
     counts = SECTIONS[str(wheel_type)]
-    places = sorted(((2 * j + 1) * 1_000_000 // (2 * c), sym)
-                    for sym, c in counts.items() for j in range(c))
+    places = sorted(
+        ((2 * j + 1) * 1_000_000 // (2 * c), sym) for sym, c in counts.items() for j in range(c)
+    )
     return tuple(sym for _, sym in places)
 
 
@@ -67,14 +75,17 @@ def check_segments(wheel_type: int, segments: Any) -> tuple[str, ...]:
         return default_segments(wheel_type)
     counts = SECTIONS[str(wheel_type)]
     if not isinstance(segments, list | tuple) or not all(
-            isinstance(s, str) and s in counts for s in segments):
+        isinstance(s, str) and s in counts for s in segments
+    ):
         raise InvalidRound(f"segments must list the symbols {', '.join(counts)}")
     got = Counter(segments)
     if dict(got) != counts:
         want = "/".join(str(c) for c in counts.values())
         have = "/".join(str(got[s]) for s in counts)
-        raise InvalidRound(f"segments for the {wheel_type}-space wheel must hold {want} "
-                           f"sections of {''.join(counts)}, not {have}")
+        raise InvalidRound(
+            f"segments for the {wheel_type}-space wheel must hold {want} "
+            f"sections of {''.join(counts)}, not {have}"
+        )
     return tuple(segments)
 
 
@@ -84,16 +95,27 @@ SPEC = SharedOutcomeSpec(
     rules="Queensland Casino Gaming Rule 2010, Schedule 10",
     wagers=tuple(
         WagerSpec(s, doc=f"s6: symbol {s}" + (" (50-space wheel only)" if s == "h" else ""))
-        for s in SYMBOLS),
+        for s in SYMBOLS
+    ),
     verbs=(),
     options=(
-        OptionSpec("wheel_type", 50, choices=(50, 52, 54),
-                   doc="Parts 2-4: the 50-, 52- or 54-space wheel"),
-        OptionSpec("segments", None, list, nullable=True,
-                   doc="the symbols clockwise around the rim (diagrams 10.1/10.3/10.5); "
-                       "null: an even spread"),
-        OptionSpec("num_boxes", 200, minimum=1,
-                   doc="player positions (terminals) betting on one spin (ETG s2(3))"),
+        OptionSpec(
+            "wheel_type", 50, choices=(50, 52, 54), doc="Parts 2-4: the 50-, 52- or 54-space wheel"
+        ),
+        OptionSpec(
+            "segments",
+            None,
+            list,
+            nullable=True,
+            doc="the symbols clockwise around the rim (diagrams 10.1/10.3/10.5); "
+            "null: an even spread",
+        ),
+        OptionSpec(
+            "num_boxes",
+            200,
+            minimum=1,
+            doc="player positions (terminals) betting on one spin (ETG s2(3))",
+        ),
     ),
     pay_tables={"s12_s18_s24": PAYOUTS},
     parse=lambda w: w if w in frozenset(SYMBOLS) else None,
@@ -115,14 +137,17 @@ class WheelOfFortune(SharedOutcomeRound):
     def _available(self, wager: str) -> str | None:
         if wager in self.symbols:
             return None
-        return (f"the {self.options['wheel_type']}-space wheel has the symbols "
-                f"{', '.join(self.symbols)} only")
+        return (
+            f"the {self.options['wheel_type']}-space wheel has the symbols "
+            f"{', '.join(self.symbols)} only"
+        )
 
     def _parse_outcome(self, raw: Mapping[str, Any]) -> str:
         seg = raw.get("segment") if set(raw) == {"segment"} else None
         if not isinstance(seg, str) or seg not in self.symbols:
-            raise InvalidRound(f'wheel of fortune outcome must be {{"segment": one of '
-                               f'{", ".join(self.symbols)}}}')
+            raise InvalidRound(
+                f'wheel of fortune outcome must be {{"segment": one of {", ".join(self.symbols)}}}'
+            )
         return seg
 
     def _random_outcome(self) -> str:

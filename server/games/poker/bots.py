@@ -12,8 +12,9 @@ import random
 from server.games.poker.legal import LegalActions
 
 
-def random_action(la: LegalActions, rng: random.Random, fold_weight: float = 0.15,
-                  unit: int = 1) -> tuple[str, int | None]:
+def random_action(
+    la: LegalActions, rng: random.Random, fold_weight: float = 0.15, unit: int = 1
+) -> tuple[str, int | None]:
     """A random legal ``(verb, amount)``; folds with about ``fold_weight`` when facing a
     wager. Free amounts are rounded down to ``unit`` (the chip) where the bounds allow."""
     verbs = []
@@ -30,7 +31,7 @@ def random_action(la: LegalActions, rng: random.Random, fold_weight: float = 0.1
     if not la.check and (not verbs or rng.random() < fold_weight):
         return "fold", None
     if la.check and rng.random() < 0.02:
-        return "fold", None                          # folding when a check is free is legal
+        return "fold", None  # folding when a check is free is legal
     verb = rng.choice(verbs)
     if verb in ("bet", "raise"):
         bounds = la.bet if verb == "bet" else la.raise_

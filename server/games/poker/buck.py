@@ -51,16 +51,17 @@ def next_designated(
         first_blind = previous_blinds[0] if len(previous_blinds) > 1 else None
         second_blind = previous_blinds[-1]
         if first_blind is not None and first_blind not in occupied:
-            return first_blind                       # s17(5)(a): the dead button
-        if first_blind is None:                      # s17(5)(b): only one blind last round
+            return first_blind  # s17(5)(a): the dead button
+        if first_blind is None:  # s17(5)(b): only one blind last round
             right = second_blind - 1 if second_blind > 1 else rules.max_seats
             if right not in occupied:
                 return right
     return _next_after(previous, present)
 
 
-def blind_posters(rules: RuleSet, designated: int, seats: Sequence[int],
-                  first_blind: bool = True) -> list[int]:
+def blind_posters(
+    rules: RuleSet, designated: int, seats: Sequence[int], first_blind: bool = True
+) -> list[int]:
     """The seats that post the blinds this round, in posting order.
 
     * ACT Hold-em/Omaha r 6.4 (digest A-13): the buck holder posts the first blind and the
@@ -78,7 +79,7 @@ def blind_posters(rules: RuleSet, designated: int, seats: Sequence[int],
         return [designated]
     if rules.jurisdiction == "act":
         order = ([designated] if designated in ring else []) + after
-        return order[:min(len(rules.blinds), len(ring))]
+        return order[: min(len(rules.blinds), len(ring))]
     if not first_blind:
         return after[:1]
     if len(ring) == 2 and designated in ring:

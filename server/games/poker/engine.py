@@ -100,8 +100,15 @@ def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
 #: seat order -> (seat index, seat -> the other seats clockwise after it, seat -> the seats
 #: clockwise after it ending with itself, seat -> the seats clockwise from itself); tables reuse
 #: orders
-_RINGS: dict[tuple[int, ...], tuple[dict[int, int], dict[int, tuple[int, ...]],
-                                    dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]] = {}
+_RINGS: dict[
+    tuple[int, ...],
+    tuple[
+        dict[int, int],
+        dict[int, tuple[int, ...]],
+        dict[int, tuple[int, ...]],
+        dict[int, tuple[int, ...]],
+    ],
+] = {}
 
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 _BIG = 1 << 62
@@ -131,8 +138,12 @@ class RoundResult:
             "commission": self.commission,
             "fees": self.fees,
             "pots": [
-                {"amount": p["amount"], "eligible": p["eligible"], "winners": p["winners"],
-                 "commission": p["commission"]}
+                {
+                    "amount": p["amount"],
+                    "eligible": p["eligible"],
+                    "winners": p["winners"],
+                    "commission": p["commission"],
+                }
                 for p in self.pots
             ],
             "uncalled": {str(s): v for s, v in self.uncalled.items()},
@@ -164,8 +175,9 @@ class PokerRound:
         for v in stacks.values():
             if type(v) is not int or v <= 0:
                 raise ValueError("every table stake must be a positive integer")
-        if designated not in stacks and not (rules.dead_button and 1 <= designated
-                                             <= rules.max_seats):
+        if designated not in stacks and not (
+            rules.dead_button and 1 <= designated <= rules.max_seats
+        ):
             raise ValueError(f"designated seat {designated} is not occupied")
         fee = rules.participation_fee
         if fee and any(v <= fee for v in stacks.values()):
@@ -180,7 +192,7 @@ class PokerRound:
         key = tuple(seats)
         cached = _RINGS.get(key)
         if cached is None:
-            rings = {s: tuple(seats[i + 1:] + seats[:i]) for i, s in enumerate(seats)}
+            rings = {s: tuple(seats[i + 1 :] + seats[:i]) for i, s in enumerate(seats)}
             cached = _RINGS[key] = (
                 {s: i for i, s in enumerate(seats)},
                 rings,
@@ -204,17 +216,17 @@ class PokerRound:
         self.hole: dict[int, list[int]] = {}
         self.board: list[int] = []
         self._board_all: list[int] = []
-        self._burns: dict[int, int] = {}      # street -> the card burnt before its board
+        self._burns: dict[int, int] = {}  # street -> the card burnt before its board
         self.bet = dict.fromkeys(seats, 0)
         self.contrib = dict.fromkeys(seats, 0)
         self.dead = 0
         self.fees = 0
         self.folded: set[int] = set()
         self.allin: set[int] = set()
-        self._out: set[int] = set()    # folded or tapped out: no longer to act
-        self.n_live = len(seats)       # players not folded
-        self.n_active = len(seats)     # players neither folded nor tapped out
-        self.pot = 0                   # every chip wagered this round of play (+ dead money)
+        self._out: set[int] = set()  # folded or tapped out: no longer to act
+        self.n_live = len(seats)  # players not folded
+        self.n_active = len(seats)  # players neither folded nor tapped out
+        self.pot = 0  # every chip wagered this round of play (+ dead money)
         self.street = 0
         self.to_act: int | None = None
         self.complete = False
@@ -229,9 +241,9 @@ class PokerRound:
         self.acted_round: set[int] = set()
         self.closed = False
         self.blocked: set[int] = set()
-        self.opening = 0            # the opening bet of the round (QLD s28(4)(b))
-        self.last_raise = 0         # the last full raise increment (QLD s28(4)(c), Sch 5 s26(4))
-        self.max_wager = 0          # largest opening wager / raise increment (ACT r 10.2-10.4)
+        self.opening = 0  # the opening bet of the round (QLD s28(4)(b))
+        self.last_raise = 0  # the last full raise increment (QLD s28(4)(c), Sch 5 s26(4))
+        self.max_wager = 0  # largest opening wager / raise increment (ACT r 10.2-10.4)
         self.aggressor: int | None = None
         self.no_check: set[int] = set()
         self.lb = rules.blinds[-1]
@@ -275,8 +287,10 @@ class PokerRound:
     def start(self) -> list[Event]:
         """Participation fee (QLD s19), blinds, the deal, and the first turn to act."""
         if self._started:
-            raise IllegalAction("round_complete" if self.complete else "action_not_allowed",
-                                "the round of play has already started")
+            raise IllegalAction(
+                "round_complete" if self.complete else "action_not_allowed",
+                "the round of play has already started",
+            )
         r = self.rules
         ev: list[Event] = []
         posters = self._blind_posters()
@@ -290,24 +304,24 @@ class PokerRound:
                 self.stacks[s] -= fee
                 self.fees += fee
                 ev.append(FeeCharged(s, fee))
-        if not self._first_blind:                       # QLD s23(4): the second blind only
+        if not self._first_blind:  # QLD s23(4): the second blind only
             self.lb = r.blinds[1]
             ev.append(self._post(posters[0], r.blinds[1], "blind2"))
         else:
-            self.lb = r.blinds[len(posters) - 1]        # ACT digest A-13
+            self.lb = r.blinds[len(posters) - 1]  # ACT digest A-13
             for i, s in enumerate(posters):
                 ev.append(self._post(s, r.blinds[i], f"blind{i + 1}"))
         self.blind_seats = posters
         if r.dead_button:
             self.second_blind_seat = posters[-1]
             if self._first_blind:
-                self.no_check.add(posters[0])            # QLD s4(1)(a), digest A-15
+                self.no_check.add(posters[0])  # QLD s4(1)(a), digest A-15
         for s, amount in sorted(self._posts.items()):
             amount = min(amount, self.stacks[s])
             live = min(amount, self.lb)
             if live:
                 ev.append(self._post(s, live, "live"))
-            if amount > live:                            # s23A(4): dead money, main pot
+            if amount > live:  # s23A(4): dead money, main pot
                 self.stacks[s] -= amount - live
                 self.dead += amount - live
                 self.pot += amount - live
@@ -316,7 +330,7 @@ class PokerRound:
                     self._out.add(s)
                     self.n_active -= 1
                 ev.append(BlindPosted(s, "dead", amount - live, self.stacks[s]))
-        self.cb = self.lb                                # A-14: the call stays at the blind
+        self.cb = self.lb  # A-14: the call stays at the blind
         self.max_wager = self.lb
         self.opening = self.lb
         ev += self._deal()
@@ -361,9 +375,9 @@ class PokerRound:
             order, groups = self.from_(d), (1,) * r.hole_cards
         else:
             order, groups = self.after(d), (1,) * r.hole_cards
-        if not fh and groups[0] == 1:             # one card at a time round the table
+        if not fh and groups[0] == 1:  # one card at a time round the table
             n, k = self.n, r.hole_cards
-            hole = {s: rest[i:n * k:n] for i, s in enumerate(order)}
+            hole = {s: rest[i : n * k : n] for i, s in enumerate(order)}
             pos = n * k
         else:
             hole = {s: list(fh[s]) for s in order if s in fh}
@@ -371,7 +385,7 @@ class PokerRound:
                 for s in order:
                     if s in fh:
                         continue
-                    hole.setdefault(s, []).extend(rest[pos:pos + g])
+                    hole.setdefault(s, []).extend(rest[pos : pos + g])
                     pos += g
         self.hole = hole
         board: list[int] = []
@@ -383,8 +397,8 @@ class PokerRound:
             if burns is not None:
                 burns[street] = rest[pos]
                 pos += 1
-            if len(board) >= len(fb):                # no fixed (scenario) cards left
-                board += rest[pos:pos + n]
+            if len(board) >= len(fb):  # no fixed (scenario) cards left
+                board += rest[pos : pos + n]
                 pos += n
                 continue
             for _ in range(n):
@@ -408,7 +422,7 @@ class PokerRound:
             ev.append(_new(CardBurned, ((self._burns[street],), NOBODY)))
         board = self.board
         have = len(board)
-        new = tuple(self._board_all[have:have + n])
+        new = tuple(self._board_all[have : have + n])
         board.extend(new)
         ev.append(_new(BoardDealt, (street + 1, new, tuple(board), EVERYONE)))
         return ev
@@ -427,10 +441,13 @@ class PokerRound:
             self.blocked = set()
             self.aggressor = None
             self.no_check = set()
-            if self.n_active < 2:           # nobody left to bet: on to the next board
+            if self.n_active < 2:  # nobody left to bet: on to the next board
                 return self._end_betting()
-            first = self.after(self.designated) if r.postflop_after_button \
+            first = (
+                self.after(self.designated)
+                if r.postflop_after_button
                 else self.from_(self.designated)
+            )
         out, bets, cb, acted = self._out, self.bet, self.cb, self.acted
         # a seat that has not acted has the option; alone, only a blind's round-1 option
         # (ACT r 7.1, QLD s24(4), Sch 5 s23(2)(b)) is still offered: check or fold
@@ -451,26 +468,26 @@ class PokerRound:
         if r.structure != "limit":
             return None
         lb, st, last = self.lb, self.street, self.street == r.rounds - 1
-        if r.variant == "manila":                   # ACT r 10.2-10.4 (A-2), Sch 5 s24, s26
+        if r.variant == "manila":  # ACT r 10.2-10.4 (A-2), Sch 5 s24, s26
             return (lb, 2 * lb, 3 * lb, 4 * lb) if last else (lb, 2 * lb)
-        if r.jurisdiction == "act":                 # ACT r 10.2-10.4, digest A-2
+        if r.jurisdiction == "act":  # ACT r 10.2-10.4, digest A-2
             if st == 0:
                 return (lb, 2 * lb)
             return (2 * lb, 4 * lb) if last else (2 * lb,)
-        return (lb,) if st < 2 else (r.maximum,)    # QLD s28(8)
+        return (lb,) if st < 2 else (r.maximum,)  # QLD s28(8)
 
     def _min_raise(self, s: int) -> int:
         """The smallest full raise increment now (before limit sizes)."""
         r = self.rules
-        if r.min_raise_rule == "act":               # r 10.2-10.4, digest A-3/A-5
+        if r.min_raise_rule == "act":  # r 10.2-10.4, digest A-3/A-5
             return max(self.lb, self.max_wager)
-        if r.min_raise_rule == "qld-ma":            # s26(4), digest A-8
+        if r.min_raise_rule == "qld-ma":  # s26(4), digest A-8
             return max(self.lb, self.last_raise)
-        if self.cb - self.bet[s] < self.lb:         # QLD s28(4)(a)
+        if self.cb - self.bet[s] < self.lb:  # QLD s28(4)(a)
             return self.lb
-        if self.last_raise:                          # s28(4)(c)
+        if self.last_raise:  # s28(4)(c)
             return self.last_raise
-        return max(self.opening, self.lb)            # s28(4)(b)
+        return max(self.opening, self.lb)  # s28(4)(b)
 
     def _compute_legal(self, s: int) -> LegalActions:
         """The seat's options now (hot path: called once per turn, before the turn's event).
@@ -493,35 +510,49 @@ class PokerRound:
             check, call = False, 0
         else:
             check, call = True, None
-        reach = mine + stack                         # the most this seat can have in
-        if reach <= cb:                              # a call (of the whole stack, perhaps)
-            return _new(LegalActions, (s, True, check, call, None, None,
-                                       stack if stack > 0 else None, None,
-                                       "action_not_allowed"))
+        reach = mine + stack  # the most this seat can have in
+        if reach <= cb:  # a call (of the whole stack, perhaps)
+            return _new(
+                LegalActions,
+                (
+                    s,
+                    True,
+                    check,
+                    call,
+                    None,
+                    None,
+                    stack if stack > 0 else None,
+                    None,
+                    "action_not_allowed",
+                ),
+            )
         if self.closed or s in self.blocked:
-            return _new(LegalActions, (s, True, check, call, None, None, None, None,
-                                       "betting_closed"))
+            return _new(
+                LegalActions, (s, True, check, call, None, None, None, None, "betting_closed")
+            )
         # a bet or raise needs someone who could still answer it (rulings: "nobody to answer")
         n_active = self.n_active
         if n_active < 2:
-            return _new(LegalActions, (s, True, check, call, None, None, None, None,
-                                       "action_not_allowed"))
+            return _new(
+                LegalActions, (s, True, check, call, None, None, None, None, "action_not_allowed")
+            )
         out = self._out
         for x in self._ring[s]:
             if bets[x] + stacks[x] > cb and x not in out:
                 break
         else:
-            return _new(LegalActions, (s, True, check, call, None, None, None, None,
-                                       "action_not_allowed"))
+            return _new(
+                LegalActions, (s, True, check, call, None, None, None, None, "action_not_allowed")
+            )
         r = self.rules
         opening = cb == 0
         # ACT r 10.5 / Sch 5 s26(5), digests A-4 / A-2: exactly two players neither folded nor
         # tapped out (Sch 11 has no heads-up exemption: heads_up is None)
         heads_up = n_active == 2 and r.heads_up is not None
-        if (not opening and r.raise_cap is not None and self.raises >= r.raise_cap
-                and not heads_up):
-            return _new(LegalActions, (s, True, check, call, None, None, None, None,
-                                       "raise_cap_reached"))
+        if not opening and r.raise_cap is not None and self.raises >= r.raise_cap and not heads_up:
+            return _new(
+                LegalActions, (s, True, check, call, None, None, None, None, "raise_cap_reached")
+            )
         structure = r.structure
         sizes: tuple[int, ...] | None = None
         if heads_up and not opening and r.heads_up == "unrestricted":
@@ -541,7 +572,7 @@ class PokerRound:
             lb = self.lb
             if opening and rule != "qld-ma":
                 lo = lb
-            elif rule == "qld-he":                   # _min_raise inline (QLD s28(4))
+            elif rule == "qld-he":  # _min_raise inline (QLD s28(4))
                 if to_call < lb:
                     lo = lb
                 elif self.last_raise:
@@ -556,20 +587,32 @@ class PokerRound:
                 pot = self.pot + to_call
                 hi = pot if structure == "full-pot" else pot // 2
                 hi = hi // r.chip_unit * r.chip_unit
-            if lo > hi:                              # QLD s28(3)
+            if lo > hi:  # QLD s28(3)
                 lo = hi
         self._full_inc = lo
         bounds: tuple[int, int] | None = None
         allin: int | None = None
         if hi > 0:
-            top = cb + hi                            # tapping out allowed up to this total
+            top = cb + hi  # tapping out allowed up to this total
             if reach <= top:
                 allin = stack
             if reach >= cb + lo and (sizes is None or sizes):
                 bounds = (cb + lo, top if top < reach else reach)
         if bounds is None:
-            return _new(LegalActions, (s, True, check, call, None, None, allin, None,
-                                       None if allin is not None else "action_not_allowed"))
+            return _new(
+                LegalActions,
+                (
+                    s,
+                    True,
+                    check,
+                    call,
+                    None,
+                    None,
+                    allin,
+                    None,
+                    None if allin is not None else "action_not_allowed",
+                ),
+            )
         if opening:
             return _new(LegalActions, (s, True, check, call, bounds, None, allin, sizes, None))
         return _new(LegalActions, (s, True, check, call, None, bounds, allin, sizes, None))
@@ -589,10 +632,10 @@ class PokerRound:
 
     def act(self, seat: int, verb: str, amount: int | None = None) -> list[Event]:
         """Apply one player action. Raises IllegalAction (state unchanged) if not allowed."""
-        la = self._legal                     # set exactly while a seat is to act
+        la = self._legal  # set exactly while a seat is to act
         if la is None or seat != la.seat:
             raise self._refusal(seat)
-        if verb == "call":                   # never above the level to call: no raise
+        if verb == "call":  # never above the level to call: no raise
             add = la.call
             if add is None:
                 raise IllegalAction("action_not_allowed", "nothing to call: check or bet")
@@ -609,9 +652,12 @@ class PokerRound:
         if verb == "check":
             if not la.check:
                 mine = self.bet[seat]
-                raise IllegalAction("action_not_allowed",
-                                    f"seat {seat} cannot check: {self.cb - mine} to call"
-                                    if self.cb > mine else f"seat {seat} must call or raise")
+                raise IllegalAction(
+                    "action_not_allowed",
+                    f"seat {seat} cannot check: {self.cb - mine} to call"
+                    if self.cb > mine
+                    else f"seat {seat} must call or raise",
+                )
             return self._after_action(seat, "check", 0)
         if verb == "fold":
             self.folded.add(seat)
@@ -628,13 +674,15 @@ class PokerRound:
             return self._wager(seat, "allin", self.bet[seat] + la.allin)
         raise IllegalAction("unknown_action", f"unknown action {verb!r}")
 
-    def _bet_or_raise(self, la: LegalActions, seat: int, verb: str,
-                      amount: int | None) -> list[Event]:
+    def _bet_or_raise(
+        self, la: LegalActions, seat: int, verb: str, amount: int | None
+    ) -> list[Event]:
         mine = self.bet[seat]
         opening = self.cb == 0
         if verb == "bet" and not opening:
-            raise IllegalAction("action_not_allowed",
-                                f"a wager of {self.cb} is already made: raise or call")
+            raise IllegalAction(
+                "action_not_allowed", f"a wager of {self.cb} is already made: raise or call"
+            )
         if verb == "raise" and opening:
             raise IllegalAction("action_not_allowed", "nothing to raise: bet or check")
         if amount is None:
@@ -652,15 +700,16 @@ class PokerRound:
             raise IllegalAction(code, self._no_raise_message(code, seat))
         lo, hi = bounds
         if amount > reach:
-            raise IllegalAction("amount_too_large",
-                                f"{verb} to {amount} exceeds seat {seat}'s stake ({reach} in all)")
+            raise IllegalAction(
+                "amount_too_large",
+                f"{verb} to {amount} exceeds seat {seat}'s stake ({reach} in all)",
+            )
         if amount < lo:
             raise IllegalAction("amount_too_small", f"the minimum {verb} is to {lo}")
         if amount > hi:
             raise IllegalAction("amount_too_large", f"the maximum {verb} is to {hi}")
         if la.sizes is not None and amount not in la.sizes:
-            raise IllegalAction("amount_not_allowed",
-                                f"{verb} must be to one of {list(la.sizes)}")
+            raise IllegalAction("amount_not_allowed", f"{verb} must be to one of {list(la.sizes)}")
         return self._wager(seat, verb, amount)
 
     def _no_raise_message(self, code: str, seat: int) -> str:
@@ -718,11 +767,11 @@ class PokerRound:
     def _short_allin(self, s: int) -> None:
         """An all-in raise below a full raise: not a raise (no cap count, no new minimum)."""
         policy = self.rules.short_allin
-        if policy == "act":                          # r 12.5, digest A-8: nobody may raise
+        if policy == "act":  # r 12.5, digest A-8: nobody may raise
             self.closed = True
-        elif policy == "qld-closed":                 # s29(10), digest A-3
+        elif policy == "qld-closed":  # s29(10), digest A-3
             self.blocked |= self.acted
-        elif policy == "qld-ma":                     # Sch 5 s27(5)-(6)
+        elif policy == "qld-ma":  # Sch 5 s27(5)-(6)
             others = [x for x in self.seats if x != s and self._active(x)]
             if all(x in self.acted_round for x in others):
                 self.closed = True
@@ -779,8 +828,7 @@ class PokerRound:
             if r.exact_use is None:
                 v = best_of(self.hole[s] + self.board, r.ranking)
             else:
-                v = best_exact(self.hole[s], self.board, r.exact_use[0], r.exact_use[1],
-                               r.ranking)
+                v = best_exact(self.hole[s], self.board, r.exact_use[0], r.exact_use[1], r.ranking)
             self._eval[s] = v
         return v
 
@@ -805,20 +853,25 @@ class PokerRound:
         folded = self.folded
         live = [s for s in self.seats if s not in folded]
         showdown = len(live) > 1
-        if showdown:                                 # deal out (ACT r 8.6, QLD s27(2))
+        if showdown:  # deal out (ACT r 8.6, QLD s27(2))
             while self.street < self._last_street:
                 self.street += 1
                 ev.extend(self._turn_board(self.street))
         contrib = self.contrib
         uncalled: dict[int, int] = {}
-        if (not showdown and r.fold_around == "return-second-blind" and self.street == 0
-                and live[0] == self.second_blind_seat and self.cb == self.lb
-                and all(c < self.lb for x, c in contrib.items() if x != live[0])):
+        if (
+            not showdown
+            and r.fold_around == "return-second-blind"
+            and self.street == 0
+            and live[0] == self.second_blind_seat
+            and self.cb == self.lb
+            and all(c < self.lb for x, c in contrib.items() if x != live[0])
+        ):
             top, excess = live[0], contrib[live[0]]  # QLD s24(5)-(6), s26(3)(a), digest A-1
         else:
             top, excess = settle.uncalled(contrib)
         if top is not None and excess:
-            contrib = dict(contrib)                  # self.contrib keeps what was wagered
+            contrib = dict(contrib)  # self.contrib keeps what was wagered
             contrib[top] -= excess
             self.stacks[top] += excess
             uncalled[top] = excess
@@ -833,9 +886,8 @@ class PokerRound:
             return [s for s in eligible if vals[s] == best]
 
         def order() -> Sequence[int]:
-            ref = self.designated_player() if r.odd_chip == "after-designated" \
-                else self.designated
-            if ref in self._idx:                     # settle.odd_chip_order, from the rings
+            ref = self.designated_player() if r.odd_chip == "after-designated" else self.designated
+            if ref in self._idx:  # settle.odd_chip_order, from the rings
                 return self._from[ref] if r.odd_chip == "buck-first" else self._after[ref]
             return settle.odd_chip_order(r, self.seats, ref)
 
@@ -846,8 +898,19 @@ class PokerRound:
         for g in groups:
             if g["commission"]:
                 ev.append(CommissionTaken(tuple(g["pots"]), g["base"], g["commission"]))
-            ev.append(_new(PotAwarded, (g["pots"][0], g["base"], tuple(g["winners"]),
-                                        g["shares"], g["commission"], EVERYONE)))
+            ev.append(
+                _new(
+                    PotAwarded,
+                    (
+                        g["pots"][0],
+                        g["base"],
+                        tuple(g["winners"]),
+                        g["shares"],
+                        g["commission"],
+                        EVERYONE,
+                    ),
+                )
+            )
         stacks = self.stacks
         for s, v in payouts.items():
             stacks[s] += v
@@ -856,16 +919,28 @@ class PokerRound:
         self._legal = None
         self.result = RoundResult(
             stacks=dict(stacks),
-            pots=[{"amount": p.amount, "eligible": sorted(p.eligible),
-                   "winners": sorted(p.winners), "commission": p.commission} for p in pots],
-            commission=commission, fees=self.fees, uncalled=uncalled,
-            board=list(self.board), showdown=showdown_names, groups=groups,
+            pots=[
+                {
+                    "amount": p.amount,
+                    "eligible": sorted(p.eligible),
+                    "winners": sorted(p.winners),
+                    "commission": p.commission,
+                }
+                for p in pots
+            ],
+            commission=commission,
+            fees=self.fees,
+            uncalled=uncalled,
+            board=list(self.board),
+            showdown=showdown_names,
+            groups=groups,
         )
         ev.append(_new(RoundEnded, (dict(stacks), EVERYONE)))
         return ev
 
-    def _show(self, live: list[int], pots: list[settle.Pot], vals: dict[int, int],
-              names: dict[int, str]) -> list[Event]:
+    def _show(
+        self, live: list[int], pots: list[settle.Pot], vals: dict[int, int], names: dict[int, str]
+    ) -> list[Event]:
         """Showing order: the called player first (ACT r 9.2, QLD s27(2)-(3), Sch 5 s25(2)-(3));
         with no final wager the first player in the betting order (ACT A-10, QLD s27(3), Sch 5
         s25(3)). Others show only an equal or better hand, or a hand that wins a pot."""
@@ -874,8 +949,11 @@ class PokerRound:
         folded = self.folded
         start = self.aggressor
         if start is None or start in folded:
-            first = self.after(self.designated) if r.postflop_after_button \
+            first = (
+                self.after(self.designated)
+                if r.postflop_after_button
                 else self.from_(self.designated_player())
+            )
             start = next(s for s in first if s not in folded)
         best = -1
         ev: list[Event] = []
@@ -905,8 +983,14 @@ class PokerRound:
         self.to_act = None
         self._legal = None
         self.result = RoundResult(
-            stacks=dict(self.stacks), pots=[], commission=0, fees=0, uncalled={},
-            board=list(self.board), showdown={}, voided=reason,
+            stacks=dict(self.stacks),
+            pots=[],
+            commission=0,
+            fees=0,
+            uncalled={},
+            board=list(self.board),
+            showdown={},
+            voided=reason,
         )
         return [RoundVoided(reason, dict(self.stacks)), RoundEnded(dict(self.stacks))]
 
@@ -920,9 +1004,14 @@ class PokerRound:
         prev = 0
         for level in levels:
             amount = sum(min(c, level) - min(c, prev) for c in self.contrib.values())
-            out.append({"amount": amount,         # players still able to bet may yet reach it
-                        "eligible": [s for s in live
-                                     if self.contrib[s] >= level or s not in self.allin]})
+            out.append(
+                {
+                    "amount": amount,  # players still able to bet may yet reach it
+                    "eligible": [
+                        s for s in live if self.contrib[s] >= level or s not in self.allin
+                    ],
+                }
+            )
             prev = level
         rest = sum(c - min(c, prev) for c in self.contrib.values())
         active = [s for s in live if s not in self.allin]
@@ -937,8 +1026,11 @@ class PokerRound:
         seats = {}
         for s in self.seats:
             d: dict[str, Any] = {
-                "stack": self.stacks[s], "bet": self.bet[s], "in_pot": self.contrib[s],
-                "folded": s in self.folded, "allin": s in self.allin,
+                "stack": self.stacks[s],
+                "bet": self.bet[s],
+                "in_pot": self.contrib[s],
+                "folded": s in self.folded,
+                "allin": s in self.allin,
             }
             if s in self.shown:
                 d["cards"] = [card_str(c) for c in self.shown[s]]
@@ -960,8 +1052,9 @@ class PokerRound:
             out["legal"] = self._legal.to_wire()
         if self.result is not None:
             res = self.result.to_scenario()
-            out["result"] = {k: res[k] for k in ("stacks", "commission", "fees", "pots",
-                                                  "uncalled", "showdown")}
+            out["result"] = {
+                k: res[k] for k in ("stacks", "commission", "fees", "pots", "uncalled", "showdown")
+            }
         return out
 
 

@@ -25,7 +25,7 @@ def _wire(v: Any) -> Any:
     t = type(v)
     if t is int or t is str or v is None:
         return v
-    if hasattr(v, "to_wire"):           # before the tuple test: LegalActions is a named tuple
+    if hasattr(v, "to_wire"):  # before the tuple test: LegalActions is a named tuple
         return v.to_wire()
     if isinstance(v, dict):
         return {str(k): _wire(x) for k, x in v.items()}

@@ -47,7 +47,12 @@ from server.errors import ScenarioError
 from server.hands import MANILA, MANILA_ACE_LOW, STANDARD, Ranking
 
 GAME_IDS: tuple[str, ...] = (
-    "holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld", "manila-qld",
+    "holdem-act",
+    "omaha-act",
+    "manila-act",
+    "holdem-qld",
+    "omaha-qld",
+    "manila-qld",
 )
 
 STRUCTURES = ("limit", "half-pot", "full-pot", "no-limit")
@@ -57,12 +62,30 @@ _OPTIONS: dict[str, frozenset[str]] = {
     "holdem-act": frozenset(_COMMON | {"heads_up", "min_table_stake"}),
     "omaha-act": frozenset(_COMMON | {"heads_up", "min_table_stake"}),
     "manila-act": frozenset(_COMMON | {"heads_up", "min_table_stake", "ace_low"}),
-    "holdem-qld": frozenset(_COMMON | {
-        "maximum", "raise_cap", "commission_percent", "participation_fee",
-        "short_allin_reopens", "min_buy_in", "max_buy_in"}),
-    "omaha-qld": frozenset(_COMMON | {
-        "maximum", "raise_cap", "commission_percent", "participation_fee",
-        "short_allin_reopens", "min_buy_in", "max_buy_in"}),
+    "holdem-qld": frozenset(
+        _COMMON
+        | {
+            "maximum",
+            "raise_cap",
+            "commission_percent",
+            "participation_fee",
+            "short_allin_reopens",
+            "min_buy_in",
+            "max_buy_in",
+        }
+    ),
+    "omaha-qld": frozenset(
+        _COMMON
+        | {
+            "maximum",
+            "raise_cap",
+            "commission_percent",
+            "participation_fee",
+            "short_allin_reopens",
+            "min_buy_in",
+            "max_buy_in",
+        }
+    ),
     "manila-qld": frozenset(_COMMON | {"heads_up", "min_table_stake", "ace_low"}),
 }
 
@@ -72,8 +95,8 @@ class RuleSet:
     """Everything the engine needs to know about one game at one table (immutable)."""
 
     game: str
-    jurisdiction: str            # "act" | "qld"
-    variant: str                 # "holdem" | "omaha" | "manila"
+    jurisdiction: str  # "act" | "qld"
+    variant: str  # "holdem" | "omaha" | "manila"
     options: dict[str, Any] = field(hash=False, compare=False)
     deck_size: int = 52
     hole_cards: int = 2
@@ -87,9 +110,9 @@ class RuleSet:
     structure: str = "limit"
     maximum: int | None = None
     raise_cap: int | None = 3
-    heads_up: str | None = "uncapped"          # None: no heads-up exemption (QLD Sch 11)
-    short_allin: str = "act"                   # "act" | "qld-closed" | "qld-open" | "qld-ma"
-    min_raise_rule: str = "act"                # "act" | "qld-he" | "qld-ma"
+    heads_up: str | None = "uncapped"  # None: no heads-up exemption (QLD Sch 11)
+    short_allin: str = "act"  # "act" | "qld-closed" | "qld-open" | "qld-ma"
+    min_raise_rule: str = "act"  # "act" | "qld-he" | "qld-ma"
     commission_on: bool = True
     commission_percent: int = 5
     commission_step: int = 2000
@@ -97,9 +120,9 @@ class RuleSet:
     cumulative_cap: bool = False
     participation_fee: int = 0
     chip_unit: int = 100
-    odd_chip: str = "buck-first"               # "buck-first" | "after-button" | "after-designated"
-    postflop_after_button: bool = False        # QLD Sch 11: first active player *after* button
-    fold_around: str = "award"                 # "award" | "return-second-blind"
+    odd_chip: str = "buck-first"  # "buck-first" | "after-button" | "after-designated"
+    postflop_after_button: bool = False  # QLD Sch 11: first active player *after* button
+    fold_around: str = "award"  # "award" | "return-second-blind"
     max_seats: int = 10
     min_table_stake: int = 0
     max_buy_in: int | None = None
@@ -160,13 +183,19 @@ def defaults(game: str) -> dict[str, Any]:
     }
     if act or manila:
         d["heads_up"] = "unrestricted" if game == "manila-qld" else "uncapped"
-        d["min_table_stake"] = None            # 20 x the table minimum (digest Rec.)
+        d["min_table_stake"] = None  # 20 x the table minimum (digest Rec.)
     if manila:
         d["ace_low"] = False
     if not act and not manila:
-        d.update(maximum=None, raise_cap=_BY_STRUCTURE, commission_percent=10,
-                 participation_fee=0, short_allin_reopens=False,
-                 min_buy_in=None, max_buy_in=None)
+        d.update(
+            maximum=None,
+            raise_cap=_BY_STRUCTURE,
+            commission_percent=10,
+            participation_fee=0,
+            short_allin_reopens=False,
+            min_buy_in=None,
+            max_buy_in=None,
+        )
     return d
 
 
@@ -216,27 +245,40 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
     commission_on = o["commission"] == "rules"
 
     kw: dict[str, Any] = dict(
-        game=game, jurisdiction=jur, variant=variant, options=o, blinds=tuple(blinds),
-        structure=structure, chip_unit=unit, max_seats=max_seats,
+        game=game,
+        jurisdiction=jur,
+        variant=variant,
+        options=o,
+        blinds=tuple(blinds),
+        structure=structure,
+        chip_unit=unit,
+        max_seats=max_seats,
         commission_on=commission_on,
     )
     if "heads_up" in o:
         if o["heads_up"] not in ("uncapped", "unrestricted"):
-            raise _err(game, "heads_up must be 'uncapped' or 'unrestricted', "
-                             f"got {o['heads_up']!r}")
+            raise _err(
+                game, f"heads_up must be 'uncapped' or 'unrestricted', got {o['heads_up']!r}"
+            )
         kw["heads_up"] = o["heads_up"]
     if "ace_low" in o and type(o["ace_low"]) is not bool:
         raise _err(game, "ace_low must be true or false")
     if "min_table_stake" in o:
         mts = o["min_table_stake"]
-        kw["min_table_stake"] = 20 * blinds[0] if mts is None else _int(
-            game, "min_table_stake", mts, 1)
+        kw["min_table_stake"] = (
+            20 * blinds[0] if mts is None else _int(game, "min_table_stake", mts, 1)
+        )
         o["min_table_stake"] = kw["min_table_stake"]
 
     if variant == "manila":
-        kw.update(deck_size=32, hole_cards=3 if jur == "act" else 2,
-                  exact_use=(2, 3), board_schedule=(1, 1, 1, 1, 1), burns=False,
-                  ranking=MANILA_ACE_LOW if o["ace_low"] else MANILA)
+        kw.update(
+            deck_size=32,
+            hole_cards=3 if jur == "act" else 2,
+            exact_use=(2, 3),
+            board_schedule=(1, 1, 1, 1, 1),
+            burns=False,
+            ranking=MANILA_ACE_LOW if o["ace_low"] else MANILA,
+        )
     elif variant == "omaha":
         kw.update(hole_cards=4, exact_use=(2, 3))
     b_last = blinds[-1]
@@ -245,8 +287,13 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
         kw.update(commission_cap_base=100 * blinds[0], odd_chip="buck-first")
     elif variant == "manila":
         # Sch 5 s28: 5% of the largest multiple of $20, base capped at 100 x B.
-        kw.update(jurisdiction="qld", commission_cap_base=100 * b_last, short_allin="qld-ma",
-                  min_raise_rule="qld-ma", odd_chip="after-designated")
+        kw.update(
+            jurisdiction="qld",
+            commission_cap_base=100 * b_last,
+            short_allin="qld-ma",
+            min_raise_rule="qld-ma",
+            odd_chip="after-designated",
+        )
     else:
         maximum = o["maximum"]
         maximum = 2 * b_last if maximum is None else _int(game, "maximum", maximum, 1)
@@ -262,8 +309,11 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
             raise _err(game, "commission_percent is at most 10 (s30(1))")
         fee = _int(game, "participation_fee", o["participation_fee"], 0)
         if fee and commission_on and "commission" in options:
-            raise _err(game, "a participation fee replaces commission (s19(3), s30(5)): "
-                             "set commission to 'none'")
+            raise _err(
+                game,
+                "a participation fee replaces commission (s19(3), s30(5)): "
+                "set commission to 'none'",
+            )
         if type(o["short_allin_reopens"]) is not bool:
             raise _err(game, "short_allin_reopens must be true or false")
         mn, mx = o["min_buy_in"], o["max_buy_in"]
@@ -271,15 +321,24 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
         mx = None if mx is None else _int(game, "max_buy_in", mx, 1)
         if mx is not None and mx < mn:
             raise _err(game, "max_buy_in is below min_buy_in")
-        o.update(maximum=maximum, raise_cap=cap, min_buy_in=mn)   # resolved, for describe()
+        o.update(maximum=maximum, raise_cap=cap, min_buy_in=mn)  # resolved, for describe()
         kw.update(
-            maximum=maximum, raise_cap=cap, heads_up=None,
+            maximum=maximum,
+            raise_cap=cap,
+            heads_up=None,
             short_allin="qld-open" if o["short_allin_reopens"] else "qld-closed",
-            min_raise_rule="qld-he", commission_percent=pct, commission_step=1000,
-            commission_cap_base=100 * b_last, cumulative_cap=True,
-            participation_fee=fee, commission_on=commission_on and not fee,
-            odd_chip="after-button", postflop_after_button=True,
-            fold_around="return-second-blind", min_table_stake=mn, max_buy_in=mx,
+            min_raise_rule="qld-he",
+            commission_percent=pct,
+            commission_step=1000,
+            commission_cap_base=100 * b_last,
+            cumulative_cap=True,
+            participation_fee=fee,
+            commission_on=commission_on and not fee,
+            odd_chip="after-button",
+            postflop_after_button=True,
+            fold_around="return-second-blind",
+            min_table_stake=mn,
+            max_buy_in=mx,
             dead_button=True,
         )
     return RuleSet(**kw)

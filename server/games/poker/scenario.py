@@ -33,8 +33,8 @@ def describe(game: str) -> dict[str, Any]:
         "amounts": "integer cents",
         "bet/raise amount": "the seat's total wager in this betting round after the action",
         "defaults": "options shows every option's default; QLD hold'em/Omaha 'maximum' "
-                    "defaults to twice the second blind and 'raise_cap' to 3 for limit, "
-                    "null otherwise; 'min_table_stake'/'min_buy_in' to 20 blinds",
+        "defaults to twice the second blind and 'raise_cap' to 3 for limit, "
+        "null otherwise; 'min_table_stake'/'min_buy_in' to 20 blinds",
         "posts": "QLD hold'em/Omaha only: {seat: amount} s23A returning/new player wagers",
     }
     out["verbs"] = sorted(VERBS)
@@ -108,7 +108,8 @@ def _build(game: str, sc: dict[str, Any]) -> tuple[PokerRound, list[tuple[int, s
         hole[s] = _cards(game, f"cards.hole.{s}", cs, deck, seen)
         if len(hole[s]) != rules.hole_cards:
             raise ScenarioError(
-                f"{game}: cards.hole.{s}: {len(hole[s])} cards, the game deals {rules.hole_cards}")
+                f"{game}: cards.hole.{s}: {len(hole[s])} cards, the game deals {rules.hole_cards}"
+            )
     board = _cards(game, "cards.board", cards.get("board", []), deck, seen)
     if len(board) > 5:
         raise ScenarioError(f"{game}: cards.board: at most 5 communal cards")
@@ -119,24 +120,33 @@ def _build(game: str, sc: dict[str, Any]) -> tuple[PokerRound, list[tuple[int, s
         posts = _seat_map(game, "posts", sc["posts"], rules.max_seats)
         for s, v in posts.items():
             if s not in seats or type(v) is not int or v <= 0:
-                raise ScenarioError(f"{game}: posts: seat {s} needs an occupied seat and a "
-                                    "positive amount")
+                raise ScenarioError(
+                    f"{game}: posts: seat {s} needs an occupied seat and a positive amount"
+                )
     actions = sc.get("actions", [])
     if not isinstance(actions, list):
         raise ScenarioError(f"{game}: actions must be a list")
     parsed = []
     for i, a in enumerate(actions):
-        ok = (isinstance(a, list) and len(a) in (2, 3) and type(a[0]) is int
-              and a[1] in VERBS and (len(a) == 2 or type(a[2]) is int))
+        ok = (
+            isinstance(a, list)
+            and len(a) in (2, 3)
+            and type(a[0]) is int
+            and a[1] in VERBS
+            and (len(a) == 2 or type(a[2]) is int)
+        )
         if not ok:
-            raise ScenarioError(f"{game}: actions[{i}]: expected [seat, verb] or "
-                                f"[seat, verb, amount] with a verb in {sorted(VERBS)}, got {a!r}")
+            raise ScenarioError(
+                f"{game}: actions[{i}]: expected [seat, verb] or "
+                f"[seat, verb, amount] with a verb in {sorted(VERBS)}, got {a!r}"
+            )
         if a[0] not in seats:
             raise ScenarioError(f"{game}: actions[{i}]: seat {a[0]} is not occupied")
         parsed.append((a[0], a[1], a[2] if len(a) == 3 else None))
     try:
-        rnd = PokerRound(rules, seats, d, SeededRandomSource(seed), hole=hole, board=board,
-                         posts=posts)
+        rnd = PokerRound(
+            rules, seats, d, SeededRandomSource(seed), hole=hole, board=board, posts=posts
+        )
     except ValueError as e:
         raise ScenarioError(f"{game}: {e}") from None
     return rnd, parsed

@@ -55,9 +55,10 @@ _TOP = 1 << 62
 def build_pots(contrib: dict[int, int], live: Sequence[int], dead: int = 0) -> list[Pot]:
     """Layer contributions at the levels of the players still in (``live``)."""
     levels = sorted({contrib[s] for s in live})
-    if len(levels) == 1:                  # one level (nobody still in is short): one pot
-        pot = Pot(sum(contrib.values()) + dead, list(live),
-                  {s for s, c in contrib.items() if c > 0})
+    if len(levels) == 1:  # one level (nobody still in is short): one pot
+        pot = Pot(
+            sum(contrib.values()) + dead, list(live), {s for s, c in contrib.items() if c > 0}
+        )
         if dead:
             pot.contributors.add(-1)
         return [pot] if pot.amount > 0 else []
@@ -70,7 +71,7 @@ def build_pots(contrib: dict[int, int], live: Sequence[int], dead: int = 0) -> l
         amount = 0
         contributors: set[int] = set()
         for s, c in items:
-            if c > prev:                  # this contributor's chips in (prev, cap]
+            if c > prev:  # this contributor's chips in (prev, cap]
                 amount += (c if c < cap else cap) - prev
                 contributors.add(s)
         eligible = [s for s in live if contrib[s] >= level]
@@ -78,7 +79,7 @@ def build_pots(contrib: dict[int, int], live: Sequence[int], dead: int = 0) -> l
         prev = level
     if pots and dead:
         pots[0].amount += dead
-        pots[0].contributors.add(-1)      # dead money: nobody's contribution level
+        pots[0].contributors.add(-1)  # dead money: nobody's contribution level
     return [p for p in pots if p.amount > 0]
 
 
@@ -124,9 +125,13 @@ def settle_pots(
     commission_on = rules.commission_on
     cap_left = 0
     if commission_on and rules.cumulative_cap:
-        cap_left = money.commission(rules.commission_cap_base, rules.commission_percent,
-                                    rules.commission_step, rules.commission_cap_base,
-                                    rules.chip_unit)
+        cap_left = money.commission(
+            rules.commission_cap_base,
+            rules.commission_percent,
+            rules.commission_step,
+            rules.commission_cap_base,
+            rules.chip_unit,
+        )
     out_groups = []
     for winners, idxs in groups.items():
         total = 0
@@ -140,14 +145,19 @@ def settle_pots(
             exempt = contributors <= set(winners)
         c = 0
         if commission_on and not exempt:
-            c = money.commission(total, rules.commission_percent, rules.commission_step,
-                                 rules.commission_cap_base, rules.chip_unit)
+            c = money.commission(
+                total,
+                rules.commission_percent,
+                rules.commission_step,
+                rules.commission_cap_base,
+                rules.chip_unit,
+            )
             if rules.cumulative_cap:
                 c = min(c, cap_left)
                 cap_left -= c
         total_commission += c
         left = c
-        for i in idxs:                      # report the group's commission pot by pot
+        for i in idxs:  # report the group's commission pot by pot
             pots[i].commission = min(left, pots[i].amount)
             left -= pots[i].commission
         share, rem = money.split(total - c, len(winners), rules.chip_unit)
@@ -157,6 +167,14 @@ def settle_pots(
             shares[lucky] += rem
         for s, v in shares.items():
             payouts[s] = payouts[s] + v if s in payouts else v
-        out_groups.append({"pots": idxs, "winners": list(winners), "base": total,
-                           "commission": c, "exempt": exempt, "shares": shares})
+        out_groups.append(
+            {
+                "pots": idxs,
+                "winners": list(winners),
+                "base": total,
+                "commission": c,
+                "exempt": exempt,
+                "shares": shares,
+            }
+        )
     return payouts, total_commission, out_groups
