@@ -343,7 +343,7 @@ def test_s19_5_every_card_visible_to_everyone_and_settled_from_the_deal() -> Non
     events = rnd.start()
     assert rnd.complete and rnd.pending() == []
     assert all(e.visible_to == EVERYONE for e in events)
-    settled = [e for e in events if e.kind == "wager_settled"]
+    settled = [e for e in events if e.TYPE == "wager_settled"]
     outcomes = [e.outcome for e in settled]
     assert outcomes == sorted(outcomes, key=lambda o: o != "lose")
     with pytest.raises(IllegalAction):

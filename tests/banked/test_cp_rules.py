@@ -237,7 +237,7 @@ def test_r6_2_r12_4_only_the_upcard_is_visible() -> None:
 def test_2017_jackpot_wager_acknowledged_and_coin_in_before_the_deal() -> None:
     """2017 r 10.2 (sensor pad) and r 10.6 (all wagers to the pools, at coin-in)."""
     rnd = _round(CanberraPoker2017)
-    kinds = [e.kind for e in rnd.events]
+    kinds = [e.TYPE for e in rnd.events]
     assert kinds.index("jackpot_wager_accepted") < kinds.index("cards_dealt")
     assert rnd.result.jackpot == JackpotState(2_000_030, 500_070)
 

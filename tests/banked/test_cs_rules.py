@@ -228,7 +228,14 @@ def test_s15_3_only_the_upcard_is_shown_and_hands_stay_private():
     spectator = r.view(None)["events"]
     dealt = [e for e in spectator if e["type"] == "cards_dealt"]
     assert dealt == [
-        {"type": "cards_dealt", "to": "dealer", "box": None, "cards": ["2c"], "street": None}
+        {
+            "type": "cards_dealt",
+            "to": "dealer",
+            "box": None,
+            "cards": ["2c"],
+            "street": None,
+            "visible_to": "everyone",
+        }
     ]
     mine = r.view(1)["events"]
     assert any(e["type"] == "jackpot_wager_accepted" for e in mine)

@@ -79,9 +79,9 @@ def test_s17_2_cards_keep_seat_order_whatever_the_order_of_decisions() -> None:
     rnd.start()
     assert [d.box for d in rnd.pending()] == [1, 2]
     early = rnd.decide(2, "draw")
-    assert [e.kind for e in early] == ["decision_made"]  # box 1 has not acted yet
+    assert [e.TYPE for e in early] == ["decision_made"]  # box 1 has not acted yet
     late = rnd.decide(1, "draw")
-    dealt = [(e.box, e.cards) for e in late if e.kind == "cards_dealt" and e.to == "box"]
+    dealt = [(e.box, e.cards) for e in late if e.TYPE == "cards_dealt" and e.to == "box"]
     assert dealt == [(1, ("2c",)), (2, ("4c",))]
     assert rnd.complete and rnd.dealer == [card("5d"), card("Qc")]
 
@@ -97,7 +97,7 @@ def test_s17_4_in_turn_draw_gets_its_card_at_once() -> None:
     )
     rnd.start()
     events = rnd.decide(1, "draw")
-    assert [(e.box, e.cards) for e in events if e.kind == "cards_dealt"] == [(1, ("2c",))]
+    assert [(e.box, e.cards) for e in events if e.TYPE == "cards_dealt"] == [(1, ("2c",))]
 
 
 def test_out_of_order_scenario_matches_in_order() -> None:

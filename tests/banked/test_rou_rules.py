@@ -322,6 +322,7 @@ def test_etg_s7_view_shows_the_result_and_each_settlement() -> None:
         "outcome": {"number": 30},
         "call": "30 red",
         "source": "live",
+        "visible_to": "everyone",
     }
     settled = [(e["box"], e["wager"], e["net"]) for e in wire if e["type"] == "wager_settled"]
     assert settled == [(2, "black", -100), (1, "red", 100)]

@@ -1,6 +1,6 @@
 """The engine's events and legal actions as records: immutable, typed equality, stable wire.
 
-Events are named tuples built on the engine's hot path without keyword checking; these tests
+Events are frozen msgspec structs built positionally on the engine's hot path; these tests
 pin what the table server and clients rely on (field names, ``visible_to``, ``to_wire()``
 shape) and that the records cannot be changed after they are made.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from server.cards import SeededRandomSource, card
@@ -58,7 +59,7 @@ def test_events_built_by_the_engine_equal_events_built_by_name() -> None:
     """The engine's fast construction gives the same records as the keyword constructor."""
     for game in GAME_IDS:
         for e in _hand_events(game, 11):
-            again = type(e)(**dict(zip(e._fields, e, strict=True)))
+            again = type(e)(**msgspec.structs.asdict(e))
             assert again == e
             assert again.to_wire() == e.to_wire()
 
@@ -86,13 +87,13 @@ def test_wire_shape() -> None:
             {"verb": "allin", "amount": 900},
         ],
     }
-    assert HoleCardsDealt(2, (card("As"), card("Kd")), 2).to_wire() == {
+    assert HoleCardsDealt(seat=2, cards=(card("As"), card("Kd")), visible_to=2).to_wire() == {
         "type": "hole_cards_dealt",
         "seat": 2,
         "cards": ["As", "Kd"],
         "visible_to": 2,
     }
-    assert CardBurned((card("2c"),)).to_wire() == {
+    assert CardBurned(cards=(card("2c"),)).to_wire() == {
         "type": "card_burned",
         "cards": ["2c"],
         "visible_to": NOBODY,

@@ -108,7 +108,7 @@ def _banked_event_classes() -> dict[str, set[str]]:
         importlib.import_module(f"server.games.banked.{name}")
     out: dict[str, set[str]] = {}
     for cls in _subclasses(banked_base.Event):
-        out.setdefault(cls.kind, set()).add(cls.__module__.rsplit(".", 1)[-1])
+        out.setdefault(cls.TYPE, set()).add(cls.__module__.rsplit(".", 1)[-1])
     return out
 
 

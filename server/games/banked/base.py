@@ -47,7 +47,8 @@ from typing import Any, ClassVar
 
 from server.cards import STANDARD_DECK, Card, RandomSource, card, card_str, shuffle
 from server.errors import IllegalAction
-from server.games.visibility import EVERYONE, NOBODY, Visibility, may_see
+from server.games.events import Event as _EventBase
+from server.games.visibility import EVERYONE, NOBODY, may_see
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -403,67 +404,43 @@ class Decision:
 # --------------------------------------------------------------------------- events
 
 
-@dataclass(frozen=True, kw_only=True)
-class Event:
-    """Base event: a frozen record with its visibility. ``to_wire`` gives a plain dict."""
-
-    kind: ClassVar[str] = "event"
-    visible_to: Visibility = EVERYONE
-
-    def to_wire(self) -> dict:
-        out: dict[str, Any] = {"type": self.kind}
-        for f in dataclasses.fields(self):
-            if f.name != "visible_to":
-                out[f.name] = _wire(getattr(self, f.name))
-        return out
+class Event(_EventBase, kw_only=True):
+    """Base of every banked event (keyword-built; cards already as card strings)."""
 
 
-def _wire(v: Any) -> Any:
-    if isinstance(v, tuple | list):
-        return [_wire(x) for x in v]
-    if isinstance(v, Mapping):
-        return {str(k): _wire(x) for k, x in v.items()}
-    return v
-
-
-@dataclass(frozen=True, kw_only=True)
 class RoundStarted(Event):
-    kind: ClassVar[str] = "round_started"
+    TYPE: ClassVar[str] = "round_started"
     game: str
     boxes: Mapping[int, Mapping[str, int]]
 
 
-@dataclass(frozen=True, kw_only=True)
 class JackpotWagerAccepted(Event):
     """The explicit acknowledgement of an accepted jackpot wager (QLD Sch 3 s14(3))."""
 
-    kind: ClassVar[str] = "jackpot_wager_accepted"
+    TYPE: ClassVar[str] = "jackpot_wager_accepted"
     box: int
     amount: int
 
 
-@dataclass(frozen=True, kw_only=True)
 class CardsDealt(Event):
     """Cards to a box, the dealer or the board. ``cards`` are wire strings; a card dealt face
     down to the dealer is an event visible to NOBODY until :class:`HandShown`."""
 
-    kind: ClassVar[str] = "cards_dealt"
+    TYPE: ClassVar[str] = "cards_dealt"
     to: str  # "box", "dealer" or "board"
     box: int | None
     cards: tuple[str, ...]
     street: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
 class StreetOpened(Event):
-    kind: ClassVar[str] = "street_opened"
+    TYPE: ClassVar[str] = "street_opened"
     street: str
     boxes: tuple[int, ...]
 
 
-@dataclass(frozen=True, kw_only=True)
 class DecisionMade(Event):
-    kind: ClassVar[str] = "decision_made"
+    TYPE: ClassVar[str] = "decision_made"
     box: int
     street: str
     verb: str
@@ -471,24 +448,21 @@ class DecisionMade(Event):
     cause: str = "player"  # "player", "timeout" or "insufficient"
 
 
-@dataclass(frozen=True, kw_only=True)
 class HandShown(Event):
-    kind: ClassVar[str] = "hand_shown"
+    TYPE: ClassVar[str] = "hand_shown"
     box: int | None  # None: the dealer
     cards: tuple[str, ...]
     hand: str
 
 
-@dataclass(frozen=True, kw_only=True)
 class DealerDeclared(Event):
-    kind: ClassVar[str] = "dealer_declared"
+    TYPE: ClassVar[str] = "dealer_declared"
     status: str  # "qualifies" / "does not qualify" / a hand name
     hand: str
 
 
-@dataclass(frozen=True, kw_only=True)
 class WagerSettled(Event):
-    kind: ClassVar[str] = "wager_settled"
+    TYPE: ClassVar[str] = "wager_settled"
     box: int
     wager: str
     net: int
@@ -496,23 +470,20 @@ class WagerSettled(Event):
     detail: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
 class JackpotPaid(Event):
-    kind: ClassVar[str] = "jackpot_paid"
+    TYPE: ClassVar[str] = "jackpot_paid"
     box: int
     amount: int
     hand: str
 
 
-@dataclass(frozen=True, kw_only=True)
 class RoundSettled(Event):
-    kind: ClassVar[str] = "round_settled"
+    TYPE: ClassVar[str] = "round_settled"
     nets: Mapping[int, int]
 
 
-@dataclass(frozen=True, kw_only=True)
 class RoundVoided(Event):
-    kind: ClassVar[str] = "round_voided"
+    TYPE: ClassVar[str] = "round_voided"
     reason: str
 
 

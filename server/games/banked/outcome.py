@@ -73,12 +73,11 @@ class SharedOutcomeSpec(GameSpec):
         return WagerSpec(name)
 
 
-@dataclass(frozen=True, kw_only=True)
 class OutcomeDeclared(Event):
     """The spin or roll's result, announced to everyone (roulette s6(1), sic-bo s14, wheel
     s4(a)). ``outcome`` is the scenario shape; ``call`` is the dealer's announcement."""
 
-    kind: ClassVar[str] = "outcome_declared"
+    TYPE: ClassVar[str] = "outcome_declared"
     outcome: Mapping[str, Any]
     call: str
     source: str  # "live", "forced" or "rng"

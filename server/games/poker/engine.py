@@ -47,8 +47,6 @@ from server.errors import IllegalAction
 from server.games.poker import settle
 from server.games.poker.buck import blind_posters
 from server.games.poker.events import (
-    EVERYONE,
-    NOBODY,
     ActionTaken,
     BettingRoundEnded,
     BlindPosted,
@@ -68,6 +66,7 @@ from server.games.poker.events import (
 )
 from server.games.poker.legal import LegalActions
 from server.games.poker.rules import RuleSet
+from server.games.visibility import may_see
 from server.hands import best_exact, best_of, category_name
 
 #: (n, k) -> n (n-1) ... (n-k+1), the number of ordered draws of k of n cards
@@ -351,7 +350,7 @@ class PokerRound:
             self.allin.add(s)
             self._out.add(s)
             self.n_active -= 1
-        return _new(BlindPosted, (s, kind, amount, self.stacks[s], EVERYONE))
+        return BlindPosted(s, kind, amount, self.stacks[s])
 
     def _deal(self) -> list[Event]:
         r = self.rules
@@ -408,7 +407,9 @@ class PokerRound:
                     board.append(rest[pos])
                     pos += 1
         self._board_all = board
-        ev: list[Event] = [_new(HoleCardsDealt, (s, tuple(hole[s]), s)) for s in order]
+        ev: list[Event] = [
+            HoleCardsDealt(seat=s, cards=tuple(hole[s]), visible_to=s) for s in order
+        ]
         if r.board_schedule[0]:
             ev += self._turn_board(0)
         return ev
@@ -419,12 +420,12 @@ class PokerRound:
             return []
         ev: list[Event] = []
         if self.rules.burns:
-            ev.append(_new(CardBurned, ((self._burns[street],), NOBODY)))
+            ev.append(CardBurned(cards=(self._burns[street],)))
         board = self.board
         have = len(board)
         new = tuple(self._board_all[have : have + n])
         board.extend(new)
-        ev.append(_new(BoardDealt, (street + 1, new, tuple(board), EVERYONE)))
+        ev.append(BoardDealt(street + 1, new, tuple(board)))
         return ev
 
     # ------------------------------------------------------------------ betting
@@ -460,7 +461,7 @@ class PokerRound:
     def _turn(self, s: int) -> list[Event]:
         self.to_act = s
         la = self._legal = self._compute_legal(s)
-        return [_new(TurnToAct, (s, la, EVERYONE))]
+        return [TurnToAct(s, la)]
 
     def _sizes(self, opening: bool) -> tuple[int, ...] | None:
         """Fixed increments of a limit round, or None for pot/no-limit ranges."""
@@ -782,7 +783,7 @@ class PokerRound:
         acted.add(s)
         self.acted_round.add(s)
         bets = self.bet
-        ev: list[Event] = [_new(ActionTaken, (s, verb, add, bets[s], self.stacks[s], EVERYONE))]
+        ev: list[Event] = [ActionTaken(s, verb, add, bets[s], self.stacks[s])]
         if self.n_live == 1:
             self.to_act = None
             self._legal = None
@@ -796,14 +797,14 @@ class PokerRound:
                 if (bets[x] < cb or x not in acted) and x not in out:
                     self.to_act = x
                     la = self._legal = self._compute_legal(x)
-                    ev.append(_new(TurnToAct, (x, la, EVERYONE)))
+                    ev.append(TurnToAct(x, la))
                     return ev
         else:
             for x in self._ring[s]:
                 if bets[x] < cb and x not in out:
                     self.to_act = x
                     la = self._legal = self._compute_legal(x)
-                    ev.append(_new(TurnToAct, (x, la, EVERYONE)))
+                    ev.append(TurnToAct(x, la))
                     return ev
         ev.extend(self._end_betting())
         return ev
@@ -811,7 +812,7 @@ class PokerRound:
     def _end_betting(self) -> list[Event]:
         self.to_act = None
         self._legal = None
-        ev: list[Event] = [_new(BettingRoundEnded, (self.street + 1, self.pot, EVERYONE))]
+        ev: list[Event] = [BettingRoundEnded(self.street + 1, self.pot)]
         if self.street == self._last_street:
             ev.extend(self._settle())
             return ev
@@ -875,7 +876,7 @@ class PokerRound:
             contrib[top] -= excess
             self.stacks[top] += excess
             uncalled[top] = excess
-            ev.append(_new(UncalledReturned, (top, excess, EVERYONE)))
+            ev.append(UncalledReturned(top, excess))
         pots = settle.build_pots(contrib, live, self.dead)
         vals = self._values(live) if showdown else {}
 
@@ -899,16 +900,8 @@ class PokerRound:
             if g["commission"]:
                 ev.append(CommissionTaken(tuple(g["pots"]), g["base"], g["commission"]))
             ev.append(
-                _new(
-                    PotAwarded,
-                    (
-                        g["pots"][0],
-                        g["base"],
-                        tuple(g["winners"]),
-                        g["shares"],
-                        g["commission"],
-                        EVERYONE,
-                    ),
+                PotAwarded(
+                    g["pots"][0], g["base"], tuple(g["winners"]), g["shares"], g["commission"]
                 )
             )
         stacks = self.stacks
@@ -935,7 +928,7 @@ class PokerRound:
             showdown=showdown_names,
             groups=groups,
         )
-        ev.append(_new(RoundEnded, (dict(stacks), EVERYONE)))
+        ev.append(RoundEnded(dict(stacks)))
         return ev
 
     def _show(
@@ -968,9 +961,9 @@ class PokerRound:
                 name = category_name(v)
                 names[s] = name
                 cards = shown[s] = hole[s]
-                ev.append(_new(HandShown, (s, tuple(cards), name, EVERYONE)))
+                ev.append(HandShown(s, tuple(cards), name))
             else:
-                ev.append(_new(HandMucked, (s, EVERYONE)))
+                ev.append(HandMucked(s))
         return ev
 
     def void(self, reason: str) -> list[Event]:
@@ -1062,7 +1055,6 @@ def visible(events: Sequence[Event], viewer: int | None) -> list[dict[str, Any]]
     """The wire form of the events ``viewer`` may see (a convenience for tests and demos)."""
     out = []
     for e in events:
-        v = e.visible_to
-        if v == EVERYONE or (viewer is not None and v == viewer):
+        if may_see(e.visible_to, viewer):
             out.append(e.to_wire())
     return out
