@@ -34,6 +34,20 @@ PROTOCOL_VERSION = 1
 Message = dict[str, Any]
 
 
+def legal_map(legal: Any) -> dict[str, Any]:
+    """Legal actions as ``{verb: bounds}`` for quick look-ups (``"check" in legal``).
+
+    On the wire legal actions have one form, a list of ``{"verb": ..., bounds}`` (the
+    ``turn`` event, the snapshot's ``round.legal``, the scenario result)."""
+    if isinstance(legal, dict):
+        return legal
+    out: dict[str, Any] = {}
+    for entry in legal or ():
+        bounds = dict(entry)
+        out[bounds.pop("verb")] = bounds
+    return out
+
+
 def unbatch(frame: Message) -> list[Message]:
     """One ``events`` frame as one message per event, in order, each with its own ``seq``.
 
@@ -41,6 +55,7 @@ def unbatch(frame: Message) -> list[Message]:
     ``seq - n + 1 + i`` (protocol/README.md, "Events"). A ``turn`` event becomes a ``turn``
     message ``{type, table, seq, seat, legal, time_ms, time_bank_ms}``; any other event an
     ``event`` message ``{type: "event", table, seq, event}``. Other frames are returned as is.
+    A turn message's ``legal`` is given as :func:`legal_map` (``{verb: bounds}``).
     """
     if frame.get("type") != "events":
         return [frame]
@@ -49,7 +64,8 @@ def unbatch(frame: Message) -> list[Message]:
     out: list[Message] = []
     for i, event in enumerate(events):
         if event.get("type") == "turn":
-            out.append({**event, "table": table, "seq": first + i})
+            legal = legal_map(event.get("legal"))
+            out.append({**event, "legal": legal, "table": table, "seq": first + i})
         else:
             out.append({"type": "event", "table": table, "seq": first + i, "event": event})
     return out

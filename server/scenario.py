@@ -21,28 +21,13 @@ import sys
 from typing import Any
 
 from server.errors import ScenarioError
+from server.games.registry import GAMES as REGISTRY
+from server.games.registry import POKER
 
-#: game id -> module implementing ``describe`` and ``run`` for it.
+#: game id -> module implementing ``describe`` and ``run`` for it (ids: ``server.games.registry``).
 GAMES: dict[str, str] = {
-    "holdem-act": "server.games.poker.scenario",
-    "omaha-act": "server.games.poker.scenario",
-    "manila-act": "server.games.poker.scenario",
-    "holdem-qld": "server.games.poker.scenario",
-    "omaha-qld": "server.games.poker.scenario",
-    "manila-qld": "server.games.poker.scenario",
-    "caribbean-stud": "server.games.banked.scenario",
-    "holdem-bonus": "server.games.banked.scenario",
-    "three-card-poker": "server.games.banked.scenario",
-    "mississippi-stud": "server.games.banked.scenario",
-    "canberra-poker-2004": "server.games.banked.scenario",
-    "canberra-poker-2017": "server.games.banked.scenario",
-    "four-card-poker": "server.games.banked.scenario",
-    "casino-war": "server.games.banked.scenario",
-    "baccarat": "server.games.banked.scenario",
-    "lucky-draw-baccarat": "server.games.banked.scenario",
-    "roulette": "server.games.banked.scenario",
-    "sic-bo": "server.games.banked.scenario",
-    "wheel-of-fortune": "server.games.banked.scenario",
+    game: "server.games.poker.scenario" if game in POKER else "server.games.banked.scenario"
+    for game in REGISTRY
 }
 
 

@@ -244,7 +244,7 @@ function newTable(snapshot) {
   return t;
 }
 
-/** The engine's legal list ([{verb, ...}]) as the turn message's map ({verb: bounds}). */
+/** Legal actions ([{verb, ...}] on the wire: turn event and snapshot) as {verb: bounds}. */
 function legalMap(legal) {
   if (!Array.isArray(legal)) return legal || {};
   const out = {};
@@ -479,7 +479,7 @@ function humanize(s) {
 
 function onTurn(msg) {
   const t = state.table;
-  t.turn = { seat: msg.seat, legal: msg.legal || {}, deadline: Date.now() + (msg.time_ms || 0),
+  t.turn = { seat: msg.seat, legal: legalMap(msg.legal), deadline: Date.now() + (msg.time_ms || 0),
     total: msg.time_ms || 0, bank: msg.time_bank_ms || 0 };
   if (t.round) t.round.toAct = msg.seat;
   if (isMyTurn(t)) prefillAmount(t);

@@ -28,12 +28,15 @@ One trio task owns the table (:class:`~server.tables.base.TableActor`); a banked
 6. **Recall** (s3(2)(f)-(h)): every player can ask for the previous round's bet, result and
    win (``recall``); it is part of the snapshot as well.
 
-Money bookkeeping, for the conservation checks: ``in_play`` is what sits on the layout,
-``house`` the house's net (lost wagers less winnings, plus the operator's part of each
-jackpot wager), ``jackpot_contributed`` what went to the pool (prize and reserve parts) and
-``jackpot_paid`` the prizes the pool paid: ``issued == wallets + in_play + house +
-jackpot_contributed - jackpot_paid`` in every process, and across processes the pool's own
-invariant (jackpots.md 5.9) closes the books.
+Money moves only through the table's books (``server/tables/books.py``): ``box:N`` is what
+a box has on the layout, ``house`` the house's net (lost wagers less winnings, plus the
+operator's part of each jackpot wager), ``jackpot`` what went to the pool (prize and reserve
+parts) less the prizes it paid: ``issued == wallets + layout + house + jackpot_contributed -
+jackpot_paid`` in every process, and across processes the pool's own invariant
+(jackpots.md 5.9) closes the books. Calls to the pool service run as jobs of the table
+(:meth:`~server.tables.base.TableActor.spawn`); their answers come back through the inbox as
+typed results (:class:`CoinedIn`, :class:`CoinInReversed`, :class:`JackpotAwarded`) and only
+the table task books them.
 """
 
 from __future__ import annotations
@@ -42,37 +45,48 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import trio
 
 from protocol import errors
 from protocol import messages as wire
-from protocol.messages import Balance, Left, RoundRecall, Snapshot, TableInfo
+from protocol.messages import Balance, RoundRecall, TableInfo
 from server.cards import CardError, RandomSource, SeededRandomSource, SystemRandomSource, card
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked.base import (
     EVERYONE,
     BankedRound,
+    DealerDeclared,
+    Event,
     Forced,
+    HandShown,
     InvalidRound,
+    JackpotPaid,
     JackpotState,
+    RoundSettled,
+    StreetOpened,
+    WagerSettled,
     validate_wagers,
 )
-from server.games.banked.scenario import MODULES, round_class
-from server.games.visibility import may_see
+from server.games.banked.scenario import round_class
+from server.games.registry import tabled
+from server.games.visibility import Visibility, may_see
 from server.jackpots.service import JackpotError, JackpotService, MeterUpdate, check_pool_name
-from server.tables.base import Command, Detach, Join, Leave, Message, Recipient, TableActor
+from server.tables import books
+from server.tables.base import BASE_HANDLERS, Handler, Member, Recipient, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.tables.jackpot_link import CoinInResult, JackpotLink, LinkError, pool_config_for
+from server.tables.phases import Phase
 from server.wallet import InsufficientFunds, Wallet
 
 log = logging.getLogger("croupier.tables.banked")
 
 #: Every banked game id the server can table.
-BANKED_GAMES: tuple[str, ...] = tuple(MODULES)
+BANKED_GAMES: tuple[str, ...] = tabled("banked")
 
 #: Engine events the table replaces by its own (settled on the pool's figures).
 _TABLE_SETTLED = ("jackpot_paid", "round_settled")
@@ -80,38 +94,21 @@ _TABLE_SETTLED = ("jackpot_paid", "round_settled")
 UNAVAILABLE_TEXT = "jackpot system unavailable: no jackpot wagers (QLD Sch 3 s34; ACT 2017 r 4.2)"
 
 
-# -- commands (connection -> table) ----------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class PlaceWager(Command):
-    box: int
-    wager: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class Decide(Command):
-    box: int
-    verb: str
-    amount: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class Recall(Command):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class DevForce(Command):
-    boxes: dict[str, list[str]]
-    dealer: list[str]
-    board: list[str]
-
-
-# -- internal commands (the table's helper tasks -> the table) --------------------------------
+# -- results of the table's jobs and services (inbox items) -----------------------------------
 @dataclass(frozen=True)
 class CoinedIn:
+    """The pool's answer to a round's coin-in."""
+
     round_no: int
+    round_id: str
     result: CoinInResult
+
+
+@dataclass(frozen=True)
+class CoinInReversed:
+    """A void round's coin-in taken back by the pool (jackpots.md 5.6)."""
+
+    amount: int
 
 
 @dataclass(frozen=True)
@@ -133,19 +130,14 @@ class JackpotAwarded:
     paid: dict[int, int]
 
 
-class Player(Recipient):
-    """A player at the table: the account, its boxes and its connection state."""
+class Player(Member):
+    """A player at the table: the boxes it holds (it may hold several, or none yet)."""
 
-    __slots__ = ("account", "boxes", "connected", "grace_until", "leaving", "name")
+    __slots__ = ("boxes",)
 
     def __init__(self, conn: Connection) -> None:
         super().__init__(conn)
-        self.account: str = conn.account or ""
-        self.name = conn.name
         self.boxes: set[int] = set()
-        self.connected = True
-        self.grace_until: float | None = None
-        self.leaving = False
 
 
 class BankedTable(TableActor):
@@ -179,15 +171,13 @@ class BankedTable(TableActor):
         )
         self.link: JackpotLink | None = None
         self.jackpot_open = False
-        self.players: dict[str, Player] = {}
         self.owners: dict[int, str] = {}  # box -> account, while the player is at the table
         self.instance = secrets.token_hex(4)  # round ids unique across processes and restarts
-        self.phase = "idle"  # idle | betting | coin_in | deciding | pause
         self.round_no = 0
         self.round_id = ""
         self.layout: dict[int, dict[str, int]] = {}
         self.round_owners: dict[int, str] = {}
-        self.round_events: list[tuple[dict[str, Any], Any]] = []
+        self.round_events: list[tuple[dict[str, Any], Visibility | None]] = []
         self.engine: BankedRound | None = None
         self.closes_at = math.inf
         self.decision_deadline = math.inf
@@ -195,15 +185,13 @@ class BankedTable(TableActor):
         self.forced: Forced | None = None
         self.last_round: dict[str, dict[str, Any]] = {}
         self.meter: int | None = None
-        # money
-        self.in_play = 0
-        self.house = 0
-        self.jackpot_contributed = 0
-        self.jackpot_paid = 0
+        #: jackpot wagers sent to the pool whose answer has not come back, by box
+        self.in_flight: dict[int, int] = {}
+        #: jackpot wagers of the round in play that the pool accepted, by box
+        self.coined: dict[int, int] = {}
         self.jackpot_wagers = 0
         self.jackpot_wager_total = 0
         self.jackpot_held = 0
-        self._work: trio.Nursery | None = None
 
     @classmethod
     def check_config(cls, table: TableConfig) -> None:
@@ -216,29 +204,16 @@ class BankedTable(TableActor):
         if self.table.jackpot_pool is not None:
             self.link = JackpotLink(service, self.table.jackpot_pool, self.game, self.options)
 
-    async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        async with trio.open_nursery() as work:
-            self._work = work
-            async with trio.open_nursery() as background:
-                if self.link is not None:
-                    with trio.move_on_after(1):  # a pool service that is down only closes them
-                        await self.link.ensure_pool()
-                    self.jackpot_open = self.link.open
-                    background.start_soon(self.link.watch, self._on_meter)
-                    background.start_soon(self.link.watch_availability, self._on_availability)
-                await super().run(task_status)
-                background.cancel_scope.cancel()
-            work.cancel_scope.deadline = trio.current_time() + 5  # voids, held awards
-
-    def _on_meter(self, update: MeterUpdate) -> None:
-        self.submit(MeterChanged(update))  # type: ignore[arg-type]
-
-    def _on_availability(self, is_open: bool) -> None:
-        self.submit(JackpotAvailability(is_open))  # type: ignore[arg-type]
-
-    def _spawn(self, fn: Any, *args: Any) -> None:
-        assert self._work is not None
-        self._work.start_soon(fn, *args)
+    async def start_services(self, nursery: trio.Nursery) -> None:
+        """The link's meter and availability watchers (they only submit to the inbox)."""
+        link = self.link
+        if link is None:
+            return
+        with trio.move_on_after(1):  # a pool service that is down only closes the wagers
+            await link.ensure_pool()
+        self.jackpot_open = link.open
+        nursery.start_soon(link.watch, lambda u: self.submit(MeterChanged(u)))
+        nursery.start_soon(link.watch_availability, lambda ok: self.submit(JackpotAvailability(ok)))
 
     # -- lobby, views ------------------------------------------------------------------------
     def info(self) -> TableInfo:
@@ -276,7 +251,8 @@ class BankedTable(TableActor):
             return "no jackpot wagers: " + self.link.mismatch
         return UNAVAILABLE_TEXT
 
-    def _view(self, player: Player | None) -> dict[str, Any]:
+    def view_for(self, member: Member | None) -> dict[str, Any]:
+        player = member if isinstance(member, Player) else None
         info = self.info()
         now = trio.current_time()
         mine = self._boxes_of(player)
@@ -291,6 +267,7 @@ class BankedTable(TableActor):
                             "time_ms": self._ms_left(self.decision_deadline, now),
                         }
                     )
+        betting = self.phase is Phase.BETTING
         return {
             "table": {
                 "id": info.id,
@@ -304,11 +281,11 @@ class BankedTable(TableActor):
                 "wagers": self.spec.describe()["wagers"],
                 "verbs": list(self.spec.verbs),
             },
-            "status": "closing" if self.closing else self.phase,
-            "no_more_bets": self.phase != "betting",
+            "status": "closing" if self.closing else self.phase.value,
+            "no_more_bets": not betting,
             "round": self.round_no,
             "round_id": self.round_id,
-            "closes_in_ms": self._ms_left(self.closes_at, now) if self.phase == "betting" else 0,
+            "closes_in_ms": self._ms_left(self.closes_at, now) if betting else 0,
             "boxes": [
                 {"box": b, "player": self._name(a), "wagers": dict(self.layout.get(b, {}))}
                 for b, a in sorted(self.owners.items())
@@ -320,20 +297,12 @@ class BankedTable(TableActor):
             "last_round": self.last_round.get(player.account) if player else None,
         }
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
-        return self._view(None)
-
-    def _snapshot_player(self, player: Player) -> None:
-        view = self._view(player)
-        seat = min(player.boxes) if player.boxes else None
-        self.deliver(player, lambda seq: Snapshot(self.id, seq, "player", seat, view))
-
     @staticmethod
     def _ms_left(deadline: float, now: float) -> int:
         return 0 if deadline == math.inf else max(0, int((deadline - now) * 1000))
 
     def _name(self, account: str) -> str:
-        p = self.players.get(account)
+        p = self.members.get(account)
         return p.name if p is not None else ""
 
     def _boxes_of(self, player: Player | None) -> set[int]:
@@ -342,43 +311,38 @@ class BankedTable(TableActor):
         in_round = {b for b, a in self.round_owners.items() if a == player.account}
         return in_round | player.boxes
 
-    def _may_see(self, visible_to: Any, player: Player | None) -> bool:
+    def _may_see(self, visible_to: Visibility | None, player: Player | None) -> bool:
         if visible_to == EVERYONE:
             return True
         return any(may_see(visible_to, b) for b in self._boxes_of(player))
 
-    def recipients(self) -> list[tuple[Recipient, int | None]]:
-        out: list[tuple[Recipient, int | None]] = [(p, None) for p in self.players.values()]
-        return out + super().recipients()
+    def sees(self, member: Member, visible_to: Visibility | None) -> bool:
+        return self._may_see(visible_to, member if isinstance(member, Player) else None)
 
-    def broadcast(self, event: dict[str, Any], visible_to: Any = EVERYONE) -> None:
-        for p in self.players.values():
-            if self._may_see(visible_to, p):
-                self.event(p, event)
-        for s in self.spectators.values():
-            if visible_to == EVERYONE:
-                self.event(s, event)
+    def seat_of(self, member: Member) -> int | None:
+        boxes = member.boxes if isinstance(member, Player) else set()
+        return min(boxes) if boxes else None
 
-    def holds_seat(self, conn: Connection) -> bool:
-        return any(p.conn is conn for p in self.players.values())
-
-    def seat_of_account(self, account: str) -> int | None:
-        p = self.players.get(account)
-        if p is None:
-            return None
-        return min(p.boxes) if p.boxes else self.num_boxes + 1  # joined without a box
-
-    def money(self) -> dict[str, int]:
-        return {
-            "stakes": self.in_play,
-            "commission": 0,
-            "house": self.house,
-            "jackpot_contributed": self.jackpot_contributed,
-            "jackpot_paid": self.jackpot_paid,
-        }
+    def where_money_is(self) -> dict[str, int]:
+        """``box:N`` holds the box's wagers (the layout, then the engine's stakes), less the
+        jackpot wager once the pool accepted it; jackpot wagers awaiting the pool's answer
+        stay on their box until it comes."""
+        phase = self.phase
+        if phase is Phase.BETTING or phase is Phase.NO_MORE_BETS:
+            stakes: dict[int, dict[str, int]] = self.layout
+        elif phase is Phase.DECIDING and self.engine is not None:
+            stakes = {b: dict(ws) for b, ws in self.engine.stakes.items()}
+        else:
+            stakes = {}
+        out = {books.box(b): sum(ws.values()) - self.coined.get(b, 0) for b, ws in stakes.items()}
+        if phase is not Phase.NO_MORE_BETS:
+            for b, amount in self.in_flight.items():
+                out[books.box(b)] = out.get(books.box(b), 0) + amount
+        return out
 
     def jackpot_info(self) -> dict[str, Any]:
         """For ``/health``: the link's state and this table's jackpot counts."""
+        m = self.books.money()
         return {
             "table": self.id,
             "pool": self.link.pool if self.link else None,
@@ -386,49 +350,31 @@ class BankedTable(TableActor):
             "meter": self.meter,
             "wagers": self.jackpot_wagers,
             "wager_total": self.jackpot_wager_total,
-            "contributed": self.jackpot_contributed,
-            "paid": self.jackpot_paid,
+            "contributed": m["jackpot_contributed"],
+            "paid": m["jackpot_paid"],
             "held": self.jackpot_held,
         }
 
-    def _player_for(self, conn: Connection, ref: str) -> Player | None:
-        p = self.players.get(conn.account or "")
-        if p is not None and p.conn is conn:
-            return p
-        code = errors.NOT_SEATED if conn.id in self.spectators else errors.NOT_AT_TABLE
-        self.error(conn, code, "you do not play at this table", ref)
-        return None
+    def _player(self, cmd: TableCommand[Any], ref: str) -> Player | None:
+        member = self.member_for(cmd.conn, ref)
+        return member if isinstance(member, Player) else None
 
-    # -- joining and leaving -------------------------------------------------------------------
-    def on_join(self, cmd: Join) -> None:
-        conn = cmd.conn
-        account = conn.account or ""
-        held = self.players.get(account)
-        if held is not None:
-            if held.conn is not None and held.conn is not conn:
-                held.conn.tables.discard(self.id)
-            held.conn, held.connected, held.grace_until = conn, True, None
-            conn.tables.add(self.id)
-            self._snapshot_player(held)
-            return
-        if conn.id in self.spectators:
-            self.error(conn, errors.ALREADY_AT_TABLE, "already watching this table", "join")
-            return
-        if self.closing:
-            self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
-            return
-        if cmd.seat is not None and not self._box_free(conn, cmd.seat, "join"):
-            return
+    # -- joining and leaving (the base runs the lifecycle) ----------------------------------
+    def admit(self, conn: Connection, join: wire.Join) -> Member | None:
+        if join.seat is not None and not self._box_free(conn, join.seat, "join"):
+            return None
         player = Player(conn)
-        self.players[account] = player
-        conn.tables.add(self.id)
-        if cmd.seat is not None:
-            self._take_box(player, cmd.seat)
+        if join.seat is not None:
+            self._take_box(player, join.seat)
+        return player
+
+    def after_admit(self, member: Member) -> None:
+        assert isinstance(member, Player)
         self.broadcast(
-            {"type": "player_joined", "name": player.name, "boxes": sorted(player.boxes)}
+            {"type": "player_joined", "name": member.name, "boxes": sorted(member.boxes)},
+            skip=member,
         )
-        self._snapshot_player(player)
-        if self.phase == "idle":
+        if self.phase is Phase.IDLE:
             self.next_round_at = trio.current_time()
 
     def _box_free(self, conn: Connection, box: int, ref: str) -> bool:
@@ -447,96 +393,41 @@ class BankedTable(TableActor):
             player.boxes.add(box)
             self.broadcast({"type": "box_taken", "box": box, "name": player.name})
 
-    def on_leave(self, cmd: Leave) -> None:
-        if self.leave_spectator(cmd.conn):
-            return
-        player = self._player_for(cmd.conn, "leave")
-        if player is None:
-            return
-        if self._in_round(player):
-            player.leaving = True  # vacated when the round is settled; timers decide for it
-            return
-        self._vacate(player, "left")
+    def in_round(self, member: Member) -> bool:
+        return self.phases.in_round and member.account in self.round_owners.values()
 
-    def _in_round(self, player: Player) -> bool:
-        return (
-            self.phase in ("coin_in", "deciding") and player.account in self.round_owners.values()
-        )
-
-    def on_detach(self, cmd: Detach) -> None:
-        if self.spectators.pop(cmd.conn.id, None) is not None:
-            return
-        for p in self.players.values():
-            if p.conn is cmd.conn:
-                p.conn, p.connected = None, False
-                p.grace_until = trio.current_time() + self.config.grace
-
-    def _vacate(self, player: Player, reason: str) -> None:
+    def release(self, member: Member) -> int:
         """Free the player's boxes; wagers still in the betting window go back to the wallet."""
+        assert isinstance(member, Player)
         returned = 0
-        for box in sorted(player.boxes):
-            if self.phase == "betting" and box in self.layout:
+        for box in sorted(member.boxes):
+            if self.phase is Phase.BETTING and box in self.layout:
                 amount = sum(self.layout.pop(box).values())
+                self.books.return_wager(member.account, box, amount)
                 returned += amount
-                self.in_play -= amount
             self.owners.pop(box, None)
-        if returned:
-            self.wallet.credit(player.account, returned)
-        del self.players[player.account]
-        self.deliver(player, lambda seq: Left(self.id, seq, returned, reason))
-        if player.conn is not None:
-            player.conn.tables.discard(self.id)
-            player.conn.send(Balance(self.wallet.balance(player.account)))
-        self.broadcast(
-            {
-                "type": "player_left",
-                "name": player.name,
-                "boxes": sorted(player.boxes),
-                "reason": reason,
-                "returned": returned,
-            }
-        )
+        return returned
 
-    # -- banked messages (routed by the server as ``Message``) ------------------------------
-    def on_message(self, cmd: Message) -> None:
-        m, conn = cmd.message, cmd.conn
-        if isinstance(m, wire.Wager):
-            self.on_placewager(PlaceWager(conn, m.box, m.wager, m.amount))
-        elif isinstance(m, wire.Decide):
-            self.on_decide(Decide(conn, m.box, m.verb, m.amount))
-        elif isinstance(m, wire.Recall):
-            self.on_recall(Recall(conn))
-        elif isinstance(m, wire.DevForce):
-            self.on_devforce(DevForce(conn, dict(m.boxes), list(m.dealer), list(m.board)))
-        else:
-            super().on_message(cmd)
-
-    # -- commands a banked table does not take ---------------------------------------------
-    def _wrong_game(self, cmd: Command, ref: str) -> None:
-        self.error(
-            cmd.conn, errors.WRONG_GAME, f"{self.game} is a banked game: use wager / decide", ref
-        )
-
-    def on_act(self, cmd: Command) -> None:
-        self._wrong_game(cmd, "act")
-
-    def on_buyin(self, cmd: Command) -> None:
-        self._wrong_game(cmd, "buy_in")
-
-    def on_sitout(self, cmd: Command) -> None:
-        self._wrong_game(cmd, "sit_out")
-
-    def on_sitin(self, cmd: Command) -> None:
-        self._wrong_game(cmd, "sit_in")
+    def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
+        boxes = member.boxes if isinstance(member, Player) else set()
+        return {
+            "type": "player_left",
+            "name": member.name,
+            "boxes": sorted(boxes),
+            "reason": reason,
+            "returned": returned,
+        }
 
     # -- the betting window ------------------------------------------------------------------
     def _open_betting(self, now: float) -> None:
+        self.phases.to(Phase.BETTING)
         self.round_no += 1
         self.round_id = f"{self.id}.{self.instance}.{self.round_no}"
-        self.phase = "betting"
+        self.books.open_round(self.round_id)
         self.layout = {}
         self.round_owners = {}
         self.round_events = []
+        self.coined = {}
         self.engine = None
         self.closes_at = now + self.table.betting_seconds
         self.next_round_at = math.inf
@@ -553,12 +444,13 @@ class BankedTable(TableActor):
             }
         )
 
-    def on_placewager(self, cmd: PlaceWager) -> None:
+    def on_wager(self, cmd: TableCommand[wire.Wager]) -> None:
         """Make, change or withdraw a wager (Sch 19 s5(2)); refused after no more bets (s3(3))."""
-        player = self._player_for(cmd.conn, "wager")
+        player = self._player(cmd, "wager")
         if player is None:
             return
-        if self.phase != "betting":
+        m = cmd.message
+        if self.phase is not Phase.BETTING:
             self.error(
                 cmd.conn,
                 errors.BETTING_CLOSED,
@@ -566,9 +458,9 @@ class BankedTable(TableActor):
                 "wager",
             )
             return
-        if not self._box_free(cmd.conn, cmd.box, "wager"):
+        if not self._box_free(cmd.conn, m.box, "wager"):
             return
-        spec = self.spec.wager(cmd.wager)
+        spec = self.spec.wager(m.wager)
         if spec is None or not spec.initial:
             names = [w.name for w in self.spec.wagers if w.initial]
             self.error(
@@ -588,45 +480,39 @@ class BankedTable(TableActor):
                 "no_jackpot",
             )
             return
-        if spec.limits == "jackpot" and cmd.amount and not self.jackpot_open:
+        if spec.limits == "jackpot" and m.amount and not self.jackpot_open:
             self.error(cmd.conn, errors.JACKPOT_UNAVAILABLE, UNAVAILABLE_TEXT, "wager")
             return
-        old = self.layout.get(cmd.box, {})
+        old = self.layout.get(m.box, {})
         new = dict(old)
-        if cmd.amount:
-            new[cmd.wager] = cmd.amount
+        if m.amount:
+            new[m.wager] = m.amount
         else:
-            new.pop(cmd.wager, None)
+            new.pop(m.wager, None)
         if new:
             try:
-                validate_wagers(self.spec, self.options, {cmd.box: new})
+                validate_wagers(self.spec, self.options, {m.box: new})
             except IllegalAction as exc:
                 self.error(cmd.conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code)
                 return
-        delta = cmd.amount - old.get(cmd.wager, 0)
         try:
-            if delta > 0:
-                balance = self.wallet.debit(player.account, delta)
-            else:
-                balance = self.wallet.credit(player.account, -delta)
+            balance = self.books.wager(player.account, m.box, m.amount - old.get(m.wager, 0))
         except InsufficientFunds as exc:
             self.error(cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager")
             return
-        self.in_play += delta
         if new:
-            self.layout[cmd.box] = new
+            self.layout[m.box] = new
+            self._take_box(player, m.box)
         else:
-            self.layout.pop(cmd.box, None)
-        if new:
-            self._take_box(player, cmd.box)
+            self.layout.pop(m.box, None)
         cmd.conn.send(Balance(balance))
         self.broadcast(
             {
                 "type": "wager_placed",
                 "round": self.round_no,
-                "box": cmd.box,
-                "wager": cmd.wager,
-                "amount": cmd.amount,
+                "box": m.box,
+                "wager": m.wager,
+                "amount": m.amount,
                 "name": player.name,
                 "box_wagers": dict(new),
             }
@@ -648,39 +534,45 @@ class BankedTable(TableActor):
         self.round_owners = {b: self.owners[b] for b in self.layout}
         jackpots = {b: ws["jackpot"] for b, ws in self.layout.items() if "jackpot" in ws}
         if jackpots and self.link is not None:
-            self.phase = "coin_in"
-            self._spawn(self._coin_in_task, self.round_no, self.round_id, jackpots)
+            self.phases.to(Phase.NO_MORE_BETS)
+            self.in_flight = dict(jackpots)
+            self.spawn(self._coin_in_job, self.link, self.round_no, self.round_id, jackpots)
             return
         self._deal(None)
 
-    async def _coin_in_task(self, round_no: int, round_id: str, wagers: dict[int, int]) -> None:
+    @staticmethod
+    async def _coin_in_job(
+        link: JackpotLink, round_no: int, round_id: str, wagers: dict[int, int]
+    ) -> CoinedIn:
+        return CoinedIn(round_no, round_id, await link.coin_in(round_id, wagers))
+
+    @staticmethod
+    async def _void_job(link: JackpotLink, round_id: str) -> CoinInReversed:
+        return CoinInReversed(await link.void(round_id))
+
+    def on_coined_in(self, item: CoinedIn) -> None:
+        """The pool's answer: book each accepted wager's parts; a round voided meanwhile (a
+        shutdown) has its coin-in reversed; otherwise return the refused ones and deal."""
         assert self.link is not None
-        result = await self.link.coin_in(round_id, wagers)
-        # The pool's answer is booked here, in the same step as it arrives, so the books
-        # balance even if the table closed meanwhile (shutdown voids the round below).
-        for amount in result.accepted.values():
+        self.in_flight = {}
+        current = item.round_no == self.round_no and self.phase is Phase.NO_MORE_BETS
+        for box, amount in sorted(item.result.accepted.items()):
             prize, reserve, operator = self.link.split(amount)
-            self.jackpot_contributed += prize + reserve
-            self.house += operator
-            self.in_play -= amount
+            self.books.coin_in(box, prize + reserve, operator)
             self.jackpot_wagers += 1
             self.jackpot_wager_total += amount
-        if self.closing and result.accepted:
-            reversed_ = await self.link.void(round_id)
-            self.jackpot_contributed -= reversed_
-            self.house += reversed_
+            if current:
+                self.coined[box] = amount
+        if not current:  # the round was voided while the pool answered: house pays back
+            for box, amount in sorted(item.result.returned.items()):
+                self.books.coin_in(box, 0, amount)
+            if item.result.accepted:
+                self.spawn(self._void_job, self.link, item.round_id)
             return
-        self.submit(CoinedIn(round_no, result))  # type: ignore[arg-type]
-
-    def on_coinedin(self, cmd: CoinedIn) -> None:
-        if cmd.round_no != self.round_no or self.phase != "coin_in":
-            return
-        for box, amount in sorted(cmd.result.returned.items()):
+        for box, amount in sorted(item.result.returned.items()):
             self.layout[box].pop("jackpot", None)
-            self.in_play -= amount
             account = self.round_owners[box]
-            balance = self.wallet.credit(account, amount)
-            self._to_account(account, Balance(balance))
+            self.send_to(account, Balance(self.books.return_wager(account, box, amount)))
             self.broadcast(
                 {
                     "type": "jackpot_wager_returned",
@@ -690,14 +582,12 @@ class BankedTable(TableActor):
                     "reason": UNAVAILABLE_TEXT,
                 }
             )
-        before = cmd.result.before
+        before = item.result.before
         state = JackpotState(before.meter, before.reserve) if before is not None else None
         self._deal(state)
 
-    def _to_account(self, account: str, message: Any) -> None:
-        p = self.players.get(account)
-        if p is not None and p.conn is not None:
-            p.conn.send(message)
+    def on_coin_in_reversed(self, item: CoinInReversed) -> None:
+        self.books.coin_in_reversed(item.amount)
 
     # -- the round ---------------------------------------------------------------------------
     def _deal(self, jackpot: JackpotState | None) -> None:
@@ -721,107 +611,91 @@ class BankedTable(TableActor):
             self.engine = None
             self._return_layout("the round could not be dealt")
             return
-        self.phase = "deciding"
+        self.phases.to(Phase.DECIDING)
         self._after(events)
 
     def _return_layout(self, reason: str) -> None:
         """Give every wager of a round that never started back (nothing was coined in)."""
         for box, ws in sorted(self.layout.items()):
-            amount = sum(ws.values())
-            self.in_play -= amount
             account = self.round_owners.get(box) or self.owners.get(box)
             if account:
-                self._to_account(account, Balance(self.wallet.credit(account, amount)))
+                balance = self.books.return_wager(account, box, sum(ws.values()))
+                self.send_to(account, Balance(balance))
+        self.layout = {}
         self.broadcast({"type": "round_voided", "round": self.round_no, "reason": reason})
         self._pause()
 
-    def _after(self, events: list[Any]) -> None:
+    def _after(self, events: list[Event]) -> None:
         """Deliver engine events; prompt a new street's decisions; settle a finished round."""
         engine = self.engine
         assert engine is not None
         new_street = False
         for ev in events:
-            wire = ev.to_wire()
-            if wire["type"] in _TABLE_SETTLED or (
-                wire["type"] == "wager_settled" and wire.get("wager") == "jackpot"
+            if type(ev) in (JackpotPaid, RoundSettled) or (
+                type(ev) is WagerSettled and ev.wager == "jackpot"
             ):
                 continue  # the table's round_result / jackpot_paid carry the real figures
-            self.round_events.append((wire, ev.visible_to))
-            self.broadcast(wire, ev.visible_to)
-            new_street = new_street or wire["type"] == "street_opened"
+            wire_ev = ev.to_wire()
+            self.round_events.append((wire_ev, ev.visible_to))
+            self.broadcast(wire_ev, ev.visible_to)
+            new_street = new_street or type(ev) is StreetOpened
         if engine.complete:
-            self._settle()
+            self._settle(engine)
         elif new_street:
-            self._prompt()
+            self._prompt(engine)
 
-    def _prompt(self) -> None:
-        assert self.engine is not None
+    def _prompt(self, engine: BankedRound) -> None:
         now = trio.current_time()
         self.decision_deadline = now + self.table.decision_seconds
         time_ms = int(self.table.decision_seconds * 1000)
-        for d in self.engine.pending():
+        for d in engine.pending():
             self.broadcast(
                 {**d.to_wire(), "type": "decision", "round": self.round_no, "time_ms": time_ms},
                 d.box,
             )
 
-    def on_decide(self, cmd: Decide) -> None:
-        player = self._player_for(cmd.conn, "decide")
+    def on_decide(self, cmd: TableCommand[wire.Decide]) -> None:
+        player = self._player(cmd, "decide")
         if player is None:
             return
+        m = cmd.message
         engine = self.engine
-        if self.phase != "deciding" or engine is None or engine.complete:
+        if self.phase is not Phase.DECIDING or engine is None or engine.complete:
             self.error(cmd.conn, errors.NO_DECISION, "no decision is open now", "decide")
             return
-        if self.round_owners.get(cmd.box) != player.account:
+        if self.round_owners.get(m.box) != player.account:
             self.error(
-                cmd.conn, errors.NO_DECISION, f"box {cmd.box} is not yours this round", "decide"
+                cmd.conn, errors.NO_DECISION, f"box {m.box} is not yours this round", "decide"
             )
             return
         pending = {d.box: d for d in engine.pending()}
-        if cmd.box not in pending:
-            self.error(
-                cmd.conn, errors.NO_DECISION, f"box {cmd.box} owes no decision now", "decide"
-            )
+        if m.box not in pending:
+            self.error(cmd.conn, errors.NO_DECISION, f"box {m.box} owes no decision now", "decide")
             return
-        choice = next((c for c in pending[cmd.box].choices if c.verb == cmd.verb), None)
+        choice = next((c for c in pending[m.box].choices if c.verb == m.verb), None)
         try:
             if choice is None:
                 raise IllegalAction(
                     "illegal_verb",
-                    f"box {cmd.box} may {', '.join(c.verb for c in pending[cmd.box].choices)} now",
+                    f"box {m.box} may {', '.join(c.verb for c in pending[m.box].choices)} now",
                 )
-            cost = choice.resolve(cmd.amount) or 0
+            cost = choice.resolve(m.amount) or 0
             if cost > self.wallet.balance(player.account):
-                events = engine.insufficient(cmd.box)  # cannot fund it: the rules' treatment
-                self.broadcast({"type": "insufficient", "round": self.round_no, "box": cmd.box})
+                events = engine.insufficient(m.box)  # cannot fund it: the rules' treatment
+                self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
-                before = sum(engine.stakes[cmd.box].values())
-                events = engine.decide(cmd.box, cmd.verb, cmd.amount)
-                self._stake_difference(player.account, cmd.box, before)
+                before = sum(engine.stakes[m.box].values())
+                events = engine.decide(m.box, m.verb, m.amount)
+                added = sum(engine.stakes[m.box].values()) - before
+                if added > 0:  # the wager the decision put on the layout (bet, play, war...)
+                    cmd.conn.send(Balance(self.books.wager(player.account, m.box, added)))
         except IllegalAction as exc:
             self.error(cmd.conn, errors.ILLEGAL_ACTION, exc.message, "decide", exc.code)
             return
         self._after(events)
 
-    def _stake_difference(self, account: str, box: int, before: int) -> None:
-        """Debit the wager a decision put on the layout (bet, play, war...)."""
-        assert self.engine is not None
-        added = sum(self.engine.stakes[box].values()) - before
-        if added <= 0:
-            return
-        try:
-            balance = self.wallet.debit(account, added)
-        except InsufficientFunds:  # pragma: no cover - checked before the decision
-            log.error("table %s: box %d decision not funded", self.id, box)
-            return
-        self.in_play += added
-        self._to_account(account, Balance(balance))
-
-    def _timeouts(self) -> None:
+    def _timeouts(self, engine: BankedRound) -> None:
         """The decision clock ran out: the engine's rule for each box still owing one."""
-        engine = self.engine
-        assert engine is not None
         self.decision_deadline = math.inf
         street = engine.street
         for box in [d.box for d in engine.pending()]:
@@ -833,10 +707,8 @@ class BankedTable(TableActor):
             self._after(engine.timeout(box))
 
     # -- settlement --------------------------------------------------------------------------
-    def _settle(self) -> None:
+    def _settle(self, engine: BankedRound) -> None:
         """Sch 19 s7: every wager's result to everyone; winnings to the wallets at once."""
-        engine = self.engine
-        assert engine is not None
         self.decision_deadline = math.inf
         result = engine.result
         void = result.state == "void"
@@ -844,18 +716,14 @@ class BankedTable(TableActor):
         hands: dict[int, str] = {}
         dealer: dict[str, Any] = {}
         for ev in engine.events:
-            wire = ev.to_wire()
-            if wire["type"] == "wager_settled":
-                outcomes[(wire["box"], wire["wager"])] = {
-                    "outcome": wire["outcome"],
-                    "detail": wire["detail"],
-                }
-            elif wire["type"] == "jackpot_paid":
-                hands[wire["box"]] = wire["hand"]
-            elif wire["type"] == "hand_shown" and wire["box"] is None:
-                dealer.update(cards=wire["cards"], hand=wire["hand"])
-            elif wire["type"] == "dealer_declared":
-                dealer["status"] = wire["status"]
+            if type(ev) is WagerSettled:
+                outcomes[(ev.box, ev.wager)] = {"outcome": ev.outcome, "detail": ev.detail}
+            elif type(ev) is JackpotPaid:
+                hands[ev.box] = ev.hand
+            elif type(ev) is HandShown and ev.box is None:
+                dealer.update(cards=list(ev.cards), hand=ev.hand)
+            elif type(ev) is DealerDeclared:
+                dealer["status"] = ev.status
         linked = self.link is not None
         boxes_out: dict[str, Any] = {}
         per_account: dict[str, dict[str, Any]] = {}
@@ -870,9 +738,9 @@ class BankedTable(TableActor):
                 if linked and name == "jackpot":
                     jackpot_stakes[box] = stake
                     if void:
-                        self.house -= stake  # returned in full; the pool reverses its part
+                        self.books.jackpot_stake_returned(account, stake)
                         paid_back += stake
-                        outcome = {"stake": stake, "net": 0, "outcome": "returned"}
+                        outcome: dict[str, Any] = {"stake": stake, "net": 0, "outcome": "returned"}
                     elif box in hands:
                         outcome = {
                             "stake": stake,
@@ -885,15 +753,14 @@ class BankedTable(TableActor):
                     wagers_out[name] = outcome
                     continue
                 net = nets.get(name, 0)
-                self.in_play -= stake
-                self.house -= net
+                self.books.settle_wager(account, box, stake, net)
                 paid_back += stake + net
                 got = outcomes.get(
                     (box, name), {"outcome": "returned" if void else "push", "detail": ""}
                 )
                 wagers_out[name] = {"stake": stake, "net": net, **got}
             if paid_back:
-                self._to_account(account, Balance(self.wallet.credit(account, paid_back)))
+                self.send_to(account, Balance(self.wallet.balance(account)))
             bet = sum(stakes.values())
             boxes_out[str(box)] = {
                 "player": self._name(account),
@@ -905,6 +772,7 @@ class BankedTable(TableActor):
             rec["bet_total"] += bet
             rec["paid_total"] += paid_back
             rec["boxes"][str(box)] = boxes_out[str(box)]
+        self.coined = {}
         pending = sorted(hands) if linked and not void else []
         self.broadcast(
             {
@@ -926,93 +794,86 @@ class BankedTable(TableActor):
                 net=rec["paid_total"] - rec["bet_total"],
             )
             self.last_round[account] = rec
-        if linked and void and jackpot_stakes:
-            self._spawn(self._void_task, self.round_id)
-        elif linked and pending:
-            owners = {b: self.round_owners[b] for b in pending}
+        if self.link is not None and void and jackpot_stakes:
+            self.spawn(self._void_job, self.link, self.round_id)
+        elif self.link is not None and pending:
             self.jackpot_held += 1
-            self._spawn(
-                self._award_task,
+            self.spawn(
+                self._award_job,
+                self.link,
                 self.round_no,
                 self.round_id,
-                owners,
+                {b: self.round_owners[b] for b in pending},
                 {b: hands[b] for b in pending},
                 {b: jackpot_stakes.get(b, 0) for b in pending},
             )
         self._pause()
-        for p in list(self.players.values()):
-            if p.leaving:
-                self._vacate(p, "left" if p.connected else "grace_expired")
+        for member in list(self.members.values()):
+            if member.leaving:
+                self.vacate(member, self.leave_reason(member))
 
-    async def _award_task(
-        self,
+    @staticmethod
+    async def _award_job(
+        link: JackpotLink,
         round_no: int,
         round_id: str,
         owners: dict[int, str],
         hands: dict[int, str],
         stakes: dict[int, int],
-    ) -> None:
-        assert self.link is not None
-        paid = await self.link.award(round_id, hands)
-        self.submit(JackpotAwarded(round_no, owners, hands, stakes, paid))  # type: ignore[arg-type]
+    ) -> JackpotAwarded:
+        paid = await link.award(round_id, hands)
+        return JackpotAwarded(round_no, owners, hands, stakes, paid)
 
-    async def _void_task(self, round_id: str) -> None:
-        assert self.link is not None
-        reversed_ = await self.link.void(round_id)
-        self.jackpot_contributed -= reversed_
-        self.house += reversed_
-
-    def on_jackpotawarded(self, cmd: JackpotAwarded) -> None:
+    def on_jackpot_awarded(self, item: JackpotAwarded) -> None:
         """The pool committed this round's prizes: pay them (QLD s23(3): after ante and bet)."""
         self.jackpot_held -= 1
-        for box, amount in sorted(cmd.paid.items(), reverse=True):
-            account = cmd.owners[box]
-            self.jackpot_paid += amount
-            balance = self.wallet.credit(account, amount)
-            self._to_account(account, Balance(balance))
+        for box, amount in sorted(item.paid.items(), reverse=True):
+            account = item.owners[box]
+            self.send_to(account, Balance(self.books.jackpot_prize(account, amount)))
             self.broadcast(
                 {
                     "type": "jackpot_paid",
-                    "round": cmd.round_no,
+                    "round": item.round_no,
                     "box": box,
-                    "hand": cmd.hands.get(box, ""),
+                    "hand": item.hands.get(box, ""),
                     "amount": amount,
                 }
             )
             rec = self.last_round.get(account)
-            if rec is not None and rec.get("round") == cmd.round_no:
+            if rec is not None and rec.get("round") == item.round_no:
                 rec["paid_total"] += amount
                 rec["net"] += amount
                 entry = rec["boxes"].get(str(box))
                 if entry is not None:
                     entry["paid"] += amount
                     entry["wagers"]["jackpot"].update(
-                        net=amount - cmd.stakes.get(box, 0), outcome="win"
+                        net=amount - item.stakes.get(box, 0), outcome="win"
                     )
 
     def _pause(self) -> None:
-        self.phase = "pause" if not self.closing else "closed"
+        self.books.close_round()
+        if not self.closing:
+            self.phases.to(Phase.PAUSE)
         self.next_round_at = trio.current_time() + self.config.round_pause
 
     # -- jackpot link events ---------------------------------------------------------------
-    def on_meterchanged(self, cmd: MeterChanged) -> None:
-        u = cmd.update
+    def on_meter_changed(self, item: MeterChanged) -> None:
+        u = item.update
         self.meter = u.meter
         self.broadcast(
             {"type": "meter", "pool": u.pool, "meter": u.meter, "version": u.version, "op": u.op}
         )
 
-    def on_jackpotavailability(self, cmd: JackpotAvailability) -> None:
-        if cmd.open == self.jackpot_open:
+    def on_jackpot_availability(self, item: JackpotAvailability) -> None:
+        if item.open == self.jackpot_open:
             return
-        self.jackpot_open = cmd.open
-        if not cmd.open and self.phase == "betting":
+        self.jackpot_open = item.open
+        if not item.open and self.phase is Phase.BETTING:
             for box, ws in sorted(self.layout.items()):  # not accepted: returned (s34)
                 amount = ws.pop("jackpot", 0)
                 if amount:
-                    self.in_play -= amount
                     account = self.owners[box]
-                    self._to_account(account, Balance(self.wallet.credit(account, amount)))
+                    self.send_to(account, Balance(self.books.return_wager(account, box, amount)))
                     self.broadcast(
                         {
                             "type": "jackpot_wager_returned",
@@ -1023,29 +884,30 @@ class BankedTable(TableActor):
                         }
                     )
         self.broadcast(
-            {"type": "jackpot_status", "open": cmd.open, "status": self._jackpot_status()}
+            {"type": "jackpot_status", "open": item.open, "status": self._jackpot_status()}
         )
 
     # -- recall and dev ----------------------------------------------------------------------
-    def on_recall(self, cmd: Recall) -> None:
+    def on_recall(self, cmd: TableCommand[wire.Recall]) -> None:
         cmd.conn.send(RoundRecall(self.id, self.last_round.get(cmd.conn.account or "")))
 
-    def on_devforce(self, cmd: DevForce) -> None:
+    def on_dev_force(self, cmd: TableCommand[wire.DevForce]) -> None:
         """Dev mode only: the next round's cards (SCENARIOS.md forced outcome)."""
         if not self.config.dev:
             self.error(
                 cmd.conn, errors.DEV_ONLY, "forced cards exist only in dev mode", "dev_force"
             )
             return
+        m = cmd.message
         try:
             boxes: dict[int, list[int]] = {}
-            for key, cs in cmd.boxes.items():
+            for key, cs in m.boxes.items():
                 box = int(key)
                 if not 1 <= box <= self.num_boxes:
                     raise CardError(f"no box {key}")
                 boxes[box] = [card(c) for c in cs]
-            dealer = [card(c) for c in cmd.dealer]
-            board = [card(c) for c in cmd.board]
+            dealer = [card(c) for c in m.dealer]
+            board = [card(c) for c in m.board]
         except (CardError, ValueError) as exc:
             self.error(cmd.conn, errors.BAD_CARDS, str(exc), "dev_force")
             return
@@ -1056,71 +918,77 @@ class BankedTable(TableActor):
             )
             return
         who: Recipient | None = self.spectators.get(cmd.conn.id)
-        player = self.players.get(cmd.conn.account or "")
-        if player is not None and player.conn is cmd.conn:
-            who = player
+        if self.holds_seat(cmd.conn):
+            who = self.members[cmd.conn.account or ""]
         if who is None:
             self.error(cmd.conn, errors.NOT_AT_TABLE, "join the table first", "dev_force")
             return
         self.forced = Forced(boxes, dealer, board)
         # dealt at this window's "no more bets", else at the next window's
-        upcoming = self.round_no if self.phase == "betting" else self.round_no + 1
+        upcoming = self.round_no if self.phase is Phase.BETTING else self.round_no + 1
         self.event(who, {"type": "dev_forced", "round": upcoming})
 
+    def on_poker_message(self, cmd: TableCommand[Any]) -> None:
+        ref = type(cmd.message).__struct_config__.tag
+        self.error(
+            cmd.conn, errors.WRONG_GAME, f"{self.game} is a banked game: use wager / decide", ref
+        )
+
+    handlers: ClassVar[Mapping[type, Handler]] = {
+        **BASE_HANDLERS,
+        wire.Wager: on_wager,
+        wire.Decide: on_decide,
+        wire.Recall: on_recall,
+        wire.DevForce: on_dev_force,
+        wire.Act: on_poker_message,
+        wire.BuyIn: on_poker_message,
+        wire.SitOut: on_poker_message,
+        wire.SitIn: on_poker_message,
+        CoinedIn: on_coined_in,
+        CoinInReversed: on_coin_in_reversed,
+        JackpotAwarded: on_jackpot_awarded,
+        MeterChanged: on_meter_changed,
+        JackpotAvailability: on_jackpot_availability,
+    }
+
     # -- time --------------------------------------------------------------------------------
-    def next_deadline(self) -> float:
+    def round_deadline(self) -> float:
         deadline = min(self.closes_at, self.decision_deadline)
-        for p in self.players.values():
-            if p.grace_until is not None:
-                deadline = min(deadline, p.grace_until)
-        if self.phase in ("idle", "pause") and self.players and not self.closing:
+        if self.phase in (Phase.IDLE, Phase.PAUSE) and self.members and not self.closing:
             deadline = min(deadline, self.next_round_at)
         return deadline
 
-    def on_time(self, now: float) -> None:
-        for p in list(self.players.values()):
-            if p.grace_until is not None and now >= p.grace_until:
-                p.grace_until = None
-                if self._in_round(p):
-                    p.leaving = True
-                else:
-                    self._vacate(p, "grace_expired")
-        if self.phase == "betting" and now >= self.closes_at:
+    def on_round_time(self, now: float) -> None:
+        if self.phase is Phase.BETTING and now >= self.closes_at:
             self._close_betting()
-        if self.phase == "deciding" and now >= self.decision_deadline:
-            self._timeouts()
+        if self.phase is Phase.DECIDING and now >= self.decision_deadline:
+            assert self.engine is not None
+            self._timeouts(self.engine)
         if (
-            self.phase in ("idle", "pause")
+            self.phase in (Phase.IDLE, Phase.PAUSE)
             and not self.closing
-            and self.players
+            and self.members
             and now >= self.next_round_at
         ):
             self._open_betting(now)
-        if self.phase == "pause" and not self.players:
-            self.phase = "idle"
+        if self.phase is Phase.PAUSE and not self.members:
+            self.phases.to(Phase.IDLE)
 
     # -- shutdown ----------------------------------------------------------------------------
-    def shutdown(self) -> None:
-        """Stop: the betting layout is returned, a round in play is void (every wager back)."""
-        self.closing = True
-        self.broadcast({"type": "table_closing"})
-        if self.phase == "betting":
-            self._return_layout("shutdown")
-        elif self.phase == "coin_in":
-            # the coin-in task books the pool's answer and voids it there (closing is set)
+    def void_round(self, reason: str) -> None:
+        """A shutdown: the betting layout is returned; a round in play is void (every wager
+        back); a coin-in still at the pool is reversed when its answer comes (the house pays
+        the jackpot wager back now)."""
+        if self.phase is Phase.BETTING:
+            self._return_layout(reason)
+        elif self.phase is Phase.NO_MORE_BETS:
             for box, ws in sorted(self.layout.items()):
-                amount = sum(ws.values())
-                jackpot = ws.get("jackpot", 0)
-                self.in_play -= amount - jackpot
-                self.house -= jackpot
                 account = self.round_owners[box]
-                self._to_account(account, Balance(self.wallet.credit(account, amount)))
-        elif self.phase == "deciding" and self.engine is not None and not self.engine.complete:
-            self._after(self.engine.void("shutdown"))
-        self.phase = "closed"
-        for p in list(self.players.values()):
-            self._vacate(p, "shutdown")
-        for conn_id in list(self.spectators):
-            to = self.spectators.pop(conn_id)
-            self.deliver(to, lambda seq: Left(self.id, seq, 0, "shutdown"))
-        self.closed.set()
+                jackpot = ws.get("jackpot", 0)
+                self.books.return_wager(account, box, sum(ws.values()) - jackpot)
+                self.books.jackpot_stake_returned(account, jackpot)
+                self.send_to(account, Balance(self.wallet.balance(account)))
+            self.layout = {}
+            self.books.close_round()
+        elif self.phase is Phase.DECIDING and self.engine is not None and not self.engine.complete:
+            self._after(self.engine.void(reason))

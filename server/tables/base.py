@@ -1,22 +1,49 @@
-"""The table actor: one trio task owns one table; connections talk to it by commands.
+"""The table layer: one trio task owns one table; everything reaches it through its inbox.
 
-Theory of operation
--------------------
-Connection reader tasks turn validated client messages into :class:`Command` records and
-:meth:`TableActor.submit` them (never blocking: the channel is unbounded, and each
-connection is rate-limited upstream). The table task takes one command at a time, handles it
-synchronously (no await while the table's state is inconsistent), and wakes up at its next
-deadline (turn timer, disconnect grace, next round) to run :meth:`TableActor.on_time`.
-Everything a table sends goes through :meth:`TableActor.event` / :meth:`TableActor.deliver`
-into a recipient connection's bounded outbound queue (``Connection.send``), so a slow client
-can never stall the table. Each recipient has its own sequence number ``seq``, one per
-event. The events of one step (one command, or one pass of the timers) for one recipient
-are coalesced into a single ``events`` frame: :meth:`TableActor.flush` runs after each step
-(``protocol/README.md``, "Events"). Any table kind built on this base batches the same way.
+Theory of operation: the one path of a client command
+-----------------------------------------------------
+1. **Socket to router** (``server/connections.py``): the connection's reader task decodes a
+   frame with the protocol's strict msgspec decoder (``protocol/codec.py``), rate-limits it,
+   and hands the decoded message to the router (``server/router.py``), which answers session
+   and lobby messages itself and submits a table message as ``TableCommand(conn, message)``
+   to that table's inbox with :meth:`TableActor.submit` (never blocks).
+2. **Inbox to handler**: the table task takes one item at a time and finds its handler in the
+   kind's :attr:`TableActor.handlers`, an explicit map from the protocol message type (or the
+   inbox item type) to a method: ``{BuyIn: on_buy_in, Act: on_act, ...}``. A handler runs
+   synchronously: no await while the table's state is inconsistent, so nothing else ever
+   sees it half-changed. Background work (a jackpot coin-in, a void's reversal) runs in
+   :meth:`TableActor.spawn` jobs; a job never touches the table: it returns a typed result,
+   which comes back through the inbox and is applied by its handler like any command.
+3. **Handler to engine**: the kind's handler checks the table's rules (phase, whose turn,
+   funds) and calls the pure engine (``server/games``), which returns events.
+4. **Money**: only :class:`~server.tables.books.Books` moves money, as named transfers; after
+   each step the books are checked against where the table says every cent is.
+5. **Events to every connection**: :meth:`TableActor.broadcast` offers each event to every
+   recipient (seat holders and spectators); :meth:`TableActor.sees` (the view layer,
+   ``server/tables/views.py``) decides who may see it; :meth:`TableActor.event` numbers it
+   for that recipient and adds it to the recipient's open batch. At the end of the step
+   :meth:`TableActor.flush` sends each recipient one ``events`` frame through its bounded
+   outbound queue (``Connection.send``), drained by the connection's writer task: a slow
+   client is dropped, never waited for.
+6. **Timers**: the table wakes at :meth:`TableActor.next_deadline` (a turn clock, a betting
+   window, a disconnect grace, the next round) and runs :meth:`TableActor.on_time`.
 
-Poker (``server/tables/poker.py``) is one implementation; a banked-game table (player vs
-house, a betting window, boxes) subclasses this base the same way: it keeps the command
-loop, the spectators, the sequence numbers and the delivery, and implements the handlers.
+The seat lifecycle is written here once for every kind: join as a player or spectator,
+resume after a reconnect (a full snapshot, the sequence numbers continue), detach when the
+connection ends, the disconnect grace, vacate, and the shutdown cash-out.
+
+Writing a table kind
+--------------------
+Subclass :class:`TableActor` with a :class:`Member` subclass for its seat holders, and write
+only the game's behaviour:
+
+* :meth:`~TableActor.info` (the lobby row) and :meth:`~TableActor.view_for` (a snapshot);
+* :meth:`~TableActor.admit` (a new player joins: which seat or box, or a refusal);
+* :meth:`~TableActor.in_round` and :meth:`~TableActor.release` (what a leaving member still
+  has in play, and returning its money when it goes);
+* :meth:`~TableActor.round_deadline` / :meth:`~TableActor.on_round_time` and
+  :meth:`~TableActor.void_round` (its rounds' timers, and a round stopped by a shutdown);
+* :attr:`~TableActor.handlers` for its own messages, merged with the base's.
 """
 
 from __future__ import annotations
@@ -24,80 +51,62 @@ from __future__ import annotations
 import logging
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar
 
 import trio
 
 from protocol import errors
+from protocol import messages as wire
 from protocol.messages import Error, Left, Snapshot, TableInfo
 from server.config import ServerConfig, TableConfig
+from server.games.visibility import EVERYONE, Visibility
+from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
+from server.tables.phases import Phase, PhaseMachine
 from server.wallet import Wallet
 
 log = logging.getLogger("croupier.tables")
 
+M = TypeVar("M")
 
-# -- commands (connection -> table) ----------------------------------------------------------
+
+# -- the inbox ---------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Command:
+class TableCommand(Generic[M]):
+    """A client's decoded protocol message for this table, with the connection it came on."""
+
+    conn: Connection
+    message: M
+
+
+@dataclass(frozen=True, slots=True)
+class Detach:
+    """The connection ended (or was replaced): hold its seat for the grace period."""
+
     conn: Connection
 
 
 @dataclass(frozen=True, slots=True)
-class Join(Command):
-    role: str
-    seat: int | None = None
-    last_seq: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class BuyIn(Command):
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class Act(Command):
-    verb: str
-    amount: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class SitOut(Command):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class SitIn(Command):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Leave(Command):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Message(Command):
-    """Any other table message (e.g. banked games' ``wager``, ``decide``): the table kind
-    decides; the base refuses it with ``wrong_game``."""
-
-    message: Any
-
-
-@dataclass(frozen=True, slots=True)
-class Detach(Command):
-    """The connection ended (or was replaced): hold its seat for the grace period."""
-
-
-@dataclass(frozen=True, slots=True)
 class Shutdown:
-    """Stop starting rounds, finish or void the running one, return every stake."""
+    """Stop starting rounds, void the running one, return every stake."""
 
     done: trio.Event
 
 
+@dataclass(frozen=True, slots=True)
+class JobDone:
+    """A background job finished; ``result`` (an inbox item, or None) is applied next."""
+
+    result: object
+
+
+InboxItem = TableCommand[Any] | Detach | Shutdown | JobDone | object
+Handler = Callable[[Any, Any], None]
+
+
+# -- who receives a table's messages -------------------------------------------------------------
 class Recipient:
     """Someone who receives this table's messages: a seat holder or a spectator."""
 
@@ -108,71 +117,137 @@ class Recipient:
         self.seq = 0
 
 
-class TableActor(ABC):
-    """Base of every table: command loop, timers, spectators, delivery with sequence numbers."""
+class Member(Recipient):
+    """A player at the table (any kind): account, name, connection state, leaving."""
 
-    kind = "table"
-    #: whether this kind keeps :attr:`seat_index` up to date (else the server asks
-    #: :meth:`seat_of_account`, which scans the table's seats)
-    indexes_seats = False
+    __slots__ = ("account", "connected", "grace_until", "leaving", "name")
+
+    def __init__(self, conn: Connection) -> None:
+        super().__init__(conn)
+        self.account: str = conn.account or ""
+        self.name = conn.name
+        self.connected = True
+        self.grace_until: float | None = None
+        self.leaving = False
+
+
+class TableActor(ABC):
+    """Base of every table: inbox, handlers, phases, seats, books, delivery."""
+
+    kind: ClassVar[str] = "table"
+    #: message or inbox item type -> handler; a kind merges its own into the base's
+    handlers: ClassVar[Mapping[type, Handler]] = {}
 
     def __init__(self, table: TableConfig, config: ServerConfig, wallet: Wallet) -> None:
         self.table = table
         self.id = table.id
         self.config = config
         self.wallet = wallet
-        self.spectators: dict[int, Recipient] = {}
+        self.books = Books(table.id, wallet)
+        self.phases = PhaseMachine()
+        self.members: dict[str, Member] = {}  # by account
+        self.spectators: dict[int, Recipient] = {}  # by connection id
         self.closing = False
         self.closed = trio.Event()
-        self._inbox_send, self._inbox = trio.open_memory_channel[Any](math.inf)
+        self._inbox_send, self._inbox = trio.open_memory_channel[InboxItem](math.inf)
         self._unflushed: list[Connection] = []  # connections with an open events batch
+        self._work: trio.Nursery | None = None
+        self._jobs = 0
         #: account -> ids of the tables where it holds a seat; the server shares one dict
         #: among its tables so that ``hello`` finds an account's seats without a scan
         self.seat_index: dict[str, set[str]] = {}
 
-    # -- called by connection tasks (sync, never blocks) ------------------------------------
-    def submit(self, command: Command | Shutdown) -> None:
+    @property
+    def phase(self) -> Phase:
+        return self.phases.phase
+
+    # -- called by connection tasks and jobs (sync, never blocks) ---------------------------
+    def submit(self, item: InboxItem) -> None:
         try:
-            self._inbox_send.send_nowait(command)
+            self._inbox_send.send_nowait(item)
         except trio.ClosedResourceError:
-            if isinstance(command, Command) and not isinstance(command, Detach):
-                self.error(command.conn, errors.SHUTTING_DOWN, "the table is closed", "join")
-            elif isinstance(command, Shutdown):
-                command.done.set()
+            if isinstance(item, TableCommand):
+                self.error(item.conn, errors.SHUTTING_DOWN, "the table is closed", "join")
+            elif isinstance(item, Shutdown):
+                item.done.set()
 
     # -- the task ---------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        task_status.started()
+        async with trio.open_nursery() as work:
+            self._work = work
+            async with trio.open_nursery() as services:
+                await self.start_services(services)
+                task_status.started()
+                await self._loop()
+                services.cancel_scope.cancel()
+            # jobs still running (a void's reversal, a held award) report to the inbox
+            with trio.move_on_after(5):
+                while self._jobs:
+                    self._step(await self._inbox.receive())
+            work.cancel_scope.cancel()
+        self._inbox_send.close()
+
+    async def start_services(self, nursery: trio.Nursery) -> None:
+        """Start the kind's long-lived helper tasks (they only ever :meth:`submit`)."""
+        return None
+
+    async def _loop(self) -> None:
         while not self.closed.is_set():
             with trio.move_on_at(self.next_deadline()):
-                command = await self._inbox.receive()
-                self._dispatch(command)
-                self.flush()
+                self._step(await self._inbox.receive())
             try:
                 self.on_time(trio.current_time())
             except Exception:  # a bug must not take the server down
                 log.exception("table %s: timer handling failed", self.id)
-            self.flush()
-        self._inbox_send.close()
+            self._end_step()
 
-    def _dispatch(self, command: Command | Shutdown) -> None:
+    def _step(self, item: InboxItem) -> None:
+        if type(item) is JobDone:
+            self._jobs -= 1
+            if item.result is None:
+                self._end_step()
+                return
+            item = item.result
         try:
-            if isinstance(command, Shutdown):
-                self.shutdown()
-                command.done.set()
-            elif isinstance(command, Join) and command.role == "spectator":
-                self.join_spectator(command)
-            else:
-                handler = getattr(self, "on_" + type(command).__name__.lower())
-                handler(command)
+            self.dispatch(item)
         except Exception:  # a bug must not take the table (or the server) down
-            log.exception("table %s: command %r failed", self.id, command)
-            if isinstance(command, Command):
-                self.error(command.conn, errors.INTERNAL, "server error", None)
+            log.exception("table %s: %r failed", self.id, item)
+            if isinstance(item, TableCommand):
+                self.error(item.conn, errors.INTERNAL, "server error", None)
+        self._end_step()
 
-    def on_message(self, cmd: Message) -> None:
-        kind = type(cmd.message).__struct_config__.tag
-        self.error(cmd.conn, errors.WRONG_GAME, f"a {self.kind} table does not take {kind!r}", kind)
+    def dispatch(self, item: InboxItem) -> None:
+        """Run the handler of one inbox item (a client's message, or a typed result)."""
+        if isinstance(item, TableCommand):
+            handler = self.handlers.get(type(item.message))
+            if handler is None:
+                self.on_unhandled(item)
+                return
+        else:
+            handler = self.handlers[type(item)]
+        handler(self, item)
+
+    def _end_step(self) -> None:
+        self.flush()
+        try:
+            self.books.check(self.where_money_is())
+        except BooksError:
+            log.exception("table %s: the books do not balance", self.id)
+
+    def spawn(self, job: Callable[..., Awaitable[object]], *args: Any) -> None:
+        """Run ``job(*args)`` in the background; its return value (an inbox item, or None)
+        is applied by the table task. A job never touches the table's state."""
+        assert self._work is not None, "jobs run only while the table runs"
+        self._jobs += 1
+
+        async def run_job() -> None:
+            result: object = None
+            try:
+                result = await job(*args)
+            finally:
+                self.submit(JobDone(result))
+
+        self._work.start_soon(run_job)
 
     # -- delivery ---------------------------------------------------------------------------
     def deliver(self, to: Recipient, build: Callable[[int], Any]) -> None:
@@ -198,8 +273,31 @@ class TableActor(ABC):
             for conn in conns:
                 conn.flush()
 
-    def snapshot(self, to: Recipient, role: str, seat: int | None) -> None:
-        view = self.view_for(seat)
+    def broadcast(
+        self, event: dict[str, Any], visible_to: Visibility | None = EVERYONE, skip: Any = None
+    ) -> None:
+        """Offer a table or engine event to every recipient allowed to see it."""
+        for m in self.members.values():
+            if m is not skip and self.sees(m, visible_to):
+                self.event(m, event)
+        if visible_to == EVERYONE:
+            for s in self.spectators.values():
+                if s is not skip:
+                    self.event(s, event)
+
+    def recipients(self) -> Iterator[Recipient]:
+        yield from self.members.values()
+        yield from self.spectators.values()
+
+    def send_to(self, account: str, message: Any) -> None:
+        """A private message (a balance) to a member's connection, if it is connected."""
+        m = self.members.get(account)
+        if m is not None and m.conn is not None:
+            m.conn.send(message)
+
+    def snapshot(self, to: Recipient, role: str, member: Member | None) -> None:
+        view = self.view_for(member)
+        seat = self.seat_of(member) if member is not None else None
         self.deliver(to, lambda seq: Snapshot(self.id, seq, role, seat, view))
 
     def error(
@@ -212,52 +310,229 @@ class TableActor(ABC):
     ) -> None:
         conn.send(Error(code=code, message=message, ref=ref, reason=reason, table=self.id))
 
-    # -- spectators -------------------------------------------------------------------------
-    def join_spectator(self, cmd: Join) -> None:
-        if cmd.conn.id in self.spectators or self.holds_seat(cmd.conn):
-            self.error(cmd.conn, errors.ALREADY_AT_TABLE, "already at this table", "join")
+    # -- the seat lifecycle (every kind) ----------------------------------------------------
+    def on_join(self, cmd: TableCommand[wire.Join]) -> None:
+        conn = cmd.conn
+        if cmd.message.role == "spectator":
+            self._join_spectator(conn)
+            return
+        held = self.members.get(conn.account or "")
+        if held is not None:
+            self._resume(held, conn)
+            return
+        if conn.id in self.spectators:
+            self.error(conn, errors.ALREADY_AT_TABLE, "already watching this table", "join")
             return
         if self.closing:
-            self.error(cmd.conn, errors.SHUTTING_DOWN, "the table is closing", "join")
+            self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
             return
-        to = self.spectators[cmd.conn.id] = Recipient(cmd.conn)
-        cmd.conn.tables.add(self.id)
+        member = self.admit(conn, cmd.message)
+        if member is None:
+            return
+        self.members[member.account] = member
+        self.seat_index.setdefault(member.account, set()).add(self.id)
+        conn.tables.add(self.id)
+        self.snapshot(member, "player", member)
+        self.after_admit(member)
+
+    def _join_spectator(self, conn: Connection) -> None:
+        if conn.id in self.spectators or self.holds_seat(conn):
+            self.error(conn, errors.ALREADY_AT_TABLE, "already at this table", "join")
+            return
+        if self.closing:
+            self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
+            return
+        to = self.spectators[conn.id] = Recipient(conn)
+        conn.tables.add(self.id)
         self.snapshot(to, "spectator", None)
 
-    def leave_spectator(self, conn: Connection, reason: str = "left") -> bool:
-        to = self.spectators.pop(conn.id, None)
-        if to is None:
-            return False
-        conn.tables.discard(self.id)
-        self.deliver(to, lambda seq: Left(self.id, seq, 0, reason))
-        return True
+    def _resume(self, member: Member, conn: Connection) -> None:
+        """Reconnect: the account's seat now talks to ``conn``; full snapshot, seq continues."""
+        old = member.conn
+        if old is not None and old is not conn:
+            old.tables.discard(self.id)
+        member.conn = conn
+        conn.tables.add(self.id)
+        was_connected = member.connected
+        member.connected = True
+        member.grace_until = None
+        self.snapshot(member, "player", member)
+        if not was_connected:
+            self.broadcast(self._connection_event(member, True), skip=member)
 
-    def recipients(self) -> list[tuple[Recipient, int | None]]:
-        """Every recipient with the seat it views from (None: spectator)."""
-        return [(r, None) for r in self.spectators.values()]
+    def _connection_event(self, member: Member, connected: bool) -> dict[str, Any]:
+        return {"type": "connection", "seat": self.seat_of(member), "connected": connected}
 
-    # -- what each table implements ---------------------------------------------------------
+    def on_leave(self, cmd: TableCommand[wire.Leave]) -> None:
+        spectator = self.spectators.pop(cmd.conn.id, None)
+        if spectator is not None:
+            cmd.conn.tables.discard(self.id)
+            self.deliver(spectator, lambda seq: Left(self.id, seq, 0, "left"))
+            return
+        member = self.member_for(cmd.conn, "leave")
+        if member is None:
+            return
+        if self.in_round(member):
+            member.leaving = True  # vacated when the round ends; its turns are timed out
+            self.on_leaving(member)
+        else:
+            self.vacate(member, "left")
+
+    def on_detach(self, item: Detach) -> None:
+        if self.spectators.pop(item.conn.id, None) is not None:
+            return
+        for member in self.members.values():
+            if member.conn is item.conn:
+                member.conn = None
+                member.connected = False
+                member.grace_until = trio.current_time() + self.config.grace
+                self.broadcast(self._connection_event(member, False))
+
+    def on_shutdown(self, item: Shutdown) -> None:
+        """Stop starting rounds, void the running one (every wager back), cash everyone out."""
+        self.closing = True
+        self.broadcast({"type": "table_closing"})
+        self.void_round("shutdown")
+        self.phases.to(Phase.CLOSED)
+        for member in list(self.members.values()):
+            self.vacate(member, "shutdown")
+        for conn_id in list(self.spectators):
+            to = self.spectators.pop(conn_id)
+            self.deliver(to, lambda seq: Left(self.id, seq, 0, "shutdown"))
+        self.closed.set()
+        item.done.set()
+
+    def on_unhandled(self, cmd: TableCommand[Any]) -> None:
+        kind = type(cmd.message).__struct_config__.tag
+        self.error(cmd.conn, errors.WRONG_GAME, f"a {self.kind} table does not take {kind!r}", kind)
+
+    def member_for(self, conn: Connection, ref: str) -> Member | None:
+        """The member talking on ``conn``, or an error to it (``not_seated``/``not_at_table``)."""
+        m = self.members.get(conn.account or "")
+        if m is not None and m.conn is conn:
+            return m
+        code = errors.NOT_SEATED if conn.id in self.spectators else errors.NOT_AT_TABLE
+        self.error(conn, code, "you do not play at this table", ref)
+        return None
+
+    def expire_grace(self, now: float) -> None:
+        """A disconnected member's grace ran out: it leaves (after its round, if in one)."""
+        for member in list(self.members.values()):
+            if member.grace_until is not None and now >= member.grace_until:
+                member.grace_until = None
+                if self.in_round(member):
+                    member.leaving = True
+                else:
+                    self.vacate(member, "grace_expired")
+
+    def vacate(self, member: Member, reason: str) -> None:
+        """Free the member's seat or boxes and return its money to the wallet."""
+        returned = self.release(member)
+        del self.members[member.account]
+        held = self.seat_index.get(member.account)
+        if held is not None:
+            held.discard(self.id)
+            if not held:
+                del self.seat_index[member.account]
+        self.deliver(member, lambda seq: Left(self.id, seq, returned, reason))
+        if member.conn is not None:
+            member.conn.tables.discard(self.id)
+            member.conn.send(wire.Balance(self.wallet.balance(member.account)))
+        self.broadcast(self.vacated_event(member, reason, returned))
+
+    def leave_reason(self, member: Member) -> str:
+        """Why a member flagged ``leaving`` goes at the end of its round."""
+        return "left" if member.grace_until is None and member.connected else "grace_expired"
+
+    def holds_seat(self, conn: Connection) -> bool:
+        m = self.members.get(conn.account or "")
+        return m is not None and m.conn is conn
+
+    def seat_of_account(self, account: str) -> int | None:
+        m = self.members.get(account)
+        return None if m is None else self.seat_of(m)
+
+    # -- time -------------------------------------------------------------------------------
+    def next_deadline(self) -> float:
+        deadline = self.round_deadline()
+        for m in self.members.values():
+            if m.grace_until is not None and m.grace_until < deadline:
+                deadline = m.grace_until
+        return deadline
+
+    def on_time(self, now: float) -> None:
+        self.expire_grace(now)
+        self.on_round_time(now)
+
+    # -- what each table kind implements ----------------------------------------------------
     @abstractmethod
-    def info(self) -> TableInfo: ...
+    def info(self) -> TableInfo:
+        """The table's lobby row."""
 
     @abstractmethod
-    def view_for(self, seat: int | None) -> dict[str, Any]: ...
+    def view_for(self, member: Member | None) -> dict[str, Any]:
+        """The full table view for ``member`` (``None``: a spectator)."""
 
     @abstractmethod
-    def holds_seat(self, conn: Connection) -> bool: ...
+    def admit(self, conn: Connection, join: wire.Join) -> Member | None:
+        """A new player: its seat or box, or an error sent to ``conn`` and ``None``."""
+
+    def after_admit(self, member: Member) -> None:
+        """The new member is seated and has its snapshot (announce it, start a round...)."""
+        return None
 
     @abstractmethod
-    def seat_of_account(self, account: str) -> int | None: ...
+    def seat_of(self, member: Member) -> int | None:
+        """The seat number the member views from (its snapshot's ``seat``)."""
 
     @abstractmethod
-    def next_deadline(self) -> float: ...
+    def sees(self, member: Member, visible_to: Visibility | None) -> bool:
+        """Whether ``member`` may see an event visible to ``visible_to``."""
 
     @abstractmethod
-    def on_time(self, now: float) -> None: ...
+    def in_round(self, member: Member) -> bool:
+        """Whether the member has money or a hand in the round in play."""
+
+    def on_leaving(self, member: Member) -> None:
+        """A member in a round asked to leave: it goes when the round ends."""
+        return None
 
     @abstractmethod
-    def shutdown(self) -> None: ...
+    def release(self, member: Member) -> int:
+        """Return the member's stake or layout to its wallet and free its places; the
+        amount returned."""
 
     @abstractmethod
+    def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
+        """The event that tells the table the member is gone."""
+
+    @abstractmethod
+    def round_deadline(self) -> float:
+        """When the round's next timer fires (``math.inf``: none)."""
+
+    @abstractmethod
+    def on_round_time(self, now: float) -> None:
+        """Run the round's timers that are due."""
+
+    @abstractmethod
+    def void_round(self, reason: str) -> None:
+        """Stop the round in play, if any, returning every wager (a shutdown)."""
+
+    def where_money_is(self) -> dict[str, int] | None:
+        """The table's own idea of each player account (``stake:N``, ``box:N``), checked
+        against the books after every step; ``None`` skips the comparison."""
+        return None
+
     def money(self) -> dict[str, int]:
-        """Cents held by this table: ``stakes`` (incl. in play) and ``commission`` taken."""
+        """Cents held by this table, for ``/health`` and the conservation tests."""
+        return self.books.money()
+
+
+#: The base's handlers: the seat lifecycle and the server's own inbox items.
+BASE_HANDLERS: dict[type, Handler] = {
+    wire.Join: TableActor.on_join,
+    wire.Leave: TableActor.on_leave,
+    Detach: TableActor.on_detach,
+    Shutdown: TableActor.on_shutdown,
+}
+TableActor.handlers = BASE_HANDLERS

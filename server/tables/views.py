@@ -12,17 +12,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.games.poker import PokerRound
 from server.games.visibility import EVERYONE, NOBODY, may_see
 
 __all__ = ["EVERYONE", "NOBODY", "legal_for", "may_see", "round_view"]
 
 
-def legal_for(to_act: int, viewer: int | None, legal: dict[str, Any]) -> dict[str, Any]:
-    """The legal actions in a ``turn`` message: the seat to act gets them, others get none."""
-    return legal if viewer is not None and viewer == to_act else {}
+def legal_for(to_act: int, viewer: int | None, legal: list[Any]) -> list[Any]:
+    """The legal actions in a ``turn`` event: the seat to act gets them, others none.
+
+    One wire form everywhere (the ``turn`` event, the snapshot's ``round.legal``, a banked
+    ``decision``): a list of ``{"verb": ..., bounds}``."""
+    return legal if viewer is not None and viewer == to_act else []
 
 
-def round_view(rnd: Any, seat: int | None, in_round: set[int]) -> dict[str, Any] | None:
+def round_view(
+    rnd: PokerRound | None, seat: int | None, in_round: set[int]
+) -> dict[str, Any] | None:
     """The engine's snapshot for this recipient: its own seat's view only if dealt in."""
     if rnd is None:
         return None

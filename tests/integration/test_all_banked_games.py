@@ -17,7 +17,8 @@ import trio
 
 from clients.client import Client, ServerError
 from server.config import ServerConfig, TableConfig
-from server.games.banked.scenario import MODULES, round_class
+from server.games.banked.scenario import round_class
+from server.games.registry import tabled
 from tests.integration.helpers import conserved
 from tests.integration.test_banked_round import running
 
@@ -27,7 +28,7 @@ LINKED = {"caribbean-stud": "pool-csp", "canberra-poker-2017": "pool-act"}
 
 def tables() -> tuple[TableConfig, ...]:
     out = []
-    for game in MODULES:
+    for game in tabled("banked"):
         options: dict[str, Any] = {"minimum": 100, "maximum": 5_000}
         pool = LINKED.get(game)
         if pool:
@@ -92,10 +93,10 @@ async def test_every_banked_game_plays_and_conserves_money_sch19_s7() -> None:
     )
     async with running(cfg) as server:
         seen: Counter[str] = Counter()
-        results: dict[str, list[dict]] = {g: [] for g in MODULES}
+        results: dict[str, list[dict]] = {g: [] for g in tabled("banked")}
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
-                for game in MODULES:
+                for game in tabled("banked"):
                     for box in (1, 2):
                         nursery.start_soon(
                             functools.partial(bot, server.url, game, box, seen, results[game])

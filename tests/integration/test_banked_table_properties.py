@@ -15,10 +15,11 @@ import trio.testing
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
+from protocol import messages as wire
 from server.config import ServerConfig, TableConfig
 from server.jackpots.memory import MemoryJackpotService
-from server.tables.banked import BankedTable, Decide, DevForce, PlaceWager
-from server.tables.base import Join, Leave, Shutdown
+from server.tables.banked import BankedTable
+from server.tables.base import Shutdown, TableCommand
 from server.tables.connection import Connection
 from server.wallet import Wallet
 from tests.integration.helpers import DEALER_NO_QUALIFY, ROYAL
@@ -99,13 +100,17 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
             nursery.start_soon(drain, conn)
         await nursery.start(table.run)
         for conn in conns:
-            table.submit(Join(conn, "player"))
+            table.submit(TableCommand(conn, wire.Join(table.id)))
         for step in ops:
             kind = step[0]
             who = conns[step[1] % 3] if isinstance(step[1], int) else conns[0]
             if kind == "wager":  # the game's wager names mostly, a decision wager sometimes
                 names = [w.name for w in table.spec.wagers if w.initial] * 3 + ["bet"]
-                table.submit(PlaceWager(who, step[2], names[step[3] % len(names)], step[4]))
+                table.submit(
+                    TableCommand(
+                        who, wire.Wager(table.id, step[2], names[step[3] % len(names)], step[4])
+                    )
+                )
             elif kind == "decide":
                 mine = [
                     d
@@ -116,18 +121,22 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
                     d = mine[step[2] % len(mine)]
                     c = d.choices[step[3] % len(d.choices)]
                     amount = c.amounts[step[3] % len(c.amounts)] if c.amounts else None
-                    table.submit(Decide(who, d.box, c.verb, amount))
+                    table.submit(TableCommand(who, wire.Decide(table.id, d.box, c.verb, amount)))
                 else:
-                    table.submit(Decide(who, 1 + step[2] % 4, "bet", None))
+                    table.submit(TableCommand(who, wire.Decide(table.id, 1 + step[2] % 4, "bet")))
             elif kind == "idle":
                 await trio.sleep(step[1])
             elif kind == "force" and linked:
                 box = 1 + step[2] % 4
-                table.submit(DevForce(who, {str(box): ROYAL}, DEALER_NO_QUALIFY, []))
-                table.submit(PlaceWager(who, box, "ante", 100))
-                table.submit(PlaceWager(who, box, "jackpot", 100))
+                table.submit(
+                    TableCommand(
+                        who, wire.DevForce(table.id, {str(box): ROYAL}, DEALER_NO_QUALIFY, [])
+                    )
+                )
+                table.submit(TableCommand(who, wire.Wager(table.id, box, "ante", 100)))
+                table.submit(TableCommand(who, wire.Wager(table.id, box, "jackpot", 100)))
             elif kind == "leave":
-                table.submit(Leave(who))
+                table.submit(TableCommand(who, wire.Leave(table.id)))
             await trio.sleep(0.35)
             assert books(table, wallet) == issued, step
         done = trio.Event()

@@ -136,7 +136,7 @@ async def test_one_frame_per_step_seq_per_event_and_no_turn_to_act():
             assert f["seq"] - len(f["events"]) + 1 == last + 1, "gap or overlap in seq"
             last = f["seq"]
             assert all(e["type"] != "turn_to_act" for e in f["events"])
-            assert all(e["legal"] == {} for e in f["events"] if e["type"] == "turn")
+            assert all(e["legal"] == [] for e in f["events"] if e["type"] == "turn")
     # an action that hands the turn on is one frame with the action and the next turn
     steps = [[e["type"] for e in f["events"]] for f in frames if f["type"] == "events"]
     assert any(s[0] == "action_taken" and s[-1] == "turn" for s in steps)

@@ -17,6 +17,6 @@ def test_visibility_rules():
 
 
 def test_legal_actions_go_to_the_seat_to_act_only():
-    legal = {"fold": {}, "call": {"amount": 200}}
+    legal = [{"verb": "fold"}, {"verb": "call", "amount": 200}]
     assert legal_for(5, 5, legal) == legal
-    assert legal_for(5, 4, legal) == {} and legal_for(5, None, legal) == {}
+    assert legal_for(5, 4, legal) == [] and legal_for(5, None, legal) == []

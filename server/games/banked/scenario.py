@@ -1,7 +1,7 @@
 """The scenario adapter for every banked game (SCENARIOS.md "Banked games").
 
-``describe(game)`` and ``run(game, scenario)`` for the ids in :data:`MODULES` and
-:data:`SCENARIO_ONLY`. Each game module
+``describe(game)`` and ``run(game, scenario)`` for every game on the banked framework
+(``server.games.registry.BANKED``). Each game module
 exposes ``ROUNDS: dict[str, type[BankedRound]]`` (game id -> round class). The adapter
 validates the file (unknown option, card not in the deck, card used twice, box out of range,
 unknown wager name, negative or non-integer amounts -> :class:`ScenarioError`), then drives the
@@ -24,36 +24,13 @@ from typing import Any
 from server.cards import CardError, SeededRandomSource, card
 from server.errors import IllegalAction, ScenarioError
 from server.games.banked.base import BankedRound, Forced, InvalidRound, JackpotState
-
-#: game id -> module under server.games.banked exposing ROUNDS.
-MODULES: dict[str, str] = {
-    "caribbean-stud": "caribbean_stud",
-    "holdem-bonus": "holdem_bonus",
-    "three-card-poker": "three_card_poker",
-    "mississippi-stud": "mississippi_stud",
-    "canberra-poker-2004": "canberra_poker",
-    "canberra-poker-2017": "canberra_poker",
-    "four-card-poker": "four_card_poker",
-    "casino-war": "casino_war",
-    "baccarat": "baccarat",
-    "lucky-draw-baccarat": "lucky_draw_baccarat",
-}
-
-#: Shared-outcome games (roulette, sic-bo, wheel of fortune): engines with scenario support
-#: but no server table yet (a betting-window table is future work), so they are kept out of
-#: MODULES, the games the server offers as tables (``server.tables.banked.BANKED_GAMES``).
-SCENARIO_ONLY: dict[str, str] = {
-    "roulette": "roulette",
-    "sic-bo": "sic_bo",
-    "wheel-of-fortune": "wheel_of_fortune",
-}
+from server.games.registry import BANKED, GAMES
 
 
 def round_class(game: str) -> type[BankedRound]:
-    name = MODULES.get(game) or SCENARIO_ONLY.get(game)
-    if name is None:
+    if game not in BANKED:
         raise ScenarioError(f"unknown banked game: {game!r}")
-    module = importlib.import_module(f"server.games.banked.{name}")
+    module = importlib.import_module(GAMES[game].module)
     return module.ROUNDS[game]
 
 

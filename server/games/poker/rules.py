@@ -44,16 +44,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.errors import ScenarioError
+from server.games.registry import POKER
 from server.hands import MANILA, MANILA_ACE_LOW, STANDARD, Ranking
 
-GAME_IDS: tuple[str, ...] = (
-    "holdem-act",
-    "omaha-act",
-    "manila-act",
-    "holdem-qld",
-    "omaha-qld",
-    "manila-qld",
-)
+#: The six poker games (declared in :mod:`server.games.registry`).
+GAME_IDS: tuple[str, ...] = POKER
+
+#: Each game's name as players read it (the lobby's description).
+TITLES: dict[str, str] = {
+    "holdem-act": "Texas Hold'em, ACT rules",
+    "omaha-act": "Omaha, ACT rules",
+    "manila-act": "3 Card Manila, ACT rules",
+    "holdem-qld": "Texas Hold'em, Queensland Schedule 11",
+    "omaha-qld": "Omaha, Queensland Schedule 11",
+    "manila-qld": "Manila, Queensland Schedule 5",
+}
 
 STRUCTURES = ("limit", "half-pot", "full-pot", "no-limit")
 
@@ -127,6 +132,32 @@ class RuleSet:
     min_table_stake: int = 0
     max_buy_in: int | None = None
     dead_button: bool = False
+
+    @property
+    def title(self) -> str:
+        return TITLES[self.game]
+
+    @property
+    def absent_players(self) -> bool:
+        """QLD Sch 11 s21(2): a player sitting out is absent: not dealt in, skipped for the
+        button and the blinds (s17(4), s23(3)), and posts the second blind on return (s23A).
+        ACT (6.3) and QLD Manila (Sch 5 s17(3)) deal a sitting-out seat in instead."""
+        return self.jurisdiction == "qld" and self.variant != "manila"
+
+    @property
+    def top_up_below(self) -> str:
+        """When a seat must top up before it is dealt in: ``"min_stake"`` (ACT 12.3: below
+        the minimum table stake, if the wallet can cover it), ``"min_wager"`` (QLD Sch 11
+        s31(2): below the minimum wager) or ``"empty"`` (QLD Sch 5 s29: no stake)."""
+        if self.jurisdiction == "act":
+            return "min_stake"
+        return "min_wager" if self.variant != "manila" else "empty"
+
+    @property
+    def vacates_abstainers(self) -> bool:
+        """ACT 18.8: a seat that wagers on no round for 3 rounds while every seat is taken
+        is vacated (ACT tables only)."""
+        return self.jurisdiction == "act"
 
     @property
     def rounds(self) -> int:

@@ -1,0 +1,119 @@
+"""Routing: where each valid client message goes.
+
+Session and lobby messages (``hello``, ``lobby``, ``ping``) are answered here; every table
+message goes, as it was decoded, to its table's inbox as a
+:class:`~server.tables.base.TableCommand` (the one command path: the table's handler map
+decides what it does with it). Nothing here blocks or touches a table's state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol import errors
+from protocol.codec import ProtocolError
+from protocol.errors import CloseCode
+from protocol.messages import PROTOCOL_VERSION, Error, Hello, Lobby, LobbyList, Ping, Pong, Welcome
+from server.accounts import Accounts, BadToken
+from server.config import ServerConfig
+from server.tables.base import Detach, TableActor, TableCommand
+from server.tables.connection import Connection
+from server.wallet import Wallet
+
+
+class Router:
+    """Accounts, sessions and the way to every table of this server."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        accounts: Accounts,
+        wallet: Wallet,
+        tables: dict[str, TableActor],
+        seat_index: dict[str, set[str]],
+    ) -> None:
+        self.config = config
+        self.accounts = accounts
+        self.wallet = wallet
+        self.tables = tables
+        self.seat_index = seat_index  # account -> ids of the tables where it holds a seat
+        self.table_order = {tid: i for i, tid in enumerate(tables)}
+        self.by_account: dict[str, Connection] = {}
+        self.closing = False
+
+    def route(self, conn: Connection, message: Any) -> None:
+        """Handle one valid message: session and lobby here, table messages to the table."""
+        if isinstance(message, Hello):
+            self.hello(conn, message)
+            return
+        if conn.account is None:
+            raise ProtocolError(errors.HELLO_REQUIRED, "send hello first")
+        if isinstance(message, Lobby):
+            conn.send(LobbyList([t.info() for t in self.tables.values()]))
+            return
+        if isinstance(message, Ping):
+            conn.send(Pong(message.nonce))
+            return
+        table = self.tables.get(message.table)
+        if table is None or self.closing:
+            code, text = (
+                (errors.UNKNOWN_TABLE, f"no table {message.table!r}")
+                if table is None
+                else (errors.SHUTTING_DOWN, "the server is shutting down")
+            )
+            ref = str(type(message).__struct_config__.tag)
+            conn.send(Error(code=code, message=text, ref=ref, table=message.table))
+            return
+        table.submit(TableCommand(conn, message))
+
+    def hello(self, conn: Connection, message: Hello) -> None:
+        if conn.account is not None:
+            raise ProtocolError(errors.ALREADY_HELLO, "hello was already accepted")
+        if message.protocol != PROTOCOL_VERSION:
+            raise ProtocolError(
+                errors.PROTOCOL_VERSION, f"this server speaks protocol {PROTOCOL_VERSION}"
+            )
+        if message.token is not None:
+            try:
+                ident = self.accounts.verify(message.token)
+            except BadToken as exc:
+                raise ProtocolError(errors.BAD_TOKEN, str(exc)) from None
+            token = message.token
+        elif self.accounts.dev:
+            ident, token = self.accounts.guest(message.name)
+        else:
+            raise ProtocolError(errors.GUESTS_DISABLED, "this server needs a session token")
+        balance = self.wallet.open(ident.account, self.config.starting_balance)
+        conn.account, conn.name = ident.account, message.name or ident.name
+        old = self.by_account.get(ident.account)
+        if old is not None and old is not conn:
+            old.drop(CloseCode.REPLACED, "session taken over by a newer connection")
+            self.detach(old)
+        self.by_account[ident.account] = conn
+        conn.send(
+            Welcome(
+                protocol=PROTOCOL_VERSION,
+                token=token,
+                account=ident.account,
+                name=conn.name,
+                balance=balance,
+                dev=self.accounts.dev,
+                seated=self.seated_tables(ident.account),
+                max_frame=self.config.max_frame,
+            )
+        )
+
+    def detach(self, conn: Connection) -> None:
+        """The connection is gone: every table it was at holds its seat for the grace."""
+        for table_id in list(conn.tables):
+            self.tables[table_id].submit(Detach(conn))
+
+    def disconnected(self, conn: Connection) -> None:
+        if conn.account and self.by_account.get(conn.account) is conn:
+            del self.by_account[conn.account]
+        self.detach(conn)
+
+    def seated_tables(self, account: str) -> list[str]:
+        """Ids of the tables where ``account`` holds a seat, in lobby order (from the index
+        the tables keep: a reconnect storm of thousands of players costs no table scan)."""
+        return sorted(self.seat_index.get(account, ()), key=self.table_order.__getitem__)
