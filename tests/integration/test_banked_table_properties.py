@@ -145,12 +145,12 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
         await trio.sleep(10)  # held awards and voids finish in the table's helper tasks
         assert books(table, wallet) == issued
         assert table.money()["stakes"] == 0
-        event(f"rounds settled: {min(results, 4)}+, jackpot paid: {table.jackpot_paid > 0}")
+        event(f"rounds settled: {min(results, 4)}+, jackpot paid: {table.money()['jackpot_paid'] > 0}")
         if linked:
             snap = await service.snapshot("p")
             assert snap is not None and (await service.check("p")).ok
-            assert snap.contributions == table.jackpot_contributed
-            assert snap.paid == table.jackpot_paid
+            assert snap.contributions == table.money()["jackpot_contributed"]
+            assert snap.paid == table.money()["jackpot_paid"]
         nursery.cancel_scope.cancel()
 
 
