@@ -29,7 +29,7 @@ import coredis.exceptions
 import trio
 from coredis.retry import NoRetryPolicy
 
-from server.jackpots.service import (
+from server.jackpots.model import (
     BASIS,
     POOL_NAME,
     AwardResult,

@@ -63,7 +63,8 @@ from server.games.banked.base import (
 )
 from server.games.banked.scenario import MODULES, round_class
 from server.games.visibility import may_see
-from server.jackpots.service import JackpotError, JackpotService, MeterUpdate, check_pool_name
+from server.jackpots.model import JackpotError, MeterUpdate, check_pool_name
+from server.jackpots.service import JackpotService
 from server.tables.base import Command, Detach, Join, Leave, Message, Recipient, TableActor
 from server.tables.connection import Connection
 from server.tables.jackpot_link import CoinInResult, JackpotLink, LinkError, pool_config_for
