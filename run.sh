@@ -53,6 +53,8 @@ case "$cmd" in
     setup_python
     setup_system
     .venv/bin/ruff check .
+    .venv/bin/ruff format --check .
+    .venv/bin/mypy
     set +e
     "$PY" -m pytest "$@"
     rc=$?

@@ -21,7 +21,8 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from server.jackpots.service import JackpotService, PoolConfig, open_jackpot_service
+from server.jackpots.model import PoolConfig
+from server.jackpots.service import JackpotService, open_jackpot_service
 
 BOXES = 7
 

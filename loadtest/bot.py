@@ -279,7 +279,7 @@ class Bot:
 
     def _handle(self, msg: dict[str, Any], nursery: trio.Nursery) -> bool:
         """Apply one message; True when the session is over (left and settled)."""
-        kind = msg.get("type")
+        kind = str(msg.get("type"))  # counted by name, as event types are below
         stats = self.ctx.stats
         stats.kinds[kind if kind != "event" else "event:" + str(msg["event"].get("type"))] += 1
         if kind in ("event", "turn", "left", "snapshot"):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import trio
@@ -26,6 +27,7 @@ from rich.live import Live
 from loadtest import report as rep
 from loadtest.runner import LoadTestError, RunSpec, run
 from loadtest.server_proc import GAME_OPTIONS, LocalServer, tables_toml
+from loadtest.stats import Stats
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
@@ -174,12 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if report["ok"] else 1
 
 
-def _run(spec: RunSpec, console: Console, live: bool) -> dict:
+def _run(spec: RunSpec, console: Console, live: bool) -> dict[str, Any]:
     if not live:
         return trio.run(run, spec)
     with Live(console=console, refresh_per_second=2, transient=True) as display:
 
-        def on_progress(stats, elapsed):  # type: ignore[no-untyped-def]
+        def on_progress(stats: Stats, elapsed: float) -> None:
             display.update(rep.progress_table(stats, elapsed))
 
         return trio.run(run, spec, on_progress)

@@ -51,11 +51,11 @@ def serve_variant(variant: str, serve_args: list[str]) -> int:
     if variant == "gc-default":
         from server import gc_policy
 
-        async def idle() -> None:
+        async def idle(freeze_every: float = 5.0, full_every: float = 900.0) -> None:
             return None
 
-        gc_policy.tune_at_startup = lambda *a, **k: None  # type: ignore[assignment]
-        gc_policy.keep = idle  # type: ignore[assignment]
+        gc_policy.tune_at_startup = lambda *a, **k: None
+        gc_policy.keep = idle
     try:
         app.main(serve_args)
     except BaseException:  # SIGINT ends the server

@@ -19,6 +19,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 def wrap(out: Path, html: Path | None, serve_args: list[str]) -> int:
@@ -48,7 +49,7 @@ def wrap_gc(serve_args: list[str]) -> int:
 
     started = [0.0]
 
-    def timed(phase: str, info: dict) -> None:
+    def timed(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             started[0] = time.perf_counter()
             return

@@ -18,6 +18,7 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,9 @@ from websockets.trio.client import connect
 from loadtest.bot import BENIGN_ERRORS
 from loadtest.server_proc import health
 from loadtest.stats import Histogram, Stats
+
+#: Called with the workers' merged figures so far and the seconds since the start.
+Progress = Callable[[Stats, float], None]
 
 #: /health money fields that belong to players; every other field but ``issued`` is the
 #: house's side (commission, pools, house bank).
@@ -93,7 +97,7 @@ def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, A
 
 
 async def run_workers(
-    spec: RunSpec, chosen: list[dict[str, Any]], on_progress: Any = None
+    spec: RunSpec, chosen: list[dict[str, Any]], on_progress: Progress | None = None
 ) -> tuple[Stats, float]:
     """Start the worker processes, relay their progress, and merge their final figures."""
     procs = max(1, min(spec.procs, len(chosen)))
@@ -302,7 +306,7 @@ def build_report(
     }
 
 
-async def run(spec: RunSpec, on_progress: Any = None) -> dict[str, Any]:
+async def run(spec: RunSpec, on_progress: Progress | None = None) -> dict[str, Any]:
     """The whole run against ``spec.url``; returns the report dict."""
     try:
         before = (await health(spec.url)).get("money")

@@ -13,8 +13,11 @@ import msgspec
 from protocol import errors
 from protocol.messages import ClientMessage, ServerMessage
 
-_decoder = msgspec.msgpack.Decoder(type=ClientMessage)
-_server_decoder = msgspec.msgpack.Decoder(type=ServerMessage)
+# Annotated: a decoder for a union of Structs is typed Decoder[Any] otherwise.
+_decoder: msgspec.msgpack.Decoder[ClientMessage] = msgspec.msgpack.Decoder(type=ClientMessage)
+_server_decoder: msgspec.msgpack.Decoder[ServerMessage] = msgspec.msgpack.Decoder(
+    type=ServerMessage
+)
 _encoder = msgspec.msgpack.Encoder()
 
 

@@ -39,10 +39,14 @@ Role = Literal["player", "spectator"]
 
 
 class _Client(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
-    """Base of client -> server messages."""
+    """Base of client -> server messages.
+
+    Every subclass repeats ``frozen=True``: msgspec would inherit it, but type checkers read
+    each class's own arguments (``dataclass_transform``).
+    """
 
 
-class Hello(_Client, tag="hello"):
+class Hello(_Client, tag="hello", frozen=True):
     """First message on a connection. ``token`` resumes an account; none = a dev-mode guest."""
 
     protocol: Annotated[int, msgspec.Meta(ge=0, le=1000)]
@@ -50,11 +54,11 @@ class Hello(_Client, tag="hello"):
     name: Name | None = None
 
 
-class Lobby(_Client, tag="lobby"):
+class Lobby(_Client, tag="lobby", frozen=True):
     """Ask for the list of tables."""
 
 
-class Join(_Client, tag="join"):
+class Join(_Client, tag="join", frozen=True):
     """Watch a table (``spectator``) or take a seat (``player``; ``seat`` optional).
 
     Joining a table where this account already holds a seat resumes it (reconnect): the reply
@@ -67,14 +71,14 @@ class Join(_Client, tag="join"):
     last_seq: Seq | None = None
 
 
-class BuyIn(_Client, tag="buy_in"):
+class BuyIn(_Client, tag="buy_in", frozen=True):
     """Move ``amount`` cents from the wallet to this seat's table stake (between rounds only)."""
 
     table: TableId
     amount: Amount
 
 
-class Act(_Client, tag="act"):
+class Act(_Client, tag="act", frozen=True):
     """A betting action by the seat to act: ``fold``, ``check``, ``call``, ``bet``, ``raise``.
 
     ``amount`` is the total the seat's wager in this betting round reaches (bet and raise).
@@ -85,25 +89,25 @@ class Act(_Client, tag="act"):
     amount: Amount | None = None
 
 
-class SitOut(_Client, tag="sit_out"):
+class SitOut(_Client, tag="sit_out", frozen=True):
     """Stop playing from the next round on but keep the seat (see docs/rulings.md)."""
 
     table: TableId
 
 
-class SitIn(_Client, tag="sit_in"):
+class SitIn(_Client, tag="sit_in", frozen=True):
     """Play again from the next round."""
 
     table: TableId
 
 
-class Leave(_Client, tag="leave"):
+class Leave(_Client, tag="leave", frozen=True):
     """Give up the seat (or stop watching). The stake returns to the wallet after the round."""
 
     table: TableId
 
 
-class Ping(_Client, tag="ping"):
+class Ping(_Client, tag="ping", frozen=True):
     """Application-level liveness check; answered by ``pong`` with the same nonce."""
 
     nonce: Nonce = 0
@@ -116,7 +120,7 @@ CardText = Annotated[str, msgspec.Meta(pattern=r"^[2-9TJQKA][shdc]$")]
 Cards = Annotated[list[CardText], msgspec.Meta(max_length=12)]
 
 
-class Wager(_Client, tag="wager"):
+class Wager(_Client, tag="wager", frozen=True):
     """Make, change (``amount``) or withdraw (``amount`` 0) a wager on a box while betting is
     open (QLD Sch 19 s5(2)); the first wager on a free box takes that box for this player."""
 
@@ -126,7 +130,7 @@ class Wager(_Client, tag="wager"):
     amount: Amount
 
 
-class Decide(_Client, tag="decide"):
+class Decide(_Client, tag="decide", frozen=True):
     """A box's decision on the current street (``bet``, ``fold``, ``raise``, ...)."""
 
     table: TableId
@@ -135,13 +139,13 @@ class Decide(_Client, tag="decide"):
     amount: Amount | None = None
 
 
-class Recall(_Client, tag="recall"):
+class Recall(_Client, tag="recall", frozen=True):
     """Ask for this player's previous round at the table: bet, result, win (Sch 19 s3(2))."""
 
     table: TableId
 
 
-class DevForce(_Client, tag="dev_force"):
+class DevForce(_Client, tag="dev_force", frozen=True):
     """Dev mode only: fix the next round's cards (the scenario "forced outcome")."""
 
     table: TableId

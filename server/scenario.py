@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from typing import Any
+from typing import Any, Protocol, cast
 
 from server.errors import ScenarioError
 from server.games.registry import GAMES as REGISTRY
@@ -31,22 +31,35 @@ GAMES: dict[str, str] = {
 }
 
 
-def _module(game: Any):
+class GameModule(Protocol):
+    """What each module named in :data:`GAMES` provides (see above)."""
+
+    def describe(self, game: str) -> dict[str, Any]: ...
+
+    def run(self, game: str, scenario: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def _game(game: object) -> str:
     if not isinstance(game, str) or game not in GAMES:
         raise ScenarioError(f"unknown game: {game!r}")
-    return importlib.import_module(GAMES[game])
+    return game
 
 
-def run_scenario(scenario: Any) -> dict:
+def _module(game: str) -> GameModule:
+    # import_module is typed ModuleType; the modules in GAMES implement GameModule.
+    return cast(GameModule, importlib.import_module(GAMES[game]))
+
+
+def run_scenario(scenario: Any) -> dict[str, Any]:
     """Run one parsed scenario and return its result (raises ScenarioError if invalid)."""
     if not isinstance(scenario, dict):
         raise ScenarioError("a scenario must be a JSON object")
-    game = scenario.get("game")
+    game = _game(scenario.get("game"))
     return _module(game).run(game, scenario)
 
 
-def describe(game: str) -> dict:
-    return _module(game).describe(game)
+def describe(game: str) -> dict[str, Any]:
+    return _module(_game(game)).describe(game)
 
 
 def load(path: str) -> Any:

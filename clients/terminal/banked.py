@@ -152,7 +152,9 @@ class BankedSession(Session):
     def apply(self, ev: dict[str, Any]) -> str | None:
         """Fold one event into the state; returns its log line (None: nothing to say)."""
         kind = ev.get("type")
-        box = ev.get("box")
+        # An int; None for events without a box and the dealer's hand_shown. An event that
+        # needs a box and has none falls through to the last line, like an unknown event.
+        box: int | None = ev.get("box")
         if kind == "betting_open":
             self.status, self.round = "betting", ev.get("round", self.round)
             self.closes_at = trio.current_time() + ev.get("closes_in_ms", 0) / 1000
@@ -162,12 +164,12 @@ class BankedSession(Session):
             for info in self.boxes.values():
                 info["wagers"] = {}
             return f"--- round #{self.round}: betting open ---"
-        if kind == "wager_placed":
+        if kind == "wager_placed" and box is not None:
             self.boxes[box] = {"player": ev.get("name", ""), "wagers": ev.get("box_wagers") or {}}
             if self.wagering == box and ev.get("name") == self.me:
                 self.my_boxes.add(box)
             return f"{ev.get('name')}: {ev.get('wager')} {money(ev.get('amount'))} on box {box}"
-        if kind == "box_taken":
+        if kind == "box_taken" and box is not None:
             self.boxes.setdefault(box, {"wagers": {}})["player"] = ev.get("name", "")
             if self.wagering == box and ev.get("name") == self.me:
                 self.my_boxes.add(box)
@@ -180,9 +182,9 @@ class BankedSession(Session):
         if kind == "round_started":
             self.status = "deciding"
             return None
-        if kind == "cards_dealt":
+        if kind == "cards_dealt" and (box is not None or ev.get("to") != "box"):
             cards = list(ev.get("cards") or [])
-            if ev.get("to") == "box":
+            if box is not None and ev.get("to") == "box":
                 self.cards[box] = self.cards.get(box, []) + cards
                 return f"box {box}: {plain_cards(cards)}" if box in self.my_boxes else None
             if ev.get("to") == "dealer":
@@ -190,10 +192,10 @@ class BankedSession(Session):
             else:
                 self.board = self.board + cards
             return f"{ev.get('to')}: {plain_cards(cards)}"
-        if kind == "decision":
+        if kind == "decision" and box is not None:
             self.decisions[box] = ev
             return None
-        if kind == "decision_made":
+        if kind == "decision_made" and box is not None:
             self.decisions.pop(box, None)
             amount = f" {money(ev['amount'])}" if ev.get("amount") else ""
             cause = f" ({ev['cause']})" if ev.get("cause") not in (None, "player") else ""

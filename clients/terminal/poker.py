@@ -94,7 +94,8 @@ class PokerSession(Session):
         for s in view.get("seats", []):
             n = s["seat"]
             h = hand.seats.get(n) if hand else None
-            stack = h.stack if h and not hand.ended else s["stake"]
+            ended = hand.ended if hand else False
+            stack = h.stack if h and not ended else s["stake"]
             notes = []
             if view.get("designated") == n:
                 notes.append("D")
@@ -102,7 +103,7 @@ class PokerSession(Session):
                 notes.append("<- to act")
             if h and h.folded:
                 notes.append("folded")
-            if h and h.allin and not hand.ended:
+            if h and h.allin and not ended:
                 notes.append("all in")
             if h and h.category:
                 notes.append(h.category.replace("_", " "))

@@ -26,14 +26,8 @@ from typing import Any
 
 import trio
 
-from server.jackpots.service import (
-    JackpotError,
-    JackpotService,
-    JackpotUnavailable,
-    PoolConfig,
-    Snapshot,
-    open_jackpot_service,
-)
+from server.jackpots.model import JackpotError, JackpotUnavailable, PoolConfig, Snapshot
+from server.jackpots.service import JackpotService, open_jackpot_service
 
 
 def parse_amount(text: str) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from server.jackpots.service import (
+from server.jackpots.model import (
     AwardResult,
     CheckReport,
     ContributionResult,

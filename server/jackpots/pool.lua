@@ -9,7 +9,7 @@
 --           r:<wager>, void) | jp:{pool}:award:{round}:{award} | jp:{pool}:reset:{id}
 -- ARGV[1] is the operation. Amounts are integer cents below 2^53; the only products
 -- (contribution split) are guarded below 2^53 by the caller, so doubles are exact.
--- The arithmetic mirrors server/jackpots/service.py (fund_award, PoolConfig.split).
+-- The arithmetic mirrors server/jackpots/model.py (fund_award, PoolConfig.split).
 
 local state, audit, record = KEYS[1], KEYS[2], KEYS[3]
 local op = ARGV[1]

@@ -29,7 +29,7 @@ import coredis.exceptions
 import trio
 from coredis.retry import NoRetryPolicy
 
-from server.jackpots.service import (
+from server.jackpots.model import (
     BASIS,
     POOL_NAME,
     AwardResult,
@@ -65,6 +65,9 @@ DOWN_ERRORS: tuple[type[BaseException], ...] = (
     trio.BrokenResourceError,
     trio.ClosedResourceError,
 )
+#: A ping fails on these (any Redis error too); a meter watch backs off on these.
+PING_ERRORS: tuple[type[BaseException], ...] = (*DOWN_ERRORS, coredis.exceptions.RedisError)
+WATCH_ERRORS: tuple[type[BaseException], ...] = (*DOWN_ERRORS, JackpotUnavailable)
 
 
 def key(pool: str, *parts: str) -> str:
@@ -154,7 +157,7 @@ class RedisJackpotService:
             try:
                 with trio.fail_after(self.op_timeout):
                     await self._client.ping()
-            except (*DOWN_ERRORS, coredis.exceptions.RedisError) as exc:
+            except PING_ERRORS as exc:
                 self._mark_down(exc)
             else:
                 self._mark_up()
@@ -499,7 +502,8 @@ class RedisJackpotService:
 
     async def _follow(self, pool: str, send: trio.MemorySendChannel[MeterUpdate]) -> None:
         stream = key(pool, "audit")
-        last_id: str | None = None
+        # coredis types a stream entry id as str | bytes (str here: decode_responses=True).
+        last_id: str | bytes | None = None
         while True:
             try:
                 if last_id is None:
@@ -513,7 +517,7 @@ class RedisJackpotService:
                     found = await self._client.xread(
                         {stream: last_id}, count=100, block=self.watch_block_ms
                     )
-            except (*DOWN_ERRORS, JackpotUnavailable):
+            except WATCH_ERRORS:
                 await trio.sleep(self.ping_interval)
                 await self.wait_available()
                 continue

@@ -75,7 +75,8 @@ from server.games.banked.base import (
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
 from server.games.visibility import Visibility, may_see
-from server.jackpots.service import JackpotError, JackpotService, MeterUpdate, check_pool_name
+from server.jackpots.model import JackpotError, MeterUpdate, check_pool_name
+from server.jackpots.service import JackpotService
 from server.tables import books
 from server.tables.base import BASE_HANDLERS, Handler, Member, Recipient, TableActor, TableCommand
 from server.tables.connection import Connection

@@ -31,19 +31,17 @@ from typing import Any
 
 import trio
 
-from server.jackpots import regimes_act as act
-from server.jackpots import regimes_qld as qld
-from server.jackpots.service import (
+from server.games.banked.jackpot_regimes import act, qld
+from server.jackpots.model import (
     JackpotError,
-    JackpotService,
     JackpotUnavailable,
     MeterUpdate,
     PoolConfig,
     Prize,
     Snapshot,
-    award_by_rule,
     regime_prizes,
 )
+from server.jackpots.service import JackpotService, award_by_rule
 
 log = logging.getLogger("croupier.tables.jackpot")
 

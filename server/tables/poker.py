@@ -45,9 +45,8 @@ from protocol.messages import Balance, TableInfo
 from server.cards import RandomSource, SeededRandomSource, SystemRandomSource
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction
-from server.games.events import Event
 from server.games.poker import PokerRound, blind_posters, next_designated, rules_for
-from server.games.poker.events import ActionTaken, TurnToAct
+from server.games.poker.events import ActionTaken, Event, TurnToAct
 from server.games.visibility import Visibility
 from server.money import dollars
 from server.tables import books

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.jackpots.regimes_act import (
+from server.games.banked.jackpot_regimes.act import (
     DEAD_MANS_HAND,
     FLUSH,
     FOUR_OF_A_KIND,

@@ -1,4 +1,4 @@
-"""The QLD Caribbean stud jackpot regime (server/jackpots/regimes_qld.py) at pool level:
+"""The QLD Caribbean stud jackpot regime (server/games/banked/jackpot_regimes/qld.py) at pool level:
 jackpots.md §8 QLD rows, the linked-table ordering (JP-10/10b), and the §5.9 reconciliation
 invariant ``meter + reserve + paid = before + contributions + house``."""
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.jackpots import regimes_qld as q
+from server.games.banked.jackpot_regimes import qld as q
 
 RF, SF = q.ROYAL_FLUSH, q.STRAIGHT_FLUSH
 

@@ -145,7 +145,9 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
         await trio.sleep(10)  # held awards and voids finish in the table's helper tasks
         assert books(table, wallet) == issued
         assert table.money()["stakes"] == 0
-        event(f"rounds settled: {min(results, 4)}+, jackpot paid: {table.money()['jackpot_paid'] > 0}")
+        event(
+            f"rounds settled: {min(results, 4)}+, jackpot paid: {table.money()['jackpot_paid'] > 0}"
+        )
         if linked:
             snap = await service.snapshot("p")
             assert snap is not None and (await service.check("p")).ok

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from server.games.banked.jackpot_regimes import act, qld
 from server.games.banked.scenario import round_class
-from server.jackpots import regimes_act as act
-from server.jackpots import regimes_qld as qld
 from server.jackpots.memory import MemoryJackpotService
 from server.tables.jackpot_link import JackpotLink
 

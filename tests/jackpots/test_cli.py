@@ -10,7 +10,7 @@ import trio
 
 from server.cli import main
 from server.jackpots.memory import MemoryJackpotService
-from server.jackpots.service import PoolConfig
+from server.jackpots.model import PoolConfig
 from tests.jackpots.conftest import fresh_pool
 
 

@@ -9,7 +9,8 @@ from collections import Counter
 
 import trio
 
-from server.jackpots.service import PoolConfig, open_jackpot_service
+from server.jackpots.model import PoolConfig
+from server.jackpots.service import open_jackpot_service
 from tests.jackpots.conftest import fresh_pool
 from tests.shared import REPO
 

@@ -15,8 +15,8 @@ import coredis.exceptions
 import pytest
 import trio
 
+from server.jackpots.model import JackpotError, JackpotUnavailable, MeterUpdate, PoolConfig
 from server.jackpots.redis_store import open_redis_service
-from server.jackpots.service import JackpotError, JackpotUnavailable, MeterUpdate, PoolConfig
 from tests.jackpots.conftest import fresh_pool
 
 

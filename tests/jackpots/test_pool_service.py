@@ -9,14 +9,8 @@ from __future__ import annotations
 import pytest
 import trio
 
-from server.jackpots.service import (
-    JackpotError,
-    JackpotService,
-    PoolConfig,
-    Prize,
-    Snapshot,
-    award_by_rule,
-)
+from server.jackpots.model import JackpotError, PoolConfig, Prize, Snapshot
+from server.jackpots.service import JackpotService, award_by_rule
 from tests.jackpots.conftest import fresh_pool
 
 UNIT = 100

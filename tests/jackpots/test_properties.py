@@ -12,13 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.jackpots.service import (
-    JackpotError,
-    JackpotService,
-    PoolConfig,
-    Prize,
-    open_jackpot_service,
-)
+from server.jackpots.model import JackpotError, PoolConfig, Prize
+from server.jackpots.service import JackpotService, open_jackpot_service
 from tests.jackpots.conftest import fresh_pool
 
 ids = st.sampled_from(["a", "b", "c"])

@@ -1,4 +1,4 @@
-"""The service moves exactly what the regimes compute (``regimes_act.py``, ``regimes_qld.py``).
+"""The service moves exactly what the regimes compute (``jackpot_regimes/act.py``, ``qld.py``).
 
 A table coins in, asks the regime for the round's prizes on the live pool, and commits them
 with :func:`award_by_rule`; the pool the service leaves (meter, reserve, house funding) must
@@ -10,16 +10,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.jackpots import regimes_act as act
-from server.jackpots import regimes_qld as qld
-from server.jackpots.service import (
-    JackpotService,
-    PoolConfig,
-    Snapshot,
-    award_by_rule,
-    open_jackpot_service,
-)
-from server.jackpots.service import regime_prizes as to_prizes
+from server.games.banked.jackpot_regimes import act, qld
+from server.jackpots.model import PoolConfig, Snapshot
+from server.jackpots.model import regime_prizes as to_prizes
+from server.jackpots.service import JackpotService, award_by_rule, open_jackpot_service
 from tests.jackpots.conftest import fresh_pool
 
 QLD_HANDS = [

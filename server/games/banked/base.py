@@ -127,7 +127,7 @@ class OptionSpec:
         names = {int: "an integer", bool: "a boolean", str: "a string", list: "a list"}
         return " or ".join(names.get(k, k.__name__) for k in kinds)
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"default": self.default, "type": self._type_name()}
         if self.nullable:
             out["nullable"] = True
@@ -241,7 +241,7 @@ class GameSpec:
     def wager(self, name: str) -> WagerSpec | None:
         return next((w for w in self.wagers if w.name == name), None)
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {
             "game": self.id,
             "title": self.title,
@@ -377,7 +377,7 @@ class Choice:
             raise IllegalAction("bad_amount", f"{self.verb} {amount}: allowed {list(self.amounts)}")
         return amount
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"verb": self.verb}
         if self.amounts:
             out["amounts"] = list(self.amounts)
@@ -393,7 +393,7 @@ class Decision:
     street: str
     choices: tuple[Choice, ...]
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         return {
             "box": self.box,
             "street": self.street,
@@ -404,17 +404,17 @@ class Decision:
 # --------------------------------------------------------------------------- events
 
 
-class Event(_EventBase, kw_only=True):
+class Event(_EventBase, frozen=True, kw_only=True):
     """Base of every banked event (keyword-built; cards already as card strings)."""
 
 
-class RoundStarted(Event):
+class RoundStarted(Event, frozen=True):
     TYPE: ClassVar[str] = "round_started"
     game: str
     boxes: Mapping[int, Mapping[str, int]]
 
 
-class JackpotWagerAccepted(Event):
+class JackpotWagerAccepted(Event, frozen=True):
     """The explicit acknowledgement of an accepted jackpot wager (QLD Sch 3 s14(3))."""
 
     TYPE: ClassVar[str] = "jackpot_wager_accepted"
@@ -422,7 +422,7 @@ class JackpotWagerAccepted(Event):
     amount: int
 
 
-class CardsDealt(Event):
+class CardsDealt(Event, frozen=True):
     """Cards to a box, the dealer or the board. ``cards`` are wire strings; a card dealt face
     down to the dealer is an event visible to NOBODY until :class:`HandShown`."""
 
@@ -433,13 +433,13 @@ class CardsDealt(Event):
     street: str | None = None
 
 
-class StreetOpened(Event):
+class StreetOpened(Event, frozen=True):
     TYPE: ClassVar[str] = "street_opened"
     street: str
     boxes: tuple[int, ...]
 
 
-class DecisionMade(Event):
+class DecisionMade(Event, frozen=True):
     TYPE: ClassVar[str] = "decision_made"
     box: int
     street: str
@@ -448,20 +448,20 @@ class DecisionMade(Event):
     cause: str = "player"  # "player", "timeout" or "insufficient"
 
 
-class HandShown(Event):
+class HandShown(Event, frozen=True):
     TYPE: ClassVar[str] = "hand_shown"
     box: int | None  # None: the dealer
     cards: tuple[str, ...]
     hand: str
 
 
-class DealerDeclared(Event):
+class DealerDeclared(Event, frozen=True):
     TYPE: ClassVar[str] = "dealer_declared"
     status: str  # "qualifies" / "does not qualify" / a hand name
     hand: str
 
 
-class WagerSettled(Event):
+class WagerSettled(Event, frozen=True):
     TYPE: ClassVar[str] = "wager_settled"
     box: int
     wager: str
@@ -470,19 +470,19 @@ class WagerSettled(Event):
     detail: str = ""
 
 
-class JackpotPaid(Event):
+class JackpotPaid(Event, frozen=True):
     TYPE: ClassVar[str] = "jackpot_paid"
     box: int
     amount: int
     hand: str
 
 
-class RoundSettled(Event):
+class RoundSettled(Event, frozen=True):
     TYPE: ClassVar[str] = "round_settled"
     nets: Mapping[int, int]
 
 
-class RoundVoided(Event):
+class RoundVoided(Event, frozen=True):
     TYPE: ClassVar[str] = "round_voided"
     reason: str
 
@@ -582,9 +582,9 @@ def deal(
             used.add(c)
     rest = iter(shuffle([c for c in deck if c not in used], rng))
     out: dict[tuple[str, int | None], list[Card]] = {}
-    for to, box, n in layout:
-        given = list(wanted.get((to, box), ()))
-        out[(to, box)] = given + [next(rest) for _ in range(n - len(given))]
+    for to, where_box, n in layout:
+        given = list(wanted.get((to, where_box), ()))
+        out[(to, where_box)] = given + [next(rest) for _ in range(n - len(given))]
     return out
 
 
@@ -714,7 +714,7 @@ class BankedRound(ABC):
             detail=dict(self.detail),
         )
 
-    def view(self, box: int | None) -> dict:
+    def view(self, box: int | None) -> dict[str, Any]:
         """What ``box`` (``None``: a spectator) may see: its events and the pending decisions."""
         return {
             "game": self.spec.id,

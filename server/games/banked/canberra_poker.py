@@ -3,7 +3,7 @@
 Game ids ``canberra-poker-2004`` (Casino Control (Canberra Poker) Approval 2004, seed 000)
 and ``canberra-poker-2017`` (Casino Control (Poker - Canberra Poker) Approval 2017, seed 002).
 Digest: ``../shared/rules/canberra-poker.md``; jackpot arithmetic in
-:mod:`server.jackpots.regimes_act` (jackpots.md s2, s3).
+:mod:`server.games.banked.jackpot_regimes.act` (jackpots.md s2, s3).
 
 Theory of operation: every box with an ``ante`` (r 4.1), and optionally the jackpot wager
 (``jackpot``: 2004 Boomerang Jackpot r 10.1-10.2, 2017 progressive r 10.1, exactly the
@@ -58,6 +58,7 @@ from server.games.banked.base import (
     deal,
     pay,
 )
+from server.games.banked.jackpot_regimes import act
 from server.hands import (
     FLUSH,
     FOUR_OF_A_KIND,
@@ -70,7 +71,6 @@ from server.hands import (
     evaluate5,
     hand_name,
 )
-from server.jackpots import regimes_act as act
 
 _ACE, _KING, _EIGHT = 12, 11, 6
 

@@ -15,7 +15,7 @@ card face up (``upcard_index``, default the fifth, A2). One street, ``decision``
   winnings capped at ``max_payout`` (s22(2), A4), equal hands stand off (s21(5)-(6));
 * then the jackpot (s23(3)): every jackpot wager not closed by a fold with a winning
   jackpot hand (s5) is paid, whether or not the dealer qualified (s23(1)-(2)), by the QLD
-  regime of :mod:`server.jackpots.regimes_qld`. The wager is consumed (A6, jackpots.md
+  regime of :mod:`server.games.banked.jackpot_regimes.qld`. The wager is consumed (A6, jackpots.md
   A-J8): its figure is prize less wager.
 
 Options beyond the common ones (caribbean-stud.md §11): ``jackpot_kind``, ``jackpot_seed``,
@@ -41,6 +41,7 @@ from server.games.banked.base import (
     WagerSpec,
     pay,
 )
+from server.games.banked.jackpot_regimes import qld
 from server.hands import (
     FLUSH,
     FOUR_OF_A_KIND,
@@ -54,7 +55,6 @@ from server.hands import (
     evaluate5,
     hand_name,
 )
-from server.jackpots import regimes_qld as qld
 
 ACE, KING, EIGHT = 12, 11, 6
 

@@ -157,7 +157,7 @@ class PlayRange(Choice):
             )
         return amount
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         return {"verb": self.verb, "min": self.low, "max": self.high, "unit": self.unit}
 
 

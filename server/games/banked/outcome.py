@@ -73,7 +73,7 @@ class SharedOutcomeSpec(GameSpec):
         return WagerSpec(name)
 
 
-class OutcomeDeclared(Event):
+class OutcomeDeclared(Event, frozen=True):
     """The spin or roll's result, announced to everyone (roulette s6(1), sic-bo s14, wheel
     s4(a)). ``outcome`` is the scenario shape; ``call`` is the dealer's announcement."""
 

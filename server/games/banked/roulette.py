@@ -93,6 +93,7 @@ def _inside_positions() -> dict[str, dict[str, frozenset[str]]]:
         add("six_line", *range(3 * r - 2, 3 * r + 4))
     single = dict(plain)
     add("straight", 0, into=single)
+    ns: tuple[int | str, ...]  # the pockets of one zero-row wager
     for ns in ((0, 1), (0, 2), (0, 3)):
         add("split", *ns, into=single)
     for ns in ((0, 1, 2), (0, 2, 3)):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from server.cards import CardError, SeededRandomSource, card
 from server.errors import IllegalAction, ScenarioError
@@ -31,10 +31,11 @@ def round_class(game: str) -> type[BankedRound]:
     if game not in BANKED:
         raise ScenarioError(f"unknown banked game: {game!r}")
     module = importlib.import_module(GAMES[game].module)
-    return module.ROUNDS[game]
+    rounds: Mapping[str, type[BankedRound]] = module.ROUNDS
+    return rounds[game]
 
 
-def describe(game: str) -> dict:
+def describe(game: str) -> dict[str, Any]:
     return round_class(game).spec.describe()
 
 
@@ -96,12 +97,25 @@ def _jackpot(cls: type[BankedRound], raw: Any) -> JackpotState | None:
     return JackpotState(raw["pool"], raw.get("reserve", 0))
 
 
-def _decisions(raw: Any, num_boxes: int) -> list[tuple[int, str, Any, dict]]:
+class Rejected(TypedDict):
+    """A result's ``error``: the decision refused (its index), with the engine's code."""
+
+    at: int
+    code: str
+    message: str
+
+
+#: One scenario decision: box, verb, amount, qualifiers. The amount stays as the file has it
+#: (integer cents, None, or an object the engine refuses): the engine checks it.
+ScenarioDecision = tuple[int, str, Any, dict[str, Any]]
+
+
+def _decisions(raw: Any, num_boxes: int) -> list[ScenarioDecision]:
     if raw is None:
         return []
     if not isinstance(raw, list):
         raise ScenarioError("decisions must be a list")
-    out = []
+    out: list[ScenarioDecision] = []
     for i, d in enumerate(raw):
         if not isinstance(d, list) or not 2 <= len(d) <= 4 or not isinstance(d[1], str):
             raise ScenarioError(f"decision {i}: expected [box, verb] or [box, verb, amount]")
@@ -118,7 +132,7 @@ def _decisions(raw: Any, num_boxes: int) -> list[tuple[int, str, Any, dict]]:
     return out
 
 
-def run(game: str, scenario: Mapping[str, Any]) -> dict:
+def run(game: str, scenario: Mapping[str, Any]) -> dict[str, Any]:
     cls = round_class(game)
     try:
         options = cls.spec.validate_options(scenario.get("options"))
@@ -134,7 +148,7 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict:
     try:
         rnd = cls(
             scenario.get("options"),
-            scenario.get("boxes"),
+            scenario.get("boxes") or {},  # None: refused as an empty object (InvalidRound)
             SeededRandomSource(seed),
             forced=forced,
             jackpot=jackpot,
@@ -144,7 +158,7 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict:
         raise ScenarioError(str(e)) from None
     except IllegalAction as e:
         raise ScenarioError(f"{e.code}: {e.message}") from None
-    error = None
+    error: Rejected | None = None
     for i, (box, verb, amount, quals) in enumerate(decisions):
         try:
             rnd.decide(box, verb, amount, quals or None)
@@ -154,11 +168,11 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict:
     return result_json(rnd, error)
 
 
-def result_json(rnd: BankedRound, error: dict | None = None) -> dict:
+def result_json(rnd: BankedRound, error: Rejected | None = None) -> dict[str, Any]:
     """The SCENARIOS.md result object for a round (also used by tests and replays)."""
     res = rnd.result
     state = "rejected" if error else res.state
-    boxes = {}
+    boxes: dict[str, dict[str, int]] = {}
     for box, nets in res.boxes.items():
         boxes[str(box)] = {**nets, "net": sum(nets.values())}
     out: dict[str, Any] = {

@@ -38,9 +38,9 @@ IllegalAction codes (stable):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from server.cards import DECKS, RandomSource, card_str
 from server.errors import IllegalAction
@@ -109,11 +109,27 @@ _RINGS: dict[
     ],
 ] = {}
 
+_T = TypeVar("_T", bound=tuple[Any, ...])
+
+
+class _Build(Protocol):
+    """``tuple.__new__`` typed: ``_new(EventClass, fields)`` is an ``EventClass``."""
+
+    def __call__(self, cls: type[_T], fields: Iterable[Any], /) -> _T: ...
+
+
+class PotLayer(TypedDict):
+    """One pot of :meth:`PokerRound.current_pots` (the view's ``round.pots``)."""
+
+    amount: int
+    eligible: list[int]
+
+
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 _BIG = 1 << 62
 #: builds an event (a named tuple) from a complete field tuple without the keyword-aware
 #: ``__new__``: the hot path's events are built this way, every field given in order
-_new = tuple.__new__
+_new: _Build = tuple.__new__
 
 
 @dataclass(slots=True)
@@ -368,6 +384,7 @@ class PokerRound:
         _draw(rest, need, self._rng)
         pos = 0
         d = self.designated
+        groups: tuple[int, ...]  # cards dealt to each player per pass round the table
         if r.variant == "manila":
             order, groups = self.from_(d), ((2, 1) if r.hole_cards == 3 else (2,))
         elif r.jurisdiction == "act":
@@ -475,6 +492,7 @@ class PokerRound:
             if st == 0:
                 return (lb, 2 * lb)
             return (2 * lb, 4 * lb) if last else (2 * lb,)
+        assert r.maximum is not None  # rules_for sets it for every QLD hold'em/Omaha table
         return (lb,) if st < 2 else (r.maximum,)  # QLD s28(8)
 
     def _min_raise(self, s: int) -> int:
@@ -860,6 +878,7 @@ class PokerRound:
                 ev.extend(self._turn_board(self.street))
         contrib = self.contrib
         uncalled: dict[int, int] = {}
+        top: int | None
         if (
             not showdown
             and r.fold_around == "return-second-blind"
@@ -988,12 +1007,12 @@ class PokerRound:
         return [RoundVoided(reason, dict(self.stacks)), RoundEnded(dict(self.stacks))]
 
     # ------------------------------------------------------------------ views
-    def current_pots(self) -> list[dict[str, Any]]:
+    def current_pots(self) -> list[PotLayer]:
         """The pots as they stand now: a layer at each tapped-out player's contribution, then
         the pot the players still able to bet are building (ACT r 12.1, QLD s29(5))."""
         live = [s for s in self.seats if s not in self.folded]
         levels = sorted({self.contrib[s] for s in live if s in self.allin})
-        out = []
+        out: list[PotLayer] = []
         prev = 0
         for level in levels:
             amount = sum(min(c, level) - min(c, prev) for c in self.contrib.values())

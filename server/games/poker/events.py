@@ -39,13 +39,13 @@ __all__ = [
 ]
 
 
-class Event(_Base):
+class Event(_Base, frozen=True):
     """Base of every poker event: cards travel as integers, on the wire as strings."""
 
     CARD_FIELDS: ClassVar[frozenset[str]] = frozenset({"cards", "board"})
 
 
-class FeeCharged(Event):
+class FeeCharged(Event, frozen=True):
     """QLD Sch 11 s19: a participation fee paid before the round."""
 
     TYPE: ClassVar[str] = "fee_charged"
@@ -54,7 +54,7 @@ class FeeCharged(Event):
     amount: int
 
 
-class BlindPosted(Event):
+class BlindPosted(Event, frozen=True):
     """A blind (``kind`` "blind1".."blind3"), or a QLD s23A ``live``/``dead`` post."""
 
     TYPE: ClassVar[str] = "blind_posted"
@@ -65,7 +65,7 @@ class BlindPosted(Event):
     stack: int
 
 
-class HoleCardsDealt(Event, kw_only=True):
+class HoleCardsDealt(Event, frozen=True, kw_only=True):
     """A player's hole cards: visible to that seat only."""
 
     TYPE: ClassVar[str] = "hole_cards_dealt"
@@ -75,7 +75,7 @@ class HoleCardsDealt(Event, kw_only=True):
     visible_to: Visibility | None = None
 
 
-class CardBurned(Event, kw_only=True):
+class CardBurned(Event, frozen=True, kw_only=True):
     """A burn card (ACT r 7.3, 8.4, 9.1; QLD Sch 11 s20): never shown to anyone."""
 
     TYPE: ClassVar[str] = "card_burned"
@@ -84,7 +84,7 @@ class CardBurned(Event, kw_only=True):
     visible_to: Visibility | None = NOBODY
 
 
-class BoardDealt(Event):
+class BoardDealt(Event, frozen=True):
     """Communal cards turned face up before betting round ``round`` (1-based)."""
 
     TYPE: ClassVar[str] = "board_dealt"
@@ -94,7 +94,7 @@ class BoardDealt(Event):
     board: tuple[int, ...]
 
 
-class TurnToAct(Event):
+class TurnToAct(Event, frozen=True):
     """Whose turn it is and what they may do (public: bounds hold no secrets).
 
     ``legal`` is a :class:`~server.games.poker.legal.LegalActions`; on the wire it is its
@@ -107,7 +107,7 @@ class TurnToAct(Event):
     legal: LegalActions
 
 
-class ActionTaken(Event):
+class ActionTaken(Event, frozen=True):
     """``amount`` is what the action moved from the stack; ``total`` the round total after."""
 
     TYPE: ClassVar[str] = "action_taken"
@@ -119,14 +119,14 @@ class ActionTaken(Event):
     stack: int
 
 
-class BettingRoundEnded(Event):
+class BettingRoundEnded(Event, frozen=True):
     TYPE: ClassVar[str] = "betting_round_ended"
 
     round: int
     pot: int
 
 
-class UncalledReturned(Event):
+class UncalledReturned(Event, frozen=True):
     """An uncalled wager returned, never part of a pot (ACT r 11.4, QLD s26(3)(a))."""
 
     TYPE: ClassVar[str] = "uncalled_returned"
@@ -135,7 +135,7 @@ class UncalledReturned(Event):
     amount: int
 
 
-class HandShown(Event):
+class HandShown(Event, frozen=True):
     TYPE: ClassVar[str] = "hand_shown"
 
     seat: int
@@ -143,7 +143,7 @@ class HandShown(Event):
     category: str
 
 
-class HandMucked(Event):
+class HandMucked(Event, frozen=True):
     """A hand not shown at the showdown (it was beaten); its cards stay secret."""
 
     TYPE: ClassVar[str] = "hand_mucked"
@@ -151,7 +151,7 @@ class HandMucked(Event):
     seat: int
 
 
-class CommissionTaken(Event):
+class CommissionTaken(Event, frozen=True):
     """Commission on a group of pots with the same winners (``pots`` are indexes)."""
 
     TYPE: ClassVar[str] = "commission_taken"
@@ -161,7 +161,7 @@ class CommissionTaken(Event):
     amount: int
 
 
-class PotAwarded(Event):
+class PotAwarded(Event, frozen=True):
     TYPE: ClassVar[str] = "pot_awarded"
 
     pot: int
@@ -171,7 +171,7 @@ class PotAwarded(Event):
     commission: int
 
 
-class RoundVoided(Event):
+class RoundVoided(Event, frozen=True):
     """A misdeal or void round: every wager (and fee) returned."""
 
     TYPE: ClassVar[str] = "round_voided"
@@ -180,7 +180,7 @@ class RoundVoided(Event):
     stacks: Mapping[int, int]
 
 
-class RoundEnded(Event):
+class RoundEnded(Event, frozen=True):
     TYPE: ClassVar[str] = "round_ended"
 
     stacks: Mapping[int, int]

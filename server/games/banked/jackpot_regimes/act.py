@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 ROYAL_FLUSH = "royal_flush"
 STRAIGHT_FLUSH = "straight_flush"
@@ -54,6 +55,15 @@ FIXED_2017_MULTIPLE: dict[str, int] = {
 
 QUALIFYING_2004 = frozenset((*MAJOR, *FIXED_2004))
 QUALIFYING_2017 = frozenset((*MAJOR, *FIXED_2017_MULTIPLE))
+
+
+class ActJackpotWire(TypedDict):
+    """:meth:`JackpotSettlement.to_wire`: the commit's figures, prizes keyed by box as text."""
+
+    pool: int
+    reserve: int
+    prizes: dict[str, int]
+    house_funded: int
 
 
 @dataclass(frozen=True)
@@ -99,7 +109,7 @@ class JackpotSettlement:
     contributed: tuple[int, int] = (0, 0)
     house_funded: int = 0
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> ActJackpotWire:
         return {
             "pool": self.pool,
             "reserve": self.reserve,
