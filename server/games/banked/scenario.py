@@ -46,6 +46,7 @@ SCENARIO_ONLY: dict[str, str] = {
     "roulette": "roulette",
     "sic-bo": "sic_bo",
     "wheel-of-fortune": "wheel_of_fortune",
+    "pai-gow": "pai_gow",
 }
 
 
@@ -94,6 +95,16 @@ def _forced(raw: Any, num_boxes: int, outcome: Any = None) -> Forced | None:
         shoe=_cards(raw.get("shoe", []), "cards.shoe"),
         outcome=outcome,
     )
+
+
+def _outcome(scenario: Mapping[str, Any]) -> Any:
+    """The shared outcome (dice, wheel), or the pai gow ``tiles`` (SCENARIOS.md), which reach
+    the engine as ``Forced.outcome["tiles"]``."""
+    if "tiles" not in scenario:
+        return scenario.get("outcome")
+    if "outcome" in scenario:
+        raise ScenarioError("give tiles or an outcome, not both")
+    return {"tiles": scenario["tiles"]}
 
 
 def _box(key: Any, num_boxes: int) -> int:
@@ -151,7 +162,7 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ScenarioError("seed must be an integer")
     num_boxes = options["num_boxes"]
-    forced = _forced(scenario.get("cards"), num_boxes, scenario.get("outcome"))
+    forced = _forced(scenario.get("cards"), num_boxes, _outcome(scenario))
     jackpot = _jackpot(cls, scenario.get("jackpot"))
     decisions = _decisions(scenario.get("decisions"), num_boxes)
     try:
