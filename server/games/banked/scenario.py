@@ -195,6 +195,8 @@ def result_json(rnd: BankedRound, error: dict | None = None) -> dict:
     boxes = {}
     for box, nets in res.boxes.items():
         boxes[str(box)] = {**nets, "net": sum(nets.values())}
+    for box, players in res.detail.get("others", {}).items():  # SCENARIOS.md "others"
+        boxes[str(box)]["others"] = {p: {**n, "net": sum(n.values())} for p, n in players.items()}
     out: dict[str, Any] = {
         "state": state,
         "boxes": boxes,
