@@ -58,6 +58,7 @@ _ALL = (
     _banked("roulette", "roulette", tabled=False),
     _banked("sic-bo", "sic_bo", tabled=False),
     _banked("wheel-of-fortune", "wheel_of_fortune", tabled=False),
+    _banked("pai-gow", "pai_gow", tabled=False),
 )
 
 #: game id -> its entry, in lobby order.

@@ -74,6 +74,16 @@ def _forced(raw: Any, num_boxes: int, outcome: Any = None) -> Forced | None:
     )
 
 
+def _outcome(scenario: Mapping[str, Any]) -> Any:
+    """The shared outcome (dice, wheel), or the pai gow ``tiles`` (SCENARIOS.md), which reach
+    the engine as ``Forced.outcome["tiles"]``."""
+    if "tiles" not in scenario:
+        return scenario.get("outcome")
+    if "outcome" in scenario:
+        raise ScenarioError("give tiles or an outcome, not both")
+    return {"tiles": scenario["tiles"]}
+
+
 def _box(key: Any, num_boxes: int) -> int:
     try:
         box = int(key)
@@ -142,7 +152,7 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict[str, Any]:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ScenarioError("seed must be an integer")
     num_boxes = options["num_boxes"]
-    forced = _forced(scenario.get("cards"), num_boxes, scenario.get("outcome"))
+    forced = _forced(scenario.get("cards"), num_boxes, _outcome(scenario))
     jackpot = _jackpot(cls, scenario.get("jackpot"))
     decisions = _decisions(scenario.get("decisions"), num_boxes)
     try:
@@ -172,9 +182,11 @@ def result_json(rnd: BankedRound, error: Rejected | None = None) -> dict[str, An
     """The SCENARIOS.md result object for a round (also used by tests and replays)."""
     res = rnd.result
     state = "rejected" if error else res.state
-    boxes: dict[str, dict[str, int]] = {}
+    boxes: dict[str, dict[str, Any]] = {}
     for box, nets in res.boxes.items():
         boxes[str(box)] = {**nets, "net": sum(nets.values())}
+    for box, players in res.detail.get("others", {}).items():  # SCENARIOS.md "others"
+        boxes[str(box)]["others"] = {p: {**n, "net": sum(n.values())} for p, n in players.items()}
     out: dict[str, Any] = {
         "state": state,
         "boxes": boxes,
