@@ -270,18 +270,14 @@ class BankedTable(TableActor):
                     )
         betting = self.phase is Phase.BETTING
         return {
-            "table": {
-                "id": info.id,
-                "name": info.name,
-                "game": info.game,
-                "description": info.description,
-                "stakes": info.stakes,
-                "boxes": self.num_boxes,
-                "betting_seconds": self.table.betting_seconds,
-                "decision_seconds": self.table.decision_seconds,
-                "wagers": self.spec.describe()["wagers"],
-                "verbs": list(self.spec.verbs),
-            },
+            "table": self.table_view(
+                info,
+                boxes=self.num_boxes,
+                betting_seconds=self.table.betting_seconds,
+                decision_seconds=self.table.decision_seconds,
+                wagers=self.spec.describe()["wagers"],
+                verbs=list(self.spec.verbs),
+            ),
             "status": "closing" if self.closing else self.phase.value,
             "no_more_bets": not betting,
             "round": self.round_no,

@@ -523,6 +523,18 @@ class TableActor(ABC):
         against the books after every step; ``None`` skips the comparison."""
         return None
 
+    def table_view(self, info: TableInfo, **more: Any) -> dict[str, Any]:
+        """The ``table`` part of a snapshot: the lobby row's identity and stakes, and
+        ``more`` of the kind's own."""
+        return {
+            "id": info.id,
+            "name": info.name,
+            "game": info.game,
+            "description": info.description,
+            "stakes": info.stakes,
+            **more,
+        }
+
     def money(self) -> dict[str, int]:
         """Cents held by this table, for ``/health`` and the conservation tests."""
         return self.books.money()

@@ -128,16 +128,9 @@ class PokerTable(TableActor):
                 "time_bank_ms": int(at.bank * 1000) if at is not None else 0,
             }
         return {
-            "table": {
-                "id": info.id,
-                "name": info.name,
-                "game": info.game,
-                "description": info.description,
-                "stakes": info.stakes,
-                "min_buy_in": info.min_buy_in,
-                "max_buy_in": info.max_buy_in,
-                "seats": info.seats,
-            },
+            "table": self.table_view(
+                info, min_buy_in=info.min_buy_in, max_buy_in=info.max_buy_in, seats=info.seats
+            ),
             "status": "closing"
             if self.closing
             else "playing"
