@@ -43,6 +43,7 @@ GAMES: dict[str, str] = {
     "roulette": "server.games.banked.scenario",
     "sic-bo": "server.games.banked.scenario",
     "wheel-of-fortune": "server.games.banked.scenario",
+    "craps": "server.games.banked.scenario",
 }
 
 
