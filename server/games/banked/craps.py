@@ -472,11 +472,11 @@ class Craps(BankedRound):
         self.detail["scenario_extra"] = {
             "outcome": {"rolls": [r.wire() for r in self.rolls]},
             "puck": self.layout.point,
+            "layout": [
+                {"box": w.box, "wager": w.name, "stake": w.stake, "point": w.point}
+                for w in self.layout.wagers
+            ],
         }
-        self.detail["layout"] = [
-            {"box": w.box, "wager": w.name, "stake": w.stake, "point": w.point}
-            for w in self.layout.wagers
-        ]
         out.append(RoundSettled(nets={b: sum(ws.values()) for b, ws in self.nets.items()}))
         return self._emit(out)
 
@@ -539,6 +539,9 @@ class Craps(BankedRound):
     def _bet(self, box: int, name: str, amount: int) -> list[Event]:
         """Place ``amount`` on ``name`` (s4 timing, s5, s6(3), s8(1), s14-s17 maxima)."""
         fam, n = self._parsed(name)
+        rec = self._open_record(box, name)
+        if rec is not None and rec.no_increase:
+            raise IllegalAction("no_increase", f"{name}: reduced, so not increased again (s6(3))")
         puck = self.layout.point
         if fam in ("win", "dont_win") and puck is not None:
             raise IllegalAction(
@@ -550,9 +553,6 @@ class Craps(BankedRound):
             and not self.options["come_bets_when_puck_off"]
         ):
             raise IllegalAction("no_point", f"{name}: only after the come out roll (s4, A1)")
-        rec = self._open_record(box, name)
-        if rec is not None and rec.no_increase:
-            raise IllegalAction("no_increase", f"{name}: reduced, so not increased again (s6(3))")
         new = amount + (rec.stake if rec is not None else 0)
         if new < self.options["minimum"]:
             raise IllegalAction("below_minimum", f"{name} {dollars(new)} is below the minimum")
