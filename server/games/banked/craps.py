@@ -180,6 +180,14 @@ def parse(wager: str) -> tuple[str, int | None] | None:
     return None
 
 
+def horn_units(wager: str, stake: int) -> dict[int, int]:
+    """A horn's stake per total: four equal units, a horn high's fifth unit on its number
+    (s4 horn high bet (a), s10(2))."""
+    fam, n = parse(wager) or ("", None)
+    u = stake // (4 if fam == "horn" else 5)
+    return {t: u * (2 if t == n else 1) for t in HORN}
+
+
 def family(wager: str) -> str | None:
     """The wager's family (``place_6`` -> ``place``), or ``None``."""
     p = parse(wager)
@@ -440,11 +448,13 @@ class Craps(BankedRound):
             out += self._throw(None)
         self.nets.setdefault(box, {})
         self.stakes.setdefault(box, {})
-        before = copy.deepcopy((self.layout, self.nets, self.stakes, self.transfers))
+        layout, nets = copy.deepcopy(self.layout), {b: dict(ws) for b, ws in self.nets.items()}
+        stakes, moved = {b: dict(ws) for b, ws in self.stakes.items()}, len(self.transfers)
         try:
             out += self._verb(box, verb, amount)
         except IllegalAction:
-            self.layout, self.nets, self.stakes, self.transfers = before
+            self.layout, self.nets, self.stakes = layout, nets, stakes
+            del self.transfers[moved:]
             self._emit(out)
             raise
         return self._emit(out)
@@ -579,8 +589,7 @@ class Craps(BankedRound):
                 raise IllegalAction(
                     "horn_units", f"{name}: {k} equal units of {dollars(self.options['horn_unit'])}"
                 )
-            u = new // k
-            units = {t: u * (2 if t == n else 1) for t in HORN}
+            units = horn_units(name, new)
         if rec is None:
             rec = Standing(box, name, 0)
             self.layout.wagers.append(rec)
@@ -681,8 +690,7 @@ class Craps(BankedRound):
         for w in self.layout.wagers:
             fam, n = self._parsed(w.name)
             if fam in ("horn", "horn_high"):
-                assert w.units is not None
-                won = w.units.get(r.total, 0)
+                won = (w.units or horn_units(w.name, w.stake)).get(r.total, 0)
                 lost = w.stake - won
                 if lost:
                     losers.append(self._lose_part(w, lost, "units on the other totals"))
