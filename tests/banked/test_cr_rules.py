@@ -596,6 +596,30 @@ def test_s8_1_table_limits_on_every_wager() -> None:
     rejected(r, "above_maximum")
 
 
+def test_s8_2_full_odds_on_a_maximum_line_bet() -> None:
+    """s8(2): the maximum on a line bet never stops full odds: odds are held to
+    ``odds_maximum`` (default: what a maximum line bet may take), not to ``maximum``."""
+    opts = {"maximum": 1000}
+    r = run(
+        {"1": {"dont_win": 1000}},
+        [[2, 2], [3, 4]],
+        [[1, "bet", {"dont_win_odds": 2000}, {"before_roll": 1}]],
+        opts,
+    )
+    assert r["error"] is None and r["boxes"]["1"]["dont_win_odds"] == 1000
+    r = run(
+        {"1": {"win": 1000}},
+        [[2, 2], [2, 2]],
+        [[1, "bet", {"field": 2000}, {"before_roll": 1}]],
+        opts,
+    )
+    rejected(r, "above_maximum")
+    with pytest.raises(ScenarioError, match="s8"):
+        run({"1": {"field": 100}}, [[3, 4]], options={**opts, "odds_maximum": 1500})
+    ok = run({"1": {"field": 100}}, [[3, 4]], options={**opts, "odds_maximum": 2000})
+    assert ok["error"] is None
+
+
 # ------------------------------------------------------------------ rolls (s23, s25)
 
 

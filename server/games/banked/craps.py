@@ -180,6 +180,30 @@ def parse(wager: str) -> tuple[str, int | None] | None:
     return None
 
 
+def normal_odds(lay: bool, n: int, line: int) -> Fraction:
+    """s14(2)-s17(2): the odds stake allowed on a line / come bet of ``line`` on ``n``: the
+    line bet itself, or on the don't side the lay that wins it."""
+    if not lay:
+        return Fraction(line)
+    win, per = _lay(n)
+    return Fraction(line * per, win)
+
+
+def odds_cap(lay: bool, n: int, line: int, multiple: int, roundup: bool) -> int:
+    """The largest odds stake (digest §3.2): the s14-s17(2) maximum, rounded up to a payable
+    unit (s14-s17(3)(a)); with 2x odds (3)(b), twice it is a ceiling, rounded down to the
+    unit but never below the 1x maximum rounded up. Without unit round-up, exactly
+    ``multiple`` times the maximum, rounded down to the cent."""
+    normal = normal_odds(lay, n, line)
+    if not roundup:
+        return floor(normal * multiple)
+    unit = (LAY_UNIT if lay else TAKE_UNIT)[n]
+    up = ceil(normal / unit) * unit
+    if multiple == 1:
+        return up
+    return max(floor(normal * multiple / unit) * unit, up)
+
+
 def horn_units(wager: str, stake: int) -> dict[int, int]:
     """A horn's stake per total: four equal units, a horn high's fifth unit on its number
     (s4 horn high bet (a), s10(2))."""
@@ -291,7 +315,20 @@ class PuckMoved(Event):
 
 # --------------------------------------------------------------------------- spec
 
-SPEC = SharedOutcomeSpec(
+
+@dataclass(frozen=True)
+class CrapsSpec(SharedOutcomeSpec):
+    """Odds wagers are held to ``odds_maximum`` (s8(2)), which the round checks, not to the
+    table ``maximum``."""
+
+    def wager(self, name: str) -> WagerSpec | None:
+        fam = family(name)
+        if fam is None:
+            return None
+        return WagerSpec(name, limits="decision" if fam.endswith("odds") else "table")
+
+
+SPEC = CrapsSpec(
     id="craps",
     title="Craps",
     rules="Queensland Casino Gaming Rule 2010, Schedule 4",
@@ -337,6 +374,14 @@ SPEC = SharedOutcomeSpec(
             doc="s14-s17(4): odds winnings on a (3)(a)/(b) wager rounded up to a dollar",
         ),
         OptionSpec(
+            "odds_maximum",
+            None,
+            nullable=True,
+            minimum=1,
+            doc="s8: the sign's maximum for odds wagers, cents (null: full odds on a maximum "
+            "line bet; a smaller figure is refused, s8(2))",
+        ),
+        OptionSpec(
             "buy_lay_commission_bp",
             500,
             minimum=0,
@@ -376,7 +421,7 @@ SPEC = SharedOutcomeSpec(
 class Craps(BankedRound):
     """Rolls at one craps table (see the module docstring)."""
 
-    spec: ClassVar[SharedOutcomeSpec] = SPEC
+    spec: ClassVar[CrapsSpec] = SPEC
 
     def __init__(
         self,
@@ -396,6 +441,18 @@ class Craps(BankedRound):
             raise InvalidRound("buy_lay_commission_bp is at most 500 (5%, s11(1), s12(1))")
         if forced is not None and (forced.boxes or forced.dealer or forced.board or forced.shoe):
             raise InvalidRound("craps uses no cards: give the outcome instead")
+        #: s8(1)-(2): the sign's maximum for odds, never short of full odds on a maximum bet
+        full = max(
+            odds_cap(lay, n, self.options["maximum"], *self._odds_rules())
+            for lay in (False, True)
+            for n in POINTS
+        )
+        self.odds_limit: int = self.options["odds_maximum"] or full
+        if self.odds_limit < full:
+            raise InvalidRound(
+                f"odds_maximum {dollars(self.odds_limit)} stops full odds on a maximum line "
+                f"bet ({dollars(full)} needed, s8(2))"
+            )
         self.given: list[Roll] | None = None
         if forced is not None and forced.outcome is not None:
             self.given = self._parse_outcome(forced.outcome)
@@ -497,28 +554,21 @@ class Craps(BankedRound):
         """The most ``box`` may have on odds wager ``name`` now (s14-s17(2)-(3), digest §3.2):
         0 when the wager it supports is not there."""
         fam, n = self._parsed(name)
-        if fam in ("win_odds", "dont_win_odds"):
-            base, n = ("win" if fam == "win_odds" else "dont_win"), self.layout.point
-            line = 0 if n is None else sum(w.stake for w in self._records(box, base))
-        else:
-            base = "come" if fam == "come_odds" else "dont_come"
-            line = sum(w.stake for w in self._records(box, base) if w.point == n)
-        if not line or n is None:
+        point, line = self._odds_line(box, fam, n)
+        if not line or point is None:
             return 0
-        lay = fam.startswith("dont")
-        unit = (LAY_UNIT if lay else TAKE_UNIT)[n]
-        w, per = _lay(n) if lay else (1, 1)  # the stake that wins ``line`` at lay odds
+        return odds_cap(fam.startswith("dont"), point, line, *self._odds_rules())
 
-        def stake_for(x: int) -> Fraction:
-            return Fraction(x * per, w)
+    def _odds_rules(self) -> tuple[int, bool]:
+        return self.options["odds_multiple"], self.options["odds_payable_unit_roundup"]
 
-        normal = stake_for(line)
-        if not self.options["odds_payable_unit_roundup"]:
-            return floor(stake_for(line * self.options["odds_multiple"]))
-        up = ceil(normal / unit) * unit  # (3)(a)
-        if self.options["odds_multiple"] == 1:
-            return up
-        return max(floor(stake_for(2 * line) / unit) * unit, up)  # (3)(b): a ceiling
+    def _odds_line(self, box: int, fam: str, n: int | None) -> tuple[int | None, int]:
+        """The point and the stake of the line / come bet an odds wager supports."""
+        if fam in ("win_odds", "dont_win_odds"):
+            line = sum(w.stake for w in self._records(box, fam.removesuffix("_odds")))
+            return self.layout.point, line
+        base = fam.removesuffix("_odds")
+        return n, sum(w.stake for w in self._records(box, base) if w.point == n)
 
     # ----------------------------------------------------------------- verbs
     def _verb(self, box: int, verb: str, amount: Any) -> list[Event]:
@@ -566,7 +616,7 @@ class Craps(BankedRound):
         new = amount + (rec.stake if rec is not None else 0)
         if new < self.options["minimum"]:
             raise IllegalAction("below_minimum", f"{name} {dollars(new)} is below the minimum")
-        if new > self.options["maximum"]:
+        if new > (self.odds_limit if fam.endswith("odds") else self.options["maximum"]):
             raise IllegalAction("above_maximum", f"{name} {dollars(new)} is above the maximum")
         if fam.endswith("odds"):
             most = self.odds_maximum(box, name)
@@ -711,14 +761,18 @@ class Craps(BankedRound):
                 losers.append(self._lose_part(w, w.stake, "lost"))
             elif verdict == "void":
                 stays = fam == "dont_win"
-                winners.append(self._push(w.box, w.name, "stays" if stays else "returned", "void"))
+                winners.append(
+                    self._push(w.box, w.name, "void: stays on the line", "push")
+                    if stays
+                    else self._push(w.box, w.name, "void", "returned")
+                )
                 if stays:
                     keep.append(w)
             else:
                 odds = self.pay_table()[_odds_key(fam, n, w.point, puck, r.total)]
                 won = pay(w.stake, odds)
                 if fam.endswith("odds") and self.options["odds_round_up_to_dollar"]:
-                    if w.stake > self._normal_odds(w, puck):
+                    if w.stake > self._normal_odds(w):
                         won = -(-won // 100) * 100  # s14-s17(4)
                 stays = fam in ("win", "dont_win", "place", "big6", "big8", "hard", *ONE_ROLL)
                 stays = stays or (fam in ("buy", "lay") and self.options["buy_lay_stays_up"])
@@ -741,21 +795,12 @@ class Craps(BankedRound):
         self._transfer(f"box:{w.box}", "house", amount)
         return WagerSettled(box=w.box, wager=w.name, net=-amount, outcome="lose", detail=detail)
 
-    def _normal_odds(self, w: Standing, puck: int | None) -> Fraction:
+    def _normal_odds(self, w: Standing) -> Fraction:
         """The s14-s17(2) maximum for an odds wager (the stake that wins the line bet)."""
         fam, n = self._parsed(w.name)
-        line_name = {"win_odds": "win", "dont_win_odds": "dont_win"}.get(fam)
-        if line_name is None:
-            line_name = "come" if fam == "come_odds" else "dont_come"
-            line = sum(x.stake for x in self._records(w.box, line_name) if x.point == n)
-        else:
-            n = puck
-            line = sum(x.stake for x in self._records(w.box, line_name))
-        assert n is not None
-        if fam.startswith("dont"):
-            win, per = _lay(n)
-            return Fraction(line * per, win)
-        return Fraction(line)
+        point, line = self._odds_line(w.box, fam, n)
+        assert point is not None
+        return normal_odds(fam.startswith("dont"), point, line)
 
     def _working(self, w: Standing) -> bool:
         """s7: on a come-out roll place, buy, hardway and come-odds wagers work only when on;
