@@ -577,6 +577,17 @@ def test_cr19e_dont_bets_reduced_not_increased() -> None:
     rejected(r, "no_increase", at=1)
 
 
+def test_timeout_and_insufficient_place_nothing() -> None:
+    """A player who does not decide in time, or cannot fund a wager, places nothing; the
+    wagers already standing play on."""
+    got = box1(
+        {"1": {"win": 1000}},
+        [[3, 3], [3, 3]],
+        [[1, "timeout", None, {"before_roll": 1}], [1, "insufficient", None, {"before_roll": 1}]],
+    )
+    assert got == {"win": 1000, "net": 1000}
+
+
 def test_s6_1_one_roll_bet_removed() -> None:
     """s6(1): any other wager may be removed before a roll decides it."""
     got = box1({"1": {"field": 1000}}, [[3, 4]], [[1, "remove", "field", {"before_roll": 0}]])

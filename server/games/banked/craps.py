@@ -572,6 +572,11 @@ class Craps(BankedRound):
 
     # ----------------------------------------------------------------- verbs
     def _verb(self, box: int, verb: str, amount: Any) -> list[Event]:
+        if verb in ("timeout", "insufficient"):
+            # no decision or no funds: nothing is placed, the standing wagers stay (s6(1))
+            if amount is not None:
+                raise IllegalAction("unexpected_amount", f"{verb} takes no amount")
+            return []
         if verb == "bet" or verb == "reduce":
             if not isinstance(amount, Mapping) or not amount:
                 raise IllegalAction("bad_amount", f"{verb} takes {{wager: cents, ...}}")
