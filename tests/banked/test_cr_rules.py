@@ -711,6 +711,14 @@ def test_live_roll_and_layout_carried_to_the_next_round() -> None:
     second.end_of_decisions()
     assert second.result.boxes == {1: {"win": 0}, 2: {"hard_8": 4750, "place_8": 700}}
     assert first.layout.wagers[0] == Standing(1, "win", 1000)  # the caller's copy unchanged
+    third = Craps(OPTS, {}, SeededRandomSource(0), layout=second.layout)
+    third.start()
+    third.decide(2, "remove", "place_8")
+    third.decide(2, "on", "hard_8")
+    events = third.roll({"dice": [3, 5]})
+    third.end_of_decisions()
+    assert third.result.boxes == {1: {"win": 0}, 2: {"hard_8": -500, "place_8": 0}}
+    assert any(e.to_wire()["type"] == "wager_settled" for e in events)
     with pytest.raises(IllegalAction):
         Craps(OPTS, {"1": {"win": 1000}}, SeededRandomSource(0), layout=Layout(point=6))
 

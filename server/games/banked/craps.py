@@ -675,7 +675,8 @@ class Craps(BankedRound):
         if fam in ("horn", "horn_high"):
             if to:
                 raise IllegalAction("horn_units", f"{name}: remove it or keep it whole")
-        self.stakes[box][name] -= rec.stake - to
+        self.stakes[box][name] = self.stakes[box].get(name, 0) - (rec.stake - to)
+        self.nets[box].setdefault(name, 0)
         rec.stake = to
         if fam in ("dont_win", "dont_come"):
             rec.no_increase = True
@@ -970,8 +971,11 @@ def _odds_key(fam: str, n: int | None, point: int | None, puck: int | None, tota
 
 
 def _say(odds: Odds) -> str:
+    """Odds as the schedule writes them: "9 to 5", "7.5 to 1"."""
     w, per = odds
-    return f"{w} to {per}" if w % per and per != 2 else f"{w / per:g} to 1"
+    if per == 2 and w % 2:
+        return f"{w // 2}.5 to 1"
+    return f"{w} to {per}"
 
 
 ROUNDS = {SPEC.id: Craps}
