@@ -59,6 +59,7 @@ _ALL = (
     _banked("sic-bo", "sic_bo", tabled=False),
     _banked("wheel-of-fortune", "wheel_of_fortune", tabled=False),
     _banked("pai-gow", "pai_gow", tabled=False),
+    _banked("craps", "craps", tabled=False),
 )
 
 #: game id -> its entry, in lobby order.

@@ -210,6 +210,9 @@ class GameSpec:
     deck: tuple[Card, ...] = STANDARD_DECK
     #: whether the game takes ``jackpot.pool`` / ``reserve`` (a pooled jackpot)
     pooled_jackpot: bool = False
+    #: a box may hold no initial wager (craps: wagers come between rolls or stand from
+    #: earlier rolls), so ``boxes`` may be empty or list a box with ``{}``
+    empty_boxes: bool = False
 
     def all_options(self) -> dict[str, OptionSpec]:
         out = {o.name: o for o in COMMON_OPTIONS}
@@ -286,13 +289,13 @@ def validate_wagers(
     wager it needs, no ante) raises :class:`IllegalAction` with a stable code.
     """
     out: dict[int, dict[str, int]] = {}
-    if not isinstance(wagers, Mapping) or not wagers:
+    if not isinstance(wagers, Mapping) or not (wagers or spec.empty_boxes):
         raise InvalidRound("boxes must be a non-empty object of box -> wagers")
     for key, ws in wagers.items():
         box = _box_number(key, options["num_boxes"])
         if box in out:
             raise InvalidRound(f"box {box} listed twice")
-        if not isinstance(ws, Mapping) or not ws:
+        if not isinstance(ws, Mapping) or not (ws or spec.empty_boxes):
             raise InvalidRound(f"box {box}: wagers must be a non-empty object")
         placed: dict[str, int] = {}
         for name, amount in ws.items():
@@ -684,6 +687,11 @@ class BankedRound(ABC):
         self._check_awaiting(box)
         verb, amount = self._insufficient_decision(box)
         return self._decide(box, verb, amount, "insufficient")
+
+    def end_of_decisions(self) -> list[Event]:
+        """No further decision will come (a scenario's list is exhausted). Default: nothing,
+        the round stays as it is; craps throws the rolls its outcome still holds."""
+        return []
 
     def void(self, reason: str) -> list[Event]:
         """Void the round: every wager is returned and jackpot coin-in reversed (§5.6)."""

@@ -131,7 +131,7 @@ def _decisions(raw: Any, num_boxes: int) -> list[ScenarioDecision]:
             raise ScenarioError(f"decision {i}: expected [box, verb] or [box, verb, amount]")
         amount = d[2] if len(d) >= 3 else None
         if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-            if not isinstance(amount, Mapping):
+            if not isinstance(amount, Mapping | str):
                 raise ScenarioError(f"decision {i}: amount must be integer cents")
         if isinstance(amount, int) and amount < 0:
             raise ScenarioError(f"decision {i}: amount must not be negative")
@@ -175,6 +175,8 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict[str, Any]:
         except IllegalAction as e:
             error = {"at": i, "code": e.code, "message": e.message}
             break
+    if error is None:
+        rnd.end_of_decisions()
     return result_json(rnd, error)
 
 
