@@ -43,6 +43,10 @@ GAMES: dict[str, str] = {
     "roulette": "server.games.banked.scenario",
     "sic-bo": "server.games.banked.scenario",
     "wheel-of-fortune": "server.games.banked.scenario",
+    "blackjack": "server.games.banked.scenario",
+    "spanish-blackjack": "server.games.banked.scenario",
+    "blackjack-switch": "server.games.banked.scenario",
+    "blackjack-challenge": "server.games.banked.scenario",
 }
 
 

@@ -37,6 +37,10 @@ MODULES: dict[str, str] = {
     "casino-war": "casino_war",
     "baccarat": "baccarat",
     "lucky-draw-baccarat": "lucky_draw_baccarat",
+    "blackjack": "blackjack",
+    "spanish-blackjack": "blackjack",
+    "blackjack-switch": "blackjack",
+    "blackjack-challenge": "blackjack",
 }
 
 #: Shared-outcome games (roulette, sic-bo, wheel of fortune): engines with scenario support
@@ -174,6 +178,9 @@ def run(game: str, scenario: Mapping[str, Any]) -> dict:
         except IllegalAction as e:
             error = {"at": i, "code": e.code, "message": e.message}
             break
+    close_offers = getattr(rnd, "close_offers", None)
+    if error is None and close_offers is not None:
+        close_offers()  # optional offers not listed are declined (blackjack insurance, ...)
     return result_json(rnd, error)
 
 
