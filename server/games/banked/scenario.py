@@ -37,10 +37,6 @@ MODULES: dict[str, str] = {
     "casino-war": "casino_war",
     "baccarat": "baccarat",
     "lucky-draw-baccarat": "lucky_draw_baccarat",
-    "blackjack": "blackjack",
-    "spanish-blackjack": "blackjack",
-    "blackjack-switch": "blackjack",
-    "blackjack-challenge": "blackjack",
 }
 
 #: Shared-outcome games (roulette, sic-bo, wheel of fortune): engines with scenario support
@@ -50,6 +46,13 @@ SCENARIO_ONLY: dict[str, str] = {
     "roulette": "roulette",
     "sic-bo": "sic_bo",
     "wheel-of-fortune": "wheel_of_fortune",
+    # Blackjack family: one decision per hand in turn and optional offers (insurance, others'
+    # choices); the current banked table (one street of concurrent decisions) cannot seat
+    # them, so they wait for the new table layer.
+    "blackjack": "blackjack",
+    "spanish-blackjack": "blackjack",
+    "blackjack-switch": "blackjack",
+    "blackjack-challenge": "blackjack",
 }
 
 

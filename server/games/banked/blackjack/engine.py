@@ -95,7 +95,7 @@ class RangeChoice(Choice):
                 )
         return amount
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         return {"verb": self.verb, "min": self.lo, "max": self.hi}
 
 
@@ -282,14 +282,14 @@ class BlackjackRound(BankedRound):
     ) -> None:
         if not isinstance(wagers, Mapping):
             raise InvalidRound("boxes must be a non-empty object of box -> wagers")
-        own: dict[Any, dict[str, Any]] = {}
+        own: dict[Any, Any] = {}
         others_raw: dict[Any, Any] = {}
         for key, ws in wagers.items():
             if isinstance(ws, Mapping) and "others" in ws:
                 others_raw[key] = ws["others"]
                 own[key] = {k: a for k, a in ws.items() if k != "others"}
             else:
-                own[key] = ws  # type: ignore[assignment]
+                own[key] = ws
         super().__init__(options, own, rng, forced, jackpot)
         v = self.variant
         offered = self.options["side_wagers"]
@@ -354,7 +354,7 @@ class BlackjackRound(BankedRound):
             if not self.variant.backers and set(checked) != {"super_match"}:
                 raise IllegalAction(
                     "one_player_per_box",
-                    f"box {box}: one player per box; others may only place super match (s28, s7(3))",
+                    f"box {box}: one player per box; others bet only super match (s28, s7(3))",
                 )
             if self.variant.backers and "main" not in checked:
                 raise IllegalAction("needs_main", f"box {box}: {pid} needs a main wager")
@@ -762,7 +762,7 @@ class BlackjackRound(BankedRound):
         ]
 
     # ------------------------------------------------------------------ offers
-    _OFFER_OF = {
+    _OFFER_OF: ClassVar[dict[str, str]] = {
         "insurance": "insurance",
         "even_money": "insurance",
         "double": "double",
