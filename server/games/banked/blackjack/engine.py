@@ -703,6 +703,7 @@ class BlackjackRound(BankedRound):
         st.double = amount
         out: list[Event] = []
         if player is None:
+            self._stake(hand.box, "main", amount)
             hand.doubled = True
             if v.double_aces == "first 2":
                 hand.fixed_aces = 2  # BJ s24(4)
@@ -726,6 +727,7 @@ class BlackjackRound(BankedRound):
             {None: Stake(None, hand.stakes[None].main)},
             split=True,
         )
+        self._stake(hand.box, "main", hand.stakes[None].main)
         suited_sevens = rank_of(first) == rank_of(second) == 5 and first & 3 == second & 3
         hand.cards = [first]
         hand.split = True
@@ -819,6 +821,8 @@ class BlackjackRound(BankedRound):
         if verb == "insurance":
             assert resolved is not None
             bp.insurance[o.player] = resolved
+            if o.player is None:
+                self._stake(o.box, "insurance", resolved)
         elif verb == "even_money":  # BJ s22(4): paid 1:1 at once in full settlement
             hand = bp.hands[0]
             st = hand.stakes[o.player]
@@ -849,12 +853,13 @@ class BlackjackRound(BankedRound):
         his open offers are declined; otherwise the controller's hands are played out by the
         schedule's automatic play (BJ s61, SP s51, SW s42: no switch, CH s49)."""
         mine = [o for o in self.offers if o.box == box and o.player == player]
-        if mine:
-            self.offers = [o for o in self.offers if o not in mine]
-            return self._emit(self._advance())
-        if player is not None or self.acting is None or self.acting.box != box:
+        acting = player is None and self.acting is not None and self.acting.box == box
+        if not mine and not acting:
             raise IllegalAction("not_awaiting_decision", f"box {box} owes no decision now")
         out: list[Event] = []
+        if mine:
+            self.offers = [o for o in self.offers if o not in mine]
+            out += self._advance()
         while self.acting is not None and self.acting.box == box:
             t, soft = self._total(self.acting)
             limit = self.variant.timeout_soft_limit if soft else 11
@@ -903,7 +908,7 @@ class BlackjackRound(BankedRound):
         t, _ = self._total(hand)
         if hand.status == "bust":
             return -(st.main + st.double), f"bust {t}"
-        if t == 21 and v.twenty_one_at_once == "spanish" and not st.double:
+        if t == 21 and v.twenty_one_at_once == "spanish" and not hand.doubled:
             bonus = rules.spanish_bonus(hand.cards, hand.split)
             if bonus and bonus.startswith("7-7-7 ") and self._super_bonus(hand):
                 self.super_bonus.append((hand.box, st.player, st.main))
@@ -1010,6 +1015,7 @@ class BlackjackRound(BankedRound):
         out += self._settle_late_side_wagers()
         out += self._settle_super_bonus()
         self._figures()
+        self.detail["reshuffled"] = self.shoe.end_round()  # s19: after the round
         return out
 
     def _against_dealer(self, hand: Hand, st: Stake, d: int) -> tuple[int, str]:
@@ -1090,7 +1096,7 @@ class BlackjackRound(BankedRound):
             per: dict[Player, dict[str, Any]] = {}
             for p in bp.wagers:
                 fig: dict[str, Any] = dict(bp.figures.get(p, {}))
-                if several:
+                if several and "main" in bp.wagers[p]:
                     fig["hands"] = [
                         (h.stakes[p].net or 0) if p in h.stakes else 0 for h in bp.hands
                     ]
