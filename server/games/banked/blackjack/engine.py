@@ -37,6 +37,7 @@ Money moves only through the framework's ledger (:meth:`BankedRound._transfer`):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -350,7 +351,7 @@ class BlackjackRound(BankedRound):
         for pid, ws in raw.items():
             if not isinstance(pid, str) or not pid:
                 raise InvalidRound(f"box {box}: a player id must be a non-empty string")
-            checked = validate_wagers(self.spec, self.options, {box: ws})[box]
+            checked = validate_wagers(self._others_spec(), self.options, {box: ws})[box]
             if not self.variant.backers and set(checked) != {"super_match"}:
                 raise IllegalAction(
                     "one_player_per_box",
@@ -360,6 +361,12 @@ class BlackjackRound(BankedRound):
                 raise IllegalAction("needs_main", f"box {box}: {pid} needs a main wager")
             out[pid] = checked
         return out
+
+    def _others_spec(self) -> GameSpec:
+        """Other players' wagers: the table limits apply, no wager is compulsory (SW s7(3):
+        others may hold super match alone)."""
+        loose = tuple(dataclasses.replace(w, required=False) for w in self.spec.wagers)
+        return dataclasses.replace(self.spec, wagers=loose)
 
     def _check_side_wagers(
         self, box: int, player: Player, ws: Mapping[str, int], offered: list[str]
@@ -951,6 +958,13 @@ class BlackjackRound(BankedRound):
         return out
 
     # ------------------------------------------------------------------ the dealer
+    def _emit(self, events: list[Event]) -> list[Event]:
+        """Every step refreshes the result figures, so a waiting round shows what has been
+        settled so far (side wagers at the deal, busts, 21s paid at once)."""
+        super()._emit(events)
+        self._figures()
+        return events
+
     def _street_closed(self) -> list[Event]:
         raise AssertionError("blackjack opens no street: one hand at a time")
 
