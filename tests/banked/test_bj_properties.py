@@ -36,7 +36,7 @@ from server.games.banked.blackjack.rules import VARIANTS
 
 ROUNDS_PER_EXAMPLE = 100
 SETTINGS = settings(
-    max_examples=int(__import__("os").environ.get("BJ_EXAMPLES", 100)),
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
