@@ -666,6 +666,9 @@ class BlackjackRound(BankedRound):
             DecisionMade(box=box, street=self._label(hand), verb=verb, amount=resolved, cause=cause)
         ]
         bp = self.box_play[box]
+        if self.variant.switch and verb != "switch" and not self._dealer_may_blackjack():
+            for h in bp.hands:  # SW s22(2): an unswitched blackjack is paid at the box's turn
+                h.early = h.early or h.status == "blackjack"
         bp.acted = True
         if verb != "switch":
             hand.acted = True
