@@ -112,7 +112,7 @@ class Stake:
     surrendered: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class Hand:
     box: int
     area: int
@@ -137,7 +137,7 @@ class Hand:
         return list(self.stakes.values())
 
 
-@dataclass
+@dataclass(eq=False)
 class Offer:
     box: int
     player: Player
@@ -297,7 +297,7 @@ class BlackjackRound(BankedRound):
         if not all(isinstance(w, str) and w in v.side_wagers for w in offered):
             raise InvalidRound(f"option side_wagers: each must be one of {list(v.side_wagers)}")
         self.box_play: dict[int, BoxPlay] = {}
-        key_of = {self._box_key(k): k for k in own}
+        key_of = {int(k): k for k in own}  # validate_wagers has checked the box numbers
         for box, ws in self.wagers.items():
             players: dict[Player, dict[str, int]] = {None: ws}
             raw = others_raw.get(key_of[box])
@@ -321,14 +321,9 @@ class BlackjackRound(BankedRound):
         self.dealer: list[Card] = []
         self.acting: Hand | None = None
         self.offers: list[Offer] = []
-        self.insurance_open = False
         self.super_bonus: list[tuple[int, Player, int]] = []  # (box, player, main) qualifying
 
     # ------------------------------------------------------------------ set-up
-    @staticmethod
-    def _box_key(key: Any) -> int:
-        return int(key)
-
     def _nominated(self) -> tuple[Card, Card]:
         raw = self.options.get("nominated_blackjack", ["Ah", "Kh"])
         try:
@@ -385,8 +380,6 @@ class BlackjackRound(BankedRound):
                 )
             if ws["bonus_blackjack"] != rules.BONUS_BLACKJACK_STAKE:
                 raise IllegalAction("bad_amount", f"box {box}: bonus blackjack is exactly $1")
-        if player is None and not self.variant.backers and "main" not in ws:
-            raise IllegalAction("needs_main", f"box {box}: a main wager is required")
 
     # ------------------------------------------------------------------ dealing
     def _card(self) -> Card:
@@ -399,7 +392,7 @@ class BlackjackRound(BankedRound):
 
     def _label(self, hand: Hand) -> str:
         hands = self.box_play[hand.box].hands
-        return f"hand {hands.index(hand) + 1}"
+        return f"hand {next(i for i, h in enumerate(hands) if h is hand) + 1}"
 
     def _deal(self) -> list[Event]:
         v = self.variant
@@ -1135,8 +1128,10 @@ ROUNDS: dict[str, type[BankedRound]] = {}
 
 
 def _round_class(v: Variant) -> type[BlackjackRound]:
-    name = "".join(part.capitalize() for part in v.id.split("-")) + "Round"
-    return type(name, (BlackjackRound,), {"variant": v, "spec": spec_for(v), "__doc__": v.title})
+    """``Blackjack``, ``SpanishBlackjack``, ``BlackjackSwitch``, ``BlackjackChallenge``."""
+    name = "".join(part.capitalize() for part in v.id.split("-"))
+    attrs = {"variant": v, "spec": spec_for(v), "__doc__": f"{v.title}: {v.schedule}."}
+    return type(name, (BlackjackRound,), {**attrs, "__module__": __name__})
 
 
 for _v in rules.VARIANTS.values():
