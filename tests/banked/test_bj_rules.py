@@ -119,6 +119,21 @@ def test_spanish_round_starts_with_reshuffle_when_cut_card_is_first() -> None:
     assert shoe.reshuffles == 1 and shoe.pos < 10
 
 
+def test_spanish_last_three_rounds_without_reshuffle_sp_s19_3_4() -> None:
+    shoe = BlackjackShoe(SPANISH_DECK, 5, SeededRandomSource(7), cut_from_back=48)
+    while shoe.pos < shoe.cut_at - 5:
+        shoe.deal()
+    shoe.end_round()
+    shoe.announce_last_rounds(3)
+    for _ in range(3):
+        shoe.begin_round(True)
+        for _ in range(10):
+            shoe.deal()
+        assert not shoe.end_round()  # the cutting card came out: no reshuffle
+    with pytest.raises(ValueError, match="closes"):
+        shoe.begin_round(True)
+
+
 def test_not_enough_cards_shuffle_the_discards_and_complete_bj_s52() -> None:
     shoe = BlackjackShoe(STANDARD_DECK, 5, SeededRandomSource(9), cut_from_back=10)
     while shoe.pos < shoe.cut_at - 1:  # earlier rounds, all before the cutting card

@@ -214,6 +214,8 @@ def spec_for(v: Variant) -> GameSpec:
             doc="side wagers the layout provides (default: every one the schedule has)",
         ),
     ]
+    if v.switch:  # SW digest section 10: the layout recommended has 5 boxes
+        options.append(OptionSpec("num_boxes", 5, minimum=1, doc="boxes on the layout (s3)"))
     if "perfect_pairs" in v.side_wagers:
         options.append(
             OptionSpec(

@@ -17,7 +17,9 @@ two-thirds of the way in).
 * :meth:`discard_face_up`: a card found face up in the shoe is discarded, not used (BJ s49,
   SP s39, SW s30, CH s37).
 * :meth:`end_round`: the round's cards go to the discards; when the cutting card was reached
-  during the round the whole shoe is reshuffled (s12(3)(b), s19).
+  during the round the whole shoe is reshuffled (s12(3)(b), s19) -- unless a manager
+  announced, before the cutting card appeared, the last rounds before the table closes
+  (:meth:`announce_last_rounds`, SP s19(3),(4)).
 
 Randomness comes only from the injected :class:`~server.cards.RandomSource`.
 """
@@ -67,6 +69,8 @@ class BlackjackShoe:
         self.reshuffles = 0
         #: the cutting card came out during this shoe (s19)
         self.cut_reached = False
+        #: SP s19(3),(4): rounds still to play without a reshuffle before the table closes
+        self.last_rounds: int | None = None
 
     @property
     def cut_at(self) -> int:
@@ -91,7 +95,9 @@ class BlackjackShoe:
 
     def begin_round(self, reshuffle_if_cut_first: bool) -> None:
         """SP s19(2): the cutting card would be the round's first card: reshuffle now."""
-        if reshuffle_if_cut_first and self.pos == self.cut_at:
+        if self.last_rounds is not None and self.last_rounds <= 0:
+            raise ValueError("the announced last rounds have been played: the table closes")
+        if reshuffle_if_cut_first and self.last_rounds is None and self.pos == self.cut_at:
             self.reshuffle()
 
     def deal(self) -> Card:
@@ -113,11 +119,22 @@ class BlackjackShoe:
         self.discards.append(c)
         return c
 
+    def announce_last_rounds(self, rounds: int = 3) -> None:
+        """SP s19(3),(4): before a round starts and before the cutting card has appeared, a
+        manager announces that only ``rounds`` more rounds will be played; they are played
+        without a reshuffle even if the cutting card appears."""
+        if self.cut_reached or self.on_table:
+            raise ValueError("announce the last rounds before a round and the cutting card")
+        self.last_rounds = rounds
+
     def end_round(self) -> bool:
         """The round's cards go to the discards; reshuffle if the cutting card came out
         (s19). Returns whether the shoe was reshuffled."""
         self.discards.extend(self.on_table)
         self.on_table = []
+        if self.last_rounds is not None:
+            self.last_rounds -= 1
+            return False
         if self.cut_reached:
             self.reshuffle()
             return True
