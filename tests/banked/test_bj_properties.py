@@ -145,10 +145,10 @@ class AuditShoe(BlackjackShoe):
 
 
 @st.composite
-def tables(draw: Any, game: str) -> tuple[dict, dict, int, int]:
+def tables(draw: Any, game: str) -> tuple[dict, dict, int, int, list[Card]]:
     switch = game == "blackjack-switch"
     decks = draw(st.sampled_from([6, 8] if game != "blackjack-switch" else [6, 7, 8]))
-    boxes = draw(st.sets(st.integers(1, 7), min_size=1, max_size=3 if switch else 4))
+    boxes = draw(st.sets(st.integers(1, 5 if switch else 7), min_size=1, max_size=4))
     wagers: dict[str, Any] = {}
     for b in sorted(boxes):
         ws: dict[str, Any] = {
@@ -172,7 +172,16 @@ def tables(draw: Any, game: str) -> tuple[dict, dict, int, int]:
         wagers[str(b)] = ws
     options = {"minimum": 100, "maximum": 1_000_000, "decks": decks}
     cut = draw(st.integers(10, 80))
-    return options, wagers, cut, draw(st.integers(0, 2**32))
+    # a stacked start: random cards (repeats allowed up to the decks) before the shuffled rest
+    deck = VARIANTS[game].deck
+    prefix = draw(st.lists(st.sampled_from(deck), max_size=24))
+    counts: Counter[Card] = Counter()
+    stacked = []
+    for c in prefix:
+        if counts[c] < decks:
+            counts[c] += 1
+            stacked.append(c)
+    return options, wagers, cut, draw(st.integers(0, 2**32)), stacked
 
 
 def pick_amount(choice: Any, rng: random.Random) -> int | None:
@@ -268,12 +277,14 @@ def check_round(game: str, r: BlackjackRound, shoe: AuditShoe) -> None:
                 assert stake.net == expected_main(game, t, d, money), (cards, dealer, stake)
 
 
-def run_game(game: str, case: tuple[dict, dict, int, int]) -> None:
-    options, wagers, cut, seed = case
+def run_game(game: str, case: tuple[dict, dict, int, int, list[Card]]) -> None:
+    options, wagers, cut, seed, stacked = case
     cls = ROUNDS[game]
     variant = VARIANTS[game]
     rng = random.Random(seed)
-    shoe = AuditShoe(variant.deck, options["decks"], SeededRandomSource(seed), cut_from_back=cut)
+    shoe = AuditShoe(
+        variant.deck, options["decks"], SeededRandomSource(seed), cut_from_back=cut, forced=stacked
+    )
     composition = Counter(shoe.composition)
     for _ in range(ROUNDS_PER_EXAMPLE):
         generation = shoe.generation
