@@ -60,6 +60,11 @@ _ALL = (
     _banked("wheel-of-fortune", "wheel_of_fortune", tabled=False),
     _banked("pai-gow", "pai_gow", tabled=False),
     _banked("craps", "craps", tabled=False),
+    # the blackjack family: boxes decide in turn, one hand at a time (tables: issue 11)
+    _banked("blackjack", "blackjack", tabled=False),
+    _banked("spanish-blackjack", "blackjack", tabled=False),
+    _banked("blackjack-switch", "blackjack", tabled=False),
+    _banked("blackjack-challenge", "blackjack", tabled=False),
 )
 
 #: game id -> its entry, in lobby order.

@@ -690,7 +690,8 @@ class BankedRound(ABC):
 
     def end_of_decisions(self) -> list[Event]:
         """No further decision will come (a scenario's list is exhausted). Default: nothing,
-        the round stays as it is; craps throws the rolls its outcome still holds."""
+        the round stays as it is; craps throws the rolls its outcome still holds; blackjack
+        declines the offers still open."""
         return []
 
     def void(self, reason: str) -> list[Event]:
