@@ -276,7 +276,7 @@ function onWelcome(msg) {
   state.welcome = msg;
   state.balance = msg.balance;
   goOnline();
-  $("toast").hidden = true;
+  if (state.reconnecting) toast("Reconnected.");
   try { localStorage.setItem("croupier.token", msg.token); } catch (e) { /* private mode */ }
   $("login").hidden = true;
   renderAccount();
@@ -730,9 +730,9 @@ function renderLobby() {
         : `from ${money(tb.min_buy_in)}`;
     tr.innerHTML = `
       <td><div class="t-name"></div><div class="t-id muted"></div></td>
-      <td class="t-game"></td><td>${blinds}</td><td>${buyIn}</td>
-      <td><span class="seats-taken">${tb.taken}</span> / ${tb.seats}</td>
-      <td>${tb.spectators}</td>
+      <td class="t-game"></td><td>${blinds}</td><td data-label="Buy-in">${buyIn}</td>
+      <td data-label="${poker ? "Seats" : "Boxes"}"><span class="seats-taken">${tb.taken}</span> / ${tb.seats}</td>
+      <td data-label="Watching">${tb.spectators}</td>
       <td class="row-actions"><button class="primary join-player">Sit down</button>
         <button class="join-spectator">Watch</button></td>`;
     tr.querySelector(".t-name").textContent = tb.name;
@@ -775,6 +775,7 @@ function renderTable() {
 
 /** A table of another kind (a banked game): watched through its event log only. */
 function renderOtherTable(t) {
+  $("felt").classList.remove("banked");
   $("board").textContent = "";
   $("pot").textContent = "";
   $("seats").textContent = "";
@@ -1232,7 +1233,7 @@ function toast(text, actionText, action) {
 // ---- user input ----------------------------------------------------------------------------
 function act(verb) {
   const t = state.table;
-  if (!isMyTurn(t) || !(verb in t.turn.legal)) return;
+  if (!state.online || !isMyTurn(t) || !(verb in t.turn.legal)) return;
   const msg = { type: "act", table: t.id, verb };
   if (verb === "bet" || verb === "raise") {
     const amount = chosenAmount();
