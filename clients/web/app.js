@@ -666,6 +666,7 @@ function onError(msg) {
   if (!state.welcome) {
     $("login-error").textContent = text;
     $("login-error").hidden = false;
+    $("toast").hidden = true;
     state.reconnecting = false;
     if (state.ws) state.ws.close();
     state.ws = null;
