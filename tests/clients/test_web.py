@@ -544,6 +544,8 @@ def check_layouts(
 
         # a poker table: sit down, buy in, wait for this seat's turn (raise and presets shown)
         row.locator(".join-player").click()
+        expect(page.locator("#buyin")).to_be_visible()
+        seen["buy_in"] = page.evaluate(GEOMETRY, "table")
         page.fill("#buyin-amount", "200")
         page.click("#buyin-btn")
         expect(page.locator("#act-raise")).to_be_visible(timeout=20_000)
@@ -593,7 +595,7 @@ async def test_layout_fits_phone_and_desktop_screens(chromium: Chromium) -> None
         nursery.cancel_scope.cancel()
     for seen in (phone, desktop):
         assert seen["console_errors"] == []
-        for screen in ("lobby", "poker", "banked"):
+        for screen in ("lobby", "buy_in", "poker", "banked"):
             assert seen[screen]["problems"] == [], "\n".join(seen[screen]["problems"])
         assert seen["poker"]["seats"] == 9 and seen["poker"]["cards"] >= 12
         assert seen["banked"]["boxes"] == 7 and seen["banked"]["cards"] >= 10
