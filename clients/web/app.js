@@ -30,27 +30,49 @@ const state = {
   table: null,        // the joined table: see newTable()
   wantTable: null,    // {id, role} to join once connected
   reconnecting: false,
+  online: false,      // a live connection with a welcome: clocks run, controls are enabled
+  offlineAt: null,    // when the connection dropped: clocks show the time left then
+  retry: { attempt: 0, timer: null },
+  pingSent: null,     // the heartbeat ping awaiting its pong
 };
 
 const $ = (id) => document.getElementById(id);
 
 // ---- money and cards -----------------------------------------------------------------------
+/** Integer cents as people read them: always dollars and cents ("$6.00", "$1,234.05"). */
 function money(cents) {
   if (cents === null || cents === undefined) return "\u2013";
   const neg = cents < 0;
   const c = Math.abs(cents);
   const dollars = Math.floor(c / 100).toLocaleString("en-US");
-  const rest = c % 100;
-  return (neg ? "-$" : "$") + dollars + (rest ? "." + String(rest).padStart(2, "0") : "");
+  return (neg ? "-$" : "$") + dollars + "." + String(c % 100).padStart(2, "0");
 }
 
-/** Dollars typed by a user -> integer cents, without floating point ("12.5" -> 1250). */
+/**
+ * Dollars typed by a person -> {cents} or {error}: "6", "6.5", "$6.50" and "1,234.05" are
+ * read as dollars, without floating point ("12.5" -> 1250); a third decimal is refused.
+ */
+function parseDollars(text) {
+  const raw = String(text === undefined || text === null ? "" : text).trim();
+  if (!raw) return { error: "Enter an amount in dollars, e.g. 6 or 6.50." };
+  const bare = raw.replace(/^\$\s*/, "").replace(/,(?=\d{3}(\D|$))/g, "");
+  const m = bare.match(/^(\d*)(?:\.(\d*))?$/);
+  if (!m || (m[1] === "" && !m[2])) {
+    return { error: `"${raw}" is not an amount: type dollars, e.g. 6 or 6.50.` };
+  }
+  if ((m[2] || "").length > 2) {
+    return { error: `${raw}: amounts go to the cent, at most two decimals (e.g. 6.50).` };
+  }
+  return { cents: Number(m[1] || "0") * 100 + Number((m[2] || "").padEnd(2, "0")) };
+}
+
+/** Dollars typed by a person -> integer cents, or null when it is not an amount. */
 function toCents(text) {
-  const m = String(text).trim().replace(/[$,]/g, "").match(/^(\d*)(?:\.(\d{0,2}))?$/);
-  if (!m || (m[1] === "" && !m[2])) return null;
-  return Number(m[1] || "0") * 100 + Number((m[2] || "").padEnd(2, "0"));
+  const got = parseDollars(text);
+  return got.error ? null : got.cents;
 }
 
+/** Cents as an input's editable text ("6.50"). */
 function centsInput(cents) {
   return (Math.floor(cents / 100)) + "." + String(cents % 100).padStart(2, "0");
 }
@@ -72,6 +94,29 @@ function cardText(cards) {
   return (cards || []).map((c) => (RANKS[c[0]] || c[0]) + (SUITS[c[1]] || c[1])).join(" ");
 }
 
+/** The rulebook's own word for the seat marker: ACT calls it the buck (ACT Hold'em/Omaha and
+ *  3 Card Manila, Terms "Buck", 6.2), QLD hold'em/Omaha the dealer button (Sch 11 s2, s17),
+ *  QLD Manila the buck (Sch 5 s2, s17). Banked games have none. */
+function marker(game) {
+  const g = String(game || "");
+  if (/^(holdem|omaha)-qld$/.test(g)) {
+    return { word: "button", title: "Dealer button: its holder is the designated player, " +
+      "the last to receive hole cards; it passes clockwise each round (QLD Casino Gaming " +
+      "Rule 2010, Sch 11 s2, s17)." };
+  }
+  if (g === "manila-qld") {
+    return { word: "buck", title: "The buck: its holder is the designated player, who posts " +
+      "the blind and is dealt first; it moves on each round (QLD Casino Gaming Rule 2010, " +
+      "Sch 5 s2, s17)." };
+  }
+  if (/-act$/.test(g)) {
+    return { word: "buck", title: "The buck: its holder is the designated player, who posts " +
+      "the first blind and receives the first card; it passes clockwise each round " +
+      "(ACT rules, Terms \"Buck\", 6.2, 6.4)." };
+  }
+  return null;
+}
+
 function holeCount(game) {
   if (HOLE_CARDS[game]) return HOLE_CARDS[game];
   return HOLE_CARDS[String(game).split("-")[0]] || 2;
@@ -83,17 +128,22 @@ function wsUrl() {
   return `${proto}//${location.host}/ws`;
 }
 
+// Reconnection backoff (ms) after a dropped connection; then every 10 s (with jitter).
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+const HEARTBEAT_MS = 5000;  // a ping this often; no pong within two of these: the link is dead
+
 function connect(hello) {
   const ws = new WebSocket(wsUrl());
   ws.binaryType = "arraybuffer";
   state.ws = ws;
-  setStatus("connecting", "connecting\u2026");
+  state.pingSent = null;
+  setStatus("connecting", state.welcome ? "reconnecting\u2026" : "connecting\u2026");
   ws.onopen = () => {
-    setStatus("on", "online");
+    if (state.ws !== ws) return;
     send(Object.assign({ type: "hello", protocol: PROTOCOL }, hello));
   };
   ws.onmessage = (ev) => {
-    if (!(ev.data instanceof ArrayBuffer)) return;
+    if (state.ws !== ws || !(ev.data instanceof ArrayBuffer)) return;
     let msg;
     try {
       msg = MessagePack.decode(new Uint8Array(ev.data));
@@ -103,28 +153,98 @@ function connect(hello) {
     }
     if (msg && typeof msg === "object") handle(msg);
   };
-  ws.onclose = (ev) => {
-    if (state.ws !== ws) return;
-    state.ws = null;
-    const why = {
-      1001: "the server is shutting down", 1008: "closed by the server (policy)",
-      1009: "message too large", 4001: "this account connected elsewhere",
-      4002: "connection too slow",
-    }[ev.code] || "disconnected";
-    setStatus("off", "offline");
-    if (state.welcome) {
-      toast(`Connection lost: ${why}.`, "Reconnect", () => reconnect());
-    }
-  };
+  ws.onclose = (ev) => connectionLost(ws, ev.code);
 }
 
+/** The connection dropped (or the heartbeat found it dead): stop the clocks, disable the
+ *  controls, and reconnect with backoff unless another session took this account over. */
+function connectionLost(ws, code) {
+  if (state.ws !== ws) return;
+  state.ws = null;
+  goOffline();
+  const why = {
+    1001: "the server is shutting down", 1008: "closed by the server (policy)",
+    1009: "message too large", 4001: "this account connected elsewhere",
+    4002: "connection too slow",
+  }[code] || "disconnected";
+  if (!state.welcome) {
+    setStatus("off", "offline");
+    return;
+  }
+  if (code === 4001) {  // reconnecting would take the account back from the other session
+    setStatus("off", "offline");
+    toast(`Connection lost: ${why}.`, "Reconnect", () => reconnect());
+    return;
+  }
+  const n = state.retry.attempt++;
+  const delay = Math.round((BACKOFF_MS[n] || 10000) * (0.8 + Math.random() * 0.4));
+  clearTimeout(state.retry.timer);
+  state.retry.timer = setTimeout(reconnect, delay);
+  setStatus("off", "offline");
+  toast(`Connection lost: ${why}. Reconnecting in ${Math.ceil(delay / 1000)}s\u2026`,
+    "Reconnect now", () => reconnect());
+}
+
+function goOffline() {
+  if (state.online || state.offlineAt === null) state.offlineAt = Date.now();
+  state.online = false;
+  if (state.table) renderTable();
+  applyOffline();
+}
+
+function goOnline() {
+  state.online = true;
+  state.offlineAt = null;
+  setStatus("on", "online");
+  state.retry.attempt = 0;
+  clearTimeout(state.retry.timer);
+  applyOffline();
+}
+
+/** Offline: every control of the table and the lobby is disabled (and marked, so that coming
+ *  back online re-enables exactly those; the next render then applies the game's own rules). */
+function applyOffline() {
+  const off = !state.online;
+  document.body.classList.toggle("offline", off && !!state.welcome);
+  const els = document.querySelectorAll(
+    "#controls button, #controls input, #controls select, #lobby button, #to-lobby");
+  for (const el of els) {
+    if (off) {
+      if (!el.disabled) { el.disabled = true; el.dataset.offline = "1"; }
+    } else if (el.dataset.offline) {
+      delete el.dataset.offline;
+      el.disabled = false;
+    }
+  }
+}
+
+/** Resume with the session token; the server answers a join on a held seat with a snapshot. */
 function reconnect() {
   if (!state.welcome) return;
+  clearTimeout(state.retry.timer);
   state.reconnecting = true;
-  if (state.ws) state.ws.close();
+  const old = state.ws;
+  state.ws = null;
+  if (old) old.close();
   if (state.table) state.wantTable = { id: state.table.id, role: state.table.role,
     lastSeq: state.table.seq };
   connect({ token: state.welcome.token });
+}
+
+/** Heartbeat: a ping every HEARTBEAT_MS; a connection silent for two of them is dead (a
+ *  server that vanished without closing), and is dropped so that the page reconnects. */
+function heartbeat() {
+  const ws = state.ws;
+  if (!ws || ws.readyState !== WebSocket.OPEN || !state.online) return;
+  if (state.pingSent !== null && Date.now() - state.pingSent > 2 * HEARTBEAT_MS) {
+    connectionLost(ws, 1006);
+    ws.close();
+    return;
+  }
+  if (state.pingSent === null) {
+    state.pingSent = Date.now();
+    ws.send(MessagePack.encode({ type: "ping", nonce: state.pingSent % 1000000 }));
+  }
 }
 
 function send(msg) {
@@ -146,7 +266,7 @@ function handle(msg) {
     case "left": return onTableMessage(msg, () => onLeft(msg));
     case "balance": state.balance = msg.balance; return renderAccount();
     case "error": return onError(msg);
-    case "pong": return;
+    case "pong": state.pingSent = null; return;
     case "recall": return onRecall(msg);
     default: return;  // unknown server messages are ignored (protocol/README.md)
   }
@@ -155,6 +275,8 @@ function handle(msg) {
 function onWelcome(msg) {
   state.welcome = msg;
   state.balance = msg.balance;
+  goOnline();
+  if (state.reconnecting) toast("Reconnected.");
   try { localStorage.setItem("croupier.token", msg.token); } catch (e) { /* private mode */ }
   $("login").hidden = true;
   renderAccount();
@@ -169,6 +291,8 @@ function onWelcome(msg) {
   } else if (seated.length) {
     send({ type: "join", table: seated[0] });  // resume a held seat
   } else {
+    if (want) toast(`Reconnected; your seat at ${want.id} is no longer held.`);
+    state.wantTable = null;
     state.table = null;
     showLobby();
   }
@@ -347,8 +471,7 @@ function onEvent(ev) {
       t.result = null;
       t.turn = null;
       addLog(t, `Hand #${ev.hand}: ${name(ev.designated)} holds the ` +
-        `${String(t.info.game || "").includes("qld") && !String(t.info.game).includes("manila")
-          ? "button" : "buck"}.`, "hand");
+        `${(marker(t.info.game) || { word: "buck" }).word}.`, "hand");
       break;
     case "fee_charged":
       if (rs(ev.seat)) rs(ev.seat).stack -= ev.amount;
@@ -494,18 +617,57 @@ function onLeft(msg) {
     (msg.reason && msg.reason !== "left" ? ` (${msg.reason.replace("_", " ")})` : "") + ".");
 }
 
+// Error fields that carry amounts in cents (a server may send them beside the message).
+const AMOUNT_FIELDS = ["amount", "min", "max", "minimum", "maximum", "balance", "stake",
+  "needed", "available"];
+const has = (m, k) => typeof m[k] === "number";
 const ERROR_TEXT = {
   guests_disabled: "This server needs a session token.",
   bad_token: "That session token is not valid.",
   table_full: "Every seat at that table is taken.",
-  buy_in_range: null, insufficient_funds: null,
+  buy_in_range: (m) => !has(m, "min") ? null : has(m, "max")
+    ? `The stake after a buy-in must be between ${money(m.min)} and ${money(m.max)}.`
+    : `The stake after a buy-in must be at least ${money(m.min)}.`,
+  insufficient_funds: (m) => has(m, "balance")
+    ? `Your wallet holds ${money(m.balance)}` +
+      (has(m, "amount") ? `, not enough for ${money(m.amount)}.` : ".")
+    : null,
 };
 
+// Rules refusals (``reason``) that carry their bounds as fields.
+const REASON_TEXT = {
+  amount_too_small: (m) => has(m, "min") ? `The minimum is ${money(m.min)}.` : null,
+  amount_too_large: (m) => has(m, "max") ? `The maximum is ${money(m.max)}.` : null,
+};
+
+/** A refusal as people read it: amounts in dollars, whether the server sent them as fields
+ *  (formatted here) or as "N cents" in its message text. */
+function errorText(msg) {
+  const known = REASON_TEXT[msg.reason] || ERROR_TEXT[msg.code];
+  const text = typeof known === "function" ? known(msg) : known;
+  if (text) return text;
+  const base = String(msg.message || msg.code || "refused")
+    .replace(/\b(\d+) to (\d+) cents\b/g, (_, lo, hi) => `${money(Number(lo))} to ${money(Number(hi))}`)
+    .replace(/\b(\d+) cents\b/g, (_, c) => money(Number(c)));
+  const fields = AMOUNT_FIELDS.filter((k) => has(msg, k)).map((k) => `${k} ${money(msg[k])}`);
+  const sentence = base.charAt(0).toUpperCase() + base.slice(1);
+  return sentence + (fields.length ? ` (${fields.join(", ")})` : "");
+}
+
 function onError(msg) {
-  const text = ERROR_TEXT[msg.code] || msg.message || msg.code;
+  const text = errorText(msg);
+  if (state.reconnecting && (msg.code === "bad_token" || msg.code === "guests_disabled")) {
+    state.welcome = null;  // the session is over (e.g. a restarted dev server): sign in again
+    state.table = null;
+    $("table").hidden = true;
+    $("lobby").hidden = true;
+    $("login").hidden = false;
+  }
   if (!state.welcome) {
     $("login-error").textContent = text;
     $("login-error").hidden = false;
+    $("toast").hidden = true;
+    state.reconnecting = false;
     if (state.ws) state.ws.close();
     state.ws = null;
     return;
@@ -569,9 +731,9 @@ function renderLobby() {
         : `from ${money(tb.min_buy_in)}`;
     tr.innerHTML = `
       <td><div class="t-name"></div><div class="t-id muted"></div></td>
-      <td class="t-game"></td><td>${blinds}</td><td>${buyIn}</td>
-      <td><span class="seats-taken">${tb.taken}</span> / ${tb.seats}</td>
-      <td>${tb.spectators}</td>
+      <td class="t-game"></td><td>${blinds}</td><td data-label="Buy-in">${buyIn}</td>
+      <td data-label="${poker ? "Seats" : "Boxes"}"><span class="seats-taken">${tb.taken}</span> / ${tb.seats}</td>
+      <td data-label="Watching">${tb.spectators}</td>
       <td class="row-actions"><button class="primary join-player">Sit down</button>
         <button class="join-spectator">Watch</button></td>`;
     tr.querySelector(".t-name").textContent = tb.name;
@@ -590,6 +752,7 @@ function renderLobby() {
   if (!state.lobby.length) {
     body.innerHTML = `<tr><td colspan="7" class="muted">No tables.</td></tr>`;
   }
+  applyOffline();
 }
 
 function renderTable() {
@@ -598,18 +761,22 @@ function renderTable() {
   $("crumb-table").textContent = t.info.name || t.id;
   $("table-title").textContent = `${t.info.name || t.id}` + (t.hand ? ` \u00b7 hand #${t.hand}` : "");
   $("banked").hidden = true;
-  if (t.banked) return renderBanked(t);
-  if (!t.poker) return renderOtherTable(t);
-  renderBoard(t);
-  renderSeats(t);
-  renderControls(t);
-  renderResult(t);
-  renderLog(t);
-  tick();
+  if (t.banked) renderBanked(t);
+  else if (!t.poker) renderOtherTable(t);
+  else {
+    renderBoard(t);
+    renderControls(t);  // first: the action bar's height decides the felt's
+    renderResult(t);
+    renderSeats(t);
+    renderLog(t);
+    tick();
+  }
+  applyOffline();
 }
 
 /** A table of another kind (a banked game): watched through its event log only. */
 function renderOtherTable(t) {
+  $("felt").classList.remove("banked");
   $("board").textContent = "";
   $("pot").textContent = "";
   $("seats").textContent = "";
@@ -671,20 +838,69 @@ function renderBoard(t) {
   else line.textContent = "Next hand soon\u2026";
 }
 
+/**
+ * Seat centres in pixels inside the felt's box, each seat's box (``--seat-w`` x ``--seat-h``,
+ * style.css) wholly inside it, clockwise from the bottom centre (this player's seat, or
+ * seat 1 for a spectator). A wide felt (a desktop) puts them on an ellipse at equal arc
+ * lengths; a tall one (a phone) in two columns with a row across the top, where boxes
+ * cannot meet (an ellipse crowds its diagonals there).
+ */
+function seatCentres(n, anchor) {
+  const felt = $("felt");
+  const css = getComputedStyle(felt);
+  const sw = parseFloat(css.getPropertyValue("--seat-w")) || 150;
+  const sh = parseFloat(css.getPropertyValue("--seat-h")) || 130;
+  const w = felt.clientWidth, h = felt.clientHeight;
+  const points = h > w && n >= 4 ? columnPoints(n, w, h, sw, sh) : ellipsePoints(n, w, h, sw, sh);
+  const out = {};
+  points.forEach((p, k) => { out[((anchor - 1 + k) % n) + 1] = p; });
+  return out;
+}
+
+function ellipsePoints(n, w, h, sw, sh) {
+  const a = Math.max(0, w / 2 - sw / 2), b = Math.max(0, h / 2 - sh / 2);
+  const steps = 720;
+  const at = (i) => Math.PI / 2 + (i * 2 * Math.PI) / steps;
+  const length = [0];
+  for (let i = 1; i <= steps; i++) {
+    length.push(length[i - 1] + Math.hypot(a * (Math.cos(at(i)) - Math.cos(at(i - 1))),
+      b * (Math.sin(at(i)) - Math.sin(at(i - 1)))));
+  }
+  const points = [];
+  let i = 0;
+  for (let k = 0; k < n; k++) {
+    while (i < steps && length[i] < (k * length[steps]) / n) i++;
+    points.push({ x: w / 2 + a * Math.cos(at(i)), y: h / 2 + b * Math.sin(at(i)) });
+  }
+  return points;
+}
+
+function columnPoints(n, w, h, sw, sh) {
+  const side = Math.ceil((n - 1) / 3);
+  const top = n - 1 - 2 * side;
+  const points = [{ x: w / 2, y: h - sh / 2 }];
+  const rowY = (i) => sh / 2 + ((h - sh) * (i + 0.5)) / side;
+  for (let i = side - 1; i >= 0; i--) points.push({ x: sw / 2, y: rowY(i) });  // up the left
+  for (let j = 0; j < top; j++) {  // across the top, between the columns
+    points.push({ x: sw + ((w - 2 * sw) * (j + 0.5)) / top, y: sh / 2 });
+  }
+  for (let i = 0; i < side; i++) points.push({ x: w - sw / 2, y: rowY(i) });  // down the right
+  return points;
+}
+
 function renderSeats(t) {
   const box = $("seats");
   box.textContent = "";
+  $("felt").classList.remove("banked");
   const n = t.info.seats || 9;
   const anchor = t.role === "player" && t.seat ? t.seat : 1;
+  const centres = seatCentres(n, anchor);
   for (let seat = 1; seat <= n; seat++) {
-    const angle = Math.PI / 2 + ((seat - anchor) * 2 * Math.PI) / n;
-    const x = 50 + 44 * Math.cos(angle);
-    const y = 50 + 41 * Math.sin(angle);
     const el = document.createElement("div");
     el.className = "seat";
     el.dataset.seat = seat;
-    el.style.left = x + "%";
-    el.style.top = y + "%";
+    el.style.left = centres[seat].x + "px";
+    el.style.top = centres[seat].y + "px";
     const info = t.seats[seat];
     if (!info) {
       el.classList.add("empty");
@@ -707,34 +923,41 @@ function renderSeats(t) {
         for (let i = 0; i < holeCount(t.info.game); i++) cards.appendChild(cardEl(null, { small: true }));
       }
     }
+    cards.classList.toggle("many", cards.children.length > 3);
     el.appendChild(cards);
     const plate = document.createElement("div");
     plate.className = "plate";
     const stack = rs && !t.round.ended ? rs.stack : info.stake;
     const tags = [];
-    if (t.designated === seat) tags.push(`<span class="dealer" title="buck / button">D</span>`);
+    const mark = marker(t.info.game);
+    const buck = t.designated === seat && mark
+      ? `<span class="marker" title="${escapeHtml(mark.title)}">${mark.word}</span>` : "";
     if (info.sitting_out) tags.push(`<span class="tag">sitting out</span>`);
     if (!info.connected) tags.push(`<span class="tag">away</span>`);
     if (rs && rs.allin && !rs.folded && !t.round.ended) tags.push(`<span class="tag allin-tag">all in</span>`);
-    plate.innerHTML = `<div class="who"><span class="nm"></span>${tags.join("")}</div>
+    plate.innerHTML = `<div class="who"><span class="nm"></span>${buck}</div>
       <div class="stack">${money(stack)}</div><div class="timer"><div class="bar"></div></div>`;
     plate.querySelector(".nm").textContent = mine ? `${info.name} (you)` : info.name;
+    plate.querySelector(".nm").title = info.name;
     el.appendChild(plate);
-    if (rs && rs.category) {
-      const cat = document.createElement("div");
-      cat.className = "category";
-      cat.textContent = humanize(rs.category);
-      el.appendChild(cat);
-    }
+    // the seat's wager this betting round, or what it won, or its shown hand
+    const line = document.createElement("div");
+    line.className = "seat-line";
+    line.innerHTML = tags.join("");
     if (rs && (rs.bet || rs.won)) {
-      const chip = document.createElement("div");
+      const chip = document.createElement("span");
       chip.className = "chip" + (rs.won ? " won" : "");
       chip.textContent = rs.won ? `+${money(rs.won)}` : money(rs.bet);
       chip.dataset.seat = seat;
-      chip.style.left = 50 + 27 * Math.cos(angle) + "%";
-      chip.style.top = 50 + 22 * Math.sin(angle) + "%";
-      box.appendChild(chip);
+      line.appendChild(chip);
     }
+    if (rs && rs.category) {
+      const cat = document.createElement("span");
+      cat.className = "category";
+      cat.textContent = humanize(rs.category);
+      line.appendChild(cat);
+    }
+    el.appendChild(line);
     box.appendChild(el);
   }
 }
@@ -754,9 +977,6 @@ function renderControls(t) {
     $("buyin-range").textContent = mine.stake
       ? `stake ${money(mine.stake)}` + (hi !== null ? `, up to ${money(hi)} more` : "")
       : hi !== null ? `${money(lo)} \u2013 ${money(hi)}` : `at least ${money(lo)}`;
-    const input = $("buyin-amount");
-    input.min = centsInput(lo);
-    if (hi !== null) input.max = centsInput(hi);
     buy.classList.toggle("needed", !mine.stake);
   }
   $("sit-out-btn").hidden = !player || !mine || mine.sitting_out;
@@ -787,8 +1007,9 @@ function renderControls(t) {
 
 function setupAmount(t, bounds) {
   const range = $("amount-range"), input = $("amount"), sizes = $("amount-sizes");
+  const presets = $("amount-presets");
   if (bounds.sizes && bounds.sizes.length) {
-    sizes.hidden = false; range.hidden = true; input.hidden = true;
+    sizes.hidden = false; range.hidden = true; input.hidden = true; presets.hidden = true;
     const key = bounds.sizes.join(",");
     if (sizes.dataset.key !== key) {
       sizes.dataset.key = key;
@@ -805,31 +1026,92 @@ function setupAmount(t, bounds) {
   }
   sizes.hidden = true; range.hidden = false; input.hidden = false;
   range.min = bounds.min; range.max = bounds.max; range.step = 1;
-  input.min = centsInput(bounds.min); input.max = centsInput(bounds.max);
+  const choices = presetAmounts(t, bounds);
+  presets.hidden = !choices.length;
+  const key = choices.map(([label, c]) => label + c).join(",");
+  if (presets.dataset.key !== key) {
+    presets.dataset.key = key;
+    presets.textContent = "";
+    for (const [label, cents] of choices) {
+      const b = document.createElement("button");
+      b.className = "preset";
+      b.dataset.cents = cents;
+      b.textContent = label;
+      b.title = money(cents);
+      b.onclick = () => {
+        $("amount").value = centsInput(cents);
+        $("amount-range").value = cents;
+        validateAmount();
+      };
+      presets.appendChild(b);
+    }
+  }
   $("amount-hint").textContent = `${money(bounds.min)} to ${money(bounds.max)}`;
   validateAmount();
 }
 
-/** The amount chosen for bet/raise in cents, or null when it is outside the bounds. */
-function chosenAmount() {
+/**
+ * Preset "raise to" totals within the legal bounds: half the pot and the pot (the pot after
+ * this seat calls, on top of the highest wager), and all in when the maximum is all in.
+ */
+function presetAmounts(t, bounds) {
+  const r = t.round;
+  if (!r || !r.seats[t.seat]) return [];
+  const seats = Object.values(r.seats);
+  const pot = seats.reduce((sum, x) => sum + x.inPot, 0);
+  const top = Math.max(0, ...seats.map((x) => x.bet));
+  const mine = r.seats[t.seat];
+  const toCall = top - mine.bet;
+  const legal = t.turn.legal;
+  const out = [];
+  for (const [label, num, den] of [["\u00bd pot", 1, 2], ["Pot", 1, 1]]) {
+    const to = top + Math.floor(((pot + toCall) * num) / den);
+    if (to >= bounds.min && to <= bounds.max) out.push([label, to]);
+  }
+  if (legal.allin && mine.bet + legal.allin.amount === bounds.max) out.push(["All in", bounds.max]);
+  // one button per amount: the later (larger) name wins ("Pot" that is all in says so)
+  return out.filter(([, c], i) => !out.slice(i + 1).some(([, d]) => d === c));
+}
+
+/** The bet/raise amount chosen: {amount} within the bounds, or {error} to show. */
+function amountChoice() {
   const t = state.table;
   const legal = (t && t.turn && t.turn.legal) || {};
   const bounds = legal.bet || legal.raise;
-  if (!bounds) return null;
-  if (bounds.sizes && bounds.sizes.length) return Number($("amount-sizes").value);
-  const cents = toCents($("amount").value);
-  if (cents === null || cents < bounds.min || cents > bounds.max) return null;
-  return cents;
+  if (!bounds) return { error: "" };
+  if (bounds.sizes && bounds.sizes.length) return { amount: Number($("amount-sizes").value) };
+  const got = parseDollars($("amount").value);
+  if (got.error) return { error: got.error };
+  if (got.cents < bounds.min) return { error: `The minimum is ${money(bounds.min)}.` };
+  if (got.cents > bounds.max) return { error: `The maximum is ${money(bounds.max)}.` };
+  return { amount: got.cents };
+}
+
+/** The amount chosen for bet/raise in cents, or null when it is not a legal amount. */
+function chosenAmount() {
+  const got = amountChoice();
+  return got.error === undefined ? got.amount : null;
+}
+
+/** Show (or clear) the message under an amount input. */
+function inputError(inputId, errorId, text) {
+  $(inputId).classList.toggle("invalid", !!text);
+  $(inputId).setAttribute("aria-invalid", text ? "true" : "false");
+  $(errorId).textContent = text || "";
+  $(errorId).hidden = !text;
 }
 
 function validateAmount() {
-  const amount = chosenAmount();
-  const ok = amount !== null;
-  $("act-bet").textContent = ok ? `Bet ${money(amount)}` : "Bet";
-  $("act-raise").textContent = ok ? `Raise to ${money(amount)}` : "Raise to";
-  $("amount").classList.toggle("invalid", !ok);
+  const got = amountChoice();
+  const ok = got.error === undefined;
+  $("act-bet").textContent = ok ? `Bet ${money(got.amount)}` : "Bet";
+  $("act-raise").textContent = ok ? `Raise to ${money(got.amount)}` : "Raise to";
+  inputError("amount", "amount-error", ok ? "" : got.error);
   $("act-bet").disabled = !ok;
   $("act-raise").disabled = !ok;
+  for (const b of $("amount-presets").children) {
+    b.classList.toggle("chosen", ok && Number(b.dataset.cents) === got.amount);
+  }
 }
 
 function prefillAmount(t) {
@@ -900,21 +1182,33 @@ function renderLog(t) {
   if (logStick) ol.scrollTop = ol.scrollHeight;
 }
 
+/** The clocks' "now": while offline they stop at the moment the connection dropped (the
+ *  server's clock is unknown until the snapshot after reconnecting resets them). */
+function clockNow() {
+  return state.online || state.offlineAt === null ? Date.now() : state.offlineAt;
+}
+
+function clockHtml(left, lowBelow) {
+  const cls = "clock" + (!state.online ? " paused" : left < lowBelow ? " low" : "");
+  const title = state.online ? "" : ` title="offline: the clock is stopped until the page reconnects"`;
+  return `<span class="${cls}"${title}>${Math.ceil(left / 1000)}s</span>`;
+}
+
 /** Turn timer: the acting seat's bar and the countdown in the action bar. */
 function tick() {
   const t = state.table;
   if (!t || !t.turn || !t.round || t.round.ended) return;
-  const left = Math.max(0, t.turn.deadline - Date.now());
+  const left = Math.max(0, t.turn.deadline - clockNow());
   const frac = t.turn.total ? left / t.turn.total : 0;
   const seatEl = document.querySelector(`.seat[data-seat="${t.turn.seat}"] .timer .bar`);
   if (seatEl) {
     seatEl.style.width = (frac * 100).toFixed(1) + "%";
     seatEl.classList.toggle("low", left < 5000);
   }
-  const secs = Math.ceil(left / 1000);
   const info = $("turn-info");
-  if (isMyTurn(t)) info.innerHTML = `Your turn <span class="clock${left < 5000 ? " low" : ""}">${secs}s</span>`;
-  else info.innerHTML = `Waiting for ${escapeHtml(seatName(t, t.turn.seat))} <span class="clock">${secs}s</span>`;
+  const html = isMyTurn(t) ? `Your turn ${clockHtml(left, 5000)}`
+    : `Waiting for ${escapeHtml(seatName(t, t.turn.seat))} ${clockHtml(left, 0)}`;
+  if (info.innerHTML !== html) info.innerHTML = html;
 }
 
 function escapeHtml(s) {
@@ -940,7 +1234,7 @@ function toast(text, actionText, action) {
 // ---- user input ----------------------------------------------------------------------------
 function act(verb) {
   const t = state.table;
-  if (!isMyTurn(t) || !(verb in t.turn.legal)) return;
+  if (!state.online || !isMyTurn(t) || !(verb in t.turn.legal)) return;
   const msg = { type: "act", table: t.id, verb };
   if (verb === "bet" || verb === "raise") {
     const amount = chosenAmount();
@@ -983,11 +1277,17 @@ function wire() {
   $("sit-out-btn").onclick = () => send({ type: "sit_out", table: state.table.id });
   $("sit-in-btn").onclick = () => send({ type: "sit_in", table: state.table.id });
   $("buyin-btn").onclick = () => {
-    const amount = toCents($("buyin-amount").value);
-    if (!amount) { toast("Enter an amount in dollars."); return; }
-    if (send({ type: "buy_in", table: state.table.id, amount })) buyInTouched = false;
+    const got = parseDollars($("buyin-amount").value);
+    const error = got.error || (got.cents ? "" : "Enter an amount above $0.00.");
+    inputError("buyin-amount", "buyin-error", error);
+    if (error) return;
+    if (send({ type: "buy_in", table: state.table.id, amount: got.cents })) buyInTouched = false;
   };
-  $("buyin-amount").addEventListener("input", () => { buyInTouched = true; });
+  $("buyin-amount").addEventListener("input", () => {
+    buyInTouched = true;
+    const got = parseDollars($("buyin-amount").value);
+    inputError("buyin-amount", "buyin-error", $("buyin-amount").value.trim() ? got.error : "");
+  });
   const keys = { fold: "F", check: "K", call: "C", bet: "B", raise: "R", allin: "A" };
   for (const v of Object.keys(keys)) {
     $("act-" + v).onclick = () => act(v);
@@ -1014,6 +1314,21 @@ function wire() {
     if (token) $("login-token").value = token;
   } catch (e) { /* ignore */ }
   setInterval(tick, 250);
+  setInterval(heartbeat, HEARTBEAT_MS);
+  // seats are laid out in pixels for the felt's size: lay them out again when it changes
+  let resizeFrame = null;
+  let feltSize = "";
+  new ResizeObserver(() => {
+    const felt = $("felt");
+    const size = felt.clientWidth + "x" + felt.clientHeight;
+    if (size === feltSize) return;
+    feltSize = size;
+    cancelAnimationFrame(resizeFrame);
+    resizeFrame = requestAnimationFrame(() => {
+      const t = state.table;
+      if (t && t.poker) renderSeats(t);
+    });
+  }).observe($("felt"));
 }
 
 wire();
@@ -1187,7 +1502,9 @@ function renderBanked(t) {
   }[t.status] || "";
   const box = $("seats");
   box.textContent = "";
-  // the dealer, top centre
+  $("felt").classList.add("banked");
+  // the dealer at the top, the centre (board, jackpot, status), then the boxes in rows that
+  // wrap to the felt's width (style.css: .felt.banked)
   const dealer = document.createElement("div");
   dealer.className = "dealer-spot";
   dealer.innerHTML = `<div class="dealer-label">Dealer</div><div class="hole"></div>`;
@@ -1199,16 +1516,15 @@ function renderBanked(t) {
     dealer.appendChild(d);
   }
   box.appendChild(dealer);
-  // the boxes, along the lower rail
+  const row = document.createElement("div");
+  row.className = "boxes";
+  box.appendChild(row);
   const n = t.info.boxes || 7;
   const results = (t.result && t.result.boxes) || {};
   for (let b = 1; b <= n; b++) {
-    const angle = Math.PI * (0.92 - (0.84 * (b - 1)) / Math.max(1, n - 1));
     const el = document.createElement("div");
     el.className = "seat box";
     el.dataset.box = b;
-    el.style.left = 50 + 44 * Math.cos(angle) + "%";
-    el.style.top = 50 + 40 * Math.sin(angle) + "%";
     const info = t.boxes[b];
     if (t.myBoxes.has(b)) el.classList.add("mine");
     if (t.pending[b]) el.classList.add("acting");
@@ -1217,7 +1533,7 @@ function renderBanked(t) {
     if (res && net > 0) el.classList.add("winner");
     const hole = document.createElement("div");
     hole.className = "hole";
-    for (const c of t.cards[b] || []) hole.appendChild(cardEl(c, { small: !t.myBoxes.has(b) }));
+    for (const c of t.cards[b] || []) hole.appendChild(cardEl(c, { small: true }));
     el.appendChild(hole);
     const plate = document.createElement("div");
     plate.className = "plate";
@@ -1226,21 +1542,22 @@ function renderBanked(t) {
     plate.querySelector(".wagers").textContent = info ? wagerText(info.wagers) : "open";
     if (!info) el.classList.add("empty");
     el.appendChild(plate);
+    const line = document.createElement("div");
+    line.className = "seat-line";
     if (t.hands[b]) {
-      const cat = document.createElement("div");
+      const cat = document.createElement("span");
       cat.className = "category";
       cat.textContent = humanize(t.hands[b]);
-      el.appendChild(cat);
+      line.appendChild(cat);
     }
     if (res) {
-      const chip = document.createElement("div");
+      const chip = document.createElement("span");
       chip.className = "chip" + (net > 0 ? " won" : "");
       chip.textContent = net > 0 ? `+${money(net)}` : net < 0 ? `-${money(-net)}` : "even";
-      chip.style.left = 50 + 26 * Math.cos(angle) + "%";
-      chip.style.top = 50 + 20 * Math.sin(angle) + "%";
-      box.appendChild(chip);
+      line.appendChild(chip);
     }
-    box.appendChild(el);
+    el.appendChild(line);
+    row.appendChild(el);
   }
   renderBankedControls(t);
   renderBankedResult(t);
@@ -1395,16 +1712,16 @@ function tickBanked() {
   if (!t || !t.banked) return;
   const clock = $("bet-clock");
   if (t.status === "betting" && t.closesAt) {
-    const left = Math.max(0, t.closesAt - Date.now());
-    clock.innerHTML = `Betting closes <span class="clock${left < 3000 ? " low" : ""}">${Math.ceil(left / 1000)}s</span>`;
+    const left = Math.max(0, t.closesAt - clockNow());
+    clock.innerHTML = `Betting closes ${clockHtml(left, 3000)}`;
     $("status-line").textContent = `Place your wagers \u00b7 ${Math.ceil(left / 1000)}s`;
   } else {
     clock.textContent = t.status === "betting" ? "" : "No more bets";
   }
   const mine = Object.keys(t.pending).length;
   if (mine && t.decisionAt) {
-    const left = Math.max(0, t.decisionAt - Date.now());
-    $("turn-info").innerHTML = `Your decision <span class="clock${left < 5000 ? " low" : ""}">${Math.ceil(left / 1000)}s</span>`;
+    const left = Math.max(0, t.decisionAt - clockNow());
+    $("turn-info").innerHTML = `Your decision ${clockHtml(left, 5000)}`;
   }
 }
 
@@ -1413,8 +1730,11 @@ function placeWager(withdraw) {
   if (!t || !t.banked) return;
   const boxNo = Number($("wager-box").value);
   const wager = $("wager-name").value;
-  const amount = withdraw ? 0 : toCents($("wager-amount").value);
-  if (!boxNo || !wager || amount === null) { toast("Choose a box, a wager and an amount."); return; }
+  const got = withdraw ? { cents: 0 } : parseDollars($("wager-amount").value);
+  inputError("wager-amount", "wager-error", got.error || "");
+  if (got.error) return;
+  const amount = got.cents;
+  if (!boxNo || !wager) { toast("Choose a box and a wager."); return; }
   t.wagering = boxNo;
   send({ type: "wager", table: t.id, box: boxNo, wager, amount });
 }
@@ -1424,6 +1744,10 @@ function wireBanked() {
   $("withdraw-btn").onclick = () => placeWager(true);
   $("recall-btn").onclick = () => { if (state.table) send({ type: "recall", table: state.table.id }); };
   $("wager-name").addEventListener("change", () => renderTable());
+  $("wager-amount").addEventListener("input", () => {
+    const text = $("wager-amount").value;
+    inputError("wager-amount", "wager-error", text.trim() ? parseDollars(text).error || "" : "");
+  });
   setInterval(tickBanked, 250);
 }
 

@@ -99,16 +99,18 @@ class Bot:
         passive: bool = True,
         seed: int = 0,
         buy_in: int = 20_000,
+        token: str | None = None,
     ) -> None:
         self.url, self.table, self.seat = url, table, seat
         self.passive = passive
         self.rng = random.Random(seed)
         self.buy_in = buy_in
+        self.token = token  # a server with a secret has no guests
         self.rounds = 0
         self.errors: list[dict[str, Any]] = []
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        async with Client.connect(self.url, name=f"bot{self.seat}") as client:
+        async with Client.connect(self.url, token=self.token, name=f"bot{self.seat}") as client:
             await client.join(self.table, seat=self.seat)
             await client.buy_in(self.table, self.buy_in)
             task_status.started()
