@@ -37,14 +37,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 # -- pure parts --------------------------------------------------------------------------------
-def test_amounts_are_integer_cents_and_dollars_need_a_marker() -> None:
-    assert parse_amount("400") == 400
+def test_typed_amounts_are_dollars() -> None:
+    assert parse_amount("4") == 400
     assert parse_amount("$4") == 400
     assert parse_amount("4.5") == 450
     assert parse_amount("$1,234.05") == 123405
-    assert parse_amount("4.123") is None
-    assert parse_amount("-5") is None
-    assert parse_amount("abc") is None
+    for bad in ("4.123", "-5", "abc"):
+        with pytest.raises(BadCommand):
+            parse_amount(bad)
     assert money(123405) == "$1,234.05"
     assert money(-50) == "-$0.50"
 
@@ -54,12 +54,13 @@ def test_commands_map_to_protocol_verbs() -> None:
     assert parse_command("k") == Command("act", "check")
     assert parse_command("c") == Command("act", "call")
     assert parse_command("a") == Command("act", "allin")
-    assert parse_command("b 400") == Command("act", "bet", 400)
+    assert parse_command("b 4") == Command("act", "bet", 400)
     assert parse_command("r $8") == Command("act", "raise", 800)
-    assert parse_command("buy 5000") == Command("buy", amount=5000)
+    assert parse_command("r 6") == Command("act", "raise", 600)  # six dollars, not six cents
+    assert parse_command("buy 50") == Command("buy", amount=5000)
     assert parse_command("q") == Command("quit")
     assert parse_command("  ") is None
-    for bad in ("b", "r x", "x", "f 100", "buy"):
+    for bad in ("b", "r x", "x", "f 100", "buy", "r 6.555"):
         with pytest.raises(BadCommand):
             parse_command(bad)
 
@@ -68,7 +69,7 @@ def test_actions_are_checked_against_the_legal_bounds_the_server_sent() -> None:
     legal = {"fold": {}, "call": {"amount": 200}, "raise": {"min": 400, "max": 10000}}
     assert check_action(Command("act", "call"), legal) is None
     assert check_action(Command("act", "raise", 400), legal) is None
-    assert "between 400 and 10000" in (check_action(Command("act", "raise", 300), legal) or "")
+    assert "between $4.00 and $100.00" in (check_action(Command("act", "raise", 300), legal) or "")
     assert "not possible" in (check_action(Command("act", "check"), legal) or "")
     sized = {"bet": {"min": 200, "max": 400, "sizes": [200, 400]}}
     assert check_action(Command("act", "bet", 300), sized) is not None
@@ -317,11 +318,11 @@ def banked_table() -> TableConfig:
 
 
 def test_banked_commands_parse() -> None:
-    assert parse_banked_command("w 2 ante 500") == BankedCommand("wager", 2, "ante", 500)
+    assert parse_banked_command("w 2 ante 5") == BankedCommand("wager", 2, "ante", 500)
     assert parse_banked_command("w 2 pair_plus $5") == BankedCommand("wager", 2, "pair_plus", 500)
     assert parse_banked_command("w 2 ante 0") == BankedCommand("wager", 2, "ante", 0)
     assert parse_banked_command("bet") == BankedCommand("decide", None, "bet", None)
-    assert parse_banked_command("d 3 raise 1000") == BankedCommand("decide", 3, "raise", 1000)
+    assert parse_banked_command("d 3 raise 10") == BankedCommand("decide", 3, "raise", 1000)
     assert parse_banked_command("l") == BankedCommand("recall")
     for bad in ("w 2 ante", "w x ante 5", "d 3", "bet 1 2", "w 2 ante -5"):
         with pytest.raises(BadCommand):
@@ -375,7 +376,7 @@ async def test_interactive_banked_round_through_a_pipe() -> None:
                     "--table",
                     BANKED,
                 ],
-                stdin=b"w 2 ante 500\nw 2 pair_plus $5\nbet\nq\n",
+                stdin=b"w 2 ante 5\nw 2 pair_plus $5\nbet\nq\n",
                 capture_stdout=True,
                 capture_stderr=True,
                 check=False,
