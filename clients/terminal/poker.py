@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.client import Client, TableView
-from clients.terminal.commands import HELP, Command, check_action, parse_command
+from clients.terminal.commands import POKER_HELP, Command, check_action, parse_command
 from clients.terminal.hand import ALIASES, Hand, SeatHand, describe
 from clients.terminal.render import card_text, legal_summary, money
 from clients.terminal.session import Session
@@ -29,7 +29,7 @@ POKER_GAME = re.compile(r"(holdem|omaha|manila)-(act|qld)$")
 class PokerSession(Session):
     """One seat (or spectator) at a poker table: the hand, our turn and the actions typed."""
 
-    HELP = HELP
+    HELP = POKER_HELP
     HINT = "commands: f k c b r a buy o i t h q"
     ROUNDS = "hands"
 

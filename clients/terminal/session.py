@@ -110,6 +110,9 @@ class Session:
 
     def refresh(self) -> None:
         if self.live is not None:
+            # the terminal's size now (it follows a resize; $COLUMNS/$LINES may be stale)
+            with contextlib.suppress(OSError):
+                self.console.size = os.get_terminal_size(sys.stdout.fileno())
             self.live.update(self.render(), refresh=True)
 
     def render(self) -> Group:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -391,3 +392,52 @@ async def test_interactive_banked_round_through_a_pipe() -> None:
     assert "box 2: bet $5.00" in out  # the decision, at its moment
     assert "result: box 2 (pat): bet $15.00" in out
     assert "you left the table" in out
+
+
+# -- the full-screen display, in a real terminal (tmux) ----------------------------------------
+async def _tmux(sock: str, *args: str) -> str:
+    proc = await trio.run_process(
+        ["tmux", "-L", sock, *args], capture_stdout=True, capture_stderr=True, check=False
+    )
+    return proc.stdout.decode()
+
+
+async def test_the_live_screen_redraws_in_place_in_a_terminal() -> None:
+    """Typed commands and events never stack copies of the table: one header after 20 inputs.
+
+    The client runs in a 100x40 tmux pane (a real pseudo-terminal) against a server on
+    127.0.0.1 with an opponent, so hands are dealt while the inputs arrive.
+    """
+    assert shutil.which("tmux"), "tmux is not installed (run.sh setup_system installs it)"
+    sock = f"croupier-test-{os.getpid()}"
+    name = "Hold'em $1/$2 test table"
+    async with (
+        running_server(config(holdem_table(TABLE), round_pause=0.3)) as server,
+        trio.open_nursery() as nursery,
+    ):
+        await nursery.start(Bot(server.url, TABLE, 2).run)
+        command = (
+            f"cd {ROOT} && PYTHONPATH={ROOT} {sys.executable} -m server.cli play "
+            f"--url {server.url} --name tess --table {TABLE} --buy-in 100"
+        )
+        await _tmux(sock, "new-session", "-d", "-x", "100", "-y", "40", command)
+        try:
+            with trio.fail_after(60):
+                while "hand #" not in await _tmux(sock, "capture-pane", "-p"):
+                    await trio.sleep(0.2)
+            inputs = ["k", "c", "t", "zz", "b 4", "c", "r 6.555", "k", "t", "c"] * 2
+            for line in inputs:
+                await _tmux(sock, "send-keys", line, "Enter")
+                await trio.sleep(0.15)
+            await _tmux(sock, "send-keys", "last-line")  # typed, not yet entered
+            with trio.fail_after(20):
+                while "> last-line" not in (screen := await _tmux(sock, "capture-pane", "-p")):
+                    await trio.sleep(0.2)
+            assert screen.count(name) == 1, screen  # the panel's title, drawn once
+            assert len(screen.splitlines()) <= 40
+            assert "unknown command 'zz'" in screen, screen  # the log, under the table
+            assert "at most two decimals" in screen
+            assert "\u2665" in screen or "\u2660" in screen or "\u2666" in screen  # suits
+        finally:
+            await _tmux(sock, "kill-server")
+        nursery.cancel_scope.cancel()
