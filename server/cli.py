@@ -109,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(module.main(rest) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``croupier ... | head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (Exception, BaseExceptionGroup) as exc:
         if debug():
             raise

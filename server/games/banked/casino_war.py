@@ -50,6 +50,7 @@ from server.games.banked.base import (
     WagerSpec,
     pay,
 )
+from server.money import dollars
 
 TIE_ODDS = (10, 1)  # s12(2)
 WAR_ODDS = (1, 1)  # s12(1)
@@ -113,7 +114,7 @@ class CasinoWar(BankedRound):
             if "tie" in ws and ws["tie"] > tie_cap:
                 raise IllegalAction(
                     "tie_above_limit",
-                    f"box {box}: the tie wager may be at most {tie_cap}, one "
+                    f"box {box}: the tie wager may be at most {dollars(tie_cap)}, one "
                     f"tenth of the table maximum (s11(2))",
                 )
         self._shoe = self._build_shoe()
