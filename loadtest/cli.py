@@ -36,7 +36,7 @@ def parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog="croupier loadtest",
         description=__doc__.split("\n\n")[0].replace("``", ""),
-        epilog=__doc__.split("\n\n", 1)[1].replace("::", ":").replace("``", ""),
+        epilog=__doc__.split("\n\n", 1)[1].replace("Examples::", "Examples:").replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--url", default=DEFAULT_URL, help=f"server (default {DEFAULT_URL})")
