@@ -19,17 +19,20 @@ import trio
 
 from clients import terminal
 from clients.terminal.commands import (
+    HELP,
     BadCommand,
     BankedCommand,
     Command,
     check_action,
+    game_help,
     parse_amount,
     parse_banked_command,
     parse_command,
 )
 from clients.terminal.hand import Hand, SeatHand
 from clients.terminal.poker import POKER_GAME, buy_in_amount
-from clients.terminal.render import money, recall_text
+from clients.terminal.render import card_text, event_words, money, plain_cards, recall_text
+from clients.terminal.session import LineEditor
 from server.config import TableConfig
 from tests.clients.support import Bot, config, holdem_table, running_server
 
@@ -441,3 +444,36 @@ async def test_the_live_screen_redraws_in_place_in_a_terminal() -> None:
         finally:
             await _tmux(sock, "kill-server")
         nursery.cancel_scope.cancel()
+
+
+def test_line_editor_turns_keystrokes_into_lines() -> None:
+    editor = LineEditor()
+    assert editor.feed(b"r 6") == [] and editor.buffer == "r 6"
+    assert editor.feed(b"x\x7f.5\r") == ["r 6.5"] and editor.buffer == ""
+    assert editor.feed(b"\x1b[Ak\n") == ["k"]  # an arrow key is ignored
+    assert editor.feed(b"junk\x15c\r") == ["c"]  # Ctrl-U clears the line
+    assert editor.feed("b $4\u2665".encode()[:-1]) == []  # half a UTF-8 character waits
+    assert editor.feed(b"\x04") == []  # Ctrl-D ends the input on an empty line only
+    editor.buffer = ""
+    assert editor.feed(b"\x04") == [None]
+    assert editor.feed(b"1\n") == ["1"]  # cooked mode (the lobby): whole lines
+
+
+def test_every_event_is_words_and_cards_look_the_same_everywhere() -> None:
+    line = event_words({"type": "jackpot_wager_accepted", "box": 2, "amount": 100, "round": 3})
+    assert line == "jackpot wager accepted: box 2, $1.00"
+    assert plain_cards(["2d", "Jd", "Ts"]) == "2\u2666 J\u2666 10\u2660"
+    assert card_text(["2d", "Jd", "Ts"]).plain == plain_cards(["2d", "Jd", "Ts"])
+    help_text = game_help(
+        {
+            "name": "TCP",
+            "game": "three-card-poker",
+            "wagers": [
+                {"name": "ante", "initial": True, "required": True, "doc": "s14(a)"},
+                {"name": "bet", "initial": False, "doc": "s17"},
+            ],
+            "verbs": ["bet", "fold", "timeout", "insufficient"],
+        }
+    )
+    assert "ante" in help_text and "decisions you type: bet, fold" in help_text
+    assert "timeout" not in help_text and "``" not in help_text + HELP
