@@ -47,6 +47,16 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+def dollars_option(text: str) -> int:
+    """An option typed in dollars (``150``, ``$150``, ``150.50``) -> cents (argparse ``type``)."""
+    from server.money import AmountError, parse_dollars
+
+    try:
+        return parse_dollars(text)
+    except AmountError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def usage() -> str:
     lines = ["usage: croupier [--debug] COMMAND [ARGS]", "", "commands:"]
     lines += [f"  {name:<10} {help_}" for name, (_, help_) in COMMANDS.items()]

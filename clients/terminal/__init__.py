@@ -16,18 +16,9 @@ from rich.console import Console
 
 from clients.terminal.app import DEFAULT_URL, PlayError, run
 from clients.terminal.commands import HELP, USAGE
-from server.cli import OneLineParser, debug
-from server.money import AmountError, parse_dollars
+from server.cli import OneLineParser, debug, dollars_option
 
 __all__ = ["main"]
-
-
-def dollars_option(text: str) -> int:
-    """An option typed in dollars (``150``, ``$150``, ``150.50``) -> cents."""
-    try:
-        return parse_dollars(text)
-    except AmountError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,7 +31,7 @@ import trio
 from coredis.exceptions import AuthenticationError, AuthorizationError
 from coredis.exceptions import ConnectionError as RedisConnectionError
 
-from server.cli import OneLineParser, debug, leaves
+from server.cli import OneLineParser, debug, dollars_option, leaves
 from server.jackpots.service import (
     JackpotError,
     JackpotService,
@@ -40,15 +40,9 @@ from server.jackpots.service import (
     Snapshot,
     open_jackpot_service,
 )
-from server.money import AmountError, parse_dollars
 
-
-def parse_amount(text: str) -> int:
-    """``"73456.20"`` -> 7345620 cents, exactly (no floats): :func:`server.money.parse_dollars`."""
-    try:
-        return parse_dollars(text)
-    except AmountError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+#: ``"73456.20"`` -> 7345620 cents, exactly (no floats): :func:`server.money.parse_dollars`
+parse_amount = dollars_option
 
 
 def parse_rate(text: str) -> int:
