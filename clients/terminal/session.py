@@ -141,7 +141,7 @@ class Session:
     async def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "error":
-            self.say(f"refused: {msg.get('code')}: {msg.get('message')}", "red")
+            self.say(f"refused: {msg.get('message')} ({msg.get('code')})", "red")
             await self.on_refused(msg)
             return
         if kind == "balance":
