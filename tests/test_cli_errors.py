@@ -183,3 +183,15 @@ def test_jackpot_show_says_where_it_looked() -> None:
     proc = croupier("jackpot", "show")
     assert proc.returncode == 0
     assert "in-memory store" in proc.stdout and "--redis" in proc.stdout
+
+
+def test_a_seat_the_table_does_not_have(server: tuple[str, int]) -> None:
+    url, _ = server
+    line = one_line_error(croupier("play", "--url", url, "--table", "holdem-act-1", "--seat", "99"))
+    assert "--seat 99" in line and "seats 1 to 9" in line
+
+
+def test_a_bad_token(server: tuple[str, int]) -> None:
+    url, _ = server
+    line = one_line_error(croupier("play", "--url", url, "--token", "garbage"))
+    assert "the server refused" in line and "token" in line

@@ -207,6 +207,8 @@ async def session(
     role = "spectator" if args.watch else "player"
     if args.buy_in is not None and POKER_GAME.match(chosen["game"]) and not args.watch:
         check_buy_in(chosen, args.buy_in)
+    if args.seat is not None and not 1 <= args.seat <= chosen["seats"]:
+        raise PlayError(f"--seat {args.seat}: {chosen['name']} has seats 1 to {chosen['seats']}")
     view = await client.join(chosen["id"], role=role, seat=args.seat)
     console.print(
         f"joined [bold]{chosen['name']}[/bold] as "
