@@ -27,10 +27,12 @@ setup_python() {
 }
 
 setup_system() {
-  # Real services the tests use: Debian's redis-server (pytest-redis starts it) and chromium.
+  # Real services the tests use: Debian's redis-server (pytest-redis starts it), chromium,
+  # and tmux (the terminal client's full-screen display is tested in a real terminal).
   local missing=()
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
       apt-get update -qq

@@ -28,13 +28,19 @@ from loadtest import report as rep
 from loadtest.runner import LoadTestError, RunSpec, run
 from loadtest.server_proc import GAME_OPTIONS, LocalServer, tables_toml
 from loadtest.stats import Stats
+from server.cli import OneLineParser
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="croupier loadtest", description=__doc__.split("\n")[0])
+    p = OneLineParser(
+        prog="croupier loadtest",
+        description=__doc__.split("\n\n")[0].replace("``", ""),
+        epilog=__doc__.split("\n\n", 1)[1].replace("Examples::", "Examples:").replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--url", default=DEFAULT_URL, help=f"server (default {DEFAULT_URL})")
     p.add_argument("--tables", type=int, default=10, help="tables to fill (default 10)")
     p.add_argument("--seats", type=int, default=9, help="bots per table (default 9)")

@@ -5,12 +5,22 @@ croupier play       terminal client: sit at a table and play
 croupier loadtest   fill tables with bots over real WebSockets
 croupier scenario   settle a round from a fixed outcome (SCENARIOS.md)
 croupier demo       play bot hands in-process and print them
+
+Every failure a user can cause ends in one line on stderr saying what to do, and a non-zero
+exit status; ``--debug`` (anywhere on the command line) shows the traceback instead.
 """
 
 from __future__ import annotations
 
+import argparse
+import difflib
+import errno
 import importlib
+import os
+import re
 import sys
+from collections.abc import Iterator
+from typing import NoReturn
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("server.app", "run the table server"),
@@ -21,24 +31,104 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "jackpot": ("server.jackpots.cli", "show, check, seed and reset jackpot pools"),
 }
 
+#: set (to "1") by ``--debug``; subcommands re-raise instead of printing one line
+DEBUG_ENV = "CROUPIER_DEBUG"
+
+
+def debug() -> bool:
+    """True when ``--debug`` was given: show tracebacks instead of one-line errors."""
+    return bool(os.environ.get(DEBUG_ENV))
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors are one line (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def dollars_option(text: str) -> int:
+    """An option typed in dollars (``150``, ``$150``, ``150.50``) -> cents (argparse ``type``)."""
+    from server.money import AmountError, parse_dollars
+
+    try:
+        return parse_dollars(text)
+    except AmountError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
 
 def usage() -> str:
-    lines = ["usage: croupier COMMAND [ARGS]", "", "commands:"]
+    lines = ["usage: croupier [--debug] COMMAND [ARGS]", "", "commands:"]
     lines += [f"  {name:<10} {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "croupier COMMAND --help shows a command's options."]
     return "\n".join(lines)
+
+
+def leaves(exc: BaseException) -> Iterator[BaseException]:
+    """The exceptions inside (nested) exception groups, or ``exc`` itself."""
+    if isinstance(exc, BaseExceptionGroup):
+        for e in exc.exceptions:
+            yield from leaves(e)
+    else:
+        yield exc
+
+
+def option(args: list[str], name: str) -> str | None:
+    """The value of ``--name VALUE`` or ``--name=VALUE`` in ``args`` (None: absent)."""
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def explain(command: str, exc: BaseException, args: list[str] = []) -> str:  # noqa: B006
+    """One line for an exception that reached the top of a subcommand run with ``args``."""
+    for e in leaves(exc):
+        if isinstance(e, OSError) and e.errno == errno.EADDRINUSE:
+            m = re.search(r"\('([^']*)', (\d+)", str(e))
+            host = m.group(1) if m else option(args, "--host") or "127.0.0.1"
+            port = m.group(2) if m else option(args, "--port") or "8765 (the default)"
+            where = f"port {port} on {host}"
+            return (
+                f"croupier {command}: {where} is already in use (another croupier serve?): "
+                "stop it or choose another --port"
+            )
+    first = next(leaves(exc))
+    text = str(first).splitlines()[0] if str(first) else type(first).__name__
+    return f"croupier {command}: {text} (run again with --debug for the details)"
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if "--debug" in args:
+        args.remove("--debug")
+        os.environ[DEBUG_ENV] = "1"
     if not args or args[0] in ("-h", "--help", "help"):
         print(usage())
         return 0
     name, rest = args[0], args[1:]
     if name not in COMMANDS:
-        print(f"croupier: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        near = difflib.get_close_matches(name, COMMANDS, n=1)
+        hint = f"did you mean 'croupier {near[0]}'?" if near else "see croupier --help"
+        print(f"croupier: unknown command {name!r}: {hint}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+        return int(module.main(rest) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader went away (``croupier ... | head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except (Exception, BaseExceptionGroup) as exc:
+        if debug():
+            raise
+        if all(isinstance(e, KeyboardInterrupt) for e in leaves(exc)):
+            return 130
+        print(explain(name, exc, rest), file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ Every amount is an ``int`` number of cents; nothing here ever touches a float.
 
 from __future__ import annotations
 
+import re
+
 
 def commission(pot: int, percent: int, step: int, cap_base: int, unit: int = 1) -> int:
     """Commission on a pot, the formula shared by the poker rulebooks.
@@ -38,3 +40,27 @@ def dollars(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     d, c = divmod(abs(cents), 100)
     return f"{sign}${d}" if c == 0 else f"{sign}${d}.{c:02d}"
+
+
+class AmountError(ValueError):
+    """A typed amount that is not dollars and cents; the message says what to type."""
+
+
+#: ``6``, ``6.5``, ``$6.50``, ``$1,234.05`` (thousands commas only in their places)
+_AMOUNT = re.compile(r"\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?")
+
+
+def parse_dollars(text: str) -> int:
+    """What a person types -> integer cents: ``6``, ``6.5``, ``$6.50``, ``$1,234.05``.
+
+    Every typed amount is dollars (``6`` is six dollars, never six cents). A third decimal,
+    a sign or anything else raises :class:`AmountError` with a message for people.
+    """
+    raw = text.strip()
+    m = _AMOUNT.fullmatch(raw)
+    if not m:
+        raise AmountError(f"not an amount: {raw!r} (type dollars, e.g. 6, 6.50 or $6.50)")
+    whole, frac = m.group(1).replace(",", ""), m.group(2) or ""
+    if len(frac) > 2:
+        raise AmountError(f"{raw}: at most two decimals (cents), e.g. ${whole}.{frac[:2]}")
+    return int(whole) * 100 + int(frac.ljust(2, "0"))

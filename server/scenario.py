@@ -3,6 +3,9 @@
     croupier scenario FILE.json          # or: python -m server.scenario FILE.json
     croupier scenario --describe GAME
 
+FILE may also be a test vector (``../shared/vectors/<family>/<ID>.json``): its ``scenario``
+is run (SCENARIOS.md, "Test vectors as data").
+
 Each game id maps to a module that exposes
 
 * ``describe(game: str) -> dict``: options with defaults, wager names and verbs (JSON);
@@ -54,7 +57,10 @@ def run_scenario(scenario: Any) -> dict[str, Any]:
     """Run one parsed scenario and return its result (raises ScenarioError if invalid)."""
     if not isinstance(scenario, dict):
         raise ScenarioError("a scenario must be a JSON object")
-    game = _game(scenario.get("game"))
+    game = scenario.get("game")
+    if game is None:
+        raise ScenarioError('the scenario names no "game" (croupier scenario --help lists them)')
+    game = _game(game)
     return _module(game).run(game, scenario)
 
 
@@ -72,15 +78,57 @@ def load(path: str) -> Any:
         raise ScenarioError(f"not valid JSON: {e}") from e
 
 
+def scenario_of(document: Any) -> Any:
+    """The scenario in a file: the document itself, or a test vector's ``scenario``."""
+    if isinstance(document, dict) and "game" not in document:
+        inner = document.get("scenario")
+        if isinstance(inner, dict):
+            return inner
+    return document
+
+
+def usage() -> str:
+    """``croupier scenario --help``: the forms, the game ids and an example."""
+    ids = sorted(GAMES)
+    rows = [", ".join(ids[i : i + 4]) for i in range(0, len(ids), 4)]
+    return "\n".join(
+        [
+            "usage: croupier scenario FILE.json",
+            "       croupier scenario --describe GAME",
+            "",
+            "Settle one round from a fixed outcome (../shared/SCENARIOS.md) and print the",
+            "result as JSON. FILE is a scenario, or a test vector whose 'scenario' key is run.",
+            "Amounts in scenario files are integer cents. Exit 0 with a result, 2 when the",
+            "file is not a valid scenario (one line on stderr).",
+            "",
+            'games (GAME, and the scenario\'s "game"):',
+            *(f"  {row}" for row in rows),
+            "",
+            "example:",
+            "  croupier scenario --describe three-card-poker   # options, wagers and verbs",
+            '  echo \'{"game": "three-card-poker", "boxes": {"1": {"ante": 500}},',
+            '        "cards": {"boxes": {"1": ["As", "Ks", "Qs"]}},',
+            '        "decisions": [[1, "bet"]]}\' > tcp.json',
+            "  croupier scenario tcp.json",
+            "  croupier scenario ../shared/vectors/banked/CP-01.json",
+        ]
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("-h", "--help"):
+        print(usage())
+        return 0
     try:
         if len(args) == 2 and args[0] == "--describe":
             result = describe(args[1])
         elif len(args) == 1 and not args[0].startswith("--"):
-            result = run_scenario(load(args[0]))
+            result = run_scenario(scenario_of(load(args[0])))
         else:
-            raise ScenarioError("usage: croupier scenario FILE.json | --describe GAME")
+            raise ScenarioError(
+                "usage: croupier scenario FILE.json | --describe GAME (--help lists the games)"
+            )
     except ScenarioError as e:
         print(
             f"croupier scenario: {str(e).splitlines()[0] if str(e) else 'invalid'}", file=sys.stderr

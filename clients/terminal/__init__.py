@@ -9,22 +9,22 @@ output, commands, the message loop), ``poker`` and ``banked`` (the two kinds of 
 from __future__ import annotations
 
 import argparse
+import sys
 
 import trio
 from rich.console import Console
 
-from clients.terminal.app import run
+from clients.terminal.app import DEFAULT_URL, PlayError, run
 from clients.terminal.commands import HELP, USAGE
+from server.cli import OneLineParser, debug, dollars_option
 
 __all__ = ["main"]
 
-DEFAULT_URL = "ws://127.0.0.1:8765/ws"
-
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="croupier play",
-        description=USAGE.split("\n")[0].replace("``", ""),
+        description=USAGE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=HELP,
     )
@@ -36,10 +36,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--watch", action="store_true", help="join as a spectator")
     parser.add_argument(
         "--buy-in",
-        help="buy-in amount, cents or $dollars (default: five minimum buy-ins, within the limits)",
+        type=dollars_option,
+        metavar="AMOUNT",
+        help="buy-in in dollars, e.g. 150 or $150.50 (default: five minimum buy-ins, within "
+        "the table's limits; outside them it is refused)",
     )
     parser.add_argument(
-        "--plain", action="store_true", help="print lines instead of the live display"
+        "--plain", action="store_true", help="print lines instead of the full-screen display"
     )
     parser.add_argument(
         "--bot", action="store_true", help="play random legal actions without reading stdin"
@@ -52,3 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         return trio.run(run, args, console)
     except KeyboardInterrupt:
         return 130
+    except PlayError as exc:
+        if debug():
+            raise
+        print(f"croupier play: {exc}", file=sys.stderr)
+        return 1

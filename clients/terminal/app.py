@@ -3,27 +3,95 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import random
+import socket
 import sys
+from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import trio
 from rich.console import Console
 from rich.table import Table
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidStatus,
+    InvalidURI,
+)
 
 from clients.client import Client, ServerError
 from clients.terminal.banked import BankedSession
-from clients.terminal.commands import parse_amount
 from clients.terminal.poker import POKER_GAME, PokerSession, buy_in_amount
 from clients.terminal.render import money
 from clients.terminal.session import (
+    LineEditor,
     Session,
     next_line,
     pump_messages,
     read_commands,
+    read_keys,
     read_lines,
 )
+
+DEFAULT_URL = "ws://127.0.0.1:8765/ws"
+
+
+class PlayError(Exception):
+    """A failure the person can fix; the message (one line) says how."""
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be the server's WebSocket address (None: it may be)."""
+    parts = urlsplit(url)
+    if parts.scheme in ("http", "https"):
+        fixed = urlunsplit(("ws" if parts.scheme == "http" else "wss", parts.netloc, "/ws", "", ""))
+        return f"--url {url} is a web page address: the client speaks WebSocket, try --url {fixed}"
+    if parts.scheme not in ("ws", "wss") or not parts.netloc:
+        return f"--url {url} is not a WebSocket URL: use ws://HOST:PORT/ws, e.g. {DEFAULT_URL}"
+    if parts.path in ("", "/"):
+        fixed = urlunsplit((parts.scheme, parts.netloc, "/ws", "", ""))
+        return f"--url {url} has no path: the server's WebSocket is at /ws, try --url {fixed}"
+    return None
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        for e in exc.exceptions:
+            yield from _leaves(e)
+    else:
+        yield exc
+
+
+def connect_problem(exc: BaseException, url: str) -> str | None:
+    """One line for a connection that failed (None: not a connection failure)."""
+    for e in _leaves(exc):
+        if isinstance(e, InvalidURI):
+            return f"--url {url} is not a WebSocket URL: use ws://HOST:PORT/ws"
+        if isinstance(e, InvalidStatus):
+            status = e.response.status_code
+            return (
+                f"{url} answered HTTP {status} instead of a WebSocket: is this a croupier "
+                "server, and is the path /ws?"
+            )
+        if isinstance(e, InvalidHandshake):
+            return f"{url} did not complete a WebSocket handshake ({e}): check --url"
+        if isinstance(e, socket.gaierror):
+            return f"cannot find the host in {url}: check --url"
+        if isinstance(e, ConnectionRefusedError) or (
+            isinstance(e, OSError) and e.errno in (errno.ECONNREFUSED, None)
+        ):
+            return (
+                f"no server is listening at {url}: start one with `croupier serve`, or check --url"
+            )
+        if isinstance(e, OSError | TimeoutError):
+            return f"cannot connect to {url}: {e.strerror or e}"
+        if isinstance(e, ConnectionClosed):
+            return f"the server closed the connection ({e})"
+        if isinstance(e, ServerError):
+            return f"the server refused: {e}"
+    return None
 
 
 def lobby_table(tables: list[dict[str, Any]]) -> Table:
@@ -50,27 +118,54 @@ def pick_table(tables: list[dict[str, Any]], choice: str) -> dict[str, Any] | No
     return next((t for t in tables if t["id"] == choice), None)
 
 
+def live_display(args: argparse.Namespace, console: Console) -> bool:
+    """The full-screen display: a person at a terminal (not --bot, not --plain)."""
+    return not args.bot and not args.plain and console.is_terminal and sys.stdin.isatty()
+
+
 async def run(args: argparse.Namespace, console: Console) -> int:
-    interactive = not args.bot
+    """Connect and play; a failure the person can fix raises :class:`PlayError`."""
+    problem = url_problem(args.url)
+    if problem:
+        raise PlayError(problem)
     lines_send, lines = trio.open_memory_channel[str | None](64)
+    editor = LineEditor() if live_display(args, console) else None
+    failure: PlayError | None = None
+    status = 1
     async with trio.open_nursery() as nursery:
-        if interactive:
+        if editor is not None:
+            nursery.start_soon(read_keys, lines_send, editor)
+        elif not args.bot:
             nursery.start_soon(read_lines, lines_send)
         name = args.name or ("bot" if args.bot else None)
         try:
             async with Client.connect(args.url, token=args.token, name=name) as client:
-                status = await session(client, args, console, lines)
-        except ServerError as exc:
-            console.print(f"[red]croupier play: the server refused: {exc}[/red]")
-            status = 1
-        except OSError as exc:
-            console.print(f"[red]croupier play: cannot connect to {args.url}: {exc}[/red]")
-            status = 1
-        except ConnectionClosed as exc:
-            console.print(f"[red]croupier play: the connection closed ({exc})[/red]")
-            status = 1
-        nursery.cancel_scope.cancel()
+                status = await session(client, args, console, lines, editor)
+        except (Exception, BaseExceptionGroup) as exc:
+            mine = [e for e in _leaves(exc) if isinstance(e, PlayError)]
+            problem = str(mine[0]) if mine else connect_problem(exc, args.url)
+            if problem is None:
+                raise
+            failure = PlayError(problem)
+            failure.__cause__ = exc
+        finally:
+            nursery.cancel_scope.cancel()
+    if failure is not None:  # raised outside the nursery: not wrapped in an ExceptionGroup
+        raise failure
     return status
+
+
+def check_buy_in(table: dict[str, Any], amount: int) -> None:
+    """A --buy-in outside the table's limits is refused before joining (never adjusted)."""
+    low, high = table.get("min_buy_in") or 0, table.get("max_buy_in")
+    if amount < low:
+        raise PlayError(
+            f"--buy-in {money(amount)} is below this table's minimum buy-in of {money(low)}"
+        )
+    if high is not None and amount > high:
+        raise PlayError(
+            f"--buy-in {money(amount)} is above this table's maximum buy-in of {money(high)}"
+        )
 
 
 async def session(
@@ -78,6 +173,7 @@ async def session(
     args: argparse.Namespace,
     console: Console,
     lines: trio.MemoryReceiveChannel[str | None],
+    editor: LineEditor | None = None,
 ) -> int:
     welcome = client.welcome
     console.print(
@@ -109,6 +205,10 @@ async def session(
         table_id = line.strip()
         chosen = pick_table(tables, table_id)
     role = "spectator" if args.watch else "player"
+    if args.buy_in is not None and POKER_GAME.match(chosen["game"]) and not args.watch:
+        check_buy_in(chosen, args.buy_in)
+    if args.seat is not None and not 1 <= args.seat <= chosen["seats"]:
+        raise PlayError(f"--seat {args.seat}: {chosen['name']} has seats 1 to {chosen['seats']}")
     view = await client.join(chosen["id"], role=role, seat=args.seat)
     console.print(
         f"joined [bold]{chosen['name']}[/bold] as "
@@ -122,19 +222,19 @@ async def session(
     )
     banked = isinstance(view.view.get("table", {}).get("wagers"), list)
     if role == "player" and not banked and not view.stake:
-        wanted = parse_amount(args.buy_in) if args.buy_in else None
-        amount = buy_in_amount(chosen, 0, wanted)
+        amount = buy_in_amount(chosen, 0, args.buy_in)
         try:
             balance = await client.buy_in(chosen["id"], amount)
             console.print(f"bought in for {money(amount)}; wallet {money(balance)}")
         except ServerError as exc:
             console.print(f"[red]buy-in refused: {exc}[/red]")
     rng = random.Random(args.seed) if args.bot else None
-    live = not args.bot and not args.plain and console.is_terminal and sys.stdin.isatty()
+    live = editor is not None
     kind = BankedSession if banked else PokerSession
     player: Session = kind(
         client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
     )
+    player.editor = editor
     if not live:
         player.show_table()
         if not args.bot:

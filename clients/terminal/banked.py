@@ -13,8 +13,20 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.client import Client, TableView
-from clients.terminal.commands import BANKED_HELP, BankedCommand, parse_banked_command
-from clients.terminal.render import card_text, choice_text, money, plain_cards, recall_text
+from clients.terminal.commands import (
+    BANKED_HELP,
+    BankedCommand,
+    game_help,
+    parse_banked_command,
+)
+from clients.terminal.render import (
+    card_text,
+    choice_text,
+    event_words,
+    money,
+    plain_cards,
+    recall_text,
+)
 from clients.terminal.session import Session
 
 
@@ -22,7 +34,7 @@ class BankedSession(Session):
     """One player (or spectator) at a banked table: wagers on boxes, decisions, results."""
 
     HELP = BANKED_HELP
-    HINT = "commands: w d l t h q (h for help)"
+    HINT = "commands: w BOX WAGER AMOUNT, then the decision your box owes; h lists the wagers"
 
     def __init__(
         self,
@@ -65,6 +77,9 @@ class BankedSession(Session):
     @staticmethod
     def parse(line: str) -> BankedCommand | None:
         return parse_banked_command(line)
+
+    def help_text(self) -> str:
+        return f"{BANKED_HELP}\n{game_help(self.info)}"
 
     @property
     def me(self) -> str:
@@ -173,7 +188,7 @@ class BankedSession(Session):
             self.boxes.setdefault(box, {"wagers": {}})["player"] = ev.get("name", "")
             if self.wagering == box and ev.get("name") == self.me:
                 self.my_boxes.add(box)
-            return None
+            return f"{ev.get('name')} takes box {box}"
         if kind == "no_more_bets":
             self.status, self.closes_at = "dealing", None
             for b, ws in (ev.get("boxes") or {}).items():
@@ -181,8 +196,8 @@ class BankedSession(Session):
             return "no more bets"
         if kind == "round_started":
             self.status = "deciding"
-            return None
-        if kind == "cards_dealt" and (box is not None or ev.get("to") != "box"):
+            return "the round starts"
+        if kind == "cards_dealt":
             cards = list(ev.get("cards") or [])
             if box is not None and ev.get("to") == "box":
                 self.cards[box] = self.cards.get(box, []) + cards
@@ -194,7 +209,9 @@ class BankedSession(Session):
             return f"{ev.get('to')}: {plain_cards(cards)}"
         if kind == "decision" and box is not None:
             self.decisions[box] = ev
-            return None
+            whose = "your decision" if box in self.my_boxes else "decision"
+            legal = " or ".join(choice_text(c) for c in ev.get("legal") or [])
+            return f"box {box}: {whose} ({legal})"
         if kind == "decision_made" and box is not None:
             self.decisions.pop(box, None)
             amount = f" {money(ev['amount'])}" if ev.get("amount") else ""
@@ -228,8 +245,29 @@ class BankedSession(Session):
         if kind == "jackpot_status" and self.jackpot is not None:
             self.jackpot.update(open=ev.get("open"), status=ev.get("status"))
             return f"jackpot: {ev.get('status')}"
-        if kind in ("wager_settled", "street_opened"):
-            return None
+        if kind == "wager_settled":
+            net = ev.get("net", 0)
+            sign = "+" if net > 0 else "-" if net < 0 else ""
+            return f"box {box}: {ev.get('wager')} {ev.get('outcome')} {sign}{money(abs(net))}"
+        if kind == "street_opened":
+            return f"{ev.get('street')}: boxes {', '.join(map(str, ev.get('boxes') or []))}"
+        if kind == "jackpot_wager_accepted":
+            return f"box {box}: jackpot wager of {money(ev.get('amount'))} accepted"
+        if kind == "jackpot_wager_returned":
+            amount, reason = money(ev.get("amount")), ev.get("reason")
+            return f"box {box}: jackpot wager of {amount} returned ({reason})"
+        if kind == "jackpot_paid":
+            return f"box {box}: the jackpot pays {money(ev.get('amount'))} ({ev.get('hand')})"
+        if kind == "insufficient":
+            return f"box {box}: not enough in the wallet for that decision"
+        if kind == "timed_out":
+            return f"box {box}: no decision in time"
+        if kind == "outcome_declared":
+            return f"result: {ev.get('call')}"
+        if kind == "round_settled":
+            return None  # the round_result that follows says it per box
+        if kind == "dev_forced":
+            return f"round #{ev.get('round')}: the outcome is fixed (dev server)"
         if kind == "player_joined":
             return f"{ev.get('name')} joins"
         if kind == "player_left":
@@ -239,7 +277,9 @@ class BankedSession(Session):
         if kind == "table_closing":
             self.status = "closing"
             return "the table is closing"
-        return f"{kind} {ev}"
+        if kind == "meter":
+            return None  # shown in the panel
+        return event_words(ev)
 
     def left_text(self, msg: dict[str, Any]) -> str:
         return f"you left the table ({msg.get('reason')})"

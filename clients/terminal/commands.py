@@ -8,47 +8,75 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from clients.terminal.render import legal_summary, money
+from server.money import AmountError, parse_dollars
 
-USAGE = """``croupier play``: sit at a table and play from a terminal.
+USAGE = """croupier play: sit at a table and play from a terminal.
 
     croupier play [--url ws://127.0.0.1:8765/ws] [--token T | --name NAME]
                   [--table ID] [--watch] [--seat N] [--buy-in AMOUNT]
     croupier play --bot [--hands N] [--table ID] [--seed S]
 
-It speaks only the documented protocol (``protocol/README.md``) through ``clients/client.py``.
-Commands, one per line on stdin:
-
-    f  fold        k  check       c  call        a  all in
-    b AMOUNT  bet (to AMOUNT)     r AMOUNT  raise to AMOUNT
-    buy AMOUNT  buy in / top up (between rounds)      o / i  sit out / sit in
-    t  show the table             h  help               q  leave the table and quit
-
-At a banked table (players against the house) the commands are ``w BOX WAGER AMOUNT`` (a
-wager in the betting window; 0 withdraws it), ``d BOX VERB [AMOUNT]`` or just ``VERB`` (the
-decision a box owes), ``l`` (recall the last round), ``t``, ``h``, ``q``.
-
-AMOUNT is in cents like everything in the protocol (``b 400`` bets $4.00); ``$4`` or ``4.00``
-are read as dollars. A betting command, wager or decision typed before its moment waits for
-it (and is checked against the legal actions then). On a terminal the table is a live
-``rich`` display; with stdin/stdout piped every event is printed as a line, so the client
-can be scripted.
-``--bot`` plays random legal actions for ``--hands`` rounds, then leaves and prints a summary.
+It speaks only the documented protocol (protocol/README.md) through clients/client.py.
+Every AMOUNT is dollars: 6, 6.50 and $6.50 all mean six dollars (at most two decimals).
 """
+
+POKER_HELP = """Poker table commands (one per line; AMOUNT in dollars: 6, 6.50 or $6.50):
+    f  fold          k  check          c  call          a  all in
+    b AMOUNT     bet AMOUNT (your total in this betting round)
+    r AMOUNT     raise to AMOUNT (your total in this betting round)
+    buy AMOUNT   buy in or top up (between hands)
+    o  sit out       i  sit back in
+    t  show the table    h  this help    q  leave the table and quit
+A command typed before your turn waits for it and is checked against what you may do then."""
+
+BANKED_HELP = """Banked table commands (one per line; AMOUNT in dollars: 6, 6.50 or $6.50):
+    w BOX WAGER AMOUNT   place a wager on a box while betting is open (AMOUNT 0 withdraws it)
+    VERB [AMOUNT]        the decision your box owes (d BOX VERB [AMOUNT] when you play several)
+    l  your last round (recall)    t  show the table    h  this help    q  leave and quit"""
+
+HELP = (
+    POKER_HELP
+    + "\n\n"
+    + BANKED_HELP
+    + "\n\nOn a terminal the table is redrawn in place above a scrolling log; with stdin or"
+    "\nstdout piped (or --plain) every event is printed as a line, so the client can be"
+    "\nscripted. --bot plays random legal actions for --hands rounds, then leaves."
+)
 VERBS = {"f": "fold", "k": "check", "c": "call", "a": "allin", "b": "bet", "r": "raise"}
+#: decision causes the server applies by itself (not typed by a player)
+SERVER_VERBS = ("timeout", "insufficient")
 T = TypeVar("T")
-HELP = USAGE.split("Commands, one per line on stdin:")[1].split("AMOUNT is")[0].rstrip()
 
 
-def parse_amount(text: str) -> int | None:
-    """Cents from ``400`` (cents), ``$4``, ``4.00`` or ``$4.5`` (dollars); None if invalid."""
-    text = text.strip().replace(",", "")
-    m = re.fullmatch(r"(\$)?(\d+)(?:\.(\d{1,2}))?", text)
-    if not m:
-        return None
-    dollars, whole, frac = m.groups()
-    if dollars or frac is not None:
-        return int(whole) * 100 + int((frac or "").ljust(2, "0"))
-    return int(whole)
+def game_help(table: dict[str, Any]) -> str:
+    """A banked table's wagers and decisions, as its engine's ``describe()`` lists them (the
+    table view carries them: ``wagers`` and ``verbs``)."""
+    wagers = table.get("wagers") or []
+    lines = [f"At {table.get('name', 'this table')} ({table.get('game', '')}):"]
+    placed = [w for w in wagers if w.get("initial")]
+    if placed:
+        lines.append("  wagers you place (w BOX WAGER AMOUNT):")
+        for w in placed:
+            required = "  (required)" if w.get("required") else ""
+            lines.append(f"    {w['name']:<21} {w.get('doc', '')}{required}")
+    later = [w for w in wagers if not w.get("initial")]
+    if later:
+        lines.append("  wagers made by a decision:")
+        lines += [f"    {w['name']:<21} {w.get('doc', '')}" for w in later]
+    verbs = [v for v in table.get("verbs") or [] if v not in SERVER_VERBS]
+    lines.append(
+        "  decisions you type: "
+        + (", ".join(verbs) if verbs else "none (the rules decide everything)")
+    )
+    return "\n".join(lines)
+
+
+def parse_amount(text: str) -> int:
+    """A typed amount (always dollars) -> cents; BadCommand with the reason if it is not one."""
+    try:
+        return parse_dollars(text)
+    except AmountError as exc:
+        raise BadCommand(str(exc)) from None
 
 
 @dataclass
@@ -101,18 +129,16 @@ def poker_command(word: str, rest: list[str]) -> Command:
     if word in ("i", "in"):
         return Command("sit_in")
     if word in ("buy", "topup"):
-        amount = parse_amount(rest[0]) if rest else None
-        if not amount:
-            raise BadCommand("usage: buy AMOUNT (cents, or $dollars)")
-        return Command("buy", amount=amount)
+        if len(rest) != 1:
+            raise BadCommand("usage: buy AMOUNT (dollars, e.g. buy 150)")
+        return Command("buy", amount=parse_amount(rest[0]))
     verb = VERBS.get(word) or (word if word in VERBS.values() else None)
     if verb is None:
         raise BadCommand(f"unknown command {word!r} (h for help)")
     if verb in ("bet", "raise"):
-        amount = parse_amount(rest[0]) if rest else None
-        if amount is None:
-            raise BadCommand(f"usage: {word} AMOUNT (cents, or $dollars)")
-        return Command("act", verb, amount)
+        if len(rest) != 1:
+            raise BadCommand(f"usage: {word} AMOUNT (dollars, e.g. {word} 6 or {word} 6.50)")
+        return Command("act", verb, parse_amount(rest[0]))
     if rest:
         raise BadCommand(f"{verb} takes no amount")
     return Command("act", verb)
@@ -127,10 +153,10 @@ def check_action(cmd: Command, legal: dict[str, Any]) -> str | None:
     if cmd.verb in ("bet", "raise"):
         sizes = bounds.get("sizes")
         if sizes and cmd.amount not in sizes:
-            return f"{cmd.verb} must be one of {', '.join(str(s) for s in sizes)}"
+            return f"{cmd.verb} must be one of {', '.join(money(s) for s in sizes)}"
         lo, hi = bounds.get("min"), bounds.get("max")
         if lo is not None and cmd.amount is not None and not lo <= cmd.amount <= hi:
-            return f"{cmd.verb} must be between {lo} and {hi} cents ({money(lo)}-{money(hi)})"
+            return f"{cmd.verb} must be between {money(lo)} and {money(hi)}"
     return None
 
 
@@ -140,12 +166,6 @@ class BankedCommand:
     box: int | None = None
     name: str | None = None  # the wager name, or the decision verb
     amount: int | None = None
-
-
-BANKED_HELP = """
-    w BOX WAGER AMOUNT   wager on a box while betting is open (AMOUNT 0 withdraws it)
-    d BOX VERB [AMOUNT]  a box's decision (or just VERB [AMOUNT] when one box owes one)
-    l  your last round (recall)    t  show the table    h  help    q  leave and quit"""
 
 
 def parse_banked_command(line: str) -> BankedCommand | None:
@@ -158,8 +178,8 @@ def banked_command(word: str, rest: list[str]) -> BankedCommand:
     if word in ("l", "recall", "last"):
         return BankedCommand("recall")
     if word in ("w", "wager"):
-        if len(rest) != 3 or not rest[0].isdigit() or parse_amount(rest[2]) is None:
-            raise BadCommand("usage: w BOX WAGER AMOUNT (cents, or $dollars)")
+        if len(rest) != 3 or not rest[0].isdigit():
+            raise BadCommand("usage: w BOX WAGER AMOUNT (dollars, e.g. w 1 ante 5)")
         return BankedCommand("wager", int(rest[0]), rest[1].lower(), parse_amount(rest[2]))
     box = None
     if word in ("d", "decide"):
@@ -168,9 +188,5 @@ def banked_command(word: str, rest: list[str]) -> BankedCommand:
         box, word, rest = int(rest[0]), rest[1].lower(), rest[2:]
     if not re.fullmatch(r"[a-z_]+", word) or len(rest) > 1:
         raise BadCommand(f"unknown command {word!r} (h for help)")
-    amount = None
-    if rest:
-        amount = parse_amount(rest[0])
-        if amount is None:
-            raise BadCommand(f"{word}: bad amount {rest[0]!r}")
+    amount = parse_amount(rest[0]) if rest else None
     return BankedCommand("decide", box, word, amount)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.terminal.render import money, plain_cards
+from clients.terminal.render import event_words, money, plain_cards
 
 ALIASES = {
     "hole_cards": "hole_cards_dealt",
@@ -160,4 +160,4 @@ def describe(ev: dict[str, Any], name: Any, me: int | None) -> str | None:
         return "the table is closing"
     if kind == "betting_round_ended":
         return None
-    return f"{kind} {ev}"
+    return event_words(ev)

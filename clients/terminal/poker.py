@@ -14,10 +14,13 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.client import Client, TableView
-from clients.terminal.commands import HELP, Command, check_action, parse_command
+from clients.terminal.commands import POKER_HELP, Command, check_action, parse_command
 from clients.terminal.hand import ALIASES, Hand, SeatHand, describe
 from clients.terminal.render import card_text, legal_summary, money
 from clients.terminal.session import Session
+from server.errors import ScenarioError
+from server.games.poker.rules import rules_for
+from server.hands.showdown import shown_hand_name
 
 #: the player-vs-player poker games this client plays (banked games are listed, not played)
 POKER_GAME = re.compile(r"(holdem|omaha|manila)-(act|qld)$")
@@ -26,7 +29,7 @@ POKER_GAME = re.compile(r"(holdem|omaha|manila)-(act|qld)$")
 class PokerSession(Session):
     """One seat (or spectator) at a poker table: the hand, our turn and the actions typed."""
 
-    HELP = HELP
+    HELP = POKER_HELP
     HINT = "commands: f k c b r a buy o i t h q"
     ROUNDS = "hands"
 
@@ -53,6 +56,16 @@ class PokerSession(Session):
     @staticmethod
     def parse(line: str) -> Command | None:
         return parse_command(line)
+
+    def hand_label(self, cards: list[str], category: str) -> str:
+        """A shown hand named with its ranks (``two pair, kings and nines``), valued as the
+        table's game values it; the event's category when the game is unknown here."""
+        try:
+            rules = rules_for(str(self.tv.view.get("table", {}).get("game")))
+        except ScenarioError:
+            return category
+        board = self.hand.board if self.hand else []
+        return shown_hand_name(cards, board, rules.exact_use, rules.ranking) or category
 
     # names
     @property
@@ -192,6 +205,8 @@ class PokerSession(Session):
             return
         ev = msg["event"]
         etype = ALIASES.get(ev.get("type", ""), ev.get("type"))
+        if etype == "hand_shown" and ev.get("cards"):
+            ev = {**ev, "category": self.hand_label(ev["cards"], ev.get("category", ""))}
         if etype == "round_starting":
             self.hand = Hand(number=ev["hand"])
             for n in ev.get("seats", []):

@@ -23,18 +23,24 @@ def money(cents: int | None) -> str:
     return f"{sign}${dollars:,}.{rest:02d}"
 
 
+def card_face(card: str) -> str:
+    """``"Td"`` -> ``"10♦"``: the one way a card is written, in the panel and the log."""
+    pip = SUIT_STYLE.get(card[1:], (card[1:], ""))[0]
+    return f"{'10' if card[0] == 'T' else card[0]}{pip}"
+
+
 def card_text(cards: list[str] | None) -> Text:
     out = Text()
     for i, c in enumerate(cards or []):
-        pip, style = SUIT_STYLE.get(c[1], (c[1], ""))
         if i:
             out.append(" ")
-        out.append(f"{'10' if c[0] == 'T' else c[0]}{pip}", style=style)
+        out.append(card_face(c), style=SUIT_STYLE.get(c[1:], ("", ""))[1])
     return out
 
 
 def plain_cards(cards: list[str] | None) -> str:
-    return " ".join(cards or [])
+    """Cards for a log line: the same faces as :func:`card_text`, without colour."""
+    return " ".join(card_face(c) for c in cards or [])
 
 
 def legal_summary(legal: dict[str, Any]) -> str:
@@ -49,12 +55,10 @@ def legal_summary(legal: dict[str, Any]) -> str:
         elif verb in ("bet", "raise"):
             word = "bet" if verb == "bet" else "raise to"
             if bounds.get("sizes"):
-                out.append(f"[{key} N] {word} one of {'/'.join(map(str, bounds['sizes']))}")
+                sizes = " or ".join(money(s) for s in bounds["sizes"])
+                out.append(f"[{key} $] {word} {sizes}")
             else:
-                out.append(
-                    f"[{key} N] {word} {bounds['min']}..{bounds['max']} "
-                    f"({money(bounds['min'])}-{money(bounds['max'])})"
-                )
+                out.append(f"[{key} $] {word} {money(bounds['min'])} to {money(bounds['max'])}")
         else:
             out.append(f"[{key}] {verb}")
     return "  ".join(out)
@@ -65,7 +69,7 @@ def choice_text(choice: dict[str, Any]) -> str:
     if len(amounts) == 1:
         return f"{choice['verb']} {money(amounts[0])}"
     if amounts:
-        return f"{choice['verb']} {'|'.join(str(a) for a in amounts)}"
+        return f"{choice['verb']} {' or '.join(money(a) for a in amounts)}"
     return str(choice["verb"])
 
 
@@ -78,3 +82,26 @@ def recall_text(last: dict[str, Any] | None) -> str:
         f"last round #{last.get('round')}: bet {money(last.get('bet_total'))}, paid "
         f"{money(last.get('paid_total'))}, {'won' if net >= 0 else 'lost'} {money(abs(net))}"
     )
+
+
+#: event fields that hold money (integer cents), written as dollars by :func:`event_words`
+AMOUNT_FIELDS = frozenset(
+    {"amount", "net", "paid", "bet", "meter", "stake", "returned", "total", "added", "won"}
+)
+
+
+def event_words(ev: dict[str, Any]) -> str:
+    """Any event in words, for the events no kind of table describes better:
+    ``{"type": "jackpot_paid", "box": 2, "amount": 5000}`` -> ``jackpot paid: box 2, $50.00``."""
+    details = []
+    for key, value in ev.items():
+        if key in ("type", "round", "seq", "table") or isinstance(value, dict):
+            continue
+        if key in AMOUNT_FIELDS and isinstance(value, int):
+            details.append(money(value))
+        elif isinstance(value, list):
+            details.append(f"{key.replace('_', ' ')} {', '.join(map(str, value))}")
+        else:
+            details.append(f"{key.replace('_', ' ')} {value}")
+    words = str(ev.get("type", "event")).replace("_", " ")
+    return words + (": " + ", ".join(details) if details else "")

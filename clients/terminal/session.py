@@ -2,13 +2,27 @@
 
 A session is one seat (or spectator) at one table. Subclasses say how to parse a line, draw
 the table, fold the table's messages and apply the commands that are not quit, help or table.
+
+Theory of operation (the display). On a terminal the session owns the whole screen (rich's
+``Live`` on the alternate screen): the table panel at the top, the log below it filling the
+rest, then the prompt and the line being typed. Every refresh repaints the screen from its
+top-left corner, so nothing is ever drawn twice. The terminal is put in cbreak mode (no
+echo): keystrokes go through :class:`LineEditor`, which the screen shows on its last line;
+a typed newline hands the line to the command loop. Without a terminal (pipes, ``--plain``,
+``--bot``) every log line is printed once, in order, so the client can be scripted.
 """
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import os
 import random
 import sys
+import termios
+import tty
 from collections import deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import trio
@@ -50,11 +64,16 @@ class Session:
         self.bot = bot
         self.hands_wanted = hands
         self.hands_played = 0
-        self.log: deque[str] = deque(maxlen=14)
+        self.log: deque[Text] = deque(maxlen=500)
+        self.editor: LineEditor | None = None  # the line being typed (live display only)
         self.pending: deque[Any] = deque()  # typed commands waiting for their moment
         self.done = trio.Event()
         self.closed = False  # the server closed the connection
         self.returned: int | None = None
+
+    def help_text(self) -> str:
+        """What ``h`` shows."""
+        return self.HELP
 
     # to be provided by each kind of table
     @staticmethod
@@ -81,23 +100,38 @@ class Session:
         """A typed command other than quit, help and table."""
 
     # output
-    def say(self, line: str, style: str = "") -> None:
-        self.log.append(line)
+    def say(self, line: str | Text, style: str = "") -> None:
+        text = Text(line, style=style) if isinstance(line, str) else line
+        self.log.append(text)
         if self.live is not None:
             self.refresh()
         else:
-            self.console.print(Text(line, style=style))
+            self.console.print(text)
 
     def refresh(self) -> None:
         if self.live is not None:
+            # the terminal's size now (it follows a resize; $COLUMNS/$LINES may be stale)
+            with contextlib.suppress(OSError):
+                self.console.size = os.get_terminal_size(sys.stdout.fileno())
             self.live.update(self.render(), refresh=True)
 
     def render(self) -> Group:
-        parts: list[Any] = [self.table_panel()]
-        if self.live is not None:
-            parts.append(Panel(Text("\n".join(self.log)), title="log", border_style="dim"))
-        parts.append(self.prompt_text())
-        return Group(*parts)
+        """The table and the prompt; on the live screen also the log, sized to fill it."""
+        panel = self.table_panel()
+        prompt = self.prompt_text()
+        if self.live is None:
+            return Group(panel, prompt)
+        width, height = self.console.size
+        options = self.console.options.update(width=width)
+        top = len(self.console.render_lines(panel, options, pad=False))
+        room = max(height - top - 4, 1)  # the log's borders, the prompt, the typed line
+        shown = [line.copy() for line in list(self.log)[-room:]]
+        for line in shown:
+            line.no_wrap, line.overflow = True, "ellipsis"
+        typed = Text.assemble(("> ", "bold"), self.editor.buffer if self.editor else "", "_")
+        prompt.no_wrap, prompt.overflow = True, "ellipsis"
+        log = Panel(Group(*shown), title="log", border_style="dim", height=room + 2)
+        return Group(panel, log, prompt, typed)
 
     def show_table(self) -> None:
         if self.live is None:
@@ -107,7 +141,7 @@ class Session:
     async def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "error":
-            self.say(f"refused: {msg.get('code')}: {msg.get('message')}", "red")
+            self.say(f"refused: {msg.get('message')} ({msg.get('code')})", "red")
             await self.on_refused(msg)
             return
         if kind == "balance":
@@ -130,16 +164,83 @@ class Session:
         if cmd.kind == "quit":
             return False
         if cmd.kind == "help":
-            self.console.print(self.HELP)
+            if self.live is None:
+                self.console.print(self.help_text())
+            else:
+                for line in self.help_text().splitlines():
+                    self.say(line, "cyan")
         elif cmd.kind == "table":
-            self.show_table()
-            self.console.print(self.prompt_text())
+            if self.live is None:  # the live screen always shows it
+                self.show_table()
+                self.console.print(self.prompt_text())
         else:
             await self.on_play_command(cmd)
         return True
 
 
 # -- stdin -------------------------------------------------------------------------------------
+class LineEditor:
+    """Keystrokes (cbreak terminal, no echo) -> typed lines; :attr:`buffer` is shown on screen.
+
+    Enter ends a line, Backspace deletes, Ctrl-U clears, Ctrl-D on an empty line ends the
+    input; escape sequences (arrow keys) are ignored. In cooked mode (before the live screen
+    starts) the terminal hands over whole lines, which pass through unchanged.
+    """
+
+    def __init__(self) -> None:
+        self.buffer = ""
+        self.on_change: Callable[[], None] = lambda: None
+        self._escape = False
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def feed(self, data: bytes) -> list[str | None]:
+        """The lines completed by ``data`` (None: end of input)."""
+        out: list[str | None] = []
+        for ch in self._decoder.decode(data):
+            if self._escape:
+                self._escape = not (ch.isalpha() or ch == "~")
+            elif ch == "\x1b":
+                self._escape = True
+            elif ch in "\r\n":
+                out.append(self.buffer)
+                self.buffer = ""
+            elif ch in "\x7f\x08":
+                self.buffer = self.buffer[:-1]
+            elif ch == "\x15":
+                self.buffer = ""
+            elif ch == "\x04":
+                if not self.buffer:
+                    out.append(None)
+            elif ch.isprintable():
+                self.buffer += ch
+        return out
+
+
+async def read_keys(send: trio.MemorySendChannel[str | None], editor: LineEditor) -> None:
+    """Feed the lines typed on the terminal into ``send`` through ``editor`` (None at the end)."""
+    fd = sys.stdin.fileno()
+    async with send:
+        while True:
+            data = await trio.to_thread.run_sync(os.read, fd, 1024, abandon_on_cancel=True)
+            lines = editor.feed(data) if data else [None]
+            for line in lines:
+                await send.send(line)
+                if line is None:
+                    return
+            editor.on_change()
+
+
+@contextlib.contextmanager
+def cbreak(fd: int) -> Iterator[None]:
+    """The terminal without line buffering and echo (the screen shows what is typed)."""
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
 async def read_lines(send: trio.MemorySendChannel[str | None]) -> None:
     """Feed stdin lines into ``send`` (None at end of input); a thread does the blocking read."""
     async with send:
@@ -178,39 +279,51 @@ async def pump_messages(client: Client, player: Session) -> None:
 async def read_commands(
     player: Session, lines: trio.MemoryReceiveChannel[str | None], nursery: trio.Nursery
 ) -> None:
-    """Read and apply commands until ``q``, end of input or the seat is gone; then leave."""
+    """Run the command loop, on the live screen when the session has one."""
     ticker = None
-    if player.live_mode:
-        player.live = Live(
-            player.render(), console=player.console, auto_refresh=False, transient=False
-        )
-        player.live.start()
-        ticker = trio.CancelScope()
-        nursery.start_soon(tick, player, ticker)
-    try:
-        while not player.done.is_set():
-            with trio.move_on_after(0.25):
-                line = await next_line(lines)
-                if line is None:
-                    break
-                try:
-                    cmd = player.parse(line)
-                except BadCommand as exc:
-                    player.say(str(exc), "red")
-                    continue
-                if cmd is not None and not await player.on_command(cmd):
-                    break
-        await wait_for_pending(player)
-        if not player.done.is_set():
-            await player.leave()
-            with trio.move_on_after(10):
-                await player.done.wait()
-    finally:
-        if ticker is not None:
-            ticker.cancel()
-        if player.live is not None:
-            player.live.stop()
-            player.live = None
+    with contextlib.ExitStack() as stack:
+        if player.live_mode:
+            stack.enter_context(cbreak(sys.stdin.fileno()))
+            player.live = Live(console=player.console, auto_refresh=False, screen=True)
+            player.live.start()
+            player.refresh()
+            if player.editor is not None:
+                player.editor.on_change = player.refresh
+            ticker = trio.CancelScope()
+            nursery.start_soon(tick, player, ticker)
+        try:
+            await command_loop(player, lines)
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+            if player.live is not None:
+                player.live.stop()
+                player.live = None
+                for line in list(player.log)[-3:]:  # how it ended, on the normal screen
+                    player.console.print(line)
+
+
+async def command_loop(player: Session, lines: trio.MemoryReceiveChannel[str | None]) -> None:
+    """Apply typed lines until ``q``, end of input or the seat is gone; then leave."""
+    while not player.done.is_set():
+        with trio.move_on_after(0.25):
+            line = await next_line(lines)
+            if line is None:
+                break
+            if player.live is not None and line.strip():
+                player.say(f"> {line.strip()}", "dim")
+            try:
+                cmd = player.parse(line)
+            except BadCommand as exc:
+                player.say(str(exc), "red")
+                continue
+            if cmd is not None and not await player.on_command(cmd):
+                break
+    await wait_for_pending(player)
+    if not player.done.is_set():
+        await player.leave()
+        with trio.move_on_after(10):
+            await player.done.wait()
 
 
 async def wait_for_pending(player: Session) -> None:

@@ -6,9 +6,17 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from server.cards import Card
-from server.hands.fast import evaluate5
-from server.hands.ranking import ROYAL_FLUSH, STANDARD, STRAIGHT, STRAIGHT_FLUSH, Ranking, category
+from server.cards import Card, cards
+from server.hands.fast import best_exact, best_of, evaluate5
+from server.hands.ranking import (
+    ROYAL_FLUSH,
+    STANDARD,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    Ranking,
+    category,
+    hand_name,
+)
 
 
 def _display_order(five: Sequence[Card], value: int) -> list[Card]:
@@ -56,3 +64,27 @@ def best_five(
         raise ValueError("not enough cards for a five-card hand")
     best = max(candidates, key=lambda five: evaluate5(five, ranking))
     return _display_order(best, evaluate5(best, ranking))
+
+
+def shown_hand_name(
+    hole: Sequence[str],
+    board: Sequence[str],
+    exact_use: tuple[int, int] | None = None,
+    ranking: Ranking = STANDARD,
+) -> str:
+    """The name of the best hand shown at a showdown, with its ranks (for people).
+
+    ``"two pair, kings and nines"``, ``"full house, kings over sevens"``: the hand is valued
+    as the engine values it (best five of all for Hold'em, ACT r 14.1; exactly ``exact_use``
+    hole and board cards for Omaha and Manila, ACT r 14.1, QLD Sch 5 s4) and named by
+    :func:`server.hands.ranking.hand_name`. Too few cards to make five: the empty string.
+    """
+    h, b = cards(hole), cards(board)
+    try:
+        if exact_use is None:
+            value = best_of(h + b, ranking)
+        else:
+            value = best_exact(h, b, exact_use[0], exact_use[1], ranking)
+    except ValueError:
+        return ""
+    return hand_name(value)

@@ -7,12 +7,15 @@
                                          [--prize-rate PCT --reserve-rate PCT]
     croupier jackpot [--redis URL] reset POOL --id ID [--meter AMOUNT] [--reserve AMOUNT]
 
-AMOUNT is in currency units with at most two decimals (``10000``, ``73456.20``). ``--redis``
-defaults to ``$CROUPIER_REDIS``; without it the command runs on an empty in-memory store
-(useful only to try the command). ``check`` verifies digest jackpots.md 5.9,
+AMOUNT is in dollars with at most two decimals (``10000``, ``73456.20``, ``$73,456.20``).
+``--redis`` defaults to ``$CROUPIER_REDIS``; without it the command runs on an empty in-memory
+store of its own (useful only to try the command): to look at the pools of a running server,
+give the Redis URL the server was started with (``croupier serve --redis URL``); a server
+started without ``--redis`` keeps its pools in its own memory (its ``/health`` page shows
+them). ``check`` verifies digest jackpots.md 5.9,
 ``meter + reserve + paid = seed + contributions + house``, from the stored totals and by
 replaying the audit stream. Exit codes: 0 fine, 1 a pool failed ``check``, 2 bad usage or no
-such pool, 3 the pool store cannot be reached.
+such pool, 3 the pool store cannot be reached (Redis down, wrong URL or wrong password).
 """
 
 from __future__ import annotations
@@ -21,30 +24,24 @@ import argparse
 import json
 import os
 import sys
-from decimal import Decimal, InvalidOperation
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import trio
+from coredis.exceptions import AuthenticationError, AuthorizationError
+from coredis.exceptions import ConnectionError as RedisConnectionError
 
+from server.cli import OneLineParser, debug, dollars_option, leaves
 from server.jackpots.model import JackpotError, JackpotUnavailable, PoolConfig, Snapshot
 from server.jackpots.service import JackpotService, open_jackpot_service
 
-
-def parse_amount(text: str) -> int:
-    """``"73456.20"`` -> 7345620 cents, exactly (no floats)."""
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise argparse.ArgumentTypeError(f"not an amount: {text!r}") from None
-    cents = value * 100
-    if not value.is_finite() or value < 0 or cents != cents.to_integral_value():
-        raise argparse.ArgumentTypeError(f"amount must be >= 0 with at most 2 decimals: {text}")
-    return int(cents)
+#: ``"73456.20"`` -> 7345620 cents, exactly (no floats): :func:`server.money.parse_dollars`
+parse_amount = dollars_option
 
 
 def parse_rate(text: str) -> int:
     """``"25"`` or ``"2.5"`` percent -> basis points."""
-    bp = parse_amount(text)
+    bp = parse_amount(text.removesuffix("%"))
     if bp > 10_000:
         raise argparse.ArgumentTypeError(f"rate above 100%: {text}")
     return bp
@@ -52,7 +49,36 @@ def parse_rate(text: str) -> int:
 
 def money(cents: int) -> str:
     sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+
+
+def percent(basis_points: int) -> str:
+    return f"{basis_points // 100}.{basis_points % 100:02d}"
+
+
+def where(url: str | None) -> str:
+    """Where the pools were looked for, for people (a password in the URL is hidden)."""
+    if url is None:
+        return "this command's own in-memory store (no --redis, no $CROUPIER_REDIS)"
+    parts = urlsplit(url)
+    if parts.password:
+        host = parts.netloc.rsplit("@", 1)[1]
+        user = parts.username or ""
+        url = urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    return f"the Redis at {url}"
+
+
+def store_problem(exc: BaseException, url: str | None) -> str | None:
+    """One line for a pool store that cannot be used (None: another failure)."""
+    for e in leaves(exc):
+        if isinstance(e, AuthenticationError | AuthorizationError):
+            return (
+                f"{where(url)} refused the password: give it in the URL "
+                "(redis://:PASSWORD@HOST:PORT)"
+            )
+        if isinstance(e, RedisConnectionError | OSError):
+            return f"cannot reach {where(url)}: is Redis running there, and is the URL right?"
+    return None
 
 
 def snapshot_dict(snap: Snapshot) -> dict[str, Any]:
@@ -73,8 +99,8 @@ def describe(snap: Snapshot) -> str:
     cfg = snap.config
     return "\n".join(
         [
-            f"pool {snap.pool} ({cfg.regime}; prize {money(cfg.prize_bp)}% reserve "
-            f"{money(cfg.reserve_bp)}%; seed level {money(cfg.seed)}; shortfall from "
+            f"pool {snap.pool} ({cfg.regime}; prize {percent(cfg.prize_bp)}% reserve "
+            f"{percent(cfg.reserve_bp)}%; seed level {money(cfg.seed)}; shortfall from "
             f"{cfg.shortfall}; fixed prizes from {cfg.fixed_source})",
             f"  meter         {money(snap.meter):>16}",
             f"  reserve       {money(snap.reserve):>16}",
@@ -88,7 +114,7 @@ def describe(snap: Snapshot) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="croupier jackpot",
         description="progressive jackpot pools",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -97,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--redis",
         default=os.environ.get("CROUPIER_REDIS"),
-        help="redis://HOST:PORT (default $CROUPIER_REDIS; none: in-memory)",
+        help="redis://[:PASSWORD@]HOST:PORT, the one the server uses (default "
+        "$CROUPIER_REDIS; none: an empty in-memory store of this command's own)",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, help_ in (("show", "print pools"), ("check", "verify the invariant (5.9)")):
@@ -128,7 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
 async def run(args: argparse.Namespace, out: Any) -> int:
     async with open_jackpot_service(args.redis) as service:
         if not service.available:
-            raise JackpotUnavailable(f"cannot reach the jackpot store at {args.redis}")
+            raise JackpotUnavailable(
+                f"cannot reach {where(args.redis)}: is Redis running there, and is the URL right?"
+            )
         if args.command in ("show", "check"):
             return await show_or_check(service, args, out)
         if args.command == "seed":
@@ -177,20 +206,42 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
     if args.json:
         print(json.dumps(rows, indent=2), file=out)
     elif not names:
-        print("no jackpot pools", file=out)
+        print(f"no jackpot pools in {where(args.redis)}", file=out)
+        if args.redis is None:
+            print(
+                "a running server's pools: --redis URL (the URL given to croupier serve --redis);"
+                " a server without --redis shows its pools on its /health page",
+                file=out,
+            )
     return 1 if broken else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.redis is not None and urlsplit(args.redis).scheme not in ("redis", "rediss"):
+        print(
+            f"croupier jackpot: --redis {args.redis} is not a Redis URL: use "
+            "redis://[:PASSWORD@]HOST:PORT[/DB]",
+            file=sys.stderr,
+        )
+        return 3
     try:
         return trio.run(run, args, sys.stdout)
-    except JackpotUnavailable as exc:
-        print(f"croupier jackpot: {exc.message}", file=sys.stderr)
-        return 3
-    except JackpotError as exc:
-        print(f"croupier jackpot: {exc.code}: {exc.message}", file=sys.stderr)
-        return 2
+    except (Exception, BaseExceptionGroup) as exc:
+        if debug():
+            raise
+        problem = store_problem(exc, args.redis)
+        if problem is not None:
+            print(f"croupier jackpot: {problem}", file=sys.stderr)
+            return 3
+        for e in leaves(exc):
+            if isinstance(e, JackpotUnavailable):
+                print(f"croupier jackpot: {e.message}", file=sys.stderr)
+                return 3
+            if isinstance(e, JackpotError):
+                print(f"croupier jackpot: {e.code}: {e.message}", file=sys.stderr)
+                return 2
+        raise
 
 
 if __name__ == "__main__":

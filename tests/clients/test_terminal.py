@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,17 +19,20 @@ import trio
 
 from clients import terminal
 from clients.terminal.commands import (
+    HELP,
     BadCommand,
     BankedCommand,
     Command,
     check_action,
+    game_help,
     parse_amount,
     parse_banked_command,
     parse_command,
 )
 from clients.terminal.hand import Hand, SeatHand
 from clients.terminal.poker import POKER_GAME, buy_in_amount
-from clients.terminal.render import money, recall_text
+from clients.terminal.render import card_text, event_words, money, plain_cards, recall_text
+from clients.terminal.session import LineEditor
 from server.config import TableConfig
 from tests.clients.support import Bot, config, holdem_table, running_server
 
@@ -37,14 +41,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 # -- pure parts --------------------------------------------------------------------------------
-def test_amounts_are_integer_cents_and_dollars_need_a_marker() -> None:
-    assert parse_amount("400") == 400
+def test_typed_amounts_are_dollars() -> None:
+    assert parse_amount("4") == 400
     assert parse_amount("$4") == 400
     assert parse_amount("4.5") == 450
     assert parse_amount("$1,234.05") == 123405
-    assert parse_amount("4.123") is None
-    assert parse_amount("-5") is None
-    assert parse_amount("abc") is None
+    for bad in ("4.123", "-5", "abc"):
+        with pytest.raises(BadCommand):
+            parse_amount(bad)
     assert money(123405) == "$1,234.05"
     assert money(-50) == "-$0.50"
 
@@ -54,12 +58,13 @@ def test_commands_map_to_protocol_verbs() -> None:
     assert parse_command("k") == Command("act", "check")
     assert parse_command("c") == Command("act", "call")
     assert parse_command("a") == Command("act", "allin")
-    assert parse_command("b 400") == Command("act", "bet", 400)
+    assert parse_command("b 4") == Command("act", "bet", 400)
     assert parse_command("r $8") == Command("act", "raise", 800)
-    assert parse_command("buy 5000") == Command("buy", amount=5000)
+    assert parse_command("r 6") == Command("act", "raise", 600)  # six dollars, not six cents
+    assert parse_command("buy 50") == Command("buy", amount=5000)
     assert parse_command("q") == Command("quit")
     assert parse_command("  ") is None
-    for bad in ("b", "r x", "x", "f 100", "buy"):
+    for bad in ("b", "r x", "x", "f 100", "buy", "r 6.555"):
         with pytest.raises(BadCommand):
             parse_command(bad)
 
@@ -68,7 +73,7 @@ def test_actions_are_checked_against_the_legal_bounds_the_server_sent() -> None:
     legal = {"fold": {}, "call": {"amount": 200}, "raise": {"min": 400, "max": 10000}}
     assert check_action(Command("act", "call"), legal) is None
     assert check_action(Command("act", "raise", 400), legal) is None
-    assert "between 400 and 10000" in (check_action(Command("act", "raise", 300), legal) or "")
+    assert "between $4.00 and $100.00" in (check_action(Command("act", "raise", 300), legal) or "")
     assert "not possible" in (check_action(Command("act", "check"), legal) or "")
     sized = {"bet": {"min": 200, "max": 400, "sizes": [200, 400]}}
     assert check_action(Command("act", "bet", 300), sized) is not None
@@ -317,11 +322,11 @@ def banked_table() -> TableConfig:
 
 
 def test_banked_commands_parse() -> None:
-    assert parse_banked_command("w 2 ante 500") == BankedCommand("wager", 2, "ante", 500)
+    assert parse_banked_command("w 2 ante 5") == BankedCommand("wager", 2, "ante", 500)
     assert parse_banked_command("w 2 pair_plus $5") == BankedCommand("wager", 2, "pair_plus", 500)
     assert parse_banked_command("w 2 ante 0") == BankedCommand("wager", 2, "ante", 0)
     assert parse_banked_command("bet") == BankedCommand("decide", None, "bet", None)
-    assert parse_banked_command("d 3 raise 1000") == BankedCommand("decide", 3, "raise", 1000)
+    assert parse_banked_command("d 3 raise 10") == BankedCommand("decide", 3, "raise", 1000)
     assert parse_banked_command("l") == BankedCommand("recall")
     for bad in ("w 2 ante", "w x ante 5", "d 3", "bet 1 2", "w 2 ante -5"):
         with pytest.raises(BadCommand):
@@ -374,7 +379,7 @@ async def test_interactive_banked_round_through_a_pipe() -> None:
                     "--table",
                     BANKED,
                 ],
-                stdin=b"w 2 ante 500\nw 2 pair_plus $5\nbet\nq\n",
+                stdin=b"w 2 ante 5\nw 2 pair_plus $5\nbet\nq\n",
                 capture_stdout=True,
                 capture_stderr=True,
                 check=False,
@@ -389,3 +394,85 @@ async def test_interactive_banked_round_through_a_pipe() -> None:
     assert "box 2: bet $5.00" in out  # the decision, at its moment
     assert "result: box 2 (pat): bet $15.00" in out
     assert "you left the table" in out
+
+
+# -- the full-screen display, in a real terminal (tmux) ----------------------------------------
+async def _tmux(sock: str, *args: str) -> str:
+    proc = await trio.run_process(
+        ["tmux", "-L", sock, *args], capture_stdout=True, capture_stderr=True, check=False
+    )
+    return proc.stdout.decode()
+
+
+async def test_the_live_screen_redraws_in_place_in_a_terminal() -> None:
+    """Typed commands and events never stack copies of the table: one header after 20 inputs.
+
+    The client runs in a 100x40 tmux pane (a real pseudo-terminal) against a server on
+    127.0.0.1 with an opponent, so hands are dealt while the inputs arrive.
+    """
+    assert shutil.which("tmux"), "tmux is not installed (run.sh setup_system installs it)"
+    sock = f"croupier-test-{os.getpid()}"
+    name = "Hold'em $1/$2 test table"
+    async with (
+        running_server(config(holdem_table(TABLE), round_pause=0.3)) as server,
+        trio.open_nursery() as nursery,
+    ):
+        await nursery.start(Bot(server.url, TABLE, 2).run)
+        command = (
+            f"cd {ROOT} && PYTHONPATH={ROOT} {sys.executable} -m server.cli play "
+            f"--url {server.url} --name tess --table {TABLE} --buy-in 100"
+        )
+        await _tmux(sock, "new-session", "-d", "-x", "100", "-y", "40", command)
+        try:
+            with trio.fail_after(60):
+                while "hand #" not in await _tmux(sock, "capture-pane", "-p"):
+                    await trio.sleep(0.2)
+            inputs = ["k", "c", "t", "zz", "b 4", "c", "r 6.555", "k", "t", "c"] * 2
+            for line in inputs:
+                await _tmux(sock, "send-keys", line, "Enter")
+                await trio.sleep(0.15)
+            await _tmux(sock, "send-keys", "last-line")  # typed, not yet entered
+            with trio.fail_after(20):
+                while "> last-line" not in (screen := await _tmux(sock, "capture-pane", "-p")):
+                    await trio.sleep(0.2)
+            assert screen.count(name) == 1, screen  # the panel's title, drawn once
+            assert len(screen.splitlines()) <= 40
+            assert "unknown command 'zz'" in screen, screen  # the log, under the table
+            assert "at most two decimals" in screen
+            assert "\u2665" in screen or "\u2660" in screen or "\u2666" in screen  # suits
+        finally:
+            await _tmux(sock, "kill-server")
+        nursery.cancel_scope.cancel()
+
+
+def test_line_editor_turns_keystrokes_into_lines() -> None:
+    editor = LineEditor()
+    assert editor.feed(b"r 6") == [] and editor.buffer == "r 6"
+    assert editor.feed(b"x\x7f.5\r") == ["r 6.5"] and editor.buffer == ""
+    assert editor.feed(b"\x1b[Ak\n") == ["k"]  # an arrow key is ignored
+    assert editor.feed(b"junk\x15c\r") == ["c"]  # Ctrl-U clears the line
+    assert editor.feed("b $4\u2665".encode()[:-1]) == []  # half a UTF-8 character waits
+    assert editor.feed(b"\x04") == []  # Ctrl-D ends the input on an empty line only
+    editor.buffer = ""
+    assert editor.feed(b"\x04") == [None]
+    assert editor.feed(b"1\n") == ["1"]  # cooked mode (the lobby): whole lines
+
+
+def test_every_event_is_words_and_cards_look_the_same_everywhere() -> None:
+    line = event_words({"type": "jackpot_wager_accepted", "box": 2, "amount": 100, "round": 3})
+    assert line == "jackpot wager accepted: box 2, $1.00"
+    assert plain_cards(["2d", "Jd", "Ts"]) == "2\u2666 J\u2666 10\u2660"
+    assert card_text(["2d", "Jd", "Ts"]).plain == plain_cards(["2d", "Jd", "Ts"])
+    help_text = game_help(
+        {
+            "name": "TCP",
+            "game": "three-card-poker",
+            "wagers": [
+                {"name": "ante", "initial": True, "required": True, "doc": "s14(a)"},
+                {"name": "bet", "initial": False, "doc": "s17"},
+            ],
+            "verbs": ["bet", "fold", "timeout", "insufficient"],
+        }
+    )
+    assert "ante" in help_text and "decisions you type: bet, fold" in help_text
+    assert "timeout" not in help_text and "``" not in help_text + HELP

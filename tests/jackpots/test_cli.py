@@ -49,7 +49,7 @@ def test_seed_show_check_reset_round_trip(redis_proc, redis_url, capsys) -> None
         "--reserve",
         "3000",
     )
-    assert code == 0 and "5999.25" in out
+    assert code == 0 and "$5,999.25" in out
     code, out, _ = croupier(capsys, "--redis", redis_url, "show", pool, "--json")
     shown = json.loads(out)[0]
     assert code == 0
@@ -58,7 +58,7 @@ def test_seed_show_check_reset_round_trip(redis_proc, redis_url, capsys) -> None
     code, out, _ = croupier(capsys, "--redis", redis_url, "check", pool)
     assert code == 0 and f"{pool}: ok" in out
     code, out, _ = croupier(capsys, "--redis", redis_url, "reset", pool, "--id", "n1")
-    assert code == 0 and "meter                  5000.00" in out
+    assert code == 0 and "meter                $5,000.00" in out
     code, out, _ = croupier(capsys, "--redis", redis_url, "check", "--json")
     assert code == 0 and {"pool": pool, "ok": True, "entries": 2, "problems": []} in json.loads(out)
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from loadtest.bot import choose_action
 from loadtest.cli import main as loadtest_main
-from loadtest.report import latency_svg
+from loadtest.report import latency_svg, summary_rows, throughput_svg, write_html
 from loadtest.runner import RunSpec, build_report, conservation
 from loadtest.server_proc import tables_toml
 from loadtest.stats import Histogram, Stats
@@ -106,3 +106,24 @@ def test_report_has_the_required_keys_and_an_inline_plot() -> None:
     assert report["conserved"] is False  # nothing checked is not a pass
     svg = latency_svg(report["timeline"])
     assert svg.startswith("<svg") and svg.count("<polyline") == 3
+
+
+def test_report_money_is_dollars_and_commission_is_called_commission(tmp_path: Path) -> None:
+    stats = Stats()
+    stats.count("bots", 2)
+    stats.bots_settled, stats.balances_start, stats.balances_end = 2, 200_000, 198_750
+    for t in range(4):
+        stats.latency_sample(t, 2.0)
+        stats.latency_sample(t, 3.0)
+    before = {"issued": 200_000, "wallets": 200_000, "stakes": 0, "commission": 0}
+    after = {"issued": 200_000, "wallets": 198_750, "stakes": 0, "commission": 1_250}
+    report = build_report(RunSpec(url="ws://127.0.0.1:1/ws"), stats, 4.0, before, after)
+    text = dict(summary_rows(report))["conservation"]
+    assert "bots net -$12.50 + commission +$12.50: ok" in text
+    assert "house" not in text
+    throughput = throughput_svg(report["timeline"])
+    assert throughput.startswith("<svg") and throughput.count("<polyline") == 1
+    assert "actions/s" in throughput
+    page = tmp_path / "report.html"
+    write_html(report, page)
+    assert page.read_text().count("<svg") == 2  # latency beside throughput

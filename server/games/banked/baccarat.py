@@ -61,6 +61,7 @@ from server.games.banked.base import (
     WagerSpec,
     pay,
 )
+from server.money import dollars
 
 # ------------------------------------------------------------------------------ the shoe
 
@@ -296,7 +297,7 @@ class Baccarat(BankedRound):
             if ws.get("tie", 0) > tie_cap:
                 raise IllegalAction(
                     "tie_above_limit",
-                    f"box {box}: a tie wager may be at most {tie_cap}, one "
+                    f"box {box}: a tie wager may be at most {dollars(tie_cap)}, one "
                     f"eighth of the table maximum (s9(3))",
                 )
         self.shoe = shoe_for(self.options["decks"], forced, rng, SPEC.id)

@@ -49,6 +49,7 @@ from server.cards import STANDARD_DECK, Card, RandomSource, card, card_str, shuf
 from server.errors import IllegalAction
 from server.games.events import Event as _EventBase
 from server.games.visibility import EVERYONE, NOBODY, may_see
+from server.money import dollars
 
 __all__ = [
     "COMMON_OPTIONS",
@@ -318,16 +319,21 @@ def validate_wagers(
                 if amount != options["jackpot_wager"]:
                     raise IllegalAction(
                         "jackpot_denomination",
-                        f"box {box}: the jackpot wager is exactly {options['jackpot_wager']}",
+                        f"box {box}: the jackpot wager is exactly "
+                        f"{dollars(options['jackpot_wager'])}",
                     )
             elif w.limits == "table":
                 if amount < options["minimum"]:
                     raise IllegalAction(
-                        "below_minimum", f"box {box}: {name} {amount} is below the minimum"
+                        "below_minimum",
+                        f"box {box}: {name} {dollars(amount)} is below the table minimum "
+                        f"{dollars(options['minimum'])}",
                     )
                 if amount > options["maximum"]:
                     raise IllegalAction(
-                        "above_maximum", f"box {box}: {name} {amount} is above the maximum"
+                        "above_maximum",
+                        f"box {box}: {name} {dollars(amount)} is above the table maximum "
+                        f"{dollars(options['maximum'])}",
                     )
             if w.needs and w.needs not in placed:
                 raise IllegalAction(
@@ -372,12 +378,16 @@ class Choice:
             if len(self.amounts) == 1:
                 return self.amounts[0]
             raise IllegalAction(
-                "amount_required", f"{self.verb} needs an amount: one of {list(self.amounts)}"
+                "amount_required",
+                f"{self.verb} needs an amount: {' or '.join(map(dollars, self.amounts))}",
             )
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise IllegalAction("bad_amount", f"{self.verb}: amount must be integer cents")
         if amount not in self.amounts:
-            raise IllegalAction("bad_amount", f"{self.verb} {amount}: allowed {list(self.amounts)}")
+            raise IllegalAction(
+                "bad_amount",
+                f"{self.verb} {dollars(amount)}: allowed {' or '.join(map(dollars, self.amounts))}",
+            )
         return amount
 
     def to_wire(self) -> dict[str, Any]:

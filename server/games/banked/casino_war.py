@@ -63,6 +63,7 @@ from server.games.banked.base import (
     pay,
     validate_wagers,
 )
+from server.money import dollars
 
 TIE_ODDS = (10, 1)  # s12(2)
 WAR_ODDS = (1, 1)  # s12(1)
@@ -186,7 +187,7 @@ class CasinoWar(BankedRound):
             ):
                 raise IllegalAction(
                     "above_maximum",
-                    f"box {box}: the players' casino war wagers total {total}, above the "
+                    f"box {box}: the players' casino war wagers total {dollars(total)}, above the "
                     f"table maximum (s8(2)(a))",
                 )
         #: the others' nets per box, per player, per wager (the box's own player: ``nets``)
@@ -232,7 +233,7 @@ class CasinoWar(BankedRound):
         if "tie" in ws and ws["tie"] > tie_cap:
             raise IllegalAction(
                 "tie_above_limit",
-                f"box {box}: the tie wager may be at most {tie_cap}, one "
+                f"box {box}: the tie wager may be at most {dollars(tie_cap)}, one "
                 f"tenth of the table maximum (s11(2))",
             )
 

@@ -66,6 +66,7 @@ from server.hands.four_card import (
     category_name,
     is_pair_of_aces_or_better,
 )
+from server.money import dollars
 
 _ANTE_BONUS = {"four_of_a_kind": (25, 1), "straight_flush": (20, 1), "three_of_a_kind": (2, 1)}
 
@@ -141,19 +142,21 @@ class PlayRange(Choice):
     def resolve(self, amount: int | None) -> int | None:
         if amount is None:
             raise IllegalAction(
-                "amount_required", f"play needs an amount from {self.low} to {self.high}"
+                "amount_required",
+                f"play needs an amount from {dollars(self.low)} to {dollars(self.high)}",
             )
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise IllegalAction("bad_amount", "play: amount must be integer cents")
         if not self.low <= amount <= self.high:
             raise IllegalAction(
                 "play_out_of_range",
-                f"play {amount}: between one and three times the ante "
-                f"({self.low}..{self.high}, r 8.5)",
+                f"play {dollars(amount)}: between one and three times the ante "
+                f"({dollars(self.low)} to {dollars(self.high)}, r 8.5)",
             )
         if amount % self.unit and amount % self.ante:
             raise IllegalAction(
-                "bad_amount", f"play {amount}: a multiple of {self.unit} or of the ante"
+                "bad_amount",
+                f"play {dollars(amount)}: a multiple of {dollars(self.unit)} or of the ante",
             )
         return amount
 

@@ -68,6 +68,7 @@ from server.games.poker.legal import LegalActions
 from server.games.poker.rules import RuleSet
 from server.games.visibility import may_see
 from server.hands import best_exact, best_of, category_name
+from server.money import dollars
 
 #: (n, k) -> n (n-1) ... (n-k+1), the number of ordered draws of k of n cards
 _SPANS: dict[tuple[int, int], int] = {}
@@ -673,7 +674,7 @@ class PokerRound:
                 mine = self.bet[seat]
                 raise IllegalAction(
                     "action_not_allowed",
-                    f"seat {seat} cannot check: {self.cb - mine} to call"
+                    f"seat {seat} cannot check: {dollars(self.cb - mine)} to call"
                     if self.cb > mine
                     else f"seat {seat} must call or raise",
                 )
@@ -700,7 +701,8 @@ class PokerRound:
         opening = self.cb == 0
         if verb == "bet" and not opening:
             raise IllegalAction(
-                "action_not_allowed", f"a wager of {self.cb} is already made: raise or call"
+                "action_not_allowed",
+                f"a wager of {dollars(self.cb)} is already made: raise or call",
             )
         if verb == "raise" and opening:
             raise IllegalAction("action_not_allowed", "nothing to raise: bet or check")
@@ -721,14 +723,16 @@ class PokerRound:
         if amount > reach:
             raise IllegalAction(
                 "amount_too_large",
-                f"{verb} to {amount} exceeds seat {seat}'s stake ({reach} in all)",
+                f"{verb} to {dollars(amount)} exceeds seat {seat}'s stake "
+                f"({dollars(reach)} in all)",
             )
         if amount < lo:
-            raise IllegalAction("amount_too_small", f"the minimum {verb} is to {lo}")
+            raise IllegalAction("amount_too_small", f"the minimum {verb} is to {dollars(lo)}")
         if amount > hi:
-            raise IllegalAction("amount_too_large", f"the maximum {verb} is to {hi}")
+            raise IllegalAction("amount_too_large", f"the maximum {verb} is to {dollars(hi)}")
         if la.sizes is not None and amount not in la.sizes:
-            raise IllegalAction("amount_not_allowed", f"{verb} must be to one of {list(la.sizes)}")
+            sizes = " or ".join(dollars(s) for s in la.sizes)
+            raise IllegalAction("amount_not_allowed", f"{verb} must be to {sizes}")
         return self._wager(seat, verb, amount)
 
     def _no_raise_message(self, code: str, seat: int) -> str:
