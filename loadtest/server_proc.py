@@ -95,8 +95,8 @@ class LocalServer:
             str(grace),
             "--round-pause",
             str(round_pause),
-            "--starting-balance",
-            str(starting_balance),
+            "--starting-balance",  # dollars (a checkout older than that reads it as cents)
+            str(starting_balance // 100),
             *(extra or []),
         ]
         self.prefix = prefix or []
@@ -128,7 +128,8 @@ class LocalServer:
             str(config),
             *self.args,
         ]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        # the ledger in this run's own directory (an older checkout's server ignores it)
+        env = dict(os.environ, PYTHONUNBUFFERED="1", CROUPIER_DATA=self._dir.name)
         self.proc = subprocess.Popen(
             cmd,
             stdout=subprocess.PIPE,

@@ -45,6 +45,8 @@ JACKPOT_UNAVAILABLE = "jackpot_unavailable"  # jackpot wagers closed: pool unrea
 NO_DECISION = "no_decision"  # the box owes no decision now
 DEV_ONLY = "dev_only"  # a dev-mode command on a server with a secret
 BAD_CARDS = "bad_cards"  # dev_force cards this game cannot deal
+STORE_UNAVAILABLE = "store_unavailable"  # the ledger's store is out: no money moves, no round
+NOT_AUTHORIZED = "not_authorized"  # the session's role may not do this (cashier calls)
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -80,6 +82,8 @@ ERROR_CODES: dict[str, str] = {
     NO_DECISION: "that box owes no decision now",
     DEV_ONLY: "only a server in dev mode takes this command",
     BAD_CARDS: "those cards cannot be dealt in this game",
+    STORE_UNAVAILABLE: "the ledger's store cannot be reached (or lost data): no money moves",
+    NOT_AUTHORIZED: "this session's role may not do that",
 }
 
 

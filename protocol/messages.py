@@ -154,6 +154,20 @@ class DevForce(_Client, tag="dev_force", frozen=True):
     board: Cards = []
 
 
+RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Account = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$")]
+
+
+class Cashier(_Client, tag="cashier", frozen=True):
+    """Cashier role only: ``deposit`` to or ``withdraw`` from ``account``'s wallet, or ask
+    its ``balance``. ``request`` makes a call idempotent: the same id is applied once."""
+
+    op: Literal["deposit", "withdraw", "balance"]
+    account: Account
+    request: RequestId
+    amount: Amount = 0
+
+
 ClientMessage = (
     Hello
     | Lobby
@@ -168,6 +182,7 @@ ClientMessage = (
     | Decide
     | Recall
     | DevForce
+    | Cashier
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -183,6 +198,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "decide",
     "recall",
     "dev_force",
+    "cashier",
 )
 
 
@@ -285,6 +301,27 @@ class RoundRecall(_Server, tag="recall"):
     last_round: dict[str, Any] | None
 
 
+class CashierDone(_Server, tag="cashier"):
+    """Reply to ``cashier``: the account's wallet ``balance`` after the call (cents);
+    ``repeated``: this ``request`` id had been applied before (nothing moved again)."""
+
+    request: str
+    op: str
+    account: str
+    amount: int
+    balance: int
+    repeated: bool
+
+
 ServerMessage = (
-    Welcome | LobbyList | Snapshot | Events | Left | Balance | Error | Pong | RoundRecall
+    Welcome
+    | LobbyList
+    | Snapshot
+    | Events
+    | Left
+    | Balance
+    | Error
+    | Pong
+    | RoundRecall
+    | CashierDone
 )

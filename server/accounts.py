@@ -1,10 +1,11 @@
 """Accounts and HMAC-signed session tokens.
 
 A token is ``base64url(json payload) "." base64url(HMAC-SHA256(secret, payload))`` with the
-payload ``{"a": account, "n": name, "e": expiry (unix seconds)}``. The server keeps no session
-table: any token it signed, unexpired, names the account. With no secret (dev mode) the
-server draws a random secret at start and hands out guest accounts with a starting balance;
-their tokens are valid until the process ends.
+payload ``{"a": account, "n": name, "e": expiry (unix seconds), "r": role}``; the role is
+``player`` (the default, also for tokens without ``r``) or ``cashier``. The server keeps no
+session table: any token it signed, unexpired, names the account. With no secret (dev mode)
+the server uses a random secret kept in its store (so a dev guest's token still works after
+a restart) and hands out guest accounts with a starting balance.
 """
 
 from __future__ import annotations
@@ -22,10 +23,14 @@ class BadToken(Exception):
     """The token is malformed, forged, or expired."""
 
 
+ROLES = ("player", "cashier")
+
+
 @dataclass(frozen=True)
 class Identity:
     account: str
     name: str
+    role: str = "player"
 
 
 def _b64(data: bytes) -> str:
@@ -39,15 +44,22 @@ def _unb64(text: str) -> bytes:
 class Accounts:
     """Issues and verifies session tokens."""
 
-    def __init__(self, secret: str | None, *, ttl: float = 7 * 24 * 3600.0) -> None:
+    def __init__(
+        self, secret: str | None, *, ttl: float = 7 * 24 * 3600.0, dev_secret: str | None = None
+    ) -> None:
         self.dev = secret is None
-        self._key = (secret or secrets.token_hex(32)).encode()
+        self._key = (secret or dev_secret or secrets.token_hex(32)).encode()
         self.ttl = ttl
 
-    def issue(self, account: str, name: str, *, now: float | None = None) -> str:
+    def issue(
+        self, account: str, name: str, *, now: float | None = None, role: str = "player"
+    ) -> str:
         """A signed token for ``account`` (operators call this to log real accounts in)."""
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {', '.join(ROLES)}")
         expiry = int((time.time() if now is None else now) + self.ttl)
-        payload = json.dumps({"a": account, "n": name, "e": expiry}, separators=(",", ":"))
+        body_json = {"a": account, "n": name, "e": expiry, "r": role}
+        payload = json.dumps(body_json, separators=(",", ":"))
         body = _b64(payload.encode())
         return body + "." + _b64(self._sign(body))
 
@@ -71,7 +83,10 @@ class Accounts:
             raise BadToken("malformed token")
         if not isinstance(payload.get("e"), int) or payload["e"] < (now or time.time()):
             raise BadToken("expired token")
-        return Identity(payload["a"], str(payload.get("n") or payload["a"])[:24])
+        role = payload.get("r", "player")
+        if role not in ROLES:
+            raise BadToken("unknown role")
+        return Identity(payload["a"], str(payload.get("n") or payload["a"])[:24], role)
 
     def _sign(self, body: str) -> bytes:
         return hmac.new(self._key, body.encode(), hashlib.sha256).digest()

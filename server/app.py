@@ -1,7 +1,8 @@
 """``croupier serve``: the WebSocket table server (websockets' trio API).
 
-One process: a lobby of tables (one trio task each), accounts with HMAC session tokens, an
-in-memory wallet, and the connections. The modules beside this one do one job each:
+One process: a lobby of tables (one trio task each), accounts with HMAC session tokens, the
+ledger (every cent, durable in ``--data DIR``: ``server/store/``), and the connections. The
+modules beside this one do one job each:
 
 * ``server/connections.py``: a connection's reader and writer tasks;
 * ``server/router.py``: sessions, the lobby, and each table message to its table's inbox;
@@ -17,12 +18,12 @@ Tests start it in-process::
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import datetime
 import functools
 import logging
 import os
+import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from websockets.trio.server import serve as ws_serve
 from protocol.errors import CloseCode
 from server import gc_policy, http
 from server.accounts import Accounts
+from server.cli import OneLineParser, dollars_option
 from server.config import DEFAULT_PORT, DEFAULT_TABLES, ConfigError, ServerConfig, load_tables
 from server.connections import run_connection
 from server.errors import ScenarioError
@@ -42,11 +44,14 @@ from server.games.poker import rules_for
 from server.games.registry import GAMES, TableKind
 from server.jackpots.service import open_jackpot_service
 from server.router import Router
+from server.store.ledger import Ledger, Store
+from server.store.memory import MemoryStore
+from server.store.model import StoreError
+from server.store.sqlite import SqliteStore, default_data_dir
 from server.tables.banked import BankedTable
 from server.tables.base import Shutdown, TableActor
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
-from server.wallet import Wallet
 
 log = logging.getLogger("croupier.server")
 
@@ -66,8 +71,19 @@ class Croupier:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.accounts = Accounts(config.secret, ttl=config.token_ttl)
-        self.wallet = Wallet()
+        self.store: Store = MemoryStore() if config.data is None else SqliteStore(config.data)
+        self.ledger = Ledger(self.store)
+        self.recovered = self.ledger.recover()  # rounds a dead process left open: voided
+        if self.recovered["rounds_voided"] or self.recovered["stakes_returned"]:
+            log.warning("crash recovery: %s", self.recovered)
+        dev_secret = None
+        if config.dev:
+            dev_secret = self.ledger.meta.get("dev_secret")
+            if dev_secret is None:
+                dev_secret = secrets.token_hex(32)
+                self.ledger.remember("dev_secret", dev_secret)
+                self.ledger.flush_now()
+        self.accounts = Accounts(config.secret, ttl=config.token_ttl, dev_secret=dev_secret)
         self.tables: dict[str, TableActor] = {}
         seat_index: dict[str, set[str]] = {}  # account -> table ids, shared by the tables
         for table in config.tables:
@@ -75,9 +91,9 @@ class Croupier:
                 kind = table_class(table.game)
             except ConfigError as exc:
                 raise ConfigError(f"table {table.id}: {exc}") from None
-            actor = self.tables[table.id] = kind(table, config, self.wallet)
+            actor = self.tables[table.id] = kind(table, config, self.ledger)
             actor.seat_index = seat_index
-        self.router = Router(config, self.accounts, self.wallet, self.tables, seat_index)
+        self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index)
         self.connections: set[Connection] = set()
 
     @property
@@ -88,8 +104,8 @@ class Croupier:
     def money(self) -> dict[str, int]:
         per_table = [t.money() for t in self.tables.values()]
         out = {
-            "issued": self.wallet.issued,
-            "wallets": self.wallet.total(),
+            "issued": self.ledger.issued,
+            "wallets": self.ledger.total(),
             "stakes": sum(m["stakes"] for m in per_table),
             "commission": sum(m["commission"] for m in per_table),
         }
@@ -100,7 +116,7 @@ class Croupier:
 
     def health(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "status": "closing" if self.closing else "ok",
+            "status": "closing" if self.closing else "ok" if self.ledger.can_move else "store",
             "tables": len(self.tables),
             "connections": len(self.connections),
             "money": self.money(),
@@ -189,6 +205,7 @@ async def serve(
     port = config.port if port is None else port
     croupier = Croupier(config)
     async with open_jackpot_service(config.redis) as jackpots, trio.open_nursery() as nursery:
+        await nursery.start(croupier.ledger.run)
         for table in croupier.tables.values():
             if isinstance(table, BankedTable):
                 table.use_jackpots(jackpots)  # linked pools (in memory, or Redis: --redis)
@@ -221,7 +238,7 @@ def _ws_serve_partial(croupier: Croupier, host: str, port: int, config: ServerCo
 
 # -- command line ----------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="croupier serve", description=__doc__.split("\n")[0])
+    parser = OneLineParser(prog="croupier serve", description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     parser.add_argument(
         "--port",
@@ -241,20 +258,46 @@ def main(argv: list[str] | None = None) -> int:
         help="HMAC secret for session tokens (env CROUPIER_SECRET); "
         "without one the server runs in dev mode with guest accounts",
     )
-    parser.add_argument("--turn-time", type=float, default=20.0)
-    parser.add_argument("--time-bank", type=float, default=30.0)
+    parser.add_argument(
+        "--turn-time",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="seconds a player has to act (default 20)",
+    )
+    parser.add_argument(
+        "--time-bank",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="extra seconds per seat, drawn on when the turn time runs out (default 30)",
+    )
     parser.add_argument(
         "--grace",
         type=float,
         default=60.0,
         help="seconds a disconnected player's seat is held (default 60)",
     )
-    parser.add_argument("--round-pause", type=float, default=2.0)
+    parser.add_argument(
+        "--round-pause",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="seconds between rounds (default 2)",
+    )
     parser.add_argument(
         "--starting-balance",
-        type=int,
+        type=dollars_option,
         default=100_000,
-        help="cents a new guest account starts with",
+        metavar="AMOUNT",
+        help="dollars a new guest account starts with, dev mode only (default $1,000)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=default_data_dir(),
+        help="data directory of the ledger (SQLite; default ./var, env CROUPIER_DATA): "
+        "wallets, stakes, rounds and the dev secret survive a restart or a crash",
     )
     parser.add_argument(
         "--redis",
@@ -289,13 +332,26 @@ def main(argv: list[str] | None = None) -> int:
         round_pause=args.round_pause,
         starting_balance=args.starting_balance,
         redis=args.redis,
+        data=args.data,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    failed: list[BaseException] = []
     try:
         trio.run(_main, config)
     except* KeyboardInterrupt:  # Ctrl-C: trio raises it in an ExceptionGroup after _main's
         pass  # graceful shutdown (rounds voided, stakes returned, clients closed with 1001)
+    except* StoreError as group:  # e.g. the data directory is another server's
+        failed.append(_first(group))
+    if failed:
+        print(f"croupier serve: {failed[0]}", file=sys.stderr)
+        return 2
     return 0
+
+
+def _first(group: BaseExceptionGroup[StoreError]) -> BaseException:
+    for exc in group.exceptions:
+        return _first(exc) if isinstance(exc, BaseExceptionGroup) else exc
+    return group
 
 
 async def _main(config: ServerConfig) -> None:

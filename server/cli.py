@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scenario": ("server.scenario", "settle a round from a fixed outcome"),
     "demo": ("server.demo", "play bot hands in-process and print them"),
     "jackpot": ("server.jackpots.cli", "show, check, seed and reset jackpot pools"),
+    "ledger": ("server.store.cli", "check the books of a ledger store"),
+    "cashier": ("clients.cashier", "deposit, withdraw or read a wallet on a running server"),
 }
 
 #: set (to "1") by ``--debug``; subcommands re-raise instead of printing one line

@@ -61,6 +61,8 @@ class ServerConfig:
     close_timeout: float = 2.0
     web_root: Path = WEB_ROOT
     redis: str | None = None  # jackpot pools in Redis (croupier serve --redis URL)
+    #: the ledger's data directory (SQLite); None: an in-memory store (tests only)
+    data: Path | None = None
 
     @property
     def dev(self) -> bool:

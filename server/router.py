@@ -13,12 +13,25 @@ from typing import Any
 from protocol import errors
 from protocol.codec import ProtocolError
 from protocol.errors import CloseCode
-from protocol.messages import PROTOCOL_VERSION, Error, Hello, Lobby, LobbyList, Ping, Pong, Welcome
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    Balance,
+    Cashier,
+    CashierDone,
+    Error,
+    Hello,
+    Lobby,
+    LobbyList,
+    Ping,
+    Pong,
+    Welcome,
+)
 from server.accounts import Accounts, BadToken
 from server.config import ServerConfig
+from server.store.ledger import Ledger
+from server.store.model import InsufficientFunds
 from server.tables.base import Detach, TableActor, TableCommand
 from server.tables.connection import Connection
-from server.wallet import Wallet
 
 
 class Router:
@@ -28,13 +41,13 @@ class Router:
         self,
         config: ServerConfig,
         accounts: Accounts,
-        wallet: Wallet,
+        ledger: Ledger,
         tables: dict[str, TableActor],
         seat_index: dict[str, set[str]],
     ) -> None:
         self.config = config
         self.accounts = accounts
-        self.wallet = wallet
+        self.ledger = ledger
         self.tables = tables
         self.seat_index = seat_index  # account -> ids of the tables where it holds a seat
         self.table_order = {tid: i for i, tid in enumerate(tables)}
@@ -53,6 +66,9 @@ class Router:
             return
         if isinstance(message, Ping):
             conn.send(Pong(message.nonce))
+            return
+        if isinstance(message, Cashier):
+            self.cashier(conn, message)
             return
         table = self.tables.get(message.table)
         if table is None or self.closing:
@@ -83,8 +99,12 @@ class Router:
             ident, token = self.accounts.guest(message.name)
         else:
             raise ProtocolError(errors.GUESTS_DISABLED, "this server needs a session token")
-        balance = self.wallet.open(ident.account, self.config.starting_balance)
+        if self.accounts.dev:  # no server mints money in production: the cashier does
+            balance = self.ledger.open(ident.account, self.config.starting_balance)
+        else:
+            balance = self.ledger.balance(ident.account)
         conn.account, conn.name = ident.account, message.name or ident.name
+        conn.role = ident.role
         old = self.by_account.get(ident.account)
         if old is not None and old is not conn:
             old.drop(CloseCode.REPLACED, "session taken over by a newer connection")
@@ -103,6 +123,52 @@ class Router:
             )
         )
 
+    def cashier(self, conn: Connection, m: Cashier) -> None:
+        """The cashier moves money in and out of a wallet: idempotent per request id,
+        refused below zero, every call recorded in the ledger's store."""
+        if conn.role != "cashier":
+            refuse(conn, errors.NOT_AUTHORIZED, "only a cashier session may do that")
+            return
+        ledger = self.ledger
+        key = f"cashier:{m.request}"
+        repeated = key in ledger.meta
+        if m.op != "balance" and not repeated:
+            if not ledger.can_move:
+                refuse(conn, errors.STORE_UNAVAILABLE, ledger.why_not())
+                return
+            try:
+                if m.op == "deposit":
+                    ledger.deposit(m.account, m.amount)
+                else:
+                    ledger.withdraw(m.account, m.amount)
+            except InsufficientFunds as exc:
+                refuse(conn, errors.INSUFFICIENT_FUNDS, str(exc))
+                return
+            ledger.remember(key, m.op)
+            notify = self.by_account.get(m.account)
+            if notify is not None:
+                notify.send(Balance(ledger.balance(m.account)))
+        ledger.note(
+            {
+                "id": f"{key}:{ledger.instance}:{len(ledger.meta)}",
+                "by": conn.account,
+                "op": m.op,
+                "account": m.account,
+                "amount": m.amount,
+                "repeated": repeated,
+            }
+        )
+        conn.send(
+            CashierDone(
+                request=m.request,
+                op=m.op,
+                account=m.account,
+                amount=m.amount,
+                balance=ledger.balance(m.account),
+                repeated=repeated,
+            )
+        )
+
     def detach(self, conn: Connection) -> None:
         """The connection is gone: every table it was at holds its seat for the grace."""
         for table_id in list(conn.tables):
@@ -117,3 +183,8 @@ class Router:
         """Ids of the tables where ``account`` holds a seat, in lobby order (from the index
         the tables keep: a reconnect storm of thousands of players costs no table scan)."""
         return sorted(self.seat_index.get(account, ()), key=self.table_order.__getitem__)
+
+
+def refuse(conn: Connection, code: str, message: str) -> None:
+    """A refused session-level request (not a table's): an ``error`` with ``ref``."""
+    conn.send(Error(code=code, message=message, ref="cashier"))

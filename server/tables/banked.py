@@ -77,12 +77,14 @@ from server.games.registry import tabled
 from server.games.visibility import Visibility, may_see
 from server.jackpots.model import JackpotError, MeterUpdate, check_pool_name
 from server.jackpots.service import JackpotService
+from server.store.ledger import Ledger
+from server.store.memory import MemoryStore
+from server.store.model import InsufficientFunds, RoundState
 from server.tables import books
 from server.tables.base import BASE_HANDLERS, Handler, Member, Recipient, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.tables.jackpot_link import CoinInResult, JackpotLink, LinkError, pool_config_for
 from server.tables.phases import Phase
-from server.wallet import InsufficientFunds, Wallet
 
 log = logging.getLogger("croupier.tables.banked")
 
@@ -146,8 +148,8 @@ class BankedTable(TableActor):
 
     kind = "banked"
 
-    def __init__(self, table: TableConfig, config: ServerConfig, wallet: Wallet) -> None:
-        super().__init__(table, config, wallet)
+    def __init__(self, table: TableConfig, config: ServerConfig, ledger: Ledger) -> None:
+        super().__init__(table, config, ledger)
         self.game = table.game
         try:
             self.round_cls: type[BankedRound] = round_class(table.game)
@@ -197,7 +199,7 @@ class BankedTable(TableActor):
     @classmethod
     def check_config(cls, table: TableConfig) -> None:
         """Raise ConfigError if ``table`` cannot be tabled (``croupier serve`` exit 2)."""
-        cls(table, ServerConfig(), Wallet())
+        cls(table, ServerConfig(), Ledger(MemoryStore()))
 
     # -- wiring ------------------------------------------------------------------------------
     def use_jackpots(self, service: JackpotService) -> None:
@@ -417,6 +419,9 @@ class BankedTable(TableActor):
 
     # -- the betting window ------------------------------------------------------------------
     def _open_betting(self, now: float) -> None:
+        if not self.books.can_move:
+            self.next_round_at = now + 1.0  # no round starts while the ledger is out
+            return
         self.phases.to(Phase.BETTING)
         self.round_no += 1
         self.round_id = f"{self.id}.{self.instance}.{self.round_no}"
@@ -447,6 +452,9 @@ class BankedTable(TableActor):
         if player is None:
             return
         m = cmd.message
+        if not self.books.can_move:
+            self.error(cmd.conn, errors.STORE_UNAVAILABLE, self.books.why_not(), "wager")
+            return
         if self.phase is not Phase.BETTING:
             self.error(
                 cmd.conn,
@@ -562,7 +570,7 @@ class BankedTable(TableActor):
                 self.coined[box] = amount
         if not current:  # the round was voided while the pool answered: house pays back
             for box, amount in sorted(item.result.returned.items()):
-                self.books.coin_in(box, 0, amount)
+                self.books.house_recovers(box, amount)
             if item.result.accepted:
                 self.spawn(self._void_job, self.link, item.round_id)
             return
@@ -620,7 +628,7 @@ class BankedTable(TableActor):
                 self.send_to(account, Balance(balance))
         self.layout = {}
         self.broadcast({"type": "round_voided", "round": self.round_no, "reason": reason})
-        self._pause()
+        self._pause("voided")
 
     def _after(self, events: list[Event]) -> None:
         """Deliver engine events; prompt a new street's decisions; settle a finished round."""
@@ -677,7 +685,7 @@ class BankedTable(TableActor):
                     f"box {m.box} may {', '.join(c.verb for c in pending[m.box].choices)} now",
                 )
             cost = choice.resolve(m.amount) or 0
-            if cost > self.wallet.balance(player.account):
+            if cost > self.ledger.balance(player.account):
                 events = engine.insufficient(m.box)  # cannot fund it: the rules' treatment
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
@@ -757,7 +765,7 @@ class BankedTable(TableActor):
                 )
                 wagers_out[name] = {"stake": stake, "net": net, **got}
             if paid_back:
-                self.send_to(account, Balance(self.wallet.balance(account)))
+                self.send_to(account, Balance(self.ledger.balance(account)))
             bet = sum(stakes.values())
             boxes_out[str(box)] = {
                 "player": self._name(account),
@@ -770,6 +778,7 @@ class BankedTable(TableActor):
             rec["paid_total"] += paid_back
             rec["boxes"][str(box)] = boxes_out[str(box)]
         self.coined = {}
+        self.books.close_round("voided" if void else "settled")
         pending = sorted(hands) if linked and not void else []
         self.broadcast(
             {
@@ -847,8 +856,8 @@ class BankedTable(TableActor):
                         net=amount - item.stakes.get(box, 0), outcome="win"
                     )
 
-    def _pause(self) -> None:
-        self.books.close_round()
+    def _pause(self, state: RoundState = "settled") -> None:
+        self.books.close_round(state)
         if not self.closing:
             self.phases.to(Phase.PAUSE)
         self.next_round_at = trio.current_time() + self.config.round_pause
@@ -984,8 +993,8 @@ class BankedTable(TableActor):
                 jackpot = ws.get("jackpot", 0)
                 self.books.return_wager(account, box, sum(ws.values()) - jackpot)
                 self.books.jackpot_stake_returned(account, jackpot)
-                self.send_to(account, Balance(self.wallet.balance(account)))
+                self.send_to(account, Balance(self.ledger.balance(account)))
             self.layout = {}
-            self.books.close_round()
+            self.books.close_round("voided")
         elif self.phase is Phase.DECIDING and self.engine is not None and not self.engine.complete:
             self._after(self.engine.void(reason))

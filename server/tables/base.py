@@ -62,10 +62,10 @@ from protocol import messages as wire
 from protocol.messages import Error, Left, Snapshot, TableInfo
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
+from server.store.ledger import Ledger
 from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
 from server.tables.phases import Phase, PhaseMachine
-from server.wallet import Wallet
 
 log = logging.getLogger("croupier.tables")
 
@@ -93,6 +93,11 @@ class Shutdown:
     """Stop starting rounds, void the running one, return every stake."""
 
     done: trio.Event
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStatus:
+    """The ledger's store went out or came back (``Ledger.on_status``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,12 +143,12 @@ class TableActor(ABC):
     #: message or inbox item type -> handler; a kind merges its own into the base's
     handlers: ClassVar[Mapping[type, Handler]] = {}
 
-    def __init__(self, table: TableConfig, config: ServerConfig, wallet: Wallet) -> None:
+    def __init__(self, table: TableConfig, config: ServerConfig, ledger: Ledger) -> None:
         self.table = table
         self.id = table.id
         self.config = config
-        self.wallet = wallet
-        self.books = Books(table.id, wallet)
+        self.ledger = ledger
+        self.books = Books(table.id, ledger)
         self.phases = PhaseMachine()
         self.members: dict[str, Member] = {}  # by account
         self.spectators: dict[int, Recipient] = {}  # by connection id
@@ -153,6 +158,7 @@ class TableActor(ABC):
         self._unflushed: list[Connection] = []  # connections with an open events batch
         self._work: trio.Nursery | None = None
         self._jobs = 0
+        ledger.on_status.append(lambda: self.submit(StoreStatus()))
         #: account -> ids of the tables where it holds a seat; the server shares one dict
         #: among its tables so that ``hello`` finds an account's seats without a scan
         self.seat_index: dict[str, set[str]] = {}
@@ -402,6 +408,13 @@ class TableActor(ABC):
         self.closed.set()
         item.done.set()
 
+    def on_store_status(self, item: StoreStatus) -> None:
+        """Tell everyone why no round starts (or that play resumes)."""
+        ok = self.books.can_move
+        self.broadcast(
+            {"type": "store_status", "ok": ok, "status": "ok" if ok else self.books.why_not()}
+        )
+
     def on_unhandled(self, cmd: TableCommand[Any]) -> None:
         kind = type(cmd.message).__struct_config__.tag
         self.error(cmd.conn, errors.WRONG_GAME, f"a {self.kind} table does not take {kind!r}", kind)
@@ -437,7 +450,7 @@ class TableActor(ABC):
         self.deliver(member, lambda seq: Left(self.id, seq, returned, reason))
         if member.conn is not None:
             member.conn.tables.discard(self.id)
-            member.conn.send(wire.Balance(self.wallet.balance(member.account)))
+            member.conn.send(wire.Balance(self.ledger.balance(member.account)))
         self.broadcast(self.vacated_event(member, reason, returned))
 
     def leave_reason(self, member: Member) -> str:
@@ -532,6 +545,7 @@ class TableActor(ABC):
             "game": info.game,
             "description": info.description,
             "stakes": info.stakes,
+            "store": None if self.books.can_move else self.books.why_not(),
             **more,
         }
 
@@ -546,5 +560,6 @@ BASE_HANDLERS: dict[type, Handler] = {
     wire.Leave: TableActor.on_leave,
     Detach: TableActor.on_detach,
     Shutdown: TableActor.on_shutdown,
+    StoreStatus: TableActor.on_store_status,
 }
 TableActor.handlers = BASE_HANDLERS

@@ -1,10 +1,12 @@
 """A table's books: the one place where a table's money moves.
 
 Every movement is a named transfer ``(id, source, target, amount, kind, round)`` between two
-accounts, in integer cents:
+accounts, in integer cents, posted to the process's durable ledger
+(:mod:`server.store.ledger`; account names in :mod:`server.store.model`). A table's own
+accounts are named here without their ``table:TABLE:`` prefix:
 
-* ``wallet:ACCOUNT``: a player's money off the tables (the :class:`~server.wallet.Wallet`);
-* ``stake:SEAT``: a poker seat's table stake (ACT 5.4; QLD Sch 11 s18);
+* ``wallet:ACCOUNT``: a player's money off the tables;
+* ``stake:SEAT:ACCOUNT``: a poker seat's table stake (ACT 5.4; QLD Sch 11 s18);
 * ``box:BOX``: what a banked box has on the layout (QLD Sch 19 s5);
 * ``pot``: a poker round's chips while they change hands at settlement;
 * ``house``: the table's bank (banked games: lost wagers less winnings);
@@ -14,21 +16,21 @@ accounts, in integer cents:
 
 The table calls the named operations below (``buy_in``, ``cash_out``, ``settle_pot``,
 ``wager``, ``coin_in``, ``settle_wager``...); nothing else in a table changes money. A debit
-of a wallet that does not cover it raises :class:`~server.wallet.InsufficientFunds` before
-anything moved. :meth:`Books.check` states where every cent is after each table step: the
-table's accounts hold exactly what left the wallets and has not come back, no stake, box or
-pot is negative, and between rounds the pot is empty. The durable ledger plugs in here: each
-transfer already carries its id, kind and round reference.
+a wallet does not cover raises :class:`~server.store.model.InsufficientFunds` before
+anything moved. A round is opened and closed here too (:meth:`Books.open_round`,
+:meth:`Books.close_round`): everything one table step moves is committed to the store
+atomically, so a round's settlement is wholly durable or not at all, and a round a crash
+left open is voided at the next start. :meth:`Books.check` states where every cent is after
+each table step: the table's accounts hold exactly what left the wallets and has not come
+back, no stake, box or pot is negative, and between rounds the pot is empty.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
 
-from server.wallet import Wallet
+from server.store.ledger import Ledger
+from server.store.model import RoundState
 
 log = logging.getLogger("croupier.tables.books")
 
@@ -38,8 +40,8 @@ JACKPOT = "jackpot"
 POT = "pot"
 
 
-def stake(seat: int) -> str:
-    return f"stake:{seat}"
+def stake(seat: int, account: str) -> str:
+    return f"stake:{seat}:{account}"
 
 
 def box(number: int) -> str:
@@ -50,18 +52,6 @@ def wallet(account: str) -> str:
     return f"wallet:{account}"
 
 
-@dataclass(frozen=True, slots=True)
-class Transfer:
-    """One movement of money between two accounts (integer cents, ``amount`` > 0)."""
-
-    id: str
-    source: str
-    target: str
-    amount: int
-    kind: str
-    round: str | None
-
-
 class BooksError(RuntimeError):
     """The books do not balance: a bug in a table, logged with where every cent is."""
 
@@ -69,84 +59,91 @@ class BooksError(RuntimeError):
 class Books:
     """The money of one table (see the module docstring)."""
 
-    __slots__ = ("_ids", "balances", "round", "table", "totals", "transfers", "wallet", "wallets")
+    __slots__ = ("_ledger", "_prefix", "names", "round", "table", "totals", "wallet")
 
-    def __init__(self, table: str, wallets: Wallet) -> None:
+    def __init__(self, table: str, ledger: Ledger) -> None:
         self.table = table
-        self.wallets = wallets
-        #: balances of the table's own accounts (stakes, boxes, pot, house, ...)
-        self.balances: dict[str, int] = {}
-        #: cents moved per transfer kind, since the table opened
+        self._ledger = ledger
+        self._prefix = f"table:{table}:"
+        #: the table's own accounts (unprefixed), with any balance a store held for them
+        self.names: set[str] = {
+            k[len(self._prefix) :] for k in ledger.balances if k.startswith(self._prefix)
+        }
+        #: cents moved per transfer kind, since this process opened the table
         self.totals: dict[str, int] = {}
-        #: the transfers of the current round (kept until the round is closed)
-        self.transfers: list[Transfer] = []
         #: cents that left the wallets for this table, less what came back
-        self.wallet = 0
+        self.wallet = sum(self.balance(n) for n in self.names)
         #: the round transfers are booked against (``None`` between rounds)
         self.round: str | None = None
-        self._ids = itertools.count(1)
 
     # -- the primitive ----------------------------------------------------------------------
+    def _full(self, name: str) -> str:
+        if name.startswith("wallet:"):
+            return name
+        self.names.add(name)
+        return self._prefix + name
+
     def _move(self, source: str, target: str, amount: int, kind: str) -> None:
         if amount <= 0:
             if amount < 0:
                 raise BooksError(f"negative transfer {source} -> {target}: {amount}")
             return
-        balances = self.balances
+        self._ledger.move(self._full(source), self._full(target), amount, kind, self.round)
         if source.startswith("wallet:"):
-            self.wallets.debit(source[7:], amount)  # may raise InsufficientFunds: nothing moved
             self.wallet += amount
-        else:
-            balances[source] = balances.get(source, 0) - amount
         if target.startswith("wallet:"):
-            self.wallets.credit(target[7:], amount)
             self.wallet -= amount
-        else:
-            balances[target] = balances.get(target, 0) + amount
         self.totals[kind] = self.totals.get(kind, 0) + amount
-        ref = self.round or "-"
-        self.transfers.append(
-            Transfer(f"{self.table}:{ref}:{next(self._ids)}", source, target, amount, kind, ref)
-        )
 
     def balance(self, account: str) -> int:
-        return self.balances.get(account, 0)
+        return self._ledger.balances.get(self._prefix + account, 0)
+
+    @property
+    def can_move(self) -> bool:
+        """Whether money may move now (the ledger's store answers and lost nothing)."""
+        return self._ledger.can_move
+
+    def why_not(self) -> str:
+        return self._ledger.why_not()
 
     # -- rounds -----------------------------------------------------------------------------
     def open_round(self, ref: str) -> None:
         self.round = ref
+        self._ledger.open_round(ref, self.table)
 
-    def close_round(self) -> list[Transfer]:
-        """The round's transfers (handed to the ledger), and a clean slate for the next."""
-        done, self.transfers = self.transfers, []
+    def close_round(self, state: RoundState = "settled") -> None:
+        """The round is settled (or void): its transfers and this close are one commit."""
+        if self.round is not None:
+            self._ledger.close_round(self.round, state)
         self.round = None
-        return done
 
     # -- poker: stakes and pots -------------------------------------------------------------
     def buy_in(self, account: str, seat: int, amount: int) -> int:
         """Wallet to table stake (ACT 5.4, 12.3; QLD Sch 11 s18, s31); the wallet balance."""
-        self._move(wallet(account), stake(seat), amount, "buy_in")
-        return self.wallets.balance(account)
+        self._move(wallet(account), stake(seat, account), amount, "buy_in")
+        return self._ledger.balance(account)
 
     def cash_out(self, account: str, seat: int) -> int:
         """The whole stake back to the wallet; the amount returned."""
-        amount = self.balance(stake(seat))
-        self._move(stake(seat), wallet(account), amount, "cash_out")
+        amount = self.balance(stake(seat, account))
+        self._move(stake(seat, account), wallet(account), amount, "cash_out")
         return amount
 
-    def settle_pot(self, before: dict[int, int], after: dict[int, int], taken: int) -> None:
+    def settle_pot(
+        self, before: dict[int, int], after: dict[int, int], taken: int, owners: dict[int, str]
+    ) -> None:
         """A poker round's result: chips from the seats that lost to the pot, from the pot to
         the seats that won, and the commission and fees to the operator (ACT r 11.1;
         QLD Sch 11 s19, s30; Sch 5 s28). ``before``/``after``: stacks by seat."""
         for seat, was in before.items():
             lost = was - after.get(seat, 0)
             if lost > 0:
-                self._move(stake(seat), POT, lost, "pot")
+                self._move(stake(seat, owners[seat]), POT, lost, "pot")
         self._move(POT, COMMISSION, taken, "commission")
         for seat, now in after.items():
             won = now - before.get(seat, 0)
             if won > 0:
-                self._move(POT, stake(seat), won, "pot_award")
+                self._move(POT, stake(seat, owners[seat]), won, "pot_award")
 
     # -- banked: the layout ----------------------------------------------------------------
     def wager(self, account: str, number: int, delta: int) -> int:
@@ -156,18 +153,23 @@ class Books:
             self._move(wallet(account), box(number), delta, "wager")
         else:
             self._move(box(number), wallet(account), -delta, "wager_returned")
-        return self.wallets.balance(account)
+        return self._ledger.balance(account)
 
     def return_wager(self, account: str, number: int, amount: int) -> int:
         """Give a wager back in full (a void round, a jackpot wager not accepted)."""
         self._move(box(number), wallet(account), amount, "wager_returned")
-        return self.wallets.balance(account)
+        return self._ledger.balance(account)
 
     def coin_in(self, number: int, pool_part: int, operator_part: int) -> None:
         """A jackpot wager accepted by the pool: its prize and reserve parts to the jackpot,
         the operator's part to the house (jackpots.md 5.3)."""
         self._move(box(number), JACKPOT, pool_part, "coin_in")
         self._move(box(number), HOUSE, operator_part, "coin_in_operator")
+
+    def house_recovers(self, number: int, amount: int) -> None:
+        """A jackpot wager the house already paid back (a void round) that the pool
+        refused: it stays with the house."""
+        self._move(box(number), HOUSE, amount, "jackpot_recovered")
 
     def coin_in_reversed(self, amount: int) -> None:
         """A void round's coin-in taken back by the pool (jackpots.md 5.6)."""
@@ -177,7 +179,7 @@ class Books:
         """A void round's jackpot wager back to the player in full, from the house, which
         recovers the pool's part by :meth:`coin_in_reversed`."""
         self._move(HOUSE, wallet(account), amount, "jackpot_returned")
-        return self.wallets.balance(account)
+        return self._ledger.balance(account)
 
     def settle_wager(self, account: str, number: int, stake_: int, net: int) -> None:
         """One settled wager: a loss to the house, a win from it, then stake plus net to the
@@ -191,20 +193,21 @@ class Books:
     def jackpot_prize(self, account: str, amount: int) -> int:
         """A jackpot prize the pool paid (QLD Sch 3 s23(3))."""
         self._move(JACKPOT, wallet(account), amount, "jackpot_prize")
-        return self.wallets.balance(account)
+        return self._ledger.balance(account)
 
     # -- where every cent is ----------------------------------------------------------------
-    def held(self, prefixes: Iterable[str] = ("stake:", "box:", POT)) -> int:
+    def held(self) -> int:
         """Cents on the table on behalf of players: stakes, layout and pot."""
-        p = tuple(prefixes)
-        return sum(v for k, v in self.balances.items() if k.startswith(p))
+        return sum(
+            self.balance(n) for n in self.names if n.startswith(("stake:", "box:")) or n == POT
+        )
 
     def check(self, expected: dict[str, int] | None = None) -> None:
         """Raise :class:`BooksError` unless every cent is where the table says it is.
 
-        ``expected``: the table's own idea of each player account (``stake:N``/``box:N``);
-        every other such account must be empty."""
-        balances = self.balances
+        ``expected``: the table's own idea of each ``box:N`` account; every other box must be
+        empty."""
+        balances = {n: self.balance(n) for n in self.names}
         if sum(balances.values()) != self.wallet:
             raise BooksError(f"{self.table}: accounts {balances} do not sum to {self.wallet}")
         for name, v in balances.items():
@@ -214,7 +217,7 @@ class Books:
             raise BooksError(f"{self.table}: {balances[POT]} left in the pot between rounds")
         if expected is not None:
             for name, v in balances.items():
-                if (name.startswith(("stake:", "box:"))) and v != expected.get(name, 0):
+                if name.startswith("box:") and v != expected.get(name, 0):
                     raise BooksError(
                         f"{self.table}: {name} holds {v}, the table says {expected.get(name, 0)}"
                     )
@@ -223,12 +226,13 @@ class Books:
                     raise BooksError(f"{self.table}: {name} holds {balances.get(name, 0)} not {v}")
 
     def money(self) -> dict[str, int]:
-        """For ``/health`` and conservation checks (the keys the server has always shown)."""
-        t = self.totals
+        """For ``/health`` and conservation checks (the keys the server has always shown):
+        ``jackpot_contributed - jackpot_paid`` is what the table's jackpot account holds."""
+        paid = self.totals.get("jackpot_prize", 0)
         return {
             "stakes": self.held(),
             "commission": self.balance(COMMISSION),
             "house": self.balance(HOUSE),
-            "jackpot_contributed": t.get("coin_in", 0) - t.get("coin_in_reversed", 0),
-            "jackpot_paid": t.get("jackpot_prize", 0),
+            "jackpot_contributed": self.balance(JACKPOT) + paid,
+            "jackpot_paid": paid,
         }

@@ -49,12 +49,13 @@ from server.games.poker import PokerRound, blind_posters, next_designated, rules
 from server.games.poker.events import ActionTaken, Event, TurnToAct
 from server.games.visibility import Visibility
 from server.money import dollars
+from server.store.ledger import Ledger
+from server.store.model import InsufficientFunds
 from server.tables import books
 from server.tables.base import BASE_HANDLERS, Handler, Member, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.tables.phases import Phase
 from server.tables.views import legal_for, may_see, round_view
-from server.wallet import InsufficientFunds, Wallet
 
 log = logging.getLogger("croupier.tables.poker")
 
@@ -76,8 +77,8 @@ class Seat(Member):
 class PokerTable(TableActor):
     kind = "poker"
 
-    def __init__(self, table: TableConfig, config: ServerConfig, wallet: Wallet) -> None:
-        super().__init__(table, config, wallet)
+    def __init__(self, table: TableConfig, config: ServerConfig, ledger: Ledger) -> None:
+        super().__init__(table, config, ledger)
         self.rules = rules_for(table.game, dict(table.options))
         self.game = table.game
         self.rng: RandomSource = (
@@ -97,7 +98,7 @@ class PokerTable(TableActor):
         self.last_blinds: list[int] = []
 
     def stake(self, seat: Seat) -> int:
-        return self.books.balance(books.stake(seat.number))
+        return self.books.balance(books.stake(seat.number, seat.account))
 
     # -- lobby and views --------------------------------------------------------------------
     def info(self) -> TableInfo:
@@ -228,6 +229,9 @@ class PokerTable(TableActor):
                 "buy_in",
             )
             return
+        if not self.books.can_move:
+            self.error(cmd.conn, errors.STORE_UNAVAILABLE, self.books.why_not(), "buy_in")
+            return
         amount = cmd.message.amount
         new = self.stake(seat) + amount
         low, high = self.rules.min_buy_in, self.rules.max_buy_in
@@ -340,7 +344,7 @@ class PokerTable(TableActor):
             return stake < self.rules.minimum_wager  # Sch 11 s31(2)
         if rule == "min_stake" and stake < self.rules.min_buy_in:
             # ACT 12.3: required to top up, unless the player cannot
-            return self.wallet.balance(seat.account) >= self.rules.min_buy_in - stake
+            return self.ledger.balance(seat.account) >= self.rules.min_buy_in - stake
         return False
 
     def _dealt_in(self, seat: Seat) -> bool:
@@ -353,8 +357,8 @@ class PokerTable(TableActor):
         return sum(1 for s in self.seats.values() if self._dealt_in(s) and not s.sitting_out)
 
     def _start_round(self) -> None:
-        if self._eligible_count() < 2:
-            return
+        if self._eligible_count() < 2 or not self.books.can_move:
+            return  # no round starts while the ledger's store is out (it says why)
         players = sorted(n for n, s in self.seats.items() if self._dealt_in(s))
         self.table_full_at_start = len(self.seats) == self.rules.max_seats
         designated = self._next_designated(players)
@@ -378,7 +382,7 @@ class PokerTable(TableActor):
         self.in_round_seats = set(players)
         self.designated = designated
         self.hand += 1
-        self.books.open_round(f"{self.id}.{self.hand}")
+        self.books.open_round(f"{self.id}.{self.ledger.instance}.{self.hand}")
         self.last_blinds = list(rnd.blind_seats)
         self.broadcast(
             {
@@ -473,8 +477,9 @@ class PokerTable(TableActor):
         assert result is not None
         stacks = {int(k): v for k, v in result.stacks.items()}
         taken = result.commission + result.fees
-        self.books.settle_pot(self.round_stakes, stacks, taken)
-        self.books.close_round()
+        owners = {n: self.seats[n].account for n in self.round_stakes}
+        self.books.settle_pot(self.round_stakes, stacks, taken, owners)
+        self.books.close_round("voided" if result.voided else "settled")
         played = self.in_round_seats
         self.round = None
         self.in_round_seats = set()
@@ -500,7 +505,7 @@ class PokerTable(TableActor):
         if self.rules.vacates_abstainers and seat.abstained >= self.config.abstain_rounds:
             self.vacate(seat, "abstained")  # ACT 18.8
             return
-        if self.stake(seat) == 0 and self.wallet.balance(seat.account) < self.rules.min_buy_in:
+        if self.stake(seat) == 0 and self.ledger.balance(seat.account) < self.rules.min_buy_in:
             self.vacate(seat, "busted")  # ACT 12.3; QLD Sch 11 s31(4), Sch 5 s29(2)
 
     def void_round(self, reason: str) -> None:

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections import Counter
@@ -136,7 +137,9 @@ class ServerProcess:
             "--round-pause",
             "0.1",
             "--starting-balance",
-            "1000000",
+            "10000",
+            "--data",
+            tempfile.mkdtemp(prefix="croupier-it-"),
             *extra,
         ]
         if redis_url:

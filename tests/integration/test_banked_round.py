@@ -148,7 +148,7 @@ async def test_betting_window_decisions_timeout_settlement_recall_sch19() -> Non
         health = server.croupier.health()
         assert conserved(health), health
         assert health["money"]["jackpot_contributed"] == 30  # QLD 25% + 5% of the 100 wager
-        balance = server.croupier.wallet.balance(ann.account or "")
+        balance = server.croupier.ledger.balance(ann.account or "")
         assert balance == 100_000 + recall_ann["net"]
 
 
@@ -250,6 +250,6 @@ async def test_shutdown_mid_round_voids_it_and_reverses_the_coin_in() -> None:
                 await trio.sleep(0.01)
         health = server.croupier.health()
         assert conserved(health), health
-        assert server.croupier.wallet.balance(fay.account or "") == 100_000
+        assert server.croupier.ledger.balance(fay.account or "") == 100_000
         assert (await link.service.check("mem")).ok
         await server.aclose()

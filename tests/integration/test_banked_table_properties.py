@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 from protocol import messages as wire
 from server.config import ServerConfig, TableConfig
 from server.jackpots.memory import MemoryJackpotService
+from server.store.ledger import Ledger
+from server.store.memory import MemoryStore
 from server.tables.banked import BankedTable
 from server.tables.base import Shutdown, TableCommand
 from server.tables.connection import Connection
-from server.wallet import Wallet
 from tests.integration.helpers import DEALER_NO_QUALIFY, ROYAL
 
 GAMES = (
@@ -51,7 +52,7 @@ op = st.one_of(
 )
 
 
-def books(table: BankedTable, wallet: Wallet) -> int:
+def books(table: BankedTable, wallet: Ledger) -> int:
     m = table.money()
     return wallet.total() + m["stakes"] + m["house"] + m["jackpot_contributed"] - m["jackpot_paid"]
 
@@ -62,7 +63,7 @@ async def play(game: str, ops: list[tuple], seed: int) -> None:
     if linked:
         options["jackpot_wager"] = 100
     config = ServerConfig(round_pause=0.2, grace=5.0)
-    wallet = Wallet()
+    wallet = Ledger(MemoryStore())
     table = BankedTable(
         TableConfig(
             id="t",

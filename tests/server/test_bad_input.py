@@ -74,15 +74,14 @@ def table_state(server) -> dict[str, Any]:
     tbl = server.croupier.tables[T]
     views = {}
     for seat in (None, 1, 2, 3):
-        view = copy.deepcopy(tbl.view_for(seat))
+        view = copy.deepcopy(tbl.view_for(tbl.seats.get(seat) if seat else None))
         if view["turn"]:
             view["turn"].pop("time_ms")
         views[seat] = view
-    wallet = server.croupier.wallet
     return {
         "money": server.croupier.money(),
         "views": views,
-        "balances": dict(wallet._balances),
+        "balances": dict(server.croupier.ledger.balances),
         "hand": tbl.hand,
     }
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import urllib.request
 from dataclasses import replace
 
@@ -13,7 +15,9 @@ import trio
 
 from clients.client import Client, ServerError
 from server.accounts import Accounts, BadToken
-from server.wallet import InsufficientFunds, Wallet
+from server.store.ledger import Ledger
+from server.store.memory import MemoryStore
+from server.store.model import InsufficientFunds
 from tests.server.helpers import GAMES, fast_config, running_server, table
 
 
@@ -32,15 +36,15 @@ def test_tokens_are_signed_and_expire():
         accounts.verify("garbage", now=1030)
 
 
-def test_wallet_moves_integer_cents_only():
-    wallet = Wallet()
-    wallet.open("ann", 500)
+def test_ledger_moves_integer_cents_only():
+    ledger = Ledger(MemoryStore())
+    ledger.open("ann", 500)
     with pytest.raises(InsufficientFunds):
-        wallet.debit("ann", 501)
+        ledger.withdraw("ann", 501)
     with pytest.raises(ValueError):
-        wallet.credit("ann", 1.5)  # type: ignore[arg-type]
-    assert wallet.debit("ann", 200) == 300 and wallet.credit("ann", 50) == 350
-    assert wallet.total() == 350 and wallet.issued == 500
+        ledger.deposit("ann", 1.5)  # type: ignore[arg-type]
+    assert ledger.withdraw("ann", 200) == 300 and ledger.deposit("ann", 50) == 350
+    assert ledger.total() == 350 and ledger.issued == 350
 
 
 async def test_guest_session_lobby_and_token_resume():
@@ -210,6 +214,7 @@ def test_croupier_serve_prints_its_url():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=dict(os.environ, CROUPIER_DATA=tempfile.mkdtemp(prefix="croupier-test-")),
     )
     try:
         lines = [proc.stdout.readline() for _ in range(3)]

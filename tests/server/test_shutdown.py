@@ -55,9 +55,11 @@ async def test_shutdown_voids_the_round_returns_stakes_and_closes_with_1001():
 def test_ctrl_c_stops_croupier_serve_cleanly_with_exit_0():
     """Ctrl-C (SIGINT) is a graceful stop: no traceback, exit status 0 (trio raises the
     KeyboardInterrupt inside an ExceptionGroup; ``croupier serve`` must unwrap it)."""
+    import os
     import signal
     import subprocess
     import sys
+    import tempfile
     import time
 
     proc = subprocess.Popen(
@@ -66,6 +68,7 @@ def test_ctrl_c_stops_croupier_serve_cleanly_with_exit_0():
         stderr=subprocess.STDOUT,
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        env=dict(os.environ, CROUPIER_DATA=tempfile.mkdtemp(prefix="croupier-test-")),
     )
     try:
         assert proc.stdout is not None

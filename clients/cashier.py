@@ -1,0 +1,83 @@
+"""``croupier cashier``: deposit to, withdraw from, or read a wallet on a running server.
+
+    croupier cashier deposit ACCOUNT AMOUNT [--url ws://127.0.0.1:8765/ws] [--request ID]
+    croupier cashier withdraw ACCOUNT AMOUNT
+    croupier cashier balance ACCOUNT
+
+Amounts are dollars (``50``, ``$12.50``). The call needs a cashier session: ``--token`` (or
+env ``CROUPIER_CASHIER_TOKEN``), or the server's HMAC secret in env ``CROUPIER_SECRET`` to
+sign one here; a dev-mode server's secret is read from its data directory (``--data``). Each
+call carries a request id (``--request``; a fresh one by default): the server applies an id
+once, so a call repeated after a lost answer moves nothing twice.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+
+import trio
+
+from clients.client import Client, ServerError
+from server.accounts import Accounts
+from server.cli import OneLineParser, dollars_option
+from server.money import dollars
+from server.store.sqlite import SqliteStore, default_data_dir
+
+
+def cashier_token(args_token: str | None, data: Path) -> str:
+    """A cashier session token: given, signed with CROUPIER_SECRET, or a dev server's."""
+    token = args_token or os.environ.get("CROUPIER_CASHIER_TOKEN")
+    if token:
+        return token
+    secret = os.environ.get("CROUPIER_SECRET")
+    if secret:
+        return Accounts(secret).issue("cashier", "cashier", role="cashier")
+    store = SqliteStore(data, lock=False, readonly=True)
+    try:
+        dev_secret = store.load().meta.get("dev_secret")
+    finally:
+        store.close()
+    if dev_secret is None:
+        raise SystemExit("croupier cashier: give --token or set CROUPIER_SECRET")
+    return Accounts(None, dev_secret=dev_secret).issue("cashier", "cashier", role="cashier")
+
+
+async def call(url: str, token: str, message: dict[str, object]) -> dict[str, object]:
+    async with Client.connect(url, token=token) as client:
+        return await client.request(message, "cashier")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = OneLineParser(prog="croupier cashier", description=__doc__.split("\n")[0])
+    p.add_argument("op", choices=("deposit", "withdraw", "balance"))
+    p.add_argument("account")
+    p.add_argument("amount", nargs="?", type=dollars_option, default=0, help="dollars")
+    p.add_argument("--url", default="ws://127.0.0.1:8765/ws")
+    p.add_argument("--token", default=None, help="a cashier session token")
+    p.add_argument("--data", type=Path, default=default_data_dir(), help="dev server's data")
+    p.add_argument("--request", default=None, help="request id (default: a fresh one)")
+    args = p.parse_args(argv)
+    if args.op != "balance" and args.amount <= 0:
+        p.error(f"{args.op} needs an AMOUNT in dollars")
+    message = {
+        "type": "cashier",
+        "op": args.op,
+        "account": args.account,
+        "amount": args.amount,
+        "request": args.request or secrets.token_hex(8),
+    }
+    try:
+        reply = trio.run(call, args.url, cashier_token(args.token, args.data), message)
+    except ServerError as exc:
+        print(
+            f"croupier cashier: refused ({exc.code}): {exc.message.get('message')}", file=sys.stderr
+        )
+        return 1
+    balance = reply["balance"]
+    assert isinstance(balance, int)
+    again = " (already applied: nothing moved again)" if reply.get("repeated") else ""
+    print(f"{args.account}: {dollars(balance)}{again}")
+    return 0

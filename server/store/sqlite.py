@@ -1,0 +1,203 @@
+"""The embedded default store: SQLite from the standard library, in a data directory.
+
+``croupier serve --data DIR`` (default ``./var``) keeps the ledger in ``DIR/ledger.sqlite3``:
+WAL journal and ``synchronous=FULL`` (a committed batch survives a power cut). The trio
+thread never calls sqlite3: the ledger's committer hands each group of batches to
+:meth:`SqliteStore.commit` in a worker thread (one at a time, so the connection is used by
+one thread at a time), and every batch that arrived during the previous fsync goes into the
+next transaction: group commit, so 1,000 tables never wait on one fsync each.
+
+One server owns a data directory at a time (an exclusive ``flock`` on ``DIR/lock``); a second
+``croupier serve`` on it is refused. The store carries an ``epoch`` (drawn when it was
+created) and a ``version`` (batches committed): a commit that finds either changed under it
+raises :class:`~server.store.model.StoreLost`.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import secrets
+import sqlite3
+import time
+from pathlib import Path
+from typing import IO
+
+from server.store.model import (
+    Batch,
+    CheckReport,
+    Loaded,
+    RoundState,
+    StoreLost,
+    StoreUnavailable,
+    Transfer,
+    check_books,
+)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS transfers (
+    id TEXT PRIMARY KEY, source TEXT NOT NULL, target TEXT NOT NULL,
+    amount INTEGER NOT NULL CHECK (amount > 0), kind TEXT NOT NULL, round TEXT, at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS transfers_round ON transfers (round);
+CREATE TABLE IF NOT EXISTS balances (account TEXT PRIMARY KEY, balance INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS rounds (
+    ref TEXT PRIMARY KEY, table_id TEXT NOT NULL, owner TEXT NOT NULL,
+    state TEXT NOT NULL, opened REAL NOT NULL, closed REAL
+);
+CREATE TABLE IF NOT EXISTS notes (id TEXT PRIMARY KEY, at REAL NOT NULL, body TEXT NOT NULL);
+"""
+
+LEDGER_FILE = "ledger.sqlite3"
+
+
+class DataDirInUse(StoreUnavailable):
+    """Another server owns this data directory."""
+
+
+class SqliteStore:
+    """The ledger in one SQLite file (see the module docstring)."""
+
+    def __init__(self, directory: Path | str, *, lock: bool = True, readonly: bool = False):
+        self.dir = Path(directory)
+        self._lock: IO[str] | None = None
+        if not readonly:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        if lock:
+            self._lock = open(self.dir / "lock", "w")
+            try:
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self._lock.close()
+                raise DataDirInUse(
+                    f"{self.dir} is in use by another croupier server (one server per --data)"
+                ) from None
+        path = self.dir / LEDGER_FILE
+        if readonly and not path.exists():
+            raise StoreUnavailable(f"no ledger at {path}")
+        uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
+        self.db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+        if not readonly:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SCHEMA)
+            if self._meta("epoch") is None:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.execute(
+                    "INSERT INTO meta VALUES ('epoch', ?), ('version', '0')",
+                    (secrets.token_hex(8),),
+                )
+                self.db.execute("COMMIT")
+        self.epoch = self._meta("epoch") or ""
+        self.version = int(self._meta("version") or 0)
+
+    def _meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    # -- start --------------------------------------------------------------------------------
+    def load(self) -> Loaded:
+        balances = {a: b for a, b in self.db.execute("SELECT account, balance FROM balances")}
+        open_rounds: dict[str, tuple[str, str, list[Transfer]]] = {}
+        for ref, table, owner in self.db.execute(
+            "SELECT ref, table_id, owner FROM rounds WHERE state = 'open'"
+        ).fetchall():
+            rows = self.db.execute(
+                "SELECT id, source, target, amount, kind, round FROM transfers WHERE round = ?",
+                (ref,),
+            ).fetchall()
+            open_rounds[ref] = (table, owner, [Transfer(*r) for r in rows])
+        meta = {k: v for k, v in self.db.execute("SELECT key, value FROM meta")}
+        return Loaded(self.epoch, self.version, balances, open_rounds, meta)
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # -- commit -------------------------------------------------------------------------------
+    def commit(self, batches: list[Batch]) -> int:
+        """Commit ``batches`` in one transaction (group commit); the new version.
+
+        Idempotent: a transfer whose id is already in the store moves nothing again."""
+        db = self.db
+        now = time.time()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                epoch, version = self._meta("epoch"), int(self._meta("version") or -1)
+                if epoch != self.epoch or version != self.version:
+                    raise StoreLost(
+                        f"ledger epoch/version {epoch}/{version}, expected "
+                        f"{self.epoch}/{self.version}: the store changed under this server"
+                    )
+                for batch in batches:
+                    self._apply(batch, now)
+                self.version += len(batches)
+                db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(self.version),))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:  # disk full, I/O error, locked
+            raise StoreUnavailable(f"ledger store: {exc}") from exc
+        return self.version
+
+    def _apply(self, batch: Batch, now: float) -> None:
+        db = self.db
+        for r in batch.opened:
+            db.execute(
+                "INSERT OR IGNORE INTO rounds VALUES (?, ?, ?, 'open', ?, NULL)",
+                (r.ref, r.table, r.owner, now),
+            )
+        for t in batch.transfers:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO transfers VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (t.id, t.source, t.target, t.amount, t.kind, t.round, now),
+            )
+            if cur.rowcount:
+                for account, delta in ((t.source, -t.amount), (t.target, t.amount)):
+                    db.execute(
+                        "INSERT INTO balances VALUES (?, ?) ON CONFLICT(account) "
+                        "DO UPDATE SET balance = balance + excluded.balance",
+                        (account, delta),
+                    )
+        for c in batch.closed:
+            db.execute(
+                "UPDATE rounds SET state = ?, closed = ? WHERE ref = ? AND state = 'open'",
+                (c.state, now, c.ref),
+            )
+        for note in batch.notes:
+            if "meta" in note:  # a fact the server keeps across restarts
+                db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                    (str(note["meta"]), str(note.get("value", "1"))),
+                )
+            db.execute(
+                "INSERT OR IGNORE INTO notes VALUES (?, ?, ?)",
+                (str(note.get("id", note.get("meta"))), now, json.dumps(note, default=str)),
+            )
+
+    # -- check ----------------------------------------------------------------------------------
+    def check(self, owners_alive: bool = False) -> CheckReport:
+        balances = {a: b for a, b in self.db.execute("SELECT account, balance FROM balances")}
+        transfers = (
+            Transfer(*r)
+            for r in self.db.execute(
+                "SELECT id, source, target, amount, kind, round FROM transfers"
+            )
+        )
+        rounds: dict[str, RoundState] = {
+            ref: state for ref, state in self.db.execute("SELECT ref, state FROM rounds")
+        }
+        return check_books(balances, transfers, rounds, owners_alive)
+
+    def close(self) -> None:
+        self.db.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("CROUPIER_DATA", "var"))
