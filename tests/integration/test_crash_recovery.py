@@ -136,9 +136,7 @@ async def test_kill_9_five_times_loses_and_doubles_nothing(tmp_path: Path) -> No
     # every wallet: its deposits plus the nets of its rounds, from the transfers themselves
     wallets: dict[str, int] = {}
     deposits: dict[str, int] = {}
-    for source, target, amount, kind in db.execute(
-        "SELECT source, target, amount, kind FROM transfers"
-    ):
+    for source, target, amount in db.execute("SELECT source, target, amount FROM transfers"):
         if target.startswith("wallet:"):
             wallets[target] = wallets.get(target, 0) + amount
             if source == "cashier":
