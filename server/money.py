@@ -36,10 +36,11 @@ def split(amount: int, n: int, unit: int) -> tuple[int, int]:
 
 
 def dollars(cents: int) -> str:
-    """``12345`` -> ``"$123.45"`` (``"$5"`` for whole dollars), for humans only."""
+    """``123456`` -> ``"$1,234.56"``, ``500`` -> ``"$5.00"``: dollars and cents, for humans
+    only (the wire carries the integer cents)."""
     sign = "-" if cents < 0 else ""
     d, c = divmod(abs(cents), 100)
-    return f"{sign}${d}" if c == 0 else f"{sign}${d}.{c:02d}"
+    return f"{sign}${d:,}.{c:02d}"
 
 
 class AmountError(ValueError):

@@ -11,6 +11,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,13 +26,18 @@ ENV.pop("CROUPIER_DEBUG", None)
 redis_with_password = factories.redis_proc(password="sekrit")
 
 
+def fresh_env() -> dict[str, str]:
+    """The environment with a ledger directory of its own (one server per --data)."""
+    return dict(ENV, CROUPIER_DATA=tempfile.mkdtemp(prefix="croupier-cli-"))
+
+
 def croupier(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "server.cli", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
-        env=ENV,
+        env=fresh_env(),
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
     )
@@ -62,7 +68,7 @@ def server() -> Iterator[tuple[str, int]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env=ENV,
+        env=fresh_env(),
         cwd=ROOT,
     )
     try:

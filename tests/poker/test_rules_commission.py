@@ -80,4 +80,5 @@ def test_split_in_chip_units_remainder_as_one_amount() -> None:
     assert split(4100, 2, 100) == (2000, 100)
     assert split(10000, 3, 100) == (3300, 100)
     assert split(700, 4, 100) == (100, 300)
-    assert dollars(12345) == "$123.45" and dollars(500) == "$5"
+    assert dollars(12345) == "$123.45" and dollars(500) == "$5.00"
+    assert dollars(123456789) == "$1,234,567.89" and dollars(-5) == "-$0.05"
