@@ -288,6 +288,9 @@ class Error(_Server, tag="error"):
     ref: str | None = None
     reason: str | None = None
     table: str | None = None
+    #: the amounts the refusal is about, in cents (``min``, ``max``, ``balance``,
+    #: ``amount``...): a client formats them itself; ``message`` writes them in dollars
+    amounts: dict[str, int] | None = None
 
 
 class Pong(_Server, tag="pong"):

@@ -163,6 +163,10 @@ class Croupier:
         with trio.move_on_after(self.config.close_timeout * 2 + 1):
             while self.connections:
                 await trio.sleep(0.01)
+        # every movement so far committed, then the store released (the next server may start)
+        if not await self.ledger.drain():
+            log.error("shutdown: %d ledger batches not committed", self.ledger.backlog)
+        self.store.close()
 
 
 @dataclasses.dataclass

@@ -13,7 +13,9 @@ class IllegalAction(Exception):
     The fault is the remote party's (the player's); the engine's state is unchanged.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, amounts: dict[str, int] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: the cents the refusal is about (``min``, ``max``...), for clients to format
+        self.amounts = amounts

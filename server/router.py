@@ -142,7 +142,14 @@ class Router:
                 else:
                     ledger.withdraw(m.account, m.amount)
             except InsufficientFunds as exc:
-                refuse(conn, errors.INSUFFICIENT_FUNDS, str(exc))
+                conn.send(
+                    Error(
+                        code=errors.INSUFFICIENT_FUNDS,
+                        message=str(exc),
+                        ref="cashier",
+                        amounts=exc.amounts(),
+                    )
+                )
                 return
             ledger.remember(key, m.op)
             notify = self.by_account.get(m.account)

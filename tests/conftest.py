@@ -7,3 +7,30 @@ import tempfile
 # the test run, never in the checkout's ./var (tests that run two servers at once give each
 # its own directory).
 os.environ.setdefault("CROUPIER_DATA", tempfile.mkdtemp(prefix="croupier-tests-"))
+
+
+# -- people read dollars: no refusal a table sends writes an amount as bare cents -------------
+import re
+
+import pytest
+
+#: a figure of 3+ digits not written as dollars ($4,000.00) nor part of a rule number
+_BARE = re.compile(r"(?<![$\d,.(])\d{3,}(?![\d,.)])|\bcents?\b")
+
+
+@pytest.fixture(autouse=True)
+def _refusals_read_in_dollars(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Every test: each ``error`` a table sends reads its amounts in dollars (issue 13)."""
+    from server.tables.base import TableActor
+
+    sent: list[str] = []
+    original = TableActor.error
+
+    def error(self, conn, code, message, ref, reason=None, amounts=None):  # type: ignore[no-untyped-def]
+        sent.append(message)
+        original(self, conn, code, message, ref, reason, amounts)
+
+    monkeypatch.setattr(TableActor, "error", error)
+    yield
+    bare = [m for m in sent if _BARE.search(m)]
+    assert not bare, f"refusals with amounts not in dollars: {bare}"

@@ -98,7 +98,9 @@ class Ledger:
         have = balances.get(source, 0)
         if have < amount and is_player(source):
             raise InsufficientFunds(
-                f"the balance {dollars(max(have, 0))} does not cover {dollars(amount)}"
+                f"the balance {dollars(max(have, 0))} does not cover {dollars(amount)}",
+                max(have, 0),
+                amount,
             )
         balances[source] = have - amount
         balances[target] = balances.get(target, 0) + amount

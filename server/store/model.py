@@ -43,7 +43,16 @@ class StoreLost(StoreError):
 
 
 class InsufficientFunds(Exception):
-    """The balance does not cover the debit; nothing changed."""
+    """The balance does not cover the debit; nothing changed. ``balance`` and ``amount``
+    are the cents involved."""
+
+    def __init__(self, message: str, balance: int = 0, amount: int = 0) -> None:
+        super().__init__(message)
+        self.balance = balance
+        self.amount = amount
+
+    def amounts(self) -> dict[str, int]:
+        return {"balance": self.balance, "amount": self.amount}
 
 
 def wallet(account: str) -> str:

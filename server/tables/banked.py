@@ -498,12 +498,16 @@ class BankedTable(TableActor):
             try:
                 validate_wagers(self.spec, self.options, {m.box: new})
             except IllegalAction as exc:
-                self.error(cmd.conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code)
+                self.error(
+                    cmd.conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts
+                )
                 return
         try:
             balance = self.books.wager(player.account, m.box, m.amount - old.get(m.wager, 0))
         except InsufficientFunds as exc:
-            self.error(cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager")
+            self.error(
+                cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager", amounts=exc.amounts()
+            )
             return
         if new:
             self.layout[m.box] = new
@@ -695,7 +699,9 @@ class BankedTable(TableActor):
                 if added > 0:  # the wager the decision put on the layout (bet, play, war...)
                     cmd.conn.send(Balance(self.books.wager(player.account, m.box, added)))
         except IllegalAction as exc:
-            self.error(cmd.conn, errors.ILLEGAL_ACTION, exc.message, "decide", exc.code)
+            self.error(
+                cmd.conn, errors.ILLEGAL_ACTION, exc.message, "decide", exc.code, exc.amounts
+            )
             return
         self._after(events)
 

@@ -313,8 +313,13 @@ class TableActor(ABC):
         message: str,
         ref: str | None,
         reason: str | None = None,
+        amounts: dict[str, int] | None = None,
     ) -> None:
-        conn.send(Error(code=code, message=message, ref=ref, reason=reason, table=self.id))
+        conn.send(
+            Error(
+                code=code, message=message, ref=ref, reason=reason, table=self.id, amounts=amounts
+            )
+        )
 
     # -- the seat lifecycle (every kind) ----------------------------------------------------
     def on_join(self, cmd: TableCommand[wire.Join]) -> None:

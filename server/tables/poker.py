@@ -241,17 +241,21 @@ class PokerTable(TableActor):
                 if high is not None
                 else f"at least {dollars(low)}"
             )
+            bounds = {"min": low} if high is None else {"min": low, "max": high}
             self.error(
                 cmd.conn,
                 errors.BUY_IN_RANGE,
                 f"the stake after a buy-in must be {limits}",
                 "buy_in",
+                amounts=bounds,
             )
             return
         try:
             balance = self.books.buy_in(seat.account, seat.number, amount)
         except InsufficientFunds as exc:
-            self.error(cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "buy_in")
+            self.error(
+                cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "buy_in", amounts=exc.amounts()
+            )
             return
         self._gather()
         cmd.conn.send(Balance(balance))
@@ -269,7 +273,7 @@ class PokerTable(TableActor):
             events = rnd.act(seat.number, cmd.message.verb, cmd.message.amount)
         except IllegalAction as exc:
             code = errors.NOT_YOUR_TURN if exc.code == "not_your_turn" else errors.ILLEGAL_ACTION
-            self.error(cmd.conn, code, exc.message, "act", exc.code)
+            self.error(cmd.conn, code, exc.message, "act", exc.code, exc.amounts)
             return
         self._spend_time(seat, trio.current_time())
         self._after(events)

@@ -668,6 +668,8 @@ async def test_connection_drop_stops_clocks_disables_buttons_and_reconnects(
         first = trio.CancelScope()
         server = await nursery.start(run_server, 0, first)
         accounts = server.croupier.accounts
+        for account in ("acct-bot", "acct-ann"):  # production accounts start at zero: a deposit
+            server.croupier.ledger.deposit(account, 1_000_000)
         await nursery.start(quiet_bot, server.url, accounts.issue("acct-bot", "bot2"))
         servers: list[RunningServer] = []
 

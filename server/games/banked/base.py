@@ -321,6 +321,7 @@ def validate_wagers(
                         "jackpot_denomination",
                         f"box {box}: the jackpot wager is exactly "
                         f"{dollars(options['jackpot_wager'])}",
+                        {"amount": amount, "exactly": options["jackpot_wager"]},
                     )
             elif w.limits == "table":
                 if amount < options["minimum"]:
@@ -328,12 +329,14 @@ def validate_wagers(
                         "below_minimum",
                         f"box {box}: {name} {dollars(amount)} is below the table minimum "
                         f"{dollars(options['minimum'])}",
+                        {"amount": amount, "min": options["minimum"]},
                     )
                 if amount > options["maximum"]:
                     raise IllegalAction(
                         "above_maximum",
                         f"box {box}: {name} {dollars(amount)} is above the table maximum "
                         f"{dollars(options['maximum'])}",
+                        {"amount": amount, "max": options["maximum"]},
                     )
             if w.needs and w.needs not in placed:
                 raise IllegalAction(

@@ -727,12 +727,20 @@ class PokerRound:
                 f"({dollars(reach)} in all)",
             )
         if amount < lo:
-            raise IllegalAction("amount_too_small", f"the minimum {verb} is to {dollars(lo)}")
+            raise IllegalAction(
+                "amount_too_small", f"the minimum {verb} is to {dollars(lo)}", {"min": lo}
+            )
         if amount > hi:
-            raise IllegalAction("amount_too_large", f"the maximum {verb} is to {dollars(hi)}")
+            raise IllegalAction(
+                "amount_too_large", f"the maximum {verb} is to {dollars(hi)}", {"max": hi}
+            )
         if la.sizes is not None and amount not in la.sizes:
             sizes = " or ".join(dollars(s) for s in la.sizes)
-            raise IllegalAction("amount_not_allowed", f"{verb} must be to {sizes}")
+            raise IllegalAction(
+                "amount_not_allowed",
+                f"{verb} must be to {sizes}",
+                {f"size_{i}": x for i, x in enumerate(la.sizes)},
+            )
         return self._wager(seat, verb, amount)
 
     def _no_raise_message(self, code: str, seat: int) -> str:
