@@ -200,7 +200,7 @@ def test_random_interleavings_never_break_the_books(steps: list[tuple[str, objec
     sent: list[Batch] = []
     rounds: list[str] = []
     for kind, args in steps:
-        i, amount, account = args  # type: ignore[misc]
+        i, amount, _account = args  # type: ignore[misc]
         if kind == "deposit":
             ledger.deposit("a" if i % 2 else "b", amount)
         elif kind == "move" and rounds:
