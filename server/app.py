@@ -371,6 +371,13 @@ async def _main(config: ServerConfig) -> None:
         )
         print(f"  page:    {running.http_url}", flush=True)
         print(f"  clients: {running.url}", flush=True)
+        where = "in memory (tests only)" if config.data is None else f"in {config.data}/"
+        recovered = running.croupier.recovered
+        print(
+            f"  ledger:  {where}; crash recovery voided {recovered['rounds_voided']} rounds, "
+            f"returned {recovered['stakes_returned']} stakes",
+            flush=True,
+        )
         gc_policy.tune_at_startup()  # full collections off the hot path (docs/perf.md)
         gc_policy.watch_pauses()
         nursery.start_soon(gc_policy.keep)
@@ -379,3 +386,10 @@ async def _main(config: ServerConfig) -> None:
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(15):
                 await running.aclose()
+            stamp = datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S")
+            ledger = running.croupier.ledger
+            print(
+                f"croupier stopped at {stamp}: rounds voided, stakes returned, "
+                f"{ledger.committed} ledger batches committed, {ledger.backlog} left",
+                flush=True,
+            )
