@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import urllib.error
 import urllib.request
 from collections import deque
 from pathlib import Path
@@ -63,11 +64,21 @@ def http_url(ws_url: str, path: str) -> str:
 
 
 def fetch_health(ws_url: str, timeout: float = 10.0) -> dict[str, Any]:
-    """GET /health (blocking; call through ``trio.to_thread.run_sync``)."""
-    req = urllib.request.Request(http_url(ws_url, "/health"))
+    """GET the operator status (``/status``: money, tables, connections; a dev server
+    answers this machine without a token) or, from a server older than that, ``/health``
+    (blocking; call through ``trio.to_thread.run_sync``)."""
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(req, timeout=timeout) as resp:
-        return json.loads(resp.read())
+    for path in ("/status", "/health"):
+        try:
+            with opener.open(urllib.request.Request(http_url(ws_url, path)), timeout=timeout) as r:
+                body: dict[str, Any] = json.loads(r.read())
+        except urllib.error.HTTPError as exc:
+            if exc.code == 404:
+                continue
+            raise
+        if "money" in body:
+            return body
+    raise RuntimeError("the server shows no money status (/status or /health)")
 
 
 class LocalServer:

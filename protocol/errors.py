@@ -47,6 +47,8 @@ DEV_ONLY = "dev_only"  # a dev-mode command on a server with a secret
 BAD_CARDS = "bad_cards"  # dev_force cards this game cannot deal
 STORE_UNAVAILABLE = "store_unavailable"  # the ledger's store is out: no money moves, no round
 NOT_AUTHORIZED = "not_authorized"  # the session's role may not do this (cashier calls)
+BAD_NAME = "bad_name"  # a display name with control characters or that passes for staff
+SPECTATORS_FULL = "spectators_full"  # the table has as many spectators as it takes
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -84,6 +86,8 @@ ERROR_CODES: dict[str, str] = {
     BAD_CARDS: "those cards cannot be dealt in this game",
     STORE_UNAVAILABLE: "the ledger's store cannot be reached (or lost data): no money moves",
     NOT_AUTHORIZED: "this session's role may not do that",
+    BAD_NAME: "that display name is not allowed (control characters, or it passes for staff)",
+    SPECTATORS_FULL: "the table has as many spectators as it takes; try again later",
 }
 
 

@@ -168,6 +168,11 @@ class Cashier(_Client, tag="cashier", frozen=True):
     amount: Amount = 0
 
 
+class Logout(_Client, tag="logout", frozen=True):
+    """End the session: this connection's token is revoked (refused from now on, before its
+    expiry), every seat is left as on a disconnect, and the server closes with 1000."""
+
+
 ClientMessage = (
     Hello
     | Lobby
@@ -183,6 +188,7 @@ ClientMessage = (
     | Recall
     | DevForce
     | Cashier
+    | Logout
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -199,6 +205,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "recall",
     "dev_force",
     "cashier",
+    "logout",
 )
 
 

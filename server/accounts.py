@@ -23,7 +23,9 @@ class BadToken(Exception):
     """The token is malformed, forged, or expired."""
 
 
-ROLES = ("player", "cashier")
+ROLES = ("player", "cashier", "supervisor", "manager")
+#: roles that may read the operator status (``/status``)
+STAFF = frozenset({"cashier", "supervisor", "manager"})
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Identity:
     account: str
     name: str
     role: str = "player"
+    token_id: str = ""
 
 
 def _b64(data: bytes) -> str:
@@ -50,6 +53,8 @@ class Accounts:
         self.dev = secret is None
         self._key = (secret or dev_secret or secrets.token_hex(32)).encode()
         self.ttl = ttl
+        #: ids of tokens revoked before their expiry (logout, suspension)
+        self.revoked: set[str] = set()
 
     def issue(
         self, account: str, name: str, *, now: float | None = None, role: str = "player"
@@ -58,7 +63,7 @@ class Accounts:
         if role not in ROLES:
             raise ValueError(f"role must be one of {', '.join(ROLES)}")
         expiry = int((time.time() if now is None else now) + self.ttl)
-        body_json = {"a": account, "n": name, "e": expiry, "r": role}
+        body_json = {"a": account, "n": name, "e": expiry, "r": role, "j": secrets.token_hex(8)}
         payload = json.dumps(body_json, separators=(",", ":"))
         body = _b64(payload.encode())
         return body + "." + _b64(self._sign(body))
@@ -86,7 +91,17 @@ class Accounts:
         role = payload.get("r", "player")
         if role not in ROLES:
             raise BadToken("unknown role")
-        return Identity(payload["a"], str(payload.get("n") or payload["a"])[:24], role)
+        token_id = str(payload.get("j", ""))
+        if token_id and token_id in self.revoked:
+            raise BadToken("revoked token: log in again")
+        return Identity(payload["a"], str(payload.get("n") or payload["a"])[:24], role, token_id)
+
+    def is_staff(self, token: str) -> bool:
+        """Whether ``token`` is a valid token of a staff role (the operator status)."""
+        try:
+            return self.verify(token).role in STAFF
+        except BadToken:
+            return False
 
     def _sign(self, body: str) -> bytes:
         return hmac.new(self._key, body.encode(), hashlib.sha256).digest()

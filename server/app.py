@@ -95,6 +95,15 @@ class Croupier:
             actor.seat_index = seat_index
         self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index)
         self.connections: set[Connection] = set()
+        self.accounts.revoked |= {
+            k.split(":", 1)[1] for k in self.ledger.meta if k.startswith("revoked:")
+        }
+        self.gate = http.Gate(
+            origins=config.origins,
+            max_per_ip=config.max_per_ip,
+            is_staff=self.accounts.is_staff,
+            dev=config.dev,
+        )
 
     @property
     def closing(self) -> bool:
@@ -131,15 +140,21 @@ class Croupier:
         return out
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        return http.respond(self.config.web_root, self.health, connection, request)
+        return http.respond(self.config.web_root, self.gate, self.health, connection, request)
 
     # -- one connection ---------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
         conn = Connection(self.config.outbound_queue)
         self.connections.add(conn)
+        ip = http.remote_ip(ws)
+        per_ip = self.gate.per_ip
+        per_ip[ip] = per_ip.get(ip, 0) + 1
         try:
             await run_connection(ws, conn, self.config, self.router.route)
         finally:
+            per_ip[ip] -= 1
+            if not per_ip[ip]:
+                del per_ip[ip]
             self.connections.discard(conn)
             self.router.disconnected(conn)
             with trio.move_on_after(self.config.close_timeout, shield=True):
@@ -228,6 +243,7 @@ def _ws_serve_partial(croupier: Croupier, host: str, port: int, config: ServerCo
             port,
             host=host,
             process_request=croupier.process_request,
+            server_header=None,  # no version banner
             compression=None,
             max_size=config.max_frame,
             max_queue=16,
@@ -257,10 +273,35 @@ def main(argv: list[str] | None = None) -> int:
         help="TOML table config (default: one table of each game)",
     )
     parser.add_argument(
-        "--secret",
-        default=os.environ.get("CROUPIER_SECRET"),
-        help="HMAC secret for session tokens (env CROUPIER_SECRET); "
-        "without one the server runs in dev mode with guest accounts",
+        "--secret-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="file whose first line is the HMAC secret for session tokens (or env "
+        "CROUPIER_SECRET; never on the command line, where ps shows it); without a secret "
+        "the server runs in dev mode with guest accounts",
+    )
+    parser.add_argument(
+        "--origin",
+        action="append",
+        default=None,
+        metavar="URL",
+        help="a browser origin allowed to connect (https://casino.example; repeat for "
+        "more); required with a secret; default in dev mode: pages on this machine only",
+    )
+    parser.add_argument(
+        "--max-per-ip",
+        type=int,
+        default=64,
+        metavar="N",
+        help="WebSocket connections one address may hold (default 64)",
+    )
+    parser.add_argument(
+        "--max-spectators",
+        type=int,
+        default=200,
+        metavar="N",
+        help="spectators one table takes (default 200)",
     )
     parser.add_argument(
         "--turn-time",
@@ -311,6 +352,14 @@ def main(argv: list[str] | None = None) -> int:
         "server on it; default: in memory, this process only",
     )
     args = parser.parse_args(argv)
+    secret = os.environ.get("CROUPIER_SECRET") or None
+    if args.secret_file is not None:
+        try:
+            secret = args.secret_file.read_text().splitlines()[0].strip() or None
+        except (OSError, IndexError):
+            parser.error(f"cannot read a secret from {args.secret_file}")
+    if secret is not None and not args.origin:
+        parser.error("a production server (with a secret) needs --origin URL, the page's origin")
     try:
         tables = load_tables(args.tables)
         for t in tables:
@@ -328,7 +377,10 @@ def main(argv: list[str] | None = None) -> int:
     config = ServerConfig(
         host=args.host,
         port=args.port,
-        secret=args.secret or None,
+        secret=secret,
+        origins=tuple(args.origin) if args.origin else None,
+        max_per_ip=args.max_per_ip,
+        max_spectators=args.max_spectators,
         tables=tables,
         turn_time=args.turn_time,
         time_bank=args.time_bank,

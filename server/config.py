@@ -63,6 +63,10 @@ class ServerConfig:
     redis: str | None = None  # jackpot pools in Redis (croupier serve --redis URL)
     #: the ledger's data directory (SQLite); None: an in-memory store (tests only)
     data: Path | None = None
+    #: browser origins allowed to open a WebSocket; None: pages from loopback only (dev)
+    origins: tuple[str, ...] | None = None
+    max_per_ip: int = 64  # WebSocket connections from one address (429 beyond)
+    max_spectators: int = 200  # spectators per table (spectators_full beyond)
 
     @property
     def dev(self) -> bool:

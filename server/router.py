@@ -22,10 +22,12 @@ from protocol.messages import (
     Hello,
     Lobby,
     LobbyList,
+    Logout,
     Ping,
     Pong,
     Welcome,
 )
+from server import names
 from server.accounts import Accounts, BadToken
 from server.config import ServerConfig
 from server.store.ledger import Ledger
@@ -70,6 +72,9 @@ class Router:
         if isinstance(message, Cashier):
             self.cashier(conn, message)
             return
+        if isinstance(message, Logout):
+            self.logout(conn)
+            return
         table = self.tables.get(message.table)
         if table is None or self.closing:
             code, text = (
@@ -89,6 +94,10 @@ class Router:
             raise ProtocolError(
                 errors.PROTOCOL_VERSION, f"this server speaks protocol {PROTOCOL_VERSION}"
             )
+        if message.name is not None and self.accounts.dev:
+            why = names.why_not(message.name)
+            if why is not None:
+                raise ProtocolError(errors.BAD_NAME, why)
         if message.token is not None:
             try:
                 ident = self.accounts.verify(message.token)
@@ -99,12 +108,15 @@ class Router:
             ident, token = self.accounts.guest(message.name)
         else:
             raise ProtocolError(errors.GUESTS_DISABLED, "this server needs a session token")
+        if message.name is not None and message.name != ident.name and not self.accounts.dev:
+            # production: a player's name is the operator's, on its session token
+            raise ProtocolError(errors.BAD_NAME, "your name comes from your account")
         if self.accounts.dev:  # no server mints money in production: the cashier does
             balance = self.ledger.open(ident.account, self.config.starting_balance)
         else:
             balance = self.ledger.balance(ident.account)
         conn.account, conn.name = ident.account, message.name or ident.name
-        conn.role = ident.role
+        conn.role, conn.token_id = ident.role, ident.token_id
         old = self.by_account.get(ident.account)
         if old is not None and old is not conn:
             old.drop(CloseCode.REPLACED, "session taken over by a newer connection")
@@ -175,6 +187,13 @@ class Router:
                 repeated=repeated,
             )
         )
+
+    def logout(self, conn: Connection) -> None:
+        """Revoke this connection's token (kept in the store) and close the session."""
+        if conn.token_id:
+            self.accounts.revoked.add(conn.token_id)
+            self.ledger.remember(f"revoked:{conn.token_id}", "logout")
+        conn.finish(CloseCode.NORMAL, "logged out")
 
     def detach(self, conn: Connection) -> None:
         """The connection is gone: every table it was at holds its seat for the grace."""

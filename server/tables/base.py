@@ -353,6 +353,9 @@ class TableActor(ABC):
         if self.closing:
             self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
             return
+        if len(self.spectators) >= self.config.max_spectators:
+            self.error(conn, errors.SPECTATORS_FULL, "no more spectators at this table", "join")
+            return
         to = self.spectators[conn.id] = Recipient(conn)
         conn.tables.add(self.id)
         self.snapshot(to, "spectator", None)

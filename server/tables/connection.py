@@ -37,7 +37,8 @@ class Connection:
         self.id = next(_ids)
         self.account: str | None = None
         self.name: str = ""
-        self.role = "player"  # from the session token: player or cashier
+        self.role = "player"  # from the session token: player, cashier, supervisor, manager
+        self.token_id = ""  # the session token's id (logout revokes it)
         self.tables: set[str] = set()  # ids of tables joined (as player or spectator)
         self._send, self.outbox = trio.open_memory_channel[Any](queue_size)
         self.closing = trio.Event()

@@ -172,7 +172,7 @@ class ServerProcess:
 
     async def health(self) -> dict[str, Any]:
         def get() -> dict[str, Any]:
-            with urllib.request.urlopen(self.http + "health", timeout=5) as r:
+            with urllib.request.urlopen(self.http + "status", timeout=5) as r:
                 return json.loads(r.read())
 
         return await trio.to_thread.run_sync(get)

@@ -202,7 +202,9 @@ async def test_http_page_and_health(tmp_path):
         assert (await trio.to_thread.run_sync(fetch, "/../pyproject.toml"))[0] == 404
         assert (await trio.to_thread.run_sync(fetch, "/missing.js"))[0] == 404
         status, ctype, body = await trio.to_thread.run_sync(fetch, "/health")
-        health = json.loads(body)
+        assert status == 200 and json.loads(body) == {"status": "ok"}  # liveness, nothing else
+        status, ctype, body = await trio.to_thread.run_sync(fetch, "/status")
+        health = json.loads(body)  # a dev server tells this machine the operator status
         assert status == 200 and health["status"] == "ok" and health["tables"] == 1
         assert set(health["money"]) == {"issued", "wallets", "stakes", "commission"}
 
@@ -221,7 +223,7 @@ def test_croupier_serve_prints_its_url():
         page = next(line.split()[-1] for line in lines if "page:" in line)
         ws = next(line.split()[-1] for line in lines if "clients:" in line)
         assert page.startswith("http://127.0.0.1:") and ws.startswith("ws://127.0.0.1:")
-        with urllib.request.urlopen(page + "health", timeout=10) as r:
+        with urllib.request.urlopen(page + "status", timeout=10) as r:
             assert json.loads(r.read())["tables"] == 15  # 6 poker + 9 banked tables
     finally:
         proc.terminate()

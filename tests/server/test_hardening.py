@@ -1,0 +1,151 @@
+"""Hardening probes over real sockets (issue 10, item 6): a foreign Origin refused, names
+that pass for staff refused, spectator and per-address caps enforced, a revoked token
+refused, /health tells nothing but liveness and /status needs staff, the page sends its
+security headers and no server banner."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+import trio
+from websockets.exceptions import InvalidStatus
+from websockets.trio.client import connect as ws_connect
+
+from clients.client import Client, ServerError
+from server.accounts import Accounts
+from server.names import why_not
+from tests.server.helpers import fast_config, running_server, table
+
+T = "holdem-act-t"
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, headers=headers or {})
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(req, timeout=5) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
+async def test_a_foreign_origin_is_refused_and_the_allowed_one_connects() -> None:
+    config = fast_config(table("holdem-act"), origins=("https://casino.example",))
+    async with running_server(config) as server:
+        with pytest.raises(InvalidStatus) as refused:
+            async with ws_connect(server.url, origin="https://evil.example", proxy=None):
+                pass
+        assert refused.value.response.status_code == 403
+        async with ws_connect(server.url, origin="https://casino.example", proxy=None):
+            pass
+        async with Client.connect(server.url, name="no-origin"):  # not a browser: no Origin
+            pass
+    async with running_server(fast_config(table("holdem-act"))) as server:  # dev default
+        with pytest.raises(InvalidStatus):
+            async with ws_connect(server.url, origin="https://evil.example", proxy=None):
+                pass
+        async with ws_connect(server.url, origin=server.http_url.rstrip("/"), proxy=None):
+            pass
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "dealer",
+        "Dealer 2",
+        "d\u0435aler",
+        "DEAL3R",
+        "\u202edealer",
+        "bo\u200bb",
+        "pit boss",
+        "Cashier",
+    ],
+)
+async def test_names_that_pass_for_staff_or_hide_characters_are_refused(name: str) -> None:
+    assert why_not(name) is not None
+    async with running_server(fast_config(table("holdem-act"))) as server:
+        with pytest.raises(ServerError) as refused:
+            async with Client.connect(server.url, name=name):
+                pass
+        assert refused.value.code == "bad_name"
+        async with Client.connect(server.url, name="Ann Lee") as ann:
+            assert ann.welcome["name"] == "Ann Lee"
+
+
+async def test_production_names_come_from_the_token() -> None:
+    accounts = Accounts("s3")
+    config = fast_config(table("holdem-act"), secret="s3")
+    async with running_server(config) as server:
+        token = accounts.issue("ann", "Ann")
+        with pytest.raises(ServerError) as refused:
+            async with Client.connect(server.url, token=token, name="Dealer"):
+                pass
+        assert refused.value.code == "bad_name"
+        async with Client.connect(server.url, token=token) as ann:
+            assert ann.welcome["name"] == "Ann"
+
+
+async def test_spectator_and_per_address_caps() -> None:
+    config = fast_config(table("holdem-act"), max_spectators=2, max_per_ip=4)
+    async with running_server(config) as server:
+        async with Client.connect(server.url) as a, Client.connect(server.url) as b:
+            await a.join(T, role="spectator")
+            await b.join(T, role="spectator")
+            async with Client.connect(server.url) as c:
+                with pytest.raises(ServerError) as full:
+                    await c.join(T, role="spectator")
+                assert full.value.code == "spectators_full"
+                async with Client.connect(server.url):  # the fourth connection
+                    with pytest.raises(InvalidStatus) as many:
+                        async with ws_connect(server.url, proxy=None):
+                            pass
+                    assert many.value.response.status_code == 429
+
+
+async def test_a_revoked_token_is_refused_even_after_a_restart(tmp_path: Path) -> None:
+    accounts = Accounts("s4")
+    config = fast_config(table("holdem-act"), secret="s4", data=tmp_path / "var")
+    token = accounts.issue("ann", "Ann")
+    async with running_server(config) as server:
+        async with Client.connect(server.url, token=token) as ann:
+            await ann.send({"type": "logout"})
+            with trio.fail_after(5):
+                with pytest.raises(Exception):  # noqa: B017 - the server closes the socket
+                    while True:
+                        await ann.recv()
+        with pytest.raises(ServerError) as refused:
+            async with Client.connect(server.url, token=token):
+                pass
+        assert refused.value.code == "bad_token"
+    async with running_server(config) as server:
+        with pytest.raises(ServerError):
+            async with Client.connect(server.url, token=token):
+                pass
+        async with Client.connect(server.url, token=accounts.issue("ann", "Ann")):
+            pass  # a new login works
+
+
+async def test_health_is_liveness_only_and_status_needs_staff() -> None:
+    accounts = Accounts("s5")
+    config = fast_config(table("holdem-act"), secret="s5", origins=("https://c.example",))
+    async with running_server(config) as server:
+        status, headers, body = await trio.to_thread.run_sync(_get, server.http_url + "health")
+        assert status == 200 and json.loads(body) == {"status": "ok"}
+        status, _, _ = await trio.to_thread.run_sync(_get, server.http_url + "status")
+        assert status == 401
+        player = {"Authorization": "Bearer " + accounts.issue("ann", "Ann")}
+        status, _, _ = await trio.to_thread.run_sync(_get, server.http_url + "status", player)
+        assert status == 401
+        staff = {"Authorization": "Bearer " + accounts.issue("sue", "Sue", role="supervisor")}
+        status, _, body = await trio.to_thread.run_sync(_get, server.http_url + "status", staff)
+        assert status == 200 and "money" in json.loads(body)
+        status, headers, _ = await trio.to_thread.run_sync(_get, server.http_url)
+        assert status == 200
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        assert headers["X-Frame-Options"] == "DENY"
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert "Server" not in headers
