@@ -11,7 +11,7 @@ AMOUNT is in dollars with at most two decimals (``10000``, ``73456.20``, ``$73,4
 ``--redis`` defaults to ``$CROUPIER_REDIS``; without it the command runs on an empty in-memory
 store of its own (useful only to try the command): to look at the pools of a running server,
 give the Redis URL the server was started with (``croupier serve --redis URL``); a server
-started without ``--redis`` keeps its pools in its own memory (its ``/health`` page shows
+started without ``--redis`` keeps its pools in its own memory (its ``/status`` page shows
 them). ``check`` verifies digest jackpots.md 5.9,
 ``meter + reserve + paid = seed + contributions + house``, from the stored totals and by
 replaying the audit stream. Exit codes: 0 fine, 1 a pool failed ``check``, 2 bad usage or no
@@ -210,7 +210,7 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
         if args.redis is None:
             print(
                 "a running server's pools: --redis URL (the URL given to croupier serve --redis);"
-                " a server without --redis shows its pools on its /health page",
+                " a server without --redis shows its pools on its /status page",
                 file=out,
             )
     return 1 if broken else 0
