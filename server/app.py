@@ -6,7 +6,7 @@ modules beside this one do one job each:
 
 * ``server/connections.py``: a connection's reader and writer tasks;
 * ``server/router.py``: sessions, the lobby, and each table message to its table's inbox;
-* ``server/http.py``: the browser page from ``clients/web/``, ``/health`` and ``/status``, same port;
+* ``server/http.py``: the page from ``clients/web/``, ``/health`` and ``/status``, same port;
 * ``server/tables/``: the table layer (``base.py`` shows a command's whole path).
 
 Tests start it in-process::
