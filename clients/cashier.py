@@ -13,7 +13,6 @@ once, so a call repeated after a lost answer moves nothing twice.
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
 from pathlib import Path
@@ -21,28 +20,10 @@ from pathlib import Path
 import trio
 
 from clients.client import Client, ServerError
-from server.accounts import Accounts
+from clients.staff import staff_token
 from server.cli import OneLineParser, dollars_option
 from server.money import dollars
-from server.store.sqlite import SqliteStore, default_data_dir
-
-
-def cashier_token(args_token: str | None, data: Path) -> str:
-    """A cashier session token: given, signed with CROUPIER_SECRET, or a dev server's."""
-    token = args_token or os.environ.get("CROUPIER_CASHIER_TOKEN")
-    if token:
-        return token
-    secret = os.environ.get("CROUPIER_SECRET")
-    if secret:
-        return Accounts(secret).issue("cashier", "cashier", role="cashier")
-    store = SqliteStore(data, lock=False, readonly=True)
-    try:
-        dev_secret = store.load().meta.get("dev_secret")
-    finally:
-        store.close()
-    if dev_secret is None:
-        raise SystemExit("croupier cashier: give --token or set CROUPIER_SECRET")
-    return Accounts(None, dev_secret=dev_secret).issue("cashier", "cashier", role="cashier")
+from server.store.sqlite import default_data_dir
 
 
 async def call(url: str, token: str, message: dict[str, object]) -> dict[str, object]:
@@ -70,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         "request": args.request or secrets.token_hex(8),
     }
     try:
-        reply = trio.run(call, args.url, cashier_token(args.token, args.data), message)
+        token = staff_token("cashier", "cashier", args.token, "CROUPIER_CASHIER_TOKEN", args.data)
+        reply = trio.run(call, args.url, token, message)
     except ServerError as exc:
         print(
             f"croupier cashier: refused ({exc.code}): {exc.message.get('message')}", file=sys.stderr

@@ -49,6 +49,8 @@ STORE_UNAVAILABLE = "store_unavailable"  # the ledger's store is out: no money m
 NOT_AUTHORIZED = "not_authorized"  # the session's role may not do this (cashier calls)
 BAD_NAME = "bad_name"  # a display name with control characters or that passes for staff
 SPECTATORS_FULL = "spectators_full"  # the table has as many spectators as it takes
+NOT_SUPPORTED = "not_supported"  # an operator control this table kind does not have
+BAD_LIMITS = "bad_limits"  # new limits the game's rules refuse
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -88,6 +90,8 @@ ERROR_CODES: dict[str, str] = {
     NOT_AUTHORIZED: "this session's role may not do that",
     BAD_NAME: "that display name is not allowed (control characters, or it passes for staff)",
     SPECTATORS_FULL: "the table has as many spectators as it takes; try again later",
+    NOT_SUPPORTED: "this kind of table has no such control",
+    BAD_LIMITS: "the game's rules refuse those limits",
 }
 
 

@@ -168,6 +168,32 @@ class Cashier(_Client, tag="cashier", frozen=True):
     amount: Amount = 0
 
 
+OperatorAction = Literal[
+    "open_table",
+    "close_table",
+    "set_limits",
+    "void_round",
+    "correct_result",
+    "suspend",
+    "unsuspend",
+]
+Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class Operator(_Client, tag="operator", frozen=True):
+    """Staff only (roles supervisor and manager; protocol/README.md, "Operator channel"): a
+    control of a table (``table``) or an account (``account``), with the reason that goes
+    into the audit log. ``limits``: new table limits for ``set_limits`` (cents), in force
+    from the next round; ``result``: a corrected result for ``correct_result``."""
+
+    action: OperatorAction
+    reason: Reason
+    table: TableId | None = None
+    account: Account | None = None
+    limits: dict[Annotated[str, msgspec.Meta(max_length=24)], Amount] = {}
+    result: dict[Annotated[str, msgspec.Meta(max_length=24)], Any] = {}
+
+
 class Logout(_Client, tag="logout", frozen=True):
     """End the session: this connection's token is revoked (refused from now on, before its
     expiry), every seat is left as on a disconnect, and the server closes with 1000."""
@@ -188,6 +214,7 @@ ClientMessage = (
     | Recall
     | DevForce
     | Cashier
+    | Operator
     | Logout
 )
 CLIENT_TYPES: tuple[str, ...] = (
@@ -205,6 +232,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "recall",
     "dev_force",
     "cashier",
+    "operator",
     "logout",
 )
 
@@ -311,6 +339,16 @@ class RoundRecall(_Server, tag="recall"):
     last_round: dict[str, Any] | None
 
 
+class OperatorDone(_Server, tag="operator"):
+    """Reply to ``operator``: the control was applied (``detail`` says how, e.g. when new
+    limits take effect); it is in the audit log."""
+
+    action: str
+    table: str | None
+    account: str | None
+    detail: str
+
+
 class CashierDone(_Server, tag="cashier"):
     """Reply to ``cashier``: the account's wallet ``balance`` after the call (cents);
     ``repeated``: this ``request`` id had been applied before (nothing moved again)."""
@@ -334,4 +372,5 @@ ServerMessage = (
     | Pong
     | RoundRecall
     | CashierDone
+    | OperatorDone
 )

@@ -53,8 +53,10 @@ class Accounts:
         self.dev = secret is None
         self._key = (secret or dev_secret or secrets.token_hex(32)).encode()
         self.ttl = ttl
-        #: ids of tokens revoked before their expiry (logout, suspension)
+        #: ids of tokens revoked before their expiry (logout)
         self.revoked: set[str] = set()
+        #: accounts an operator suspended: every token of theirs is refused
+        self.suspended: set[str] = set()
 
     def issue(
         self, account: str, name: str, *, now: float | None = None, role: str = "player"
@@ -94,6 +96,8 @@ class Accounts:
         token_id = str(payload.get("j", ""))
         if token_id and token_id in self.revoked:
             raise BadToken("revoked token: log in again")
+        if payload["a"] in self.suspended:
+            raise BadToken("this account is suspended: see the cashier")
         return Identity(payload["a"], str(payload.get("n") or payload["a"])[:24], role, token_id)
 
     def is_staff(self, token: str) -> bool:

@@ -95,8 +95,10 @@ class Croupier:
             actor.seat_index = seat_index
         self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index)
         self.connections: set[Connection] = set()
-        self.accounts.revoked |= {
-            k.split(":", 1)[1] for k in self.ledger.meta if k.startswith("revoked:")
+        meta = self.ledger.meta
+        self.accounts.revoked |= {k.split(":", 1)[1] for k in meta if k.startswith("revoked:")}
+        self.accounts.suspended |= {
+            k.split(":", 1)[1] for k, v in meta.items() if k.startswith("suspended:") and v
         }
         self.gate = http.Gate(
             origins=config.origins,

@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "jackpot": ("server.jackpots.cli", "show, check, seed and reset jackpot pools"),
     "ledger": ("server.store.cli", "check the books of a ledger store"),
     "cashier": ("clients.cashier", "deposit, withdraw or read a wallet on a running server"),
+    "admin": ("clients.admin", "operator controls (tables, rounds, accounts) and the audit log"),
 }
 
 #: set (to "1") by ``--debug``; subcommands re-raise instead of printing one line

@@ -23,16 +23,18 @@ from protocol.messages import (
     Lobby,
     LobbyList,
     Logout,
+    Operator,
+    OperatorDone,
     Ping,
     Pong,
     Welcome,
 )
-from server import names
+from server import names, operator
 from server.accounts import Accounts, BadToken
 from server.config import ServerConfig
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds
-from server.tables.base import Detach, TableActor, TableCommand
+from server.tables.base import Detach, Expel, TableActor, TableCommand
 from server.tables.connection import Connection
 
 
@@ -74,6 +76,9 @@ class Router:
             return
         if isinstance(message, Logout):
             self.logout(conn)
+            return
+        if isinstance(message, Operator):
+            self.operate(conn, message)
             return
         table = self.tables.get(message.table)
         if table is None or self.closing:
@@ -187,6 +192,53 @@ class Router:
                 repeated=repeated,
             )
         )
+
+    def operate(self, conn: Connection, m: Operator) -> None:
+        """A staff control: authorised by role, written to the audit log, then applied
+        (account controls here, table controls by the table's own task)."""
+        who = conn.account or ""
+        if not operator.allowed(conn.role, m.action):
+            operator.audit(self.ledger, who, conn.role, m, "refused: role")
+            conn.send(
+                Error(
+                    code=errors.NOT_AUTHORIZED,
+                    message=f"a {conn.role} may not {m.action.replace('_', ' ')}",
+                    ref="operator",
+                )
+            )
+            return
+        if m.action in operator.ACCOUNT_ACTIONS:
+            if m.account is None:
+                raise ProtocolError(errors.BAD_MESSAGE, f"{m.action} needs an account")
+            operator.audit(self.ledger, who, conn.role, m, "applied")
+            self.suspend(m.account, m.action == "suspend", m.reason)
+            conn.send(OperatorDone(m.action, None, m.account, f"{m.action}ed: {m.reason}"))
+            return
+        table = self.tables.get(m.table or "")
+        if table is None:
+            operator.audit(self.ledger, who, conn.role, m, "refused: no such table")
+            conn.send(
+                Error(code=errors.UNKNOWN_TABLE, message=f"no table {m.table!r}", ref="operator")
+            )
+            return
+        operator.audit(self.ledger, who, conn.role, m, "sent to the table")
+        table.submit(TableCommand(conn, m))
+
+    def suspend(self, account: str, on: bool, reason: str) -> None:
+        """Suspend (or lift): the account's tokens are refused; its connection is closed and
+        its seats vacated (stakes home after any round in play)."""
+        key = f"suspended:{account}"
+        if on:
+            self.accounts.suspended.add(account)
+            self.ledger.remember(key, reason)
+            conn = self.by_account.get(account)
+            if conn is not None:
+                conn.drop(CloseCode.POLICY, "account suspended")
+            for table_id in sorted(self.seat_index.get(account, ())):
+                self.tables[table_id].submit(Expel(account, "suspended"))
+        else:
+            self.accounts.suspended.discard(account)
+            self.ledger.remember(key, "")
 
     def logout(self, conn: Connection) -> None:
         """Revoke this connection's token (kept in the store) and close the session."""

@@ -194,6 +194,7 @@ class BankedTable(TableActor):
         self.coined: dict[int, int] = {}
         self.jackpot_wagers = 0
         self.jackpot_wager_total = 0
+        self.staged_options: dict[str, Any] | None = None  # new limits, next window
         self.jackpot_held = 0
 
     @classmethod
@@ -418,7 +419,22 @@ class BankedTable(TableActor):
         }
 
     # -- the betting window ------------------------------------------------------------------
+    def stage_limits(self, limits: dict[str, int]) -> str | None:
+        """A new table ``minimum`` / ``maximum`` (or other amounts of the game's options),
+        validated by the game's spec, in force from the next betting window."""
+        try:
+            self.staged_options = self.spec.validate_options({**self.options, **limits})
+        except InvalidRound as exc:
+            return str(exc)
+        return None
+
+    def reopen(self) -> None:
+        if self.members and self.phase in (Phase.IDLE, Phase.PAUSE):
+            self.next_round_at = trio.current_time()
+
     def _open_betting(self, now: float) -> None:
+        if self.staged_options is not None:  # limits changed with notice: between rounds
+            self.options, self.staged_options = self.staged_options, None
         if not self.books.can_move:
             self.next_round_at = now + 1.0  # no round starts while the ledger is out
             return
@@ -864,8 +880,7 @@ class BankedTable(TableActor):
 
     def _pause(self, state: RoundState = "settled") -> None:
         self.books.close_round(state)
-        if not self.closing:
-            self.phases.to(Phase.PAUSE)
+        self.phases.to(Phase.PAUSE)
         self.next_round_at = trio.current_time() + self.config.round_pause
 
     # -- jackpot link events ---------------------------------------------------------------

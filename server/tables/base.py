@@ -96,6 +96,15 @@ class Shutdown:
 
 
 @dataclass(frozen=True, slots=True)
+class Expel:
+    """An account must leave (an operator suspended it): vacate its seat now, or when the
+    round it plays in ends."""
+
+    account: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class StoreStatus:
     """The ledger's store went out or came back (``Ledger.on_status``)."""
 
@@ -153,6 +162,7 @@ class TableActor(ABC):
         self.members: dict[str, Member] = {}  # by account
         self.spectators: dict[int, Recipient] = {}  # by connection id
         self.closing = False
+        self.closed_by_operator = False  # an operator closed the table (it may reopen)
         self.closed = trio.Event()
         self._inbox_send, self._inbox = trio.open_memory_channel[InboxItem](math.inf)
         self._unflushed: list[Connection] = []  # connections with an open events batch
@@ -416,6 +426,79 @@ class TableActor(ABC):
         self.closed.set()
         item.done.set()
 
+    def on_expel(self, item: Expel) -> None:
+        member = self.members.get(item.account)
+        if member is None:
+            return
+        if self.in_round(member):
+            member.leaving = True
+            self.on_leaving(member)
+        else:
+            self.vacate(member, item.reason)
+
+    # -- the operator channel (server/operator.py: roles and audit) ------------------------
+    def on_operator(self, cmd: TableCommand[wire.Operator]) -> None:
+        m = cmd.message
+        notice: dict[str, Any] = {"type": "table_notice", "action": m.action, "reason": m.reason}
+        if m.action == "close_table":
+            self.closing = self.closed_by_operator = True
+            if self.phase is Phase.BETTING:
+                self.void_round("the table is closing")
+            detail = "closing: no new round; seats vacated after the round in play"
+        elif m.action == "open_table":
+            if not self.closed_by_operator:
+                self.error(cmd.conn, errors.NOT_SUPPORTED, "the table is open", "operator")
+                return
+            self.closing = self.closed_by_operator = False
+            self.reopen()
+            detail = "open"
+        elif m.action == "set_limits":
+            refused = self.stage_limits(dict(m.limits))
+            if refused is not None:
+                self.error(cmd.conn, errors.BAD_LIMITS, refused, "operator")
+                return
+            notice["limits"] = dict(m.limits)
+            detail = "new limits from the next round"
+        elif m.action == "void_round":
+            if not self.phases.in_round and self.phase is not Phase.BETTING:
+                self.error(cmd.conn, errors.NO_ROUND, "no round is in play", "operator")
+                return
+            self.void_round(m.reason)
+            detail = "the round in play is void: every wager returned"
+        else:  # correct_result
+            outcome = self.correct_result(dict(m.result))
+            if outcome is None:
+                self.error(
+                    cmd.conn,
+                    errors.NOT_SUPPORTED,
+                    f"a {self.kind} table has no result to correct",
+                    "operator",
+                )
+                return
+            detail = outcome
+        notice["detail"] = detail
+        self.broadcast(notice)
+        cmd.conn.send(wire.OperatorDone(m.action, self.id, None, detail))
+
+    def reopen(self) -> None:
+        """An operator reopened the table: rounds may start again."""
+        return None
+
+    def stage_limits(self, limits: dict[str, int]) -> str | None:
+        """New limits from the next round on; the reason they are refused, or None."""
+        return f"a {self.kind} table has no limits to change"
+
+    def correct_result(self, result: dict[str, Any]) -> str | None:
+        """Re-settle the last round with a corrected result (ETG s9): what was done, or
+        None when this kind has no result to correct."""
+        return None
+
+    def close_if_due(self) -> None:
+        """An operator closed the table: once no round is in play, everyone leaves."""
+        if self.closed_by_operator and not self.phases.in_round and self.members:
+            for member in list(self.members.values()):
+                self.vacate(member, "table_closed")
+
     def on_store_status(self, item: StoreStatus) -> None:
         """Tell everyone why no round starts (or that play resumes)."""
         ok = self.books.can_move
@@ -484,6 +567,7 @@ class TableActor(ABC):
     def on_time(self, now: float) -> None:
         self.expire_grace(now)
         self.on_round_time(now)
+        self.close_if_due()
 
     # -- what each table kind implements ----------------------------------------------------
     @abstractmethod
@@ -569,5 +653,7 @@ BASE_HANDLERS: dict[type, Handler] = {
     Detach: TableActor.on_detach,
     Shutdown: TableActor.on_shutdown,
     StoreStatus: TableActor.on_store_status,
+    Expel: TableActor.on_expel,
+    wire.Operator: TableActor.on_operator,
 }
 TableActor.handlers = BASE_HANDLERS

@@ -44,8 +44,8 @@ from protocol import messages as wire
 from protocol.messages import Balance, TableInfo
 from server.cards import RandomSource, SeededRandomSource, SystemRandomSource
 from server.config import ServerConfig, TableConfig
-from server.errors import IllegalAction
-from server.games.poker import PokerRound, blind_posters, next_designated, rules_for
+from server.errors import IllegalAction, ScenarioError
+from server.games.poker import PokerRound, RuleSet, blind_posters, next_designated, rules_for
 from server.games.poker.events import ActionTaken, Event, TurnToAct
 from server.games.visibility import Visibility
 from server.money import dollars
@@ -96,6 +96,7 @@ class PokerTable(TableActor):
         self.next_round_at = 0.0
         self.table_full_at_start = False
         self.last_blinds: list[int] = []
+        self.staged_rules: RuleSet | None = None  # new limits, from the next round
 
     def stake(self, seat: Seat) -> int:
         return self.books.balance(books.stake(seat.number, seat.account))
@@ -360,7 +361,27 @@ class PokerTable(TableActor):
         """Seats that would be dealt in and are actually playing (not sitting out)."""
         return sum(1 for s in self.seats.values() if self._dealt_in(s) and not s.sitting_out)
 
+    def stage_limits(self, limits: dict[str, int]) -> str | None:
+        """New blinds (``blind_1``, ``blind_2``...) or buy-in limits (``min_table_stake``,
+        ``min_buy_in``, ``max_buy_in``), checked by the rules and in force from the next
+        round (the players were told now)."""
+        options = {k: v for k, v in self.table.options.items()}
+        blinds = [limits.pop(k) for k in sorted(k for k in limits if k.startswith("blind_"))]
+        if blinds:
+            options["blinds"] = blinds
+        options.update(limits)
+        try:
+            self.staged_rules = rules_for(self.game, options)
+        except ScenarioError as exc:
+            return str(exc)
+        return None
+
+    def reopen(self) -> None:
+        self._gather()
+
     def _start_round(self) -> None:
+        if self.staged_rules is not None:  # limits changed with notice: between rounds
+            self.rules, self.staged_rules = self.staged_rules, None
         if self._eligible_count() < 2 or not self.books.can_move:
             return  # no round starts while the ledger's store is out (it says why)
         players = sorted(n for n, s in self.seats.items() if self._dealt_in(s))

@@ -1,0 +1,61 @@
+"""The operator channel: who may use which control, and the audit log.
+
+Staff sessions (a token with role ``supervisor`` or ``manager``) send ``operator`` messages
+on the same WebSocket as players (protocol/README.md, "Operator channel"):
+
+========================  ==========  =====================================================
+control                   roles       effect
+========================  ==========  =====================================================
+``close_table``           sup., mgr.  notice to everyone; no new round; after the round in
+                                      play every seat is vacated (stakes home)
+``open_table``            sup., mgr.  the table takes players and starts rounds again
+``set_limits``            sup., mgr.  new limits, announced now, in force from the next round
+``void_round``            sup., mgr.  the round in play is void: every wager returned
+``correct_result``        manager     a result corrected and re-settled (ETG s9; tables
+                                      that have results to correct)
+``suspend``/``unsuspend`` manager     an account's tokens refused, its seats vacated
+========================  ==========  =====================================================
+
+Every operator message, applied or refused, is appended to the audit log in the ledger's
+store (who, role, when, what, why, and the outcome): ``croupier admin audit`` prints it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Final
+
+from protocol.messages import Operator
+from server.store.ledger import Ledger
+
+SUPERVISOR_ACTIONS: Final = frozenset({"close_table", "open_table", "set_limits", "void_round"})
+MANAGER_ACTIONS: Final = SUPERVISOR_ACTIONS | {"correct_result", "suspend", "unsuspend"}
+ALLOWED: Final[dict[str, frozenset[str]]] = {
+    "supervisor": SUPERVISOR_ACTIONS,
+    "manager": MANAGER_ACTIONS,
+}
+ACCOUNT_ACTIONS: Final = frozenset({"suspend", "unsuspend"})
+
+
+def allowed(role: str, action: str) -> bool:
+    return action in ALLOWED.get(role, frozenset())
+
+
+def audit(ledger: Ledger, who: str, role: str, m: Operator, outcome: str) -> None:
+    """Append one entry to the audit log (kept in the ledger's store with the next batch)."""
+    ledger.note(
+        {
+            "id": f"audit:{ledger.instance}:{time.time_ns()}",
+            "audit": True,
+            "at": time.time(),
+            "who": who,
+            "role": role,
+            "action": m.action,
+            "table": m.table,
+            "account": m.account,
+            "why": m.reason,
+            "limits": dict(m.limits) or None,
+            "result": dict(m.result) or None,
+            "outcome": outcome,
+        }
+    )

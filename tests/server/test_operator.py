@@ -1,0 +1,156 @@
+"""Operator controls over real sockets (issue 10, item 5): each control against each role,
+its effect on the table, and its entry in the audit log."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from clients.client import Client, ServerError
+from server.accounts import Accounts
+from tests.server.helpers import fast_config, is_event, running_server, table, until
+from tests.shared import REPO
+
+SECRET = "operator-secret"
+T = "holdem-act-t"
+ACCOUNTS = Accounts(SECRET)
+CONTROLS: dict[str, dict[str, Any]] = {
+    "close_table": {"table": T},
+    "open_table": {"table": T},
+    "set_limits": {"table": T, "limits": {"blind_1": 200, "blind_2": 400}},
+    "void_round": {"table": T},
+    "correct_result": {"table": T, "result": {"number": 17}},
+    "suspend": {"account": "nobody"},
+    "unsuspend": {"account": "nobody"},
+}
+MANAGER_ONLY = {"correct_result", "suspend", "unsuspend"}
+
+
+def op(action: str, **fields: Any) -> dict[str, Any]:
+    return {"type": "operator", "action": action, "reason": f"test {action}", **fields}
+
+
+async def _fund(server: Any, *accounts: str) -> None:
+    for account in accounts:
+        server.croupier.ledger.deposit(account, 1_000_000)
+
+
+@pytest.mark.parametrize("role", ["player", "cashier", "supervisor", "manager"])
+async def test_each_control_is_refused_to_the_wrong_role(role: str, tmp_path: Path) -> None:
+    config = fast_config(table("holdem-act"), secret=SECRET, data=tmp_path / "var")
+    async with running_server(config) as server:
+        token = ACCOUNTS.issue(f"{role}-1", role.title(), role=role)
+        async with Client.connect(server.url, token=token) as staff:
+            for action, fields in CONTROLS.items():
+                may = role == "manager" or (role == "supervisor" and action not in MANAGER_ONLY)
+                try:
+                    await staff.request(op(action, **fields), "operator")
+                    refused = None
+                except ServerError as exc:
+                    refused = exc.code
+                if not may:
+                    assert refused == "not_authorized", (role, action)
+                else:
+                    assert refused != "not_authorized", (role, action)
+    audit = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "admin",
+            "audit",
+            "--data",
+            str(tmp_path / "var"),
+            "--json",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    entries = [json.loads(line) for line in audit.stdout.splitlines()]
+    assert [e["action"] for e in entries] == list(CONTROLS)  # every control, applied or not
+    assert all(e["who"] == f"{role}-1" and e["role"] == role and e["why"] for e in entries)
+    if role in ("player", "cashier"):
+        assert all(e["outcome"] == "refused: role" for e in entries)
+
+
+async def test_close_void_limits_and_open_act_on_the_table(tmp_path: Path) -> None:
+    config = fast_config(table("holdem-act", seats=2), secret=SECRET, data=tmp_path / "var")
+    async with running_server(config) as server:
+        await _fund(server, "ann", "bob")
+        sup = ACCOUNTS.issue("sue", "Sue", role="supervisor")
+        async with (
+            Client.connect(server.url, token=ACCOUNTS.issue("ann", "Ann")) as ann,
+            Client.connect(server.url, token=ACCOUNTS.issue("bob", "Bob")) as bob,
+            Client.connect(server.url, token=sup) as sue,
+        ):
+            for p in (ann, bob):
+                await p.join(T)
+                await p.buy_in(T, 10_000)
+            await until(ann, is_event("round_starting"))
+            # a void: every wager back, the stakes as they were
+            done = await sue.request(op("void_round", table=T), "operator")
+            assert "void" in done["detail"]
+            await until(ann, is_event("round_voided"))
+            # new limits: announced now, in force from the next round
+            await sue.request(
+                op("set_limits", table=T, limits={"blind_1": 200, "blind_2": 400}), "operator"
+            )
+            notice = await until(ann, is_event("table_notice", action="set_limits"))
+            assert notice["event"]["limits"] == {"blind_1": 200, "blind_2": 400}
+            posted = await until(
+                ann,
+                lambda m: m["type"] == "event"
+                and m["event"]["type"] == "blind_posted"
+                and m["event"]["kind"] == "blind2",
+            )
+            assert posted["event"]["amount"] == 400
+            # closing: notice, no new round, seats vacated with their stakes home
+            await sue.request(op("close_table", table=T), "operator")
+            await until(ann, is_event("table_notice", action="close_table"))
+            left = await until(ann, lambda m: m["type"] == "left")
+            assert left["reason"] == "table_closed" and left["returned"] > 0
+            with pytest.raises(ServerError) as closed:
+                await ann.join(T)
+            assert closed.value.code == "shutting_down"
+            await sue.request(op("open_table", table=T), "operator")
+            await ann.join(T)  # open again
+            with pytest.raises(ServerError) as nothing:
+                await sue.request(op("correct_result", table=T, result={"x": 1}), "operator")
+            assert nothing.value.code == "not_authorized"  # a supervisor may not
+        money = server.croupier.money()
+        assert money["issued"] == money["wallets"] + money["stakes"] + money["commission"]
+
+
+async def test_suspend_refuses_the_account_and_vacates_its_seat(tmp_path: Path) -> None:
+    config = fast_config(table("holdem-act"), secret=SECRET, data=tmp_path / "var")
+    ann_token = ACCOUNTS.issue("ann", "Ann")
+    async with running_server(config) as server:
+        await _fund(server, "ann")
+        mgr = ACCOUNTS.issue("max", "Max", role="manager")
+        async with Client.connect(server.url, token=mgr) as boss:
+            async with Client.connect(server.url, token=ann_token) as ann:
+                await ann.join(T)
+                await ann.buy_in(T, 10_000)
+                await boss.request(op("suspend", account="ann"), "operator")
+                with trio.fail_after(5), pytest.raises(Exception):  # noqa: B017 - dropped
+                    while True:
+                        await ann.recv()
+            with pytest.raises(ServerError) as refused:
+                async with Client.connect(server.url, token=ann_token):
+                    pass
+            assert refused.value.code == "bad_token"
+            with trio.fail_after(5):
+                while server.croupier.tables[T].members:
+                    await trio.sleep(0.02)
+            assert server.croupier.ledger.balance("ann") == 1_000_000  # the stake came home
+            await boss.request(op("unsuspend", account="ann"), "operator")
+            async with Client.connect(server.url, token=ann_token):
+                pass
