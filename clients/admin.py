@@ -35,6 +35,7 @@ ACTIONS = (
     "set_limits",
     "void_round",
     "correct_result",
+    "approve_jackpot",
     "suspend",
     "unsuspend",
 )

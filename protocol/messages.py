@@ -174,6 +174,7 @@ OperatorAction = Literal[
     "set_limits",
     "void_round",
     "correct_result",
+    "approve_jackpot",
     "suspend",
     "unsuspend",
 ]

@@ -35,6 +35,9 @@ class TableConfig:
     jackpot_pool: str | None = None  # linked progressive pool id (jackpot wagers only with one)
     betting_seconds: float = 15.0  # the betting window's countdown (Sch 19 s5(4))
     decision_seconds: float = 20.0  # time for each box's decision; then the engine's timeout
+    #: after a jackpot outage: "auto" (wagers reopen when the pool answers) or "approval"
+    #: (a manager approves, ACT 2017 r 14.5); None: approval for ACT 2017 tables, else auto
+    jackpot_reopen: str | None = None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ control                   roles       effect
 ``void_round``            sup., mgr.  the round in play is void: every wager returned
 ``correct_result``        manager     a result corrected and re-settled (ETG s9; tables
                                       that have results to correct)
+``approve_jackpot``       manager     jackpot wagers reopen after an outage (ACT 2017
+                                      r 14.5; tables with ``jackpot_reopen = "approval"``)
 ``suspend``/``unsuspend`` manager     an account's tokens refused, its seats vacated
 ========================  ==========  =====================================================
 
@@ -29,7 +31,12 @@ from protocol.messages import Operator
 from server.store.ledger import Ledger
 
 SUPERVISOR_ACTIONS: Final = frozenset({"close_table", "open_table", "set_limits", "void_round"})
-MANAGER_ACTIONS: Final = SUPERVISOR_ACTIONS | {"correct_result", "suspend", "unsuspend"}
+MANAGER_ACTIONS: Final = SUPERVISOR_ACTIONS | {
+    "correct_result",
+    "approve_jackpot",
+    "suspend",
+    "unsuspend",
+}
 ALLOWED: Final[dict[str, frozenset[str]]] = {
     "supervisor": SUPERVISOR_ACTIONS,
     "manager": MANAGER_ACTIONS,

@@ -95,6 +95,7 @@ BANKED_GAMES: tuple[str, ...] = tabled("banked")
 _TABLE_SETTLED = ("jackpot_paid", "round_settled")
 
 UNAVAILABLE_TEXT = "jackpot system unavailable: no jackpot wagers (QLD Sch 3 s34; ACT 2017 r 4.2)"
+APPROVAL_TEXT = "jackpot system back: wagers reopen when a manager approves (ACT 2017 r 14.5)"
 
 
 # -- results of the table's jobs and services (inbox items) -----------------------------------
@@ -195,6 +196,14 @@ class BankedTable(TableActor):
         self.jackpot_wagers = 0
         self.jackpot_wager_total = 0
         self.staged_options: dict[str, Any] | None = None  # new limits, next window
+        reopen = table.jackpot_reopen or (
+            "approval" if table.game == "canberra-poker-2017" else "auto"
+        )
+        if reopen not in ("auto", "approval"):
+            raise ConfigError(f"table {table.id}: jackpot_reopen must be auto or approval")
+        self.reopen_needs_approval = reopen == "approval"
+        self.jackpot_closed_by_outage = False
+        self.awaiting_approval = False
         self.jackpot_held = 0
 
     @classmethod
@@ -251,6 +260,8 @@ class BankedTable(TableActor):
     def _jackpot_status(self) -> str:
         if self.jackpot_open:
             return "open"
+        if self.awaiting_approval:
+            return APPROVAL_TEXT
         if self.link is not None and self.link.mismatch:
             return "no jackpot wagers: " + self.link.mismatch
         return UNAVAILABLE_TEXT
@@ -427,6 +438,15 @@ class BankedTable(TableActor):
         except InvalidRound as exc:
             return str(exc)
         return None
+
+    def approve_jackpot(self) -> str | None:
+        """A manager approves jackpot wagers again after an outage (ACT 2017 r 14.5)."""
+        if not self.awaiting_approval:
+            return None
+        self.awaiting_approval = self.jackpot_closed_by_outage = False
+        self.jackpot_open = True
+        self.broadcast({"type": "jackpot_status", "open": True, "status": "open"})
+        return "jackpot wagers open again"
 
     def reopen(self) -> None:
         if self.members and self.phase in (Phase.IDLE, Phase.PAUSE):
@@ -892,9 +912,17 @@ class BankedTable(TableActor):
         )
 
     def on_jackpot_availability(self, item: JackpotAvailability) -> None:
+        if item.open and self.reopen_needs_approval and self.jackpot_closed_by_outage:
+            if not self.awaiting_approval:  # ACT 2017 r 14.5: a manager approves first
+                self.awaiting_approval = True
+                self.broadcast(
+                    {"type": "jackpot_status", "open": False, "status": self._jackpot_status()}
+                )
+            return
         if item.open == self.jackpot_open:
             return
         self.jackpot_open = item.open
+        self.jackpot_closed_by_outage = not item.open
         if not item.open and self.phase is Phase.BETTING:
             for box, ws in sorted(self.layout.items()):  # not accepted: returned (s34)
                 amount = ws.pop("jackpot", 0)

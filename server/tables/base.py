@@ -459,6 +459,12 @@ class TableActor(ABC):
                 return
             notice["limits"] = dict(m.limits)
             detail = "new limits from the next round"
+        elif m.action == "approve_jackpot":
+            approved = self.approve_jackpot()
+            if approved is None:
+                self.error(cmd.conn, errors.NOT_SUPPORTED, "no jackpot awaits approval", "operator")
+                return
+            detail = approved
         elif m.action == "void_round":
             if not self.phases.in_round and self.phase is not Phase.BETTING:
                 self.error(cmd.conn, errors.NO_ROUND, "no round is in play", "operator")
@@ -487,6 +493,10 @@ class TableActor(ABC):
     def stage_limits(self, limits: dict[str, int]) -> str | None:
         """New limits from the next round on; the reason they are refused, or None."""
         return f"a {self.kind} table has no limits to change"
+
+    def approve_jackpot(self) -> str | None:
+        """Reopen jackpot wagers after an outage (ACT 2017 r 14.5); None: nothing awaits."""
+        return None
 
     def correct_result(self, result: dict[str, Any]) -> str | None:
         """Re-settle the last round with a corrected result (ETG s9): what was done, or

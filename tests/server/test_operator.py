@@ -26,10 +26,11 @@ CONTROLS: dict[str, dict[str, Any]] = {
     "set_limits": {"table": T, "limits": {"blind_1": 200, "blind_2": 400}},
     "void_round": {"table": T},
     "correct_result": {"table": T, "result": {"number": 17}},
+    "approve_jackpot": {"table": T},
     "suspend": {"account": "nobody"},
     "unsuspend": {"account": "nobody"},
 }
-MANAGER_ONLY = {"correct_result", "suspend", "unsuspend"}
+MANAGER_ONLY = {"correct_result", "approve_jackpot", "suspend", "unsuspend"}
 
 
 def op(action: str, **fields: Any) -> dict[str, Any]:
@@ -107,9 +108,11 @@ async def test_close_void_limits_and_open_act_on_the_table(tmp_path: Path) -> No
             assert notice["event"]["limits"] == {"blind_1": 200, "blind_2": 400}
             posted = await until(
                 ann,
-                lambda m: m["type"] == "event"
-                and m["event"]["type"] == "blind_posted"
-                and m["event"]["kind"] == "blind2",
+                lambda m: (
+                    m["type"] == "event"
+                    and m["event"]["type"] == "blind_posted"
+                    and m["event"]["kind"] == "blind2"
+                ),
             )
             assert posted["event"]["amount"] == 400
             # closing: notice, no new round, seats vacated with their stakes home
@@ -154,3 +157,36 @@ async def test_suspend_refuses_the_account_and_vacates_its_seat(tmp_path: Path) 
             await boss.request(op("unsuspend", account="ann"), "operator")
             async with Client.connect(server.url, token=ann_token):
                 pass
+
+
+async def test_act_2017_jackpot_reopens_only_when_a_manager_approves() -> None:
+    """ACT 2017 r 14.5: after the jackpot system was down, jackpot wagers reopen only with a
+    manager's approval (Canberra Poker 2017's default ``jackpot_reopen``)."""
+    from server.config import TableConfig
+    from server.tables.banked import APPROVAL_TEXT, JackpotAvailability
+
+    cp = TableConfig(
+        id="cp17",
+        game="canberra-poker-2017",
+        options={"minimum": 500, "maximum": 50000, "jackpot_wager": 100},
+        jackpot_pool="cp17-pool",
+    )
+    async with running_server(fast_config(cp, secret=SECRET)) as server:
+        tbl = server.croupier.tables["cp17"]
+        mgr = ACCOUNTS.issue("max", "Max", role="manager")
+        async with (
+            Client.connect(server.url, token=mgr) as boss,
+            Client.connect(server.url, token=ACCOUNTS.issue("viv", "Viv")) as viv,
+        ):
+            await viv.join("cp17", role="spectator")
+            with pytest.raises(ServerError):  # nothing awaits approval yet
+                await boss.request(op("approve_jackpot", table="cp17"), "operator")
+            tbl.submit(JackpotAvailability(False))
+            await until(viv, is_event("jackpot_status", open=False))
+            tbl.submit(JackpotAvailability(True))  # the pool answers again
+            held = await until(viv, is_event("jackpot_status", status=APPROVAL_TEXT))
+            assert held["event"]["open"] is False and not tbl.jackpot_open
+            done = await boss.request(op("approve_jackpot", table="cp17"), "operator")
+            assert "open" in done["detail"]
+            await until(viv, is_event("jackpot_status", open=True))
+            assert tbl.jackpot_open
