@@ -24,7 +24,7 @@ SHAPE = {"bad_frame", "unknown_type", "bad_message"}
 
 bad_amounts = st.one_of(
     st.floats(allow_nan=True),
-    st.integers(max_value=-1),
+    st.integers(min_value=-(2**63), max_value=-1),
     st.integers(min_value=MAX_AMOUNT + 1, max_value=2**64 - 1),
     st.text(max_size=5),
     st.booleans(),
