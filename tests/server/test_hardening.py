@@ -90,16 +90,25 @@ async def test_production_names_come_from_the_token() -> None:
 
 
 async def test_spectator_and_per_address_caps() -> None:
-    config = fast_config(table("holdem-act"), max_spectators=2, max_per_ip=4)
+    accounts = Accounts("s6")
+    config = fast_config(
+        table("holdem-act"),
+        secret="s6",
+        origins=("https://c.example",),
+        max_spectators=2,
+        max_per_ip=4,
+    )
+    tokens = [accounts.issue(f"p{i}", f"P{i}") for i in range(4)]
     async with running_server(config) as server:
-        async with Client.connect(server.url) as a, Client.connect(server.url) as b:
+        connect = [Client.connect(server.url, token=t) for t in tokens]
+        async with connect[0] as a, connect[1] as b:
             await a.join(T, role="spectator")
             await b.join(T, role="spectator")
-            async with Client.connect(server.url) as c:
+            async with connect[2] as c:
                 with pytest.raises(ServerError) as full:
                     await c.join(T, role="spectator")
                 assert full.value.code == "spectators_full"
-                async with Client.connect(server.url):  # the fourth connection
+                async with connect[3]:  # the fourth connection
                     with pytest.raises(InvalidStatus) as many:
                         async with ws_connect(server.url, proxy=None):
                             pass
