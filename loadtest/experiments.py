@@ -13,6 +13,9 @@ Variants:
 * ``gc-default``: the server without its GC policy (``server/gc_policy.py``: freeze after
   start-up and every 30 s, thresholds 20000/20/20), i.e. CPython's default collector, to
   measure what the policy buys.
+* ``memory-ledger``: the ledger on the in-memory test double instead of SQLite in the data
+  directory, to measure what durability costs per action.
+* ``no-books-check``: tables skip the books check after every step, to measure it.
 
 Earlier variants were adopted by the server and removed from here: ``gc-tuned`` (now the
 server's GC policy) and ``no-turn-to-act`` (the table no longer sends ``turn_to_act``).
@@ -26,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-VARIANTS = ("baseline", "gc-default")
+VARIANTS = ("baseline", "gc-default", "memory-ledger", "no-books-check")
 
 
 def _time_collections() -> None:
@@ -56,6 +59,14 @@ def serve_variant(variant: str, serve_args: list[str]) -> int:
 
         gc_policy.tune_at_startup = lambda *a, **k: None
         gc_policy.keep = idle
+    if variant == "memory-ledger":
+        from server.store.memory import MemoryStore
+
+        app.SqliteStore = lambda directory: MemoryStore()  # type: ignore[assignment,misc]  # A/B
+    if variant == "no-books-check":
+        from server.tables.books import Books
+
+        Books.check = lambda self, expected=None: None  # type: ignore[method-assign]  # A/B
     try:
         app.main(serve_args)
     except BaseException:  # SIGINT ends the server
