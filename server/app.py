@@ -44,6 +44,7 @@ from server.jackpots.service import open_jackpot_service
 from server.router import Router
 from server.tables.banked import BankedTable
 from server.tables.base import Shutdown, TableActor
+from server.tables.blackjack import BlackjackTable
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
 from server.wallet import Wallet
@@ -51,7 +52,11 @@ from server.wallet import Wallet
 log = logging.getLogger("croupier.server")
 
 #: The table class of each kind of table (game ids and their kinds: server.games.registry).
-TABLE_CLASSES: dict[TableKind, type[TableActor]] = {"poker": PokerTable, "banked": BankedTable}
+TABLE_CLASSES: dict[TableKind, type[TableActor]] = {
+    "poker": PokerTable,
+    "banked": BankedTable,
+    "blackjack": BlackjackTable,
+}
 
 
 def table_class(game: str) -> type[TableActor]:
@@ -273,8 +278,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ConfigError(f"table {t.id}: {exc}") from None
             if kind is PokerTable:
                 rules_for(t.game, dict(t.options))
-            elif kind is BankedTable:
-                BankedTable.check_config(t)
+            elif issubclass(kind, BankedTable):
+                kind.check_config(t)
     except (ConfigError, ScenarioError) as exc:
         print(f"croupier serve: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,205 @@
+"""The blackjack family at server tables, over real sockets on 127.0.0.1.
+
+Seed 004: Schedules 2 (BJ), 9 (SP), 15 (SW), 17 (CH). A full table of each variant (seven
+boxes; blackjack switch the digest's five) with backers (BJ s29, SP s30, CH s29; SW s28:
+super match only) plays 50 rounds on fast clocks; every round's result accounts for every
+stake (QLD Sch 19 s7) and money is conserved. A spectator's replay shows every card only
+once the rules expose it: the dealer's second card only after every hand and offer
+(s17(5)).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+import trio
+
+from clients.client import Client, ServerError
+from server.config import ServerConfig, TableConfig
+from server.tables.blackjack import BlackjackTable
+from tests.integration.helpers import conserved
+from tests.integration.test_banked_round import running
+
+VARIANTS = ("blackjack", "spanish-blackjack", "blackjack-switch", "blackjack-challenge")
+ROUNDS = 50
+
+
+def table(game: str, **kw: Any) -> TableConfig:
+    return TableConfig(
+        id=game,
+        game=game,
+        options={"minimum": 100, "maximum": 5_000},
+        seed=kw.pop("seed", 7),
+        betting_seconds=kw.pop("betting_seconds", 0.15),
+        decision_seconds=kw.pop("decision_seconds", 0.25),
+        **kw,
+    )
+
+
+def cfg(*tables: TableConfig, **kw: Any) -> ServerConfig:
+    return ServerConfig(
+        port=0,
+        tables=tables,
+        round_pause=0.01,
+        starting_balance=2_000_000,
+        close_timeout=1.0,
+        **kw,
+    )
+
+
+def amount_for(choice: dict[str, Any], rng: random.Random) -> int | None:
+    """An amount the server's bounds allow (insurance: the smallest, always legal)."""
+    if choice.get("amounts"):
+        return int(rng.choice(choice["amounts"]))
+    if "min" in choice:
+        if choice["verb"] == "insurance":
+            return int(choice["min"])
+        return int(rng.choice([choice["min"], choice["max"]]))
+    return None
+
+
+class Seat:
+    """A bot: holds a box (or backs one) and answers every decision it is prompted."""
+
+    def __init__(self, game: str, box: int, *, behind: bool = False, seed: int = 0) -> None:
+        self.game, self.box, self.behind = game, box, behind
+        self.rng = random.Random(f"{game}-{box}-{behind}-{seed}")
+        self.errors: list[dict[str, Any]] = []
+        self.results: list[dict[str, Any]] = []
+        self.verbs: Counter[str] = Counter()
+        self.frames: list[dict[str, Any]] = []
+        self.rounds = 0
+
+    async def wagers(self, client: Client) -> None:
+        g = self.game
+        try:
+            if self.behind:
+                if g == "blackjack-switch":  # SW s28: others bet super match only
+                    await client.wager(g, self.box, "super_match", 100, behind=True)
+                else:
+                    await client.wager(g, self.box, "main", 200, behind=True)
+                return
+            await client.wager(g, self.box, "main", 100 * self.rng.randint(1, 5))
+            if g == "blackjack-switch" and self.rng.random() < 0.3:
+                await client.wager(g, self.box, "super_match", 100)
+        except ServerError as exc:
+            self.errors.append(exc.message)
+
+    async def run(self, url: str, rounds: int) -> None:
+        async with Client.connect(url, name=f"{'b' if self.behind else 'p'}{self.box}") as c:
+            await c.join(self.game, seat=None if self.behind else self.box)
+            async for message in c:
+                self.frames.append(message)
+                if message.get("type") == "error":
+                    self.errors.append(message)
+                if message.get("type") != "event":
+                    continue
+                event = message["event"]
+                kind = event["type"]
+                if kind == "betting_open":
+                    if self.rounds >= rounds:
+                        return
+                    await self.wagers(c)
+                elif kind == "decision":
+                    if self.rng.random() < 0.02:
+                        continue  # the clock decides (an offer declined, a hand played out)
+                    choice = self.rng.choice(event["legal"])
+                    self.verbs[choice["verb"]] += 1
+                    await c.decide(
+                        self.game, event["box"], choice["verb"], amount_for(choice, self.rng)
+                    )
+                elif kind == "round_result":
+                    row = event["boxes"].get(str(self.box))
+                    if row is None:
+                        continue
+                    if self.behind:
+                        row = row.get("others", {}).get("P2")
+                        if row is None:
+                            continue
+                    self.rounds += 1
+                    self.results.append(row)
+
+
+async def spectate(url: str, game: str, frames: list[dict[str, Any]], stop: trio.Event) -> None:
+    async with Client.connect(url, name="watcher") as c:
+        view = await c.join(game, role="spectator")
+        frames.append({"type": "snapshot", "view": view.view})
+        async for message in c:
+            frames.append(message)
+            if stop.is_set():
+                return
+
+
+def check_replay(frames: list[dict[str, Any]]) -> int:
+    """Per round: the dealer's second card comes after every decision of the round (s17(5));
+    no snapshot or event shows more dealer cards than have been dealt. Returns rounds seen."""
+    rounds = 0
+    dealer: list[str] = []
+    for frame in frames:
+        if frame.get("type") != "event":
+            continue
+        ev = frame["event"]
+        kind = ev["type"]
+        if kind == "betting_open":
+            dealer = []
+        elif kind == "cards_dealt" and ev["to"] == "dealer":
+            dealer += ev["cards"]
+        elif kind == "decision_made":
+            assert len(dealer) == 1, f"a decision after the dealer's second card: {ev}"
+        elif kind == "decision":
+            raise AssertionError("a spectator received a decision prompt")
+        elif kind == "round_result" and ev["state"] == "complete":
+            assert ev["dealer"]["cards"] == dealer, (ev["dealer"], dealer)
+            assert len(dealer) >= 2
+            rounds += 1
+    return rounds
+
+
+@pytest.mark.parametrize("game", VARIANTS)
+async def test_full_table_plays_50_rounds_money_conserved_sch19_s7(game: str) -> None:
+    boxes = 5 if game == "blackjack-switch" else 7
+    async with running(cfg(table(game))) as server:
+        actor = server.croupier.tables[game]
+        assert isinstance(actor, BlackjackTable)
+        assert actor.num_boxes == boxes
+        seats = [Seat(game, b) for b in range(1, boxes + 1)]
+        backers = [Seat(game, 1, behind=True), Seat(game, 3, behind=True, seed=1)]
+        watched: list[dict[str, Any]] = []
+        stop = trio.Event()
+        with trio.fail_after(40):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(spectate, server.url, game, watched, stop)
+                await trio.sleep(0.05)
+                for s in seats:
+                    nursery.start_soon(s.run, server.url, ROUNDS)
+                await trio.sleep(0.05)
+                for s in backers:
+                    nursery.start_soon(s.run, server.url, ROUNDS)
+                while any(s.rounds < ROUNDS for s in seats):
+                    await trio.sleep(0.05)
+                stop.set()
+                nursery.cancel_scope.cancel()
+        every = seats + backers
+        assert [e for s in every for e in s.errors] == []
+        for s in every:
+            for row in s.results:
+                assert row["bet"] == sum(w["stake"] for w in row["wagers"].values())
+                assert row["paid"] == sum(w["stake"] + w["net"] for w in row["wagers"].values())
+        assert sum(len(s.results) for s in backers) >= ROUNDS  # backers played
+        verbs = sum((s.verbs for s in every), Counter())
+        assert verbs["hit"] and verbs["stand"] and verbs["double"] and verbs["split"], verbs
+        if game == "blackjack-switch":
+            assert verbs["switch"]
+        if game != "blackjack-challenge":
+            assert verbs["insurance"] or verbs["even_money"], verbs
+        assert check_replay(watched) >= ROUNDS - 2
+        with trio.fail_after(10):
+            while server.croupier.health()["money"]["stakes"]:
+                await trio.sleep(0.05)
+        health = server.croupier.health()
+        assert conserved(health), health
+        shoe = actor.shoe
+        assert shoe is not None and shoe.reshuffles >= 1  # one shoe across rounds, reshuffled
