@@ -1054,6 +1054,7 @@ function wagerText(wagers) {
 }
 
 function onBankedEvent(t, ev, quiet = false) {
+  if (window.Blackjack) Blackjack.onEvent(t, ev);  // hands, splits, offers (blackjack.js)
   const type = ev.type;
   const log = (text, kind = "") => { if (!quiet) addLog(t, text, kind); };
   const boxName = (b) => `box ${b}` + (t.myBoxes.has(b) ? " (yours)" : "");
@@ -1243,6 +1244,7 @@ function renderBanked(t) {
     box.appendChild(el);
   }
   renderBankedControls(t);
+  if (window.Blackjack) Blackjack.render(t);  // hands and the verb row (blackjack.js)
   renderBankedResult(t);
   renderLog(t);
   tickBanked();
