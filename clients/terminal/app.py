@@ -14,6 +14,7 @@ from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client, ServerError
 from clients.terminal.banked import BankedSession
+from clients.terminal.blackjack import BlackjackSession, is_blackjack
 from clients.terminal.commands import parse_amount
 from clients.terminal.poker import POKER_GAME, PokerSession, buy_in_amount
 from clients.terminal.render import money
@@ -132,6 +133,8 @@ async def session(
     rng = random.Random(args.seed) if args.bot else None
     live = not args.bot and not args.plain and console.is_terminal and sys.stdin.isatty()
     kind = BankedSession if banked else PokerSession
+    if banked and is_blackjack(str(chosen.get("game", ""))):
+        kind = BlackjackSession  # hands, splits, every verb listed (clients/terminal/blackjack.py)
     player: Session = kind(
         client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
     )
