@@ -208,3 +208,78 @@ async def test_full_table_plays_50_rounds_money_conserved_sch19_s7(game: str) ->
         assert conserved(health), health
         shoe = actor.shoe
         assert shoe is not None and shoe.reshuffles >= 1  # one shoe across rounds, reshuffled
+
+
+LEAK_SHOE = ["9h", "6c", "7d", "Qs", "5h"]  # box 1: 9 7 = 16, stands; dealer 6 Q 5 = 21
+
+
+async def collect_until_result(client: Client, frames: list[dict[str, Any]]) -> None:
+    async for message in client:
+        frames.append(message)
+        event = message.get("event") or {}
+        if event.get("type") == "round_result":
+            return
+
+
+async def test_no_card_before_the_rules_expose_it_dealer_second_card_s17_5() -> None:
+    """A replay of what a player, a spectator and a late joiner received: the dealer's second
+    card (Qs, in no other place this round) appears in nothing before its ``cards_dealt``,
+    which comes after the box's last decision (BJ s17(5): no hole card)."""
+    game = "blackjack"
+    async with (
+        running(cfg(table(game, betting_seconds=0.5, decision_seconds=5.0))) as server,
+        Client.connect(server.url, name="spec") as spec,
+        Client.connect(server.url, name="pat") as pat,
+        Client.connect(server.url, name="late") as late,
+    ):
+        watched: list[dict[str, Any]] = []
+        played: list[dict[str, Any]] = []
+        joined: list[dict[str, Any]] = []
+        view = await spec.join(game, role="spectator")
+        watched.append({"type": "snapshot", "view": view.view})
+        assert await spec.dev_force(game, shoe=LEAK_SHOE) == 1
+        with trio.fail_after(20):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(collect_until_result, spec, watched)
+                mine = await pat.join(game, seat=1)
+                played.append({"type": "snapshot", "view": mine.view})
+                async for message in pat:
+                    played.append(message)
+                    event = message.get("event") or {}
+                    if event.get("type") == "betting_open":
+                        await pat.wager(game, 1, "main", 500)
+                    elif event.get("type") == "decision":
+                        assert event["street"] == "hand 1"
+                        snap = await late.join(game, role="spectator")  # mid-round snapshot
+                        joined.append({"type": "snapshot", "view": snap.view})
+                        dealt = [
+                            e
+                            for e in snap.view["round_events"]
+                            if e["type"] == "cards_dealt" and e["to"] == "dealer"
+                        ]
+                        assert [c for e in dealt for c in e["cards"]] == ["6c"]
+                        assert "cards" not in str(snap.view["shoe"])
+                        await pat.decide(game, 1, "stand")
+                        nursery.start_soon(collect_until_result, late, joined)
+                    elif event.get("type") == "round_result":
+                        break
+        for frames in (watched, played, joined):
+            second = next(
+                i
+                for i, f in enumerate(frames)
+                if (f.get("event") or {}).get("type") == "cards_dealt"
+                and f["event"]["to"] == "dealer"
+                and f["event"]["cards"] == ["Qs"]
+            )
+            assert all("Qs" not in repr(f) for f in frames[:second])
+            decisions = [
+                i
+                for i, f in enumerate(frames)
+                if (f.get("event") or {}).get("type") == "decision_made"
+            ]
+            assert decisions and max(decisions) < second
+        result = next(
+            f["event"] for f in played if (f.get("event") or {}).get("type") == "round_result"
+        )
+        assert result["dealer"]["cards"] == ["6c", "Qs", "5h"]
+        assert result["boxes"]["1"]["paid"] == 0  # 16 against 21
