@@ -7,7 +7,9 @@ game -- the legal ones with their amounts, the others as "not now". A verb that 
 amount may be typed without one: the full double, insurance in whole dollars' worth (always
 within BJ s23(4)), follow hand 1. Commands: ``hit``, ``stand``, ``double [AMOUNT]``,
 ``split``, ``insurance [AMOUNT]``, ``even_money``, ``surrender``, ``rescue``, ``switch``,
-``cover``, ``follow 1|2`` (or ``d BOX VERB [AMOUNT]`` with several boxes).
+``cover``, ``follow 1|2`` (or ``d BOX VERB [AMOUNT]`` with several boxes); ``b BOX WAGER
+AMOUNT`` backs a box another player holds (a ``wager`` with ``behind``, BJ s29): its offers
+are then this player's decisions too.
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.terminal.banked import BankedSession
-from clients.terminal.commands import BankedCommand
+from clients.terminal.commands import (
+    BANKED_HELP,
+    BadCommand,
+    BankedCommand,
+    parse_amount,
+    parse_banked_command,
+)
 from clients.terminal.render import card_text, choice_text, money
 
 #: The family's decision verbs in the order they are listed (the game's own subset is shown).
@@ -77,7 +85,23 @@ def default_amount(choice: dict[str, Any]) -> int | None:
 class BlackjackSession(BankedSession):
     """A blackjack-family table (see the module docstring)."""
 
-    HINT = "commands: w hit stand double split insurance surrender switch l t h q"
+    HINT = "commands: w b hit stand double split insurance surrender switch l t h q"
+    HELP = (
+        BANKED_HELP.rstrip()
+        + "\n    b BOX WAGER AMOUNT   back a box another player holds (blackjack s29)\n"
+        + "    hit stand double [AMOUNT] split insurance [AMOUNT] even_money surrender\n"
+        + "    rescue switch cover follow 1|2   blackjack decisions (amounts optional)\n"
+    )
+
+    @staticmethod
+    def parse(line: str) -> BankedCommand | None:
+        words = line.split()
+        if words and words[0].lower() in ("b", "back"):
+            amount = parse_amount(words[3]) if len(words) == 4 else None
+            if amount is None or not words[1].isdigit():
+                raise BadCommand("usage: b BOX WAGER AMOUNT (cents, or $dollars)")
+            return BankedCommand("back", int(words[1]), words[2].lower(), amount)
+        return parse_banked_command(line)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.split_hands: dict[int, list[dict[str, Any]]] = {}
@@ -112,6 +136,13 @@ class BlackjackSession(BankedSession):
             kind == "hand_shown" and box is not None and str(ev.get("hand", "")).startswith("area")
         ):
             self._hand(box, ev.get("hand"))["cards"] = list(ev.get("cards") or [])  # SW s17
+        elif kind == "wager_placed" and ev.get("place") and box is not None:
+            if ev.get("name") == self.me:
+                self.my_boxes.add(box)  # a box this player backs: its offers are his to answer
+            amount = money(ev.get("amount"))
+            return f"{ev.get('name')} behind box {box} ({ev['place']}): {ev.get('wager')} {amount}"
+        elif kind == "backer_returned":
+            return f"box {box} has no wager: {ev.get('place')} gets {money(ev.get('amount'))} back"
         return super().apply(ev)
 
     def hands_text(self, box: int) -> Text:
@@ -164,7 +195,22 @@ class BlackjackSession(BankedSession):
         return panel
 
     async def flush(self) -> None:
-        """A range verb typed without an amount gets the default (module docstring)."""
+        """A backing wager goes while betting is open; a range verb typed without an amount
+        gets the default (module docstring)."""
+        while self.pending and self.pending[0].kind == "back" and self.status == "betting":
+            cmd = self.pending.popleft()
+            await self.client.send(
+                {
+                    "type": "wager",
+                    "table": self.tv.table,
+                    "box": cmd.box,
+                    "wager": cmd.name,
+                    "amount": cmd.amount,
+                    "behind": True,
+                }
+            )
+        if self.pending and self.pending[0].kind == "back":
+            return
         if self.pending and self.pending[0].kind == "decide" and self.pending[0].amount is None:
             cmd = self.pending[0]
             owed = {b: d for b, d in self.decisions.items() if b in self.my_boxes}

@@ -1054,7 +1054,8 @@ function wagerText(wagers) {
 }
 
 function onBankedEvent(t, ev, quiet = false) {
-  if (window.Blackjack) Blackjack.onEvent(t, ev);  // hands, splits, offers (blackjack.js)
+  // hands, splits, offers, backers (blackjack.js); true: handled there alone
+  if (window.Blackjack && Blackjack.onEvent(t, ev, quiet)) return;
   const type = ev.type;
   const log = (text, kind = "") => { if (!quiet) addLog(t, text, kind); };
   const boxName = (b) => `box ${b}` + (t.myBoxes.has(b) ? " (yours)" : "");

@@ -49,10 +49,18 @@ const Blackjack = (() => {
     return `${ev.box}|${place ? `${ev.street} ${place}` : ev.street}`;
   }
 
-  function onEvent(t, ev) {
-    if (!handles(t)) return;
+  /** One banked event; true when it is blackjack's alone (a backer's wager). */
+  function onEvent(t, ev, quiet) {
+    if (!handles(t)) return false;
     const bj = state(t);
     switch (ev.type) {
+      case "wager_placed":
+        if (!ev.place) break;
+        if (!quiet) addLog(t, `${ev.name} behind box ${ev.box}: ${humanize(ev.wager)} ${money(ev.amount)}.`);
+        return true;
+      case "backer_returned":
+        if (!quiet) addLog(t, `Box ${ev.box} has no wager: ${money(ev.amount)} back to its backer.`, "warn");
+        return true;
       case "betting_open":
         bj.hands = {};
         bj.pending = {};
@@ -89,6 +97,7 @@ const Blackjack = (() => {
       default:
         break;
     }
+    return false;
   }
 
   function handText(cards) {

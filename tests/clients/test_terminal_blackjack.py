@@ -11,10 +11,17 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from clients.client import Client
-from clients.terminal.blackjack import default_amount, hand_text, is_blackjack
+from clients.terminal.blackjack import (
+    BlackjackSession,
+    default_amount,
+    hand_text,
+    is_blackjack,
+)
+from clients.terminal.commands import BadCommand, BankedCommand
 from server.config import TableConfig
 from tests.clients.support import config, running_server
 
@@ -44,6 +51,10 @@ def test_totals_defaults_and_games() -> None:
     assert default_amount({"verb": "split", "amounts": [1000]}) is None
     assert all(map(is_blackjack, ("blackjack", "spanish-blackjack", "blackjack-switch")))
     assert not is_blackjack("baccarat")
+    assert BlackjackSession.parse("b 2 main $5") == BankedCommand("back", 2, "main", 500)
+    assert BlackjackSession.parse("double") == BankedCommand("decide", None, "double", None)
+    with pytest.raises(BadCommand):
+        BlackjackSession.parse("b 2 main")
 
 
 async def _play(url: str, stdin: bytes, *args: str) -> str:

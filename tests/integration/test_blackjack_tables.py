@@ -198,6 +198,8 @@ async def test_full_table_plays_50_rounds_money_conserved_sch19_s7(game: str) ->
         assert verbs["hit"] and verbs["stand"] and verbs["double"] and verbs["split"], verbs
         if game == "blackjack-switch":
             assert verbs["switch"]
+        else:  # backers answered their offers (insurance, double, cover or follow)
+            assert sum(sum(s.verbs.values()) for s in backers) > 0
         if game != "blackjack-challenge":
             assert verbs["insurance"] or verbs["even_money"], verbs
         assert check_replay(watched) >= ROUNDS - 2
