@@ -190,11 +190,47 @@ const Blackjack = (() => {
     return row;
   }
 
+  /** Back a box another player holds (BJ s29): the wager row's wager and amount, behind. */
+  function renderBacking(t) {
+    let row = $("bj-back");
+    if (!row) {
+      row = document.createElement("div");
+      row.id = "bj-back";
+      row.className = "wager-row";
+      row.innerHTML = `<label>Back box <select id="bj-back-box"></select></label>
+        <button id="bj-back-btn" title="wager behind another player's box (BJ s29)">Back box</button>`;
+      $("wager-row").after(row);
+      $("bj-back-btn").onclick = () => {
+        const amount = toCents($("wager-amount").value);
+        const box = Number($("bj-back-box").value);
+        if (!box || amount === null) { toast("Choose a box and an amount."); return; }
+        send({ type: "wager", table: t.id, box, wager: $("wager-name").value, amount, behind: true });
+      };
+    }
+    const others = Object.keys(t.boxes).map(Number)
+      .filter((b) => t.boxes[b] && t.boxes[b].player && !t.myBoxes.has(b));
+    const sel = $("bj-back-box");
+    const key = others.join(",");
+    if (sel.dataset.key !== key) {
+      sel.dataset.key = key;
+      sel.textContent = "";
+      for (const b of others) {
+        const o = document.createElement("option");
+        o.value = b; o.textContent = `${b} (${t.boxes[b].player})`;
+        sel.appendChild(o);
+      }
+    }
+    $("bj-back-btn").disabled = t.status !== "betting" || !others.length;
+  }
+
   function render(t) {
+    const back = $("bj-back");
+    if (back) back.hidden = !handles(t) || t.role !== "player";
     if (!handles(t)) return;
     const bj = state(t);
     renderHands(t, bj);
     if (t.role !== "player") return;
+    renderBacking(t);
     const dec = $("decisions");
     dec.textContent = "";
     for (const [key, d] of Object.entries(bj.pending)) dec.appendChild(decisionRow(t, key, d));
