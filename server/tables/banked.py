@@ -773,7 +773,11 @@ class BankedTable(TableActor):
 
     def _time_out(self, engine: BankedRound, decision: Decision) -> None:
         """One decision not made in time: the engine's timeout for it."""
-        self.broadcast({"type": "timed_out", "round": self.round_no, "box": decision.box})
+        event: dict[str, Any] = {"type": "timed_out", "round": self.round_no, "box": decision.box}
+        place = self._place_of(decision)
+        if place is not None:
+            event["place"] = place  # another player on the box (a backer)
+        self.broadcast(event)
         self._after(self._engine_decide(engine, decision, "timeout", None))
 
     # -- settlement --------------------------------------------------------------------------

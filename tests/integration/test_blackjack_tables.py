@@ -285,3 +285,63 @@ async def test_no_card_before_the_rules_expose_it_dealer_second_card_s17_5() -> 
         )
         assert result["dealer"]["cards"] == ["6c", "Qs", "5h"]
         assert result["boxes"]["1"]["paid"] == 0  # 16 against 21
+
+
+async def back(client: Client, game: str, box: int) -> str:
+    """Back ``box`` with a $5 main wager: the place given, or the refusal's reason."""
+    await client.send(
+        {"type": "wager", "table": game, "box": box, "wager": "main", "amount": 500, "behind": True}
+    )
+    with trio.fail_after(10):
+        while True:
+            message = await client.recv()
+            if message.get("type") == "error" and message.get("ref") == "wager":
+                return str(message.get("reason"))
+            event = message.get("event") or {}
+            if event.get("type") == "wager_placed" and event.get("name") == client.welcome["name"]:
+                return str(event["place"])
+
+
+async def test_backers_join_a_box_in_turn_bj_s29() -> None:
+    """BJ s29(1): up to three players a box, places P2 and P3 in order; a player does not
+    back his own box or a free one; a backer whose box has no wager gets his money back at
+    no more bets; a backer's stake and result are his own (``others`` in the result)."""
+    game = "blackjack"
+    async with running(cfg(table(game, betting_seconds=1.0, decision_seconds=5.0))) as server:
+        async with (
+            Client.connect(server.url, name="ann") as ann,
+            Client.connect(server.url, name="bo") as bo,
+            Client.connect(server.url, name="cy") as cy,
+            Client.connect(server.url, name="di") as di,
+        ):
+            await ann.join(game, seat=1)
+            for c in (bo, cy, di):
+                await c.join(game)
+            with trio.fail_after(10):
+                while True:
+                    message = await ann.recv()
+                    if (message.get("event") or {}).get("type") == "betting_open":
+                        break
+            outcomes = [await back(c, game, box) for c, box in ((ann, 1), (bo, 2))]
+            assert outcomes == ["no_box_to_back", "no_box_to_back"]  # his own; a free box
+            assert [await back(c, game, 1) for c in (bo, cy, di)] == [
+                "P2",
+                "P3",
+                "too_many_players",
+            ]
+            actor = server.croupier.tables[game]
+            assert isinstance(actor, BlackjackTable)
+            assert actor.backing == {(1, "P2"): bo.account, (1, "P3"): cy.account}
+            assert server.croupier.wallet.balance(bo.account or "") == 2_000_000 - 500
+            # ann withdraws: the box has no wager at no more bets, the backers get it back
+            await ann.wager(game, 1, "main", 0)
+            with trio.fail_after(10):
+                returned = []
+                while len(returned) < 2:
+                    message = await bo.recv()
+                    event = message.get("event") or {}
+                    if event.get("type") == "backer_returned":
+                        returned.append(event["place"])
+            assert returned == ["P2", "P3"]
+            assert server.croupier.wallet.balance(bo.account or "") == 2_000_000
+            assert conserved(server.croupier.health())
