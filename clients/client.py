@@ -429,12 +429,17 @@ class Client:
         return await self.request({"type": "leave", "table": table}, "left")
 
     # -- banked tables (player vs house) ---------------------------------------------------
-    async def wager(self, table: str, box: int, wager: str, amount: int) -> Message:
-        """Make, change or withdraw (``amount`` 0) a wager on a box while betting is open;
-        returns the table's ``wager_placed`` event (raises ServerError if refused)."""
-        await self.send(
-            {"type": "wager", "table": table, "box": box, "wager": wager, "amount": amount}
-        )
+    async def wager(
+        self, table: str, box: int, wager: str, amount: int, behind: bool = False
+    ) -> Message:
+        """Make, change or withdraw (``amount`` 0) a wager on a box while betting is open
+        (``behind``: as a backer of a box another player holds); returns the table's
+        ``wager_placed`` event (raises ServerError if refused)."""
+        msg: Message = {"type": "wager", "table": table, "box": box, "wager": wager}
+        msg["amount"] = amount
+        if behind:
+            msg["behind"] = True
+        await self.send(msg)
         while True:
             reply = self._track(await self._recv_raw())
             if reply.get("type") == "error" and reply.get("ref") == "wager":
@@ -467,17 +472,20 @@ class Client:
         boxes: dict[str, list[str]] | None = None,
         dealer: list[str] | None = None,
         board: list[str] | None = None,
+        shoe: list[str] | None = None,
     ) -> int:
-        """Dev mode only: fix the cards of the table's next round; returns that round."""
-        await self.send(
-            {
-                "type": "dev_force",
-                "table": table,
-                "boxes": boxes or {},
-                "dealer": dealer or [],
-                "board": board or [],
-            }
-        )
+        """Dev mode only: fix the cards of the table's next round (``shoe``: a shoe game's
+        first cards in dealing order); returns that round."""
+        msg: Message = {
+            "type": "dev_force",
+            "table": table,
+            "boxes": boxes or {},
+            "dealer": dealer or [],
+            "board": board or [],
+        }
+        if shoe:
+            msg["shoe"] = shoe
+        await self.send(msg)
         while True:
             reply = self._track(await self._recv_raw())
             if reply.get("type") == "error" and reply.get("ref") == "dev_force":

@@ -45,6 +45,8 @@ class TablePlan:
     seats: int
     min_buy_in: int
     max_buy_in: int | None
+    game: str = ""
+    banked: bool = False  # a table against the house: loadtest/banked_bot.py plays it
 
     @property
     def buy_in(self) -> int:
@@ -371,7 +373,7 @@ class Bot:
                 if self.pending_act is not None:
                     now = trio.current_time()
                     self.ctx.stats.latency_sample(
-                        self.ctx.second(), (now - self.pending_act) * 1000.0
+                        self.ctx.second(), (now - self.pending_act) * 1000.0, self.plan.game
                     )
                     self.pending_act = None
         elif etype == "round_starting":

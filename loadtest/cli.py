@@ -90,7 +90,9 @@ def parser() -> argparse.ArgumentParser:
         "--game",
         action="append",
         choices=sorted(GAME_OPTIONS),
-        help="game(s) of the generated lobby, cycled (default holdem-act)",
+        help="game(s) of the generated lobby, cycled (default holdem-act); banked "
+        "games too (e.g. --game blackjack --game baccarat: bots wager, decide and "
+        "leave); without --serve: fill only tables of these games",
     )
     g.add_argument("--turn-time", type=float, default=20.0)
     g.add_argument("--grace", type=float, default=60.0)
@@ -155,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         chaos=args.chaos,
         seed=args.seed,
         warmup=args.warmup,
+        only_games=args.game,
     )
     try:
         report = _run(spec, console, live=not args.quiet)

@@ -45,6 +45,19 @@ def progress_table(stats: Stats, elapsed: float) -> Table:
     return t
 
 
+def game_row(row: dict[str, Any]) -> str:
+    """One game's line: latency, and at banked tables rounds and money (cents)."""
+    lat = row["latency_ms"]
+    text = f"latency ms p50 {lat['p50']}  p99 {lat['p99']}  (n={lat['count']})"
+    if "conserved" in row:
+        text += (
+            f"; {row.get('rounds', 0)} rounds, {row.get('decisions', 0)} decisions; "
+            f"results net {row['results_net']} = wallets net {row['wallet_net']}: "
+            + ("conserved" if row["conserved"] else "NOT CONSERVED")
+        )
+    return text
+
+
 def summary_rows(report: dict[str, Any]) -> list[tuple[str, str]]:
     lat = report["latency_ms"]
     cons = report["conservation"]
@@ -150,6 +163,8 @@ def print_report(report: dict[str, Any], console: Console | None = None) -> None
     t.add_column(justify="left")
     for k, v in summary_rows(report):
         t.add_row(k, v)
+    for game, row in (report.get("by_game") or {}).items():
+        t.add_row(f"  {game}", game_row(row))
     console.print(t)
     for p in report["problems"][:10]:
         console.print(f"  [yellow]problem:[/yellow] {p}")

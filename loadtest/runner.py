@@ -29,6 +29,10 @@ from websockets.trio.client import connect
 from loadtest.bot import BENIGN_ERRORS
 from loadtest.server_proc import health
 from loadtest.stats import Histogram, Stats
+from server.games.registry import GAMES
+
+#: Registry entries of the games played against the house (a banked load-test bot each).
+BANKED_ENTRIES = [g for g in GAMES.values() if g.kind in ("banked", "blackjack")]
 
 #: Called with the workers' merged figures so far and the seconds since the start.
 Progress = Callable[[Stats, float], None]
@@ -52,6 +56,7 @@ class RunSpec:
     settle_time: float = 30.0
     table_prefix: str = ""
     warmup: float = 0.0  # seconds left out of ``latency_ms_steady`` (connection storm)
+    only_games: list[str] | None = None  # fill only tables of these games (``--game``)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -73,18 +78,23 @@ async def lobby(url: str) -> list[dict[str, Any]]:
 
 
 def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, Any]]:
-    """The first ``spec.tables`` empty tables with at least ``spec.seats`` seats."""
+    """The first ``spec.tables`` empty tables with at least ``spec.seats`` seats (a banked
+    table: its boxes, up to ``spec.seats`` of them), of ``spec.only_games`` if given."""
     chosen = [
         {
             "id": t["id"],
-            "seats": spec.seats,
+            "seats": min(spec.seats, t.get("seats", 0)) if banked else spec.seats,
             "min_buy_in": t["min_buy_in"],
             "max_buy_in": t.get("max_buy_in"),
+            "game": t.get("game", ""),
+            "banked": banked,
         }
         for t in tables
-        if t.get("seats", 0) >= spec.seats
+        for banked in [GAMES.get(t.get("game", "")) in BANKED_ENTRIES]
+        if (t.get("seats", 0) >= spec.seats or (banked and t.get("seats", 0) >= 1))
         and t.get("taken", 0) == 0
         and str(t["id"]).startswith(spec.table_prefix)
+        and (not spec.only_games or t.get("game") in spec.only_games)
     ][: spec.tables]
     if len(chosen) < spec.tables:
         raise LoadTestError(
@@ -214,6 +224,29 @@ def conservation(
     return out
 
 
+def by_game(stats: Stats) -> dict[str, dict[str, Any]]:
+    """Per game: the action latency, and at banked tables rounds, decisions (by verb) and
+    money: the bots' wallets changed by exactly the net of their round results."""
+    out: dict[str, dict[str, Any]] = {}
+    for game, hist in sorted(stats.by_game.items()):
+        out[game] = {"latency_ms": hist.summary()}
+    for key, n in stats.counters.items():
+        if not key.startswith("game:"):
+            continue
+        game, _, what = key[5:].partition(":")
+        row = out.setdefault(game, {"latency_ms": Histogram().summary()})
+        if what.startswith("verb:"):
+            row.setdefault("verbs", {})[what[5:]] = n
+        else:
+            row[what] = n
+    for row in out.values():
+        if "results_net" in row or "wallet_net" in row:
+            row.setdefault("results_net", 0)
+            row.setdefault("wallet_net", 0)
+            row["conserved"] = row["results_net"] == row["wallet_net"]
+    return out
+
+
 def build_report(
     spec: RunSpec,
     stats: Stats,
@@ -224,6 +257,7 @@ def build_report(
     secs = max(played_s, 1e-9)
     c = stats.counters
     cons = conservation(before, after, stats)
+    per_game = by_game(stats)
     unexpected_errors = {k: v for k, v in stats.errors.items() if k not in BENIGN_ERRORS}
     unexpected = (
         sum(unexpected_errors.values())
@@ -300,7 +334,10 @@ def build_report(
         ),
         "conservation": cons,
         "conserved": cons["conserved"],
-        "ok": cons["conserved"] and unexpected == 0,
+        "by_game": per_game,
+        "ok": cons["conserved"]
+        and unexpected == 0
+        and all(g.get("conserved") is not False for g in per_game.values()),
         "problems": stats.problems,
         "timeline": timeline,
     }

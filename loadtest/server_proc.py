@@ -25,6 +25,8 @@ from typing import Any
 
 import trio
 
+from server.games.registry import tabled
+
 #: Poker games of the lobby, with engine options the TOML passes through (SCENARIOS.md).
 GAME_OPTIONS: dict[str, str] = {
     "holdem-act": 'blinds = [100, 200], structure = "no-limit", min_table_stake = 4000',
@@ -36,6 +38,15 @@ GAME_OPTIONS: dict[str, str] = {
     "min_buy_in = 4000, max_buy_in = 40000",
     "manila-qld": "blinds = [200], min_table_stake = 4000",
 }
+#: Banked games (players against the house, ``loadtest/banked_bot.py``): every game with a
+#: server table, small limits; their tables have boxes, not seats.
+BANKED_OPTIONS: dict[str, str] = {
+    g: "minimum = 100, maximum = 5000" for g in (*tabled("banked"), *tabled("blackjack"))
+}
+GAME_OPTIONS.update(BANKED_OPTIONS)
+#: The clocks of a generated banked table (seconds): a short betting window keeps rounds
+#: coming at max pace; the decision clock is the table's timeout for a bot that lets it run.
+BANKED_CLOCKS = "betting_seconds = 0.3\ndecision_seconds = 1.0"
 
 
 def tables_toml(count: int, seats: int, games: list[str] | None = None) -> str:
@@ -53,8 +64,11 @@ def tables_toml(count: int, seats: int, games: list[str] | None = None) -> str:
             f'id = "lt-{game}-{i + 1}"',
             f'name = "Load test {i + 1} ({game})"',
             f'game = "{game}"',
-            f"options = {{ {GAME_OPTIONS[game]}, max_seats = {seats} }}",
         ]
+        if game in BANKED_OPTIONS:
+            lines += [BANKED_CLOCKS, f"options = {{ {GAME_OPTIONS[game]} }}"]
+        else:
+            lines.append(f"options = {{ {GAME_OPTIONS[game]}, max_seats = {seats} }}")
     return "\n".join(lines) + "\n"
 
 

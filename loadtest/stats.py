@@ -115,6 +115,7 @@ class Stats:
     kinds: Counter[str] = field(default_factory=Counter)  # frames from the server by type
     latency: Histogram = field(default_factory=Histogram)
     timeline: dict[int, Histogram] = field(default_factory=dict)  # second -> latencies
+    by_game: dict[str, Histogram] = field(default_factory=dict)  # game id -> latencies
     balances_start: int = 0  # sum of the bots' wallets when they said hello (cents)
     balances_end: int = 0  # sum of the bots' wallets after leaving (cents)
     bots_settled: int = 0  # bots whose final balance is known
@@ -123,8 +124,13 @@ class Stats:
     def count(self, name: str, n: int = 1) -> None:
         self.counters[name] += n
 
-    def latency_sample(self, second: int, ms: float) -> None:
+    def latency_sample(self, second: int, ms: float, game: str = "") -> None:
         self.latency.add(ms)
+        if game:
+            per = self.by_game.get(game)
+            if per is None:
+                per = self.by_game[game] = Histogram()
+            per.add(ms)
         hist = self.timeline.get(second)
         if hist is None:
             hist = self.timeline[second] = Histogram()
@@ -146,6 +152,11 @@ class Stats:
             if mine is None:
                 mine = self.timeline[sec] = Histogram()
             mine.merge(hist)
+        for game, hist in other.by_game.items():
+            per = self.by_game.get(game)
+            if per is None:
+                per = self.by_game[game] = Histogram()
+            per.merge(hist)
         self.balances_start += other.balances_start
         self.balances_end += other.balances_end
         self.bots_settled += other.bots_settled
@@ -161,6 +172,7 @@ class Stats:
             "kinds": dict(self.kinds),
             "latency": self.latency.to_dict(),
             "timeline": {str(k): v.to_dict() for k, v in self.timeline.items()},
+            "by_game": {k: v.to_dict() for k, v in self.by_game.items()},
             "balances_start": self.balances_start,
             "balances_end": self.balances_end,
             "bots_settled": self.bots_settled,
@@ -177,6 +189,7 @@ class Stats:
         s.kinds = Counter(data.get("kinds", {}))
         s.latency = Histogram.from_dict(data["latency"])
         s.timeline = {int(k): Histogram.from_dict(v) for k, v in data["timeline"].items()}
+        s.by_game = {k: Histogram.from_dict(v) for k, v in data.get("by_game", {}).items()}
         s.balances_start = int(data["balances_start"])
         s.balances_end = int(data["balances_end"])
         s.bots_settled = int(data["bots_settled"])

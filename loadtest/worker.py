@@ -18,6 +18,7 @@ from typing import Any
 
 import trio
 
+from loadtest.banked_bot import BankedBot
 from loadtest.bot import Bot, RunContext, TablePlan
 from loadtest.stats import Stats
 
@@ -26,9 +27,17 @@ def build_bots(ctx: RunContext, spec: dict[str, Any]) -> list[Bot]:
     bots = []
     index = spec.get("bot_offset", 0)
     for t in spec["tables"]:
-        plan = TablePlan(t["id"], t["seats"], t["min_buy_in"], t.get("max_buy_in"))
+        plan = TablePlan(
+            t["id"],
+            t["seats"],
+            t["min_buy_in"],
+            t.get("max_buy_in"),
+            t.get("game", ""),
+            bool(t.get("banked")),
+        )
+        kind = BankedBot if plan.banked else Bot
         for seat in range(1, plan.seats + 1):
-            bots.append(Bot(ctx, index, plan, seat))
+            bots.append(kind(ctx, index, plan, seat))
             index += 1
     return bots
 

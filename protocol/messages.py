@@ -118,16 +118,21 @@ Box = Annotated[int, msgspec.Meta(ge=1, le=63)]
 WagerName = Annotated[str, msgspec.Meta(min_length=1, max_length=24, pattern=r"^[a-z_]+$")]
 CardText = Annotated[str, msgspec.Meta(pattern=r"^[2-9TJQKA][shdc]$")]
 Cards = Annotated[list[CardText], msgspec.Meta(max_length=12)]
+#: a shoe's first cards in dealing order (blackjack's dev_force)
+ShoeCards = Annotated[list[CardText], msgspec.Meta(max_length=64)]
 
 
 class Wager(_Client, tag="wager", frozen=True):
     """Make, change (``amount``) or withdraw (``amount`` 0) a wager on a box while betting is
-    open (QLD Sch 19 s5(2)); the first wager on a free box takes that box for this player."""
+    open (QLD Sch 19 s5(2)); the first wager on a free box takes that box for this player.
+    ``behind``: a wager as another player on a box someone else holds (a backer, blackjack
+    BJ s29)."""
 
     table: TableId
     box: Box
     wager: WagerName
     amount: Amount
+    behind: bool = False
 
 
 class Decide(_Client, tag="decide", frozen=True):
@@ -152,6 +157,7 @@ class DevForce(_Client, tag="dev_force", frozen=True):
     boxes: dict[str, Cards] = {}
     dealer: Cards = []
     board: Cards = []
+    shoe: ShoeCards = []
 
 
 RequestId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]

@@ -50,13 +50,18 @@ from server.store.model import StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
 from server.tables.banked import BankedTable
 from server.tables.base import Shutdown, TableActor
+from server.tables.blackjack import BlackjackTable
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
 
 log = logging.getLogger("croupier.server")
 
 #: The table class of each kind of table (game ids and their kinds: server.games.registry).
-TABLE_CLASSES: dict[TableKind, type[TableActor]] = {"poker": PokerTable, "banked": BankedTable}
+TABLE_CLASSES: dict[TableKind, type[TableActor]] = {
+    "poker": PokerTable,
+    "banked": BankedTable,
+    "blackjack": BlackjackTable,
+}
 
 
 def table_class(game: str) -> type[TableActor]:
@@ -371,8 +376,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ConfigError(f"table {t.id}: {exc}") from None
             if kind is PokerTable:
                 rules_for(t.game, dict(t.options))
-            elif kind is BankedTable:
-                BankedTable.check_config(t)
+            elif issubclass(kind, BankedTable):
+                kind.check_config(t)
     except (ConfigError, ScenarioError) as exc:
         print(f"croupier serve: {exc}", file=sys.stderr)
         return 2

@@ -23,6 +23,7 @@ from websockets.exceptions import (
 
 from clients.client import Client, ServerError
 from clients.terminal.banked import BankedSession
+from clients.terminal.blackjack import BlackjackSession, is_blackjack
 from clients.terminal.poker import POKER_GAME, PokerSession, buy_in_amount
 from clients.terminal.render import money
 from clients.terminal.session import (
@@ -231,6 +232,8 @@ async def session(
     rng = random.Random(args.seed) if args.bot else None
     live = editor is not None
     kind = BankedSession if banked else PokerSession
+    if banked and is_blackjack(str(chosen.get("game", ""))):
+        kind = BlackjackSession  # hands, splits, every verb listed (clients/terminal/blackjack.py)
     player: Session = kind(
         client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
     )

@@ -1369,6 +1369,8 @@ function wagerText(wagers) {
 }
 
 function onBankedEvent(t, ev, quiet = false) {
+  // hands, splits, offers, backers (blackjack.js); true: handled there alone
+  if (window.Blackjack && Blackjack.onEvent(t, ev, quiet)) return;
   const type = ev.type;
   const log = (text, kind = "") => { if (!quiet) addLog(t, text, kind); };
   const boxName = (b) => `box ${b}` + (t.myBoxes.has(b) ? " (yours)" : "");
@@ -1560,6 +1562,7 @@ function renderBanked(t) {
     row.appendChild(el);
   }
   renderBankedControls(t);
+  if (window.Blackjack) Blackjack.render(t);  // hands and the verb row (blackjack.js)
   renderBankedResult(t);
   renderLog(t);
   tickBanked();

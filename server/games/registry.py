@@ -7,9 +7,10 @@ title and rules live with its engine (the poker :class:`~server.games.poker.Rule
 game's ``GameSpec``).
 
 ``kind`` is the table kind that plays it (``"poker"``: players against each other;
-``"banked"``: players against the house), or ``None`` for a game with an engine and scenario
-support but no server table yet. ``module`` is the engine's module (banked games: under
-``server.games.banked``, exposing ``ROUNDS``).
+``"banked"``: players against the house; ``"blackjack"``: a banked table whose boxes
+decide in turn, with backers and a shoe kept across rounds), or ``None`` for a game with an
+engine and scenario support but no server table yet. ``module`` is the engine's module
+(banked games: under ``server.games.banked``, exposing ``ROUNDS``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-TableKind = Literal["poker", "banked"]
+TableKind = Literal["poker", "banked", "blackjack"]
 
 POKER_MODULE: Final = "server.games.poker"
 
@@ -33,8 +34,8 @@ def _poker(game: str) -> Game:
     return Game(game, "poker", POKER_MODULE)
 
 
-def _banked(game: str, module: str, tabled: bool = True) -> Game:
-    return Game(game, "banked" if tabled else None, f"server.games.banked.{module}")
+def _banked(game: str, module: str, tabled: bool = True, kind: TableKind = "banked") -> Game:
+    return Game(game, kind if tabled else None, f"server.games.banked.{module}")
 
 
 _ALL = (
@@ -60,11 +61,11 @@ _ALL = (
     _banked("wheel-of-fortune", "wheel_of_fortune", tabled=False),
     _banked("pai-gow", "pai_gow", tabled=False),
     _banked("craps", "craps", tabled=False),
-    # the blackjack family: boxes decide in turn, one hand at a time (tables: issue 11)
-    _banked("blackjack", "blackjack", tabled=False),
-    _banked("spanish-blackjack", "blackjack", tabled=False),
-    _banked("blackjack-switch", "blackjack", tabled=False),
-    _banked("blackjack-challenge", "blackjack", tabled=False),
+    # the blackjack family: boxes decide in turn, one hand at a time (server/tables/blackjack.py)
+    _banked("blackjack", "blackjack", kind="blackjack"),
+    _banked("spanish-blackjack", "blackjack", kind="blackjack"),
+    _banked("blackjack-switch", "blackjack", kind="blackjack"),
+    _banked("blackjack-challenge", "blackjack", kind="blackjack"),
 )
 
 #: game id -> its entry, in lobby order.

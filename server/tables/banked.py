@@ -61,6 +61,8 @@ from server.games.banked.base import (
     EVERYONE,
     BankedRound,
     DealerDeclared,
+    Decision,
+    DecisionMade,
     Event,
     Forced,
     HandShown,
@@ -68,7 +70,6 @@ from server.games.banked.base import (
     JackpotPaid,
     JackpotState,
     RoundSettled,
-    StreetOpened,
     WagerSettled,
     validate_wagers,
 )
@@ -185,6 +186,8 @@ class BankedTable(TableActor):
         self.engine: BankedRound | None = None
         self.closes_at = math.inf
         self.decision_deadline = math.inf
+        #: the decisions prompted and not yet made, (box, street) -> when their clock runs out
+        self.prompted: dict[tuple[int, str], float] = {}
         self.next_round_at = math.inf
         self.forced: Forced | None = None
         self.last_round: dict[str, dict[str, Any]] = {}
@@ -272,14 +275,15 @@ class BankedTable(TableActor):
         now = trio.current_time()
         mine = self._boxes_of(player)
         pending = []
-        if self.engine is not None and not self.engine.complete:
-            for d in self.engine.pending():
-                if d.box in mine:
+        if self.engine is not None and not self.engine.complete and player is not None:
+            for d in self._promptable(self.engine):
+                if self._decider(d) == player.account:
+                    deadline = self.prompted.get((d.box, d.street), self.decision_deadline)
                     pending.append(
                         {
                             **d.to_wire(),
                             "round": self.round_no,
-                            "time_ms": self._ms_left(self.decision_deadline, now),
+                            "time_ms": self._ms_left(deadline, now),
                         }
                     )
         betting = self.phase is Phase.BETTING
@@ -339,13 +343,12 @@ class BankedTable(TableActor):
         jackpot wager once the pool accepted it; jackpot wagers awaiting the pool's answer
         stay on their box until it comes."""
         phase = self.phase
+        held: dict[int, int] = {}
         if phase is Phase.BETTING or phase is Phase.NO_MORE_BETS:
-            stakes: dict[int, dict[str, int]] = self.layout
+            held = {b: self._layout_money(ws) for b, ws in self.layout.items()}
         elif phase is Phase.DECIDING and self.engine is not None:
-            stakes = {b: dict(ws) for b, ws in self.engine.stakes.items()}
-        else:
-            stakes = {}
-        out = {books.box(b): sum(ws.values()) - self.coined.get(b, 0) for b, ws in stakes.items()}
+            held = {b: sum(ws.values()) for b, ws in self.engine.stakes.items()}
+        out = {books.box(b): amount - self.coined.get(b, 0) for b, amount in held.items()}
         if phase is not Phase.NO_MORE_BETS:
             for b, amount in self.in_flight.items():
                 out[books.box(b)] = out.get(books.box(b), 0) + amount
@@ -388,6 +391,10 @@ class BankedTable(TableActor):
         if self.phase is Phase.IDLE:
             self.next_round_at = trio.current_time()
 
+    def _layout_money(self, wagers: Mapping[str, int]) -> int:
+        """The money a box's wagers put on the layout (one stake per wager here)."""
+        return sum(wagers.values())
+
     def _box_free(self, conn: Connection, box: int, ref: str) -> bool:
         if not 1 <= box <= self.num_boxes:
             self.error(conn, errors.BAD_BOX, f"boxes are 1 to {self.num_boxes}", ref)
@@ -413,7 +420,7 @@ class BankedTable(TableActor):
         returned = 0
         for box in sorted(member.boxes):
             if self.phase is Phase.BETTING and box in self.layout:
-                amount = sum(self.layout.pop(box).values())
+                amount = self._layout_money(self.layout.pop(box))
                 self.books.return_wager(member.account, box, amount)
                 returned += amount
             self.owners.pop(box, None)
@@ -467,6 +474,7 @@ class BankedTable(TableActor):
         self.round_events = []
         self.coined = {}
         self.engine = None
+        self.prompted = {}
         self.closes_at = now + self.table.betting_seconds
         self.next_round_at = math.inf
         wall = int(time.time() * 1000)
@@ -539,7 +547,8 @@ class BankedTable(TableActor):
                 )
                 return
         try:
-            balance = self.books.wager(player.account, m.box, m.amount - old.get(m.wager, 0))
+            delta = self._layout_money(new) - self._layout_money(old)
+            balance = self.books.wager(player.account, m.box, delta)
         except InsufficientFunds as exc:
             self.error(
                 cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager", amounts=exc.amounts()
@@ -645,11 +654,8 @@ class BankedTable(TableActor):
                 forced.shoe,
                 forced.outcome,
             )
-        wagers = {b: dict(ws) for b, ws in self.layout.items()}
         try:
-            self.engine = self.round_cls(
-                self.options, wagers, self.rng, forced=forced, jackpot=jackpot
-            )
+            self.engine = self._new_round(forced, jackpot)
             events = self.engine.start()
         except (IllegalAction, InvalidRound) as exc:
             log.error("table %s round %s could not start: %s", self.id, self.round_id, exc)
@@ -659,22 +665,27 @@ class BankedTable(TableActor):
         self.phases.to(Phase.DECIDING)
         self._after(events)
 
+    def _new_round(self, forced: Forced | None, jackpot: JackpotState | None) -> BankedRound:
+        """The engine for the round, on the frozen layout."""
+        wagers = {b: dict(ws) for b, ws in self.layout.items()}
+        return self.round_cls(self.options, wagers, self.rng, forced=forced, jackpot=jackpot)
+
     def _return_layout(self, reason: str) -> None:
         """Give every wager of a round that never started back (nothing was coined in)."""
         for box, ws in sorted(self.layout.items()):
             account = self.round_owners.get(box) or self.owners.get(box)
             if account:
-                balance = self.books.return_wager(account, box, sum(ws.values()))
+                balance = self.books.return_wager(account, box, self._layout_money(ws))
                 self.send_to(account, Balance(balance))
         self.layout = {}
         self.broadcast({"type": "round_voided", "round": self.round_no, "reason": reason})
         self._pause("voided")
 
     def _after(self, events: list[Event]) -> None:
-        """Deliver engine events; prompt a new street's decisions; settle a finished round."""
+        """Deliver engine events; prompt the decisions the step opened; settle a finished
+        round."""
         engine = self.engine
         assert engine is not None
-        new_street = False
         for ev in events:
             if type(ev) in (JackpotPaid, RoundSettled) or (
                 type(ev) is WagerSettled and ev.wager == "jackpot"
@@ -683,21 +694,81 @@ class BankedTable(TableActor):
             wire_ev = ev.to_wire()
             self.round_events.append((wire_ev, ev.visible_to))
             self.broadcast(wire_ev, ev.visible_to)
-            new_street = new_street or type(ev) is StreetOpened
         if engine.complete:
             self._settle(engine)
-        elif new_street:
-            self._prompt(engine)
+        else:
+            self._prompt(engine, events)
 
-    def _prompt(self, engine: BankedRound) -> None:
+    def _prompt(self, engine: BankedRound, events: list[Event]) -> None:
+        """Prompt every decision the step opened, each on its own clock: a new street's
+        decisions, and (a game deciding one hand at a time) the next hand's or the same
+        hand's next decision (a hand that drew a card decides again)."""
         now = trio.current_time()
-        self.decision_deadline = now + self.table.decision_seconds
+        decided = {self._decided(ev) for ev in events if type(ev) is DecisionMade}
         time_ms = int(self.table.decision_seconds * 1000)
-        for d in engine.pending():
-            self.broadcast(
-                {**d.to_wire(), "type": "decision", "round": self.round_no, "time_ms": time_ms},
-                d.box,
-            )
+        prompted: dict[tuple[int, str], float] = {}
+        for d in self._promptable(engine):
+            key = (d.box, d.street)
+            deadline = self.prompted.get(key)
+            if deadline is None or key in decided:
+                deadline = now + self.table.decision_seconds
+                account = self._decider(d)
+                member = self.members.get(account) if account is not None else None
+                if member is not None:
+                    self.event(
+                        member,
+                        {
+                            **d.to_wire(),
+                            "type": "decision",
+                            "round": self.round_no,
+                            "time_ms": time_ms,
+                        },
+                    )
+            prompted[key] = deadline
+        self.prompted = prompted
+        self.decision_deadline = min(prompted.values(), default=math.inf)
+
+    def _decided(self, made: DecisionMade) -> tuple[int, str]:
+        """The decision (box, street) that ``made`` answered."""
+        return (made.box, made.street)
+
+    def _promptable(self, engine: BankedRound) -> list[Decision]:
+        """The decisions open to the players now (the engine's pending ones)."""
+        return engine.pending()
+
+    def _decider(self, decision: Decision) -> str | None:
+        """The account that owes ``decision``: the box's player in the round."""
+        return self.round_owners.get(decision.box)
+
+    def _decision_for(self, account: str, box: int, verb: str) -> Decision | str:
+        """The open decision of ``account`` on ``box`` that ``verb`` answers, or why none."""
+        assert self.engine is not None
+        owed = [
+            d for d in self._promptable(self.engine) if d.box == box and self._decider(d) == account
+        ]
+        if not owed:
+            if self.round_owners.get(box) != account:
+                return f"box {box} is not yours this round"
+            return f"box {box} owes no decision now"
+        return next((d for d in owed if any(c.verb == verb for c in d.choices)), owed[0])
+
+    def _held(self, engine: BankedRound, box: int, decision: Decision) -> int:
+        """What the one deciding ``decision`` has on the layout now."""
+        return sum(engine.stakes[box].values())
+
+    def _engine_decide(
+        self, engine: BankedRound, decision: Decision, verb: str, amount: int | None
+    ) -> list[Event]:
+        """Apply a decision (``timeout``/``insufficient`` included) for whoever owes it."""
+        if verb == "timeout":
+            return engine.timeout(decision.box)
+        if verb == "insufficient":
+            return engine.insufficient(decision.box)
+        return engine.decide(decision.box, verb, amount)
+
+    def _place_of(self, decision: Decision) -> str | None:
+        """The books' sub-account of the one deciding (``None``: the box's player)."""
+        return None
 
     def on_decide(self, cmd: TableCommand[wire.Decide]) -> None:
         player = self._player(cmd, "decide")
@@ -708,32 +779,28 @@ class BankedTable(TableActor):
         if self.phase is not Phase.DECIDING or engine is None or engine.complete:
             self.error(cmd.conn, errors.NO_DECISION, "no decision is open now", "decide")
             return
-        if self.round_owners.get(m.box) != player.account:
-            self.error(
-                cmd.conn, errors.NO_DECISION, f"box {m.box} is not yours this round", "decide"
-            )
+        found = self._decision_for(player.account, m.box, m.verb)
+        if isinstance(found, str):
+            self.error(cmd.conn, errors.NO_DECISION, found, "decide")
             return
-        pending = {d.box: d for d in engine.pending()}
-        if m.box not in pending:
-            self.error(cmd.conn, errors.NO_DECISION, f"box {m.box} owes no decision now", "decide")
-            return
-        choice = next((c for c in pending[m.box].choices if c.verb == m.verb), None)
+        choice = next((c for c in found.choices if c.verb == m.verb), None)
         try:
             if choice is None:
                 raise IllegalAction(
                     "illegal_verb",
-                    f"box {m.box} may {', '.join(c.verb for c in pending[m.box].choices)} now",
+                    f"box {m.box} may {', '.join(c.verb for c in found.choices)} now",
                 )
             cost = choice.resolve(m.amount) or 0
             if cost > self.ledger.balance(player.account):
-                events = engine.insufficient(m.box)  # cannot fund it: the rules' treatment
+                events = self._engine_decide(engine, found, "insufficient", None)
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
-                before = sum(engine.stakes[m.box].values())
-                events = engine.decide(m.box, m.verb, m.amount)
-                added = sum(engine.stakes[m.box].values()) - before
+                before = self._held(engine, m.box, found)
+                events = self._engine_decide(engine, found, m.verb, m.amount)
+                added = self._held(engine, m.box, found) - before
                 if added > 0:  # the wager the decision put on the layout (bet, play, war...)
-                    cmd.conn.send(Balance(self.books.wager(player.account, m.box, added)))
+                    balance = self.books.wager(player.account, m.box, added, self._place_of(found))
+                    cmd.conn.send(Balance(balance))
         except IllegalAction as exc:
             self.error(
                 cmd.conn, errors.ILLEGAL_ACTION, exc.message, "decide", exc.code, exc.amounts
@@ -741,30 +808,41 @@ class BankedTable(TableActor):
             return
         self._after(events)
 
-    def _timeouts(self, engine: BankedRound) -> None:
-        """The decision clock ran out: the engine's rule for each box still owing one."""
-        self.decision_deadline = math.inf
-        street = engine.street
-        for box in [d.box for d in engine.pending()]:
-            if engine.complete or engine.street != street:
-                return  # the street closed (a new one has its own clock)
-            if box not in {d.box for d in engine.pending()}:
-                continue
-            self.broadcast({"type": "timed_out", "round": self.round_no, "box": box})
-            self._after(engine.timeout(box))
+    def _timeouts(self, engine: BankedRound, now: float) -> None:
+        """A decision clock ran out: the engine's rule for each decision still owed."""
+        for d in self._promptable(engine):
+            key = (d.box, d.street)
+            if engine.complete:
+                return
+            if self.prompted.get(key, math.inf) > now:
+                continue  # not due, or prompted again by an earlier time-out's step
+            if any((o.box, o.street) == key for o in self._promptable(engine)):
+                self._time_out(engine, d)
+        if not engine.complete:
+            self._prompt(engine, [])
+
+    def _time_out(self, engine: BankedRound, decision: Decision) -> None:
+        """One decision not made in time: the engine's timeout for it."""
+        event: dict[str, Any] = {"type": "timed_out", "round": self.round_no, "box": decision.box}
+        place = self._place_of(decision)
+        if place is not None:
+            event["place"] = place  # another player on the box (a backer)
+        self.broadcast(event)
+        self._after(self._engine_decide(engine, decision, "timeout", None))
 
     # -- settlement --------------------------------------------------------------------------
     def _settle(self, engine: BankedRound) -> None:
         """Sch 19 s7: every wager's result to everyone; winnings to the wallets at once."""
         self.decision_deadline = math.inf
+        self.prompted = {}
         result = engine.result
         void = result.state == "void"
-        outcomes: dict[tuple[int, str], dict[str, Any]] = {}
+        outcomes: dict[tuple[int, str], list[WagerSettled]] = {}
         hands: dict[int, str] = {}
         dealer: dict[str, Any] = {}
         for ev in engine.events:
             if type(ev) is WagerSettled:
-                outcomes[(ev.box, ev.wager)] = {"outcome": ev.outcome, "detail": ev.detail}
+                outcomes.setdefault((ev.box, ev.wager), []).append(ev)
             elif type(ev) is JackpotPaid:
                 hands[ev.box] = ev.hand
             elif type(ev) is HandShown and ev.box is None:
@@ -775,13 +853,11 @@ class BankedTable(TableActor):
         boxes_out: dict[str, Any] = {}
         per_account: dict[str, dict[str, Any]] = {}
         jackpot_stakes: dict[int, int] = {}
-        for box in sorted(engine.stakes):
-            account = self.round_owners[box]
-            stakes = engine.stakes[box]
-            nets = result.boxes.get(box, {})
+        for box, place, account, stakes, nets in self._places(engine):
             paid_back = 0
             wagers_out: dict[str, Any] = {}
-            for name, stake in stakes.items():
+            for name in [*stakes, *(n for n in nets if n not in stakes)]:
+                stake = stakes.get(name, 0)
                 if linked and name == "jackpot":
                     jackpot_stakes[box] = stake
                     if void:
@@ -799,26 +875,33 @@ class BankedTable(TableActor):
                         outcome = {"stake": stake, "net": -stake, "outcome": "lose"}
                     wagers_out[name] = outcome
                     continue
-                net = nets.get(name, 0)
-                self.books.settle_wager(account, box, stake, net)
+                net = 0 if void else nets.get(name, 0)
+                self.books.settle_wager(account, box, stake, net, place)
                 paid_back += stake + net
-                got = outcomes.get(
-                    (box, name), {"outcome": "returned" if void else "push", "detail": ""}
-                )
-                wagers_out[name] = {"stake": stake, "net": net, **got}
+                label = name if place is None else f"{place} {name}"
+                wagers_out[name] = {
+                    "stake": stake,
+                    "net": net,
+                    **self._outcome(outcomes.get((box, label), []), net, void),
+                }
             if paid_back:
                 self.send_to(account, Balance(self.ledger.balance(account)))
             bet = sum(stakes.values())
-            boxes_out[str(box)] = {
+            entry = {
                 "player": self._name(account),
                 "wagers": wagers_out,
                 "bet": bet,
                 "paid": paid_back,
             }
+            key = str(box) if place is None else f"{box}:{place}"
+            if place is None:
+                boxes_out[key] = entry
+            else:
+                boxes_out[str(box)].setdefault("others", {})[place] = entry
             rec = per_account.setdefault(account, {"bet_total": 0, "paid_total": 0, "boxes": {}})
             rec["bet_total"] += bet
             rec["paid_total"] += paid_back
-            rec["boxes"][str(box)] = boxes_out[str(box)]
+            rec["boxes"][key] = entry
         self.coined = {}
         self.books.close_round("voided" if void else "settled")
         pending = sorted(hands) if linked and not void else []
@@ -859,6 +942,30 @@ class BankedTable(TableActor):
         for member in list(self.members.values()):
             if member.leaving:
                 self.vacate(member, self.leave_reason(member))
+
+    def _places(
+        self, engine: BankedRound
+    ) -> list[tuple[int, str | None, str, dict[str, int], dict[str, int]]]:
+        """Who had money in the round: ``(box, place, account, stakes, nets)``, the box's
+        player first (``place`` None), then other players on the box, by wager name."""
+        result = engine.result
+        return [
+            (box, None, self.round_owners[box], dict(ws), result.boxes.get(box, {}))
+            for box, ws in sorted(engine.stakes.items())
+        ]
+
+    @staticmethod
+    def _outcome(settled: list[WagerSettled], net: int, void: bool) -> dict[str, str]:
+        """A wager's outcome and detail from its settlements (a wager settled in several
+        parts, e.g. split hands, is a win or a loss by its total)."""
+        if void:
+            return {"outcome": "returned", "detail": ""}
+        if not settled:
+            return {"outcome": "push", "detail": ""}
+        if len(settled) == 1:
+            return {"outcome": settled[0].outcome, "detail": settled[0].detail}
+        outcome = "win" if net > 0 else "lose" if net < 0 else "push"
+        return {"outcome": outcome, "detail": "; ".join(ev.detail for ev in settled if ev.detail)}
 
     @staticmethod
     async def _award_job(
@@ -963,11 +1070,16 @@ class BankedTable(TableActor):
                 boxes[box] = [card(c) for c in cs]
             dealer = [card(c) for c in m.dealer]
             board = [card(c) for c in m.board]
+            shoe = [card(c) for c in m.shoe]
         except (CardError, ValueError) as exc:
             self.error(cmd.conn, errors.BAD_CARDS, str(exc), "dev_force")
             return
         every = [c for cs in boxes.values() for c in cs] + dealer + board
-        if len(set(every)) != len(every) or any(c not in self.spec.deck for c in every):
+        if (
+            len(set(every)) != len(every)
+            or any(c not in self.spec.deck for c in every + shoe)
+            or any(shoe.count(c) > self.options.get("decks", 1) for c in shoe)
+        ):
             self.error(
                 cmd.conn, errors.BAD_CARDS, "a card is used twice or not in the deck", "dev_force"
             )
@@ -978,7 +1090,7 @@ class BankedTable(TableActor):
         if who is None:
             self.error(cmd.conn, errors.NOT_AT_TABLE, "join the table first", "dev_force")
             return
-        self.forced = Forced(boxes, dealer, board)
+        self.forced = Forced(boxes, dealer, board, shoe)
         # dealt at this window's "no more bets", else at the next window's
         upcoming = self.round_no if self.phase is Phase.BETTING else self.round_no + 1
         self.event(who, {"type": "dev_forced", "round": upcoming})
@@ -1018,7 +1130,7 @@ class BankedTable(TableActor):
             self._close_betting()
         if self.phase is Phase.DECIDING and now >= self.decision_deadline:
             assert self.engine is not None
-            self._timeouts(self.engine)
+            self._timeouts(self.engine, now)
         if (
             self.phase in (Phase.IDLE, Phase.PAUSE)
             and not self.closing
@@ -1040,7 +1152,7 @@ class BankedTable(TableActor):
             for box, ws in sorted(self.layout.items()):
                 account = self.round_owners[box]
                 jackpot = ws.get("jackpot", 0)
-                self.books.return_wager(account, box, sum(ws.values()) - jackpot)
+                self.books.return_wager(account, box, self._layout_money(ws) - jackpot)
                 self.books.jackpot_stake_returned(account, jackpot)
                 self.send_to(account, Balance(self.ledger.balance(account)))
             self.layout = {}

@@ -44,8 +44,9 @@ def stake(seat: int, account: str) -> str:
     return f"stake:{seat}:{account}"
 
 
-def box(number: int) -> str:
-    return f"box:{number}"
+def box(number: int, player: str | None = None) -> str:
+    """A box's layout; ``player``: another player's wagers on the box (a backer, BJ s29)."""
+    return f"box:{number}" if player is None else f"box:{number}:{player}"
 
 
 def wallet(account: str) -> str:
@@ -146,18 +147,20 @@ class Books:
                 self._move(POT, stake(seat, owners[seat]), won, "pot_award")
 
     # -- banked: the layout ----------------------------------------------------------------
-    def wager(self, account: str, number: int, delta: int) -> int:
+    def wager(self, account: str, number: int, delta: int, player: str | None = None) -> int:
         """Make or raise (``delta`` > 0) or lower or withdraw (< 0) a box's wagers (Sch 19
-        s5(2)); the wallet balance after."""
+        s5(2)); the wallet balance after. ``player``: a backer's wagers on the box."""
         if delta > 0:
-            self._move(wallet(account), box(number), delta, "wager")
+            self._move(wallet(account), box(number, player), delta, "wager")
         else:
-            self._move(box(number), wallet(account), -delta, "wager_returned")
+            self._move(box(number, player), wallet(account), -delta, "wager_returned")
         return self._ledger.balance(account)
 
-    def return_wager(self, account: str, number: int, amount: int) -> int:
+    def return_wager(
+        self, account: str, number: int, amount: int, player: str | None = None
+    ) -> int:
         """Give a wager back in full (a void round, a jackpot wager not accepted)."""
-        self._move(box(number), wallet(account), amount, "wager_returned")
+        self._move(box(number, player), wallet(account), amount, "wager_returned")
         return self._ledger.balance(account)
 
     def coin_in(self, number: int, pool_part: int, operator_part: int) -> None:
@@ -181,14 +184,17 @@ class Books:
         self._move(HOUSE, wallet(account), amount, "jackpot_returned")
         return self._ledger.balance(account)
 
-    def settle_wager(self, account: str, number: int, stake_: int, net: int) -> None:
+    def settle_wager(
+        self, account: str, number: int, stake_: int, net: int, player: str | None = None
+    ) -> None:
         """One settled wager: a loss to the house, a win from it, then stake plus net to the
-        wallet (Sch 19 s7)."""
+        wallet (Sch 19 s7). ``player``: a backer's wager on the box."""
+        place = box(number, player)
         if net < 0:
-            self._move(box(number), HOUSE, -net, "lost")
+            self._move(place, HOUSE, -net, "lost")
         else:
-            self._move(HOUSE, box(number), net, "won")
-        self._move(box(number), wallet(account), stake_ + net, "paid")
+            self._move(HOUSE, place, net, "won")
+        self._move(place, wallet(account), stake_ + net, "paid")
 
     def jackpot_prize(self, account: str, amount: int) -> int:
         """A jackpot prize the pool paid (QLD Sch 3 s23(3))."""

@@ -298,6 +298,10 @@ class BlackjackRound(BankedRound):
         offered = self.options["side_wagers"]
         if not all(isinstance(w, str) and w in v.side_wagers for w in offered):
             raise InvalidRound(f"option side_wagers: each must be one of {list(v.side_wagers)}")
+        if v.areas > 1:  # SW s6(1),(2): the main wager stands on each of the box's areas
+            for ws in self.stakes.values():
+                if "main" in ws:
+                    ws["main"] *= v.areas
         self.box_play: dict[int, BoxPlay] = {}
         key_of = {int(k): k for k in own}  # validate_wagers has checked the box numbers
         for box, ws in self.wagers.items():
@@ -306,7 +310,7 @@ class BlackjackRound(BankedRound):
             if raw is not None:
                 players.update(self._others(box, raw))
             for p, pws in players.items():
-                self._check_side_wagers(box, p, pws, offered)
+                self.check_side_wagers(self.options, box, p, pws)
             self.box_play[box] = BoxPlay(box, players)
         if forced is not None and (forced.boxes or forced.dealer or forced.board or forced.outcome):
             raise InvalidRound(f"{v.id} is dealt from a shoe: give cards.shoe in dealing order")
@@ -348,35 +352,49 @@ class BlackjackRound(BankedRound):
         for pid, ws in raw.items():
             if not isinstance(pid, str) or not pid:
                 raise InvalidRound(f"box {box}: a player id must be a non-empty string")
-            checked = validate_wagers(self._others_spec(), self.options, {box: ws})[box]
-            if not self.variant.backers and set(checked) != {"super_match"}:
-                raise IllegalAction(
-                    "one_player_per_box",
-                    f"box {box}: one player per box; others bet only super match (s28, s7(3))",
-                )
-            if self.variant.backers and "main" not in checked:
-                raise IllegalAction("needs_main", f"box {box}: {pid} needs a main wager")
-            out[pid] = checked
+            out[pid] = self.check_other_wagers(self.options, box, pid, ws)
         return out
 
-    def _others_spec(self) -> GameSpec:
+    @classmethod
+    def check_other_wagers(
+        cls, options: Mapping[str, Any], box: int, pid: str, ws: Any
+    ) -> dict[str, int]:
+        """One other player's wagers on a box (BJ s29, SW s28), checked against the table
+        limits and the variant's rules for others; ``options`` validated. A table checks a
+        backer's wagers with it while betting is open."""
+        checked = validate_wagers(cls._others_spec(), options, {box: ws})[box]
+        if not cls.variant.backers and set(checked) != {"super_match"}:
+            raise IllegalAction(
+                "one_player_per_box",
+                f"box {box}: one player per box; others bet only super match (s28, s7(3))",
+            )
+        if cls.variant.backers and "main" not in checked:
+            raise IllegalAction("needs_main", f"box {box}: {pid} needs a main wager")
+        return checked
+
+    @classmethod
+    def _others_spec(cls) -> GameSpec:
         """Other players' wagers: the table limits apply, no wager is compulsory (SW s7(3):
         others may hold super match alone)."""
-        loose = tuple(dataclasses.replace(w, required=False) for w in self.spec.wagers)
-        return dataclasses.replace(self.spec, wagers=loose)
+        loose = tuple(dataclasses.replace(w, required=False) for w in cls.spec.wagers)
+        return dataclasses.replace(cls.spec, wagers=loose)
 
-    def _check_side_wagers(
-        self, box: int, player: Player, ws: Mapping[str, int], offered: list[str]
+    @classmethod
+    def check_side_wagers(
+        cls, options: Mapping[str, Any], box: int, player: Player, ws: Mapping[str, int]
     ) -> None:
+        """The side wagers a layout offers (option ``side_wagers``) and bonus blackjack's
+        conditions (BJ s38(2), s39): ``options`` validated."""
+        offered = options["side_wagers"]
         for name in ws:
-            if name in self.variant.side_wagers and name not in offered:
+            if name in cls.variant.side_wagers and name not in offered:
                 raise IllegalAction("wager_not_offered", f"box {box}: no {name} wager here")
         if "bonus_blackjack" in ws:
             if player is not None:
                 raise IllegalAction(
                     "controller_only", f"box {box}: bonus blackjack is the controller's (s39)"
                 )
-            if self.options["decks"] not in (6, 8):
+            if options["decks"] not in (6, 8):
                 raise IllegalAction(
                     "wager_not_offered", "bonus blackjack needs 6 or 8 decks (s38(2))"
                 )
@@ -594,6 +612,38 @@ class BlackjackRound(BankedRound):
             street = o.kind if o.player is None else f"{o.kind} {o.player}"
             out.append(Decision(o.box, street, self._offer_choices(o)))
         return out
+
+    def decline_offers(self, box: int, player: Player = None) -> list[Event]:
+        """One player's open offers on ``box`` are declined (a table's clock ran out on
+        them); his hands, if he acts, are not played for him."""
+        if self.complete:
+            return []
+        return self._emit(self._decline(box, player))
+
+    def _decline(self, box: int, player: Player) -> list[Event]:
+        mine = [o for o in self.offers if o.box == box and o.player == player]
+        if not mine:
+            return []
+        self.offers = [o for o in self.offers if o not in mine]
+        return self._advance()
+
+    def stakes_of(self, box: int, player: Player = None) -> dict[str, int]:
+        """What ``player`` (``None``: the controller) has on ``box`` now, by wager: main
+        (every hand's wager, split, cover and double money), insurance, side wagers."""
+        bp = self.box_play[box]
+        out = dict(bp.wagers[player])
+        main = sum(
+            st.main + st.double for h in bp.hands for p, st in h.stakes.items() if p == player
+        )
+        if main or "main" in out:
+            out["main"] = main
+        if player in bp.insurance:
+            out["insurance"] = bp.insurance[player]
+        return out
+
+    def nets_of(self, box: int, player: Player = None) -> dict[str, int]:
+        """``player``'s net figure per wager on ``box`` so far (settled parts only)."""
+        return dict(self.box_play[box].figures.get(player, {}))
 
     def end_of_decisions(self) -> list[Event]:
         """A scenario's decisions ran out: the offers not taken are declined (SCENARIOS.md:
@@ -868,8 +918,7 @@ class BlackjackRound(BankedRound):
             raise IllegalAction("not_awaiting_decision", f"box {box} owes no decision now")
         out: list[Event] = []
         if mine:
-            self.offers = [o for o in self.offers if o not in mine]
-            out += self._advance()
+            out += self._decline(box, player)
         while self.acting is not None and self.acting.box == box:
             t, soft = self._total(self.acting)
             limit = self.variant.timeout_soft_limit if soft else 11

@@ -1,0 +1,167 @@
+"""A load-test bot for a banked table (players against the house): one box, over a real
+WebSocket (protocol/README.md, "Banked tables").
+
+The bot's life is :class:`loadtest.bot.Bot`'s (hello, join, chaos, reconnect with its token,
+leave at the stop and settle its wallet); only the game differs. In each betting window it
+places the table's required wagers at a small multiple of the table minimum (the game's
+first wager when none is required), and answers every ``decision`` the server prompts it
+with a random legal choice within the bounds sent -- hit, stand, double, split, insurance,
+surrender, switch at blackjack; bet, fold, play, war... elsewhere -- preferring doubles and
+splits so that they happen often. Now and then it lets the clock decide (the engine's
+timeout). The latency is the time from sending ``decide`` until the table's
+``decision_made`` for its box (or the ``error``) arrives, and from sending its first wager
+of a round until the table's ``wager_placed`` for its box.
+
+Per game it counts rounds and decisions, keeps the net of its ``round_result`` rows (paid
+less bet) and, once it has left, its wallet's change: the two agree when no cent was lost
+(the report's per-game conservation).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import trio
+
+from loadtest.bot import Bot, RunContext, TablePlan
+
+#: Relative weights of the verbs a banked bot picks from the legal ones (others: 1).
+BANKED_WEIGHTS = {"double": 6.0, "split": 20.0, "switch": 2.0, "fold": 0.5, "surrender": 0.5}
+
+
+def choose_decision(legal: list[dict[str, Any]], rng: random.Random) -> tuple[str, int | None]:
+    """A random legal choice and an amount the bounds allow (insurance: the smallest, which
+    every schedule accepts; a double: mostly the full double)."""
+    weights = [BANKED_WEIGHTS.get(c["verb"], 1.0) for c in legal]
+    choice = rng.choices(legal, weights=weights)[0]
+    verb = str(choice["verb"])
+    if choice.get("amounts"):
+        return verb, int(rng.choice(choice["amounts"]))
+    if "min" in choice:
+        low, high = int(choice["min"]), int(choice["max"])
+        if verb == "insurance":
+            return verb, low
+        return verb, high if rng.random() < 0.8 else rng.randint(low, high)
+    return verb, None
+
+
+def opening_wagers(wagers: list[dict[str, Any]]) -> list[str]:
+    """The wagers a bot places before the deal: every required one, or the first offered."""
+    initial = [w for w in wagers if w.get("initial") and w.get("limits") == "table"]
+    required = [w["name"] for w in initial if w.get("required")]
+    if required:
+        return required
+    return [initial[0]["name"]] if initial else []
+
+
+class BankedBot(Bot):
+    """A box's worth of client at a banked table (see the module docstring)."""
+
+    def __init__(self, ctx: RunContext, index: int, table: TablePlan, seat: int) -> None:
+        super().__init__(ctx, index, table, seat)
+        self.wagers: list[dict[str, Any]] = []
+        self.minimum = 100
+        self.pending_box: int | None = None
+        self.wager_sent: float | None = None
+
+    def _count(self, what: str, n: int = 1) -> None:
+        self.ctx.stats.count(f"game:{self.plan.game}:{what}", n)
+
+    def _snapshot(self, msg: dict[str, Any], nursery: trio.Nursery) -> None:
+        self.seat = self.want_seat
+        view = msg.get("view") or {}
+        table = view.get("table") or {}
+        self.wagers = list(table.get("wagers") or [])
+        self.minimum = int((table.get("stakes") or {}).get("minimum", self.minimum))
+        for d in view.get("pending") or []:  # a resumed seat with a decision open
+            self._decide(d, nursery)
+
+    def _top_up(self, nursery: trio.Nursery) -> None:
+        return None  # no table stake: wagers come straight from the wallet
+
+    def _settle(self, balance: int | None) -> None:
+        if not self.settled and balance is not None and self.start_balance is not None:
+            self._count("wallet_net", balance - self.start_balance)
+            self._count("bots")
+        super()._settle(balance)
+
+    def _event(self, ev: dict[str, Any], nursery: trio.Nursery) -> None:
+        etype = ev.get("type")
+        if etype == "betting_open":
+            if not self.leaving:
+                nursery.start_soon(self._bet)
+        elif etype == "decision":
+            self._decide(ev, nursery)
+        elif etype == "decision_made" and ev.get("box") == self.pending_box:
+            self._answered()
+        elif etype == "wager_placed" and ev.get("box") == self.seat and self.wager_sent:
+            ms = (trio.current_time() - self.wager_sent) * 1000.0
+            self.ctx.stats.latency_sample(self.ctx.second(), ms, self.plan.game)
+            self.wager_sent = None
+        elif etype == "timed_out" and ev.get("box") == self.seat:
+            self.ctx.stats.count("timed_out")
+            self.pending_act = None
+        elif etype == "round_result":
+            row = (ev.get("boxes") or {}).get(str(self.seat))
+            if row is not None:
+                self._count("results_net", int(row["paid"]) - int(row["bet"]))
+            if ev.get("state") == "void":
+                self.ctx.round_voided(self.plan.id, int(ev.get("round", 0)))
+            else:
+                self.ctx.round_ended(self.plan.id, int(ev.get("round", 0)))
+                if row is not None:
+                    self._count("rounds")
+
+    def _answered(self) -> None:
+        if self.pending_act is not None:
+            ms = (trio.current_time() - self.pending_act) * 1000.0
+            self.ctx.stats.latency_sample(self.ctx.second(), ms, self.plan.game)
+            self.pending_act = None
+        self.pending_box = None
+
+    def _error(self, msg: dict[str, Any]) -> None:
+        if msg.get("ref") == "decide":
+            self.pending_box = None
+        super()._error(msg)
+
+    async def _bet(self) -> None:
+        if self.ctx.pace == "human":
+            await trio.sleep(self.rng.uniform(0.1, 0.5))
+        for name in opening_wagers(self.wagers):
+            amount = self.minimum * self.rng.randint(1, 3)
+            self.wager_sent = trio.current_time()
+            await self._send_quiet(
+                {
+                    "type": "wager",
+                    "table": self.plan.id,
+                    "box": self.want_seat,
+                    "wager": name,
+                    "amount": amount,
+                }
+            )
+
+    def _decide(self, ev: dict[str, Any], nursery: trio.Nursery) -> None:
+        legal = ev.get("legal") or []
+        if not legal or self.leaving:
+            return
+        self.turn_id += 1
+        if self.rng.random() < 0.03:
+            return  # the clock decides: the engine's timeout
+        nursery.start_soon(self._send_decision, int(ev["box"]), legal, self.turn_id)
+
+    async def _send_decision(self, box: int, legal: list[dict[str, Any]], turn_id: int) -> None:
+        if self.ctx.pace == "human":
+            await trio.sleep(self.rng.uniform(1.0, 3.0))
+        if turn_id != self.turn_id or self.leaving:
+            return
+        verb, amount = choose_decision(legal, self.rng)
+        msg: dict[str, Any] = {"type": "decide", "table": self.plan.id, "box": box, "verb": verb}
+        if amount is not None:
+            msg["amount"] = amount
+        self.pending_act = trio.current_time()
+        self.pending_box = box
+        self.ctx.stats.count("actions")
+        self._count("decisions")
+        self._count(f"verb:{verb}")
+        await self._send_quiet(msg)
