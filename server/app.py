@@ -25,6 +25,8 @@ import logging
 import os
 import secrets
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +46,11 @@ from server.games.poker import rules_for
 from server.games.registry import GAMES, TableKind
 from server.jackpots.service import open_jackpot_service
 from server.router import Router
-from server.store.ledger import Ledger, Store
+from server.store.ledger import AsyncStore, Ledger, Store
 from server.store.memory import MemoryStore
 from server.store.model import StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
+from server.store.witness import Witness, ledger_stream
 from server.tables.banked import BankedTable
 from server.tables.base import Shutdown, TableActor
 from server.tables.connection import Connection
@@ -69,11 +72,27 @@ def table_class(game: str) -> type[TableActor]:
 class Croupier:
     """The server's state: config, accounts, wallet, tables and live connections."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: AsyncStore | None = None,
+        witness: Witness | None = None,
+    ) -> None:
+        """``store``/``witness``: the Redis store (``--redis``) and the witness of the data
+        directory, opened by :func:`serve`; by default the SQLite store of ``--data``."""
         self.config = config
-        self.store: Store = MemoryStore() if config.data is None else SqliteStore(config.data)
-        self.ledger = Ledger(self.store)
-        self.recovered = self.ledger.recover()  # rounds a dead process left open: voided
+        self.store: Store | AsyncStore
+        if store is not None:
+            self.store = store
+        elif config.data is None:
+            self.store = MemoryStore()
+        else:
+            self.store = SqliteStore(config.data)
+            witness = Witness(config.data)
+        self.ledger = Ledger(self.store, witness=witness)
+        # rounds a dead process left open: voided (on a shared store: only our tables')
+        ours = {t.id for t in config.tables} if store is not None else None
+        self.recovered = self.ledger.recover(ours)
         if self.recovered["rounds_voided"] or self.recovered["stakes_returned"]:
             log.warning("crash recovery: %s", self.recovered)
         dev_secret = None
@@ -203,9 +222,15 @@ async def serve(
         config = ServerConfig(tables=load_tables(DEFAULT_TABLES))
     host = host or config.host
     port = config.port if port is None else port
-    croupier = Croupier(config)
-    async with open_jackpot_service(config.redis) as jackpots, trio.open_nursery() as nursery:
+    async with (
+        open_server_store(config) as (store, witness),
+        open_jackpot_service(config.redis) as jackpots,
+        trio.open_nursery() as nursery,
+    ):
+        croupier = Croupier(config, store, witness)
         await nursery.start(croupier.ledger.run)
+        if store is not None:
+            nursery.start_soon(store.keep_alive, croupier.ledger.instance)
         for table in croupier.tables.values():
             if isinstance(table, BankedTable):
                 table.use_jackpots(jackpots)  # linked pools (in memory, or Redis: --redis)
@@ -215,6 +240,40 @@ async def serve(
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)
         task_status.started(running)
         await trio.sleep_forever()
+
+
+@asynccontextmanager
+async def open_server_store(
+    config: ServerConfig,
+) -> AsyncIterator[tuple[Any, Witness | None]]:
+    """With ``--redis``: the Redis ledger store (:mod:`server.store.redis`) and the witness of
+    the data directory; (None, None) otherwise (the Croupier opens ``--data``'s SQLite).
+    Refuses (StoreError, one line) a dev-mode server without ``dev_redis`` and a Redis
+    without AOF persistence without ``allow_volatile_redis``."""
+    if config.redis is None:
+        yield None, None
+        return
+    if config.dev and not config.dev_redis:
+        raise StoreError(
+            "a dev-mode server (no --secret) refuses a Redis: a dev server on a production "
+            "Redis once minted money; give --secret, or --dev-redis for a test Redis"
+        )
+    from server.store.redis import open_redis_store, public_url
+
+    witness = None if config.data is None else Witness(config.data, lock=True)
+    try:
+        seen = witness is not None and witness.seen(ledger_stream(public_url(config.redis)))
+        async with open_redis_store(config.redis, create=not seen) as store:
+            if not config.allow_volatile_redis and not await store.appendonly():
+                raise StoreError(
+                    f"the Redis at {store.url} has no AOF persistence (appendonly no): a "
+                    "restart would lose money; set appendonly yes and appendfsync always "
+                    "(README), or give --allow-volatile-redis"
+                )
+            yield store, witness
+    finally:
+        if witness is not None:
+            witness.close()
 
 
 def _ws_serve_partial(croupier: Croupier, host: str, port: int, config: ServerConfig) -> Any:
@@ -303,8 +362,19 @@ def main(argv: list[str] | None = None) -> int:
         "--redis",
         metavar="URL",
         default=None,
-        help="keep jackpot pools in Redis (redis://HOST:PORT), shared by every "
-        "server on it; default: in memory, this process only",
+        help="keep every store (ledger, accounts, jackpot pools) in Redis "
+        "(redis://HOST:PORT), shared by every server on it; --data then holds only the "
+        "witness file; default: SQLite in --data, jackpot pools in memory",
+    )
+    parser.add_argument(
+        "--allow-volatile-redis",
+        action="store_true",
+        help="accept a Redis without AOF persistence (tests only: a restart loses money)",
+    )
+    parser.add_argument(
+        "--dev-redis",
+        action="store_true",
+        help="let a dev-mode server (no --secret) use --redis (tests only)",
     )
     args = parser.parse_args(argv)
     try:
@@ -333,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
         starting_balance=args.starting_balance,
         redis=args.redis,
         data=args.data,
+        allow_volatile_redis=args.allow_volatile_redis,
+        dev_redis=args.dev_redis,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     failed: list[BaseException] = []

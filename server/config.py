@@ -60,9 +60,12 @@ class ServerConfig:
     hello_timeout: float = 10.0
     close_timeout: float = 2.0
     web_root: Path = WEB_ROOT
-    redis: str | None = None  # jackpot pools in Redis (croupier serve --redis URL)
-    #: the ledger's data directory (SQLite); None: an in-memory store (tests only)
+    redis: str | None = None  # every store in Redis (croupier serve --redis URL)
+    #: the ledger's data directory (SQLite; with --redis: the witness file only); None: an
+    #: in-memory store (tests only)
     data: Path | None = None
+    allow_volatile_redis: bool = False  # --redis without AOF persistence (tests only)
+    dev_redis: bool = False  # a dev-mode server on a Redis (tests only)
 
     @property
     def dev(self) -> bool:
