@@ -88,8 +88,9 @@ class Croupier:
             self.store = MemoryStore()
         else:
             self.store = SqliteStore(config.data)
-            witness = Witness(config.data)
-        self.ledger = Ledger(self.store, witness=witness)
+            witness = witness or Witness(config.data)
+        instance = None if store is None else store.instance  # a shared store names us
+        self.ledger = Ledger(self.store, witness=witness, instance=instance)
         # rounds a dead process left open: voided (on a shared store: only our tables')
         ours = {t.id for t in config.tables} if store is not None else None
         self.recovered = self.ledger.recover(ours)
@@ -224,7 +225,7 @@ async def serve(
     port = config.port if port is None else port
     async with (
         open_server_store(config) as (store, witness),
-        open_jackpot_service(config.redis) as jackpots,
+        open_jackpot_service(config.redis, witness) as jackpots,
         trio.open_nursery() as nursery,
     ):
         croupier = Croupier(config, store, witness)
@@ -246,10 +247,12 @@ async def serve(
 async def open_server_store(
     config: ServerConfig,
 ) -> AsyncIterator[tuple[Any, Witness | None]]:
-    """With ``--redis``: the Redis ledger store (:mod:`server.store.redis`) and the witness of
-    the data directory; (None, None) otherwise (the Croupier opens ``--data``'s SQLite).
-    Refuses (StoreError, one line) a dev-mode server without ``dev_redis`` and a Redis
-    without AOF persistence without ``allow_volatile_redis``."""
+    """The Redis ledger store with ``--redis`` (:mod:`server.store.redis`; None otherwise:
+    the Croupier opens ``--data``'s SQLite) and the witness of the data directory.
+
+    A server on a Redis (``--redis``, or ``--jackpot-redis`` for the pools only) refuses
+    (StoreError, one line) to run in dev mode without ``dev_redis``, and on a Redis without
+    AOF persistence without ``allow_volatile_redis``."""
     if config.redis is None:
         yield None, None
         return
@@ -258,18 +261,28 @@ async def open_server_store(
             "a dev-mode server (no --secret) refuses a Redis: a dev server on a production "
             "Redis once minted money; give --secret, or --dev-redis for a test Redis"
         )
-    from server.store.redis import open_redis_store, public_url
+    from server.store.redis import RedisStore, connect, open_redis_store, public_url
 
-    witness = None if config.data is None else Witness(config.data, lock=True)
-    try:
-        seen = witness is not None and witness.seen(ledger_stream(public_url(config.redis)))
-        async with open_redis_store(config.redis, create=not seen) as store:
-            if not config.allow_volatile_redis and not await store.appendonly():
+    if not config.allow_volatile_redis:
+        async with connect(config.redis) as client:
+            if not await RedisStore(client, config.redis).appendonly():
                 raise StoreError(
-                    f"the Redis at {store.url} has no AOF persistence (appendonly no): a "
-                    "restart would lose money; set appendonly yes and appendfsync always "
-                    "(README), or give --allow-volatile-redis"
+                    f"the Redis at {public_url(config.redis)} has no AOF persistence "
+                    "(appendonly no): a restart would lose money; set appendonly yes and "
+                    "appendfsync always (README, Redis), or give --allow-volatile-redis"
                 )
+    # the SQLite store locks the data directory itself
+    witness = None if config.data is None else Witness(config.data, lock=config.redis_ledger)
+    try:
+        if not config.redis_ledger:
+            yield None, witness
+            return
+        seen = witness is not None and witness.seen(ledger_stream(public_url(config.redis)))
+        previous = None if witness is None else witness.instance
+        async with open_redis_store(config.redis, create=not seen, previous=previous) as store:
+            if witness is not None:
+                witness.instance = store.instance
+                witness.write()
             yield store, witness
     finally:
         if witness is not None:
@@ -367,6 +380,12 @@ def main(argv: list[str] | None = None) -> int:
         "witness file; default: SQLite in --data, jackpot pools in memory",
     )
     parser.add_argument(
+        "--jackpot-redis",
+        metavar="URL",
+        default=None,
+        help="keep only the jackpot pools in Redis (linked servers), the ledger in --data",
+    )
+    parser.add_argument(
         "--allow-volatile-redis",
         action="store_true",
         help="accept a Redis without AOF persistence (tests only: a restart loses money)",
@@ -401,7 +420,8 @@ def main(argv: list[str] | None = None) -> int:
         grace=args.grace,
         round_pause=args.round_pause,
         starting_balance=args.starting_balance,
-        redis=args.redis,
+        redis=args.redis or args.jackpot_redis,
+        redis_ledger=args.redis is not None,
         data=args.data,
         allow_volatile_redis=args.allow_volatile_redis,
         dev_redis=args.dev_redis,

@@ -60,7 +60,8 @@ class ServerConfig:
     hello_timeout: float = 10.0
     close_timeout: float = 2.0
     web_root: Path = WEB_ROOT
-    redis: str | None = None  # every store in Redis (croupier serve --redis URL)
+    redis: str | None = None  # jackpot pools in Redis (--redis URL or --jackpot-redis URL)
+    redis_ledger: bool = False  # the ledger and accounts there too (croupier serve --redis)
     #: the ledger's data directory (SQLite; with --redis: the witness file only); None: an
     #: in-memory store (tests only)
     data: Path | None = None

@@ -126,7 +126,7 @@ def _encode(batch: Batch) -> str:
     )
 
 
-def _transfer(text: str) -> Transfer:
+def parse_transfer(text: str) -> Transfer:
     ident, source, target, amount, kind, round_ = json.loads(text)
     return Transfer(ident, source, target, int(amount), kind, round_)
 
@@ -134,7 +134,19 @@ def _transfer(text: str) -> Transfer:
 class RedisStore:
     """The ledger in Redis (see the module docstring). Open it with :func:`open_redis_store`."""
 
-    def __init__(self, client: coredis.Redis[str], url: str, *, op_timeout: float = 5.0):
+    def __init__(
+        self,
+        client: coredis.Redis[str],
+        url: str,
+        *,
+        op_timeout: float = 5.0,
+        instance: str | None = None,
+        previous: str | None = None,
+    ):
+        #: this server's id (its transfer ids' prefix, its rounds' owner); ``previous``: the
+        #: last server on the same data directory, dead now (its rounds are orphans)
+        self.instance = instance or secrets.token_hex(4)
+        self.previous = previous
         self.client = client
         self.url = public_url(url)
         self.op_timeout = op_timeout
@@ -170,7 +182,7 @@ class RedisStore:
         opened = await self._call(c.hgetall(key("open")))
         open_rounds: dict[str, tuple[str, str, list[Transfer]]] = {}
         if opened:
-            alive = self._alive(await self._call(c.hgetall(key("alive"))))
+            alive = self._alive(await self._call(c.hgetall(key("alive")))) - {self.previous}
             refs = sorted(opened)
             who = await self._call(c.hmget(key("owners"), refs))
             for ref, owner in zip(refs, who, strict=True):
@@ -179,7 +191,7 @@ class RedisStore:
                     continue  # a live server's round in play: not ours to void
                 ids = [i for i in opened[ref].split("\n") if i]
                 texts = await self._call(c.hmget(key("transfers"), ids)) if ids else ()
-                open_rounds[ref] = (table, server, [_transfer(t) for t in texts if t])
+                open_rounds[ref] = (table, server, [parse_transfer(t) for t in texts if t])
         facts = dict(await self._call(c.hgetall(key("facts"))))
         self._loaded = Loaded(self.epoch, self.version, balances, open_rounds, facts)
         return self._loaded
@@ -243,7 +255,7 @@ class RedisStore:
             rounds_r = pipe.hgetall(key("rounds"))
             alive_r = pipe.hgetall(key("alive"))
         balances = {a: int(v) for a, v in (await balances_r).items()}
-        transfers = [_transfer(t) for t in (await transfers_r).values()]
+        transfers = [parse_transfer(t) for t in (await transfers_r).values()]
         rounds: dict[str, RoundState] = dict(await rounds_r)  # type: ignore[arg-type]
         alive = bool(self._alive(await alive_r))
         return check_books(balances, transfers, rounds, owners_alive=alive)
@@ -259,15 +271,19 @@ class RedisStore:
 
 
 @asynccontextmanager
-async def open_redis_store(url: str, *, create: bool = True) -> AsyncIterator[RedisStore]:
+async def open_redis_store(
+    url: str, *, create: bool = True, previous: str | None = None
+) -> AsyncIterator[RedisStore]:
     """Connect and read the ledger (:meth:`RedisStore.fetch`). ``create``: give an empty
     store a new epoch first (not when the witness says this server saw data there: then it
-    stays empty and the ledger reports it lost). Raises StoreUnavailable if Redis cannot be
-    reached."""
+    stays empty and the ledger reports it lost). ``previous``: the dead server this one
+    follows on its data directory. Raises StoreUnavailable if Redis cannot be reached."""
     client = connect(url)
     async with client:
-        store = RedisStore(client, url)
+        store = RedisStore(client, url, previous=previous)
         if create:
             await store.init()
+        if previous is not None and store.epoch:
+            await store._call(client.hdel(key("alive"), [previous]))
         await store.fetch()
         yield store

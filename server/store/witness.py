@@ -51,11 +51,14 @@ def verdict(what: str, seen: tuple[str, int] | None, epoch: str, version: int) -
 
 
 class Witness:
-    """``DIR/witness.json``: ``{stream: [epoch, version]}``; written atomically."""
+    """``DIR/witness.json``: ``{"instance": ..., "streams": {stream: [epoch, version]}}``,
+    written atomically. ``instance``: the id of the last server on this directory (on a
+    shared store its rounds are known orphaned once this directory's next server runs)."""
 
     def __init__(self, directory: Path | str, *, lock: bool = False) -> None:
         self.path = Path(directory) / WITNESS_FILE
         self.streams: dict[str, tuple[str, int]] = {}
+        self.instance: str | None = None
         self._lock: IO[str] | None = None
         if lock:  # one server per directory (the SQLite store takes the same lock)
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -72,7 +75,8 @@ class Witness:
             raw: Any = json.loads(self.path.read_text())
         except FileNotFoundError:
             raw = {}
-        for name, (epoch, version) in dict(raw).items():
+        self.instance = raw.get("instance")
+        for name, (epoch, version) in dict(raw.get("streams", {})).items():
             self.streams[str(name)] = (str(epoch), int(version))
 
     def seen(self, stream: str) -> tuple[str, int] | None:
@@ -98,7 +102,8 @@ class Witness:
     def write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps({k: list(v) for k, v in sorted(self.streams.items())}))
+        streams = {k: list(v) for k, v in sorted(self.streams.items())}
+        tmp.write_text(json.dumps({"instance": self.instance, "streams": streams}))
         os.replace(tmp, self.path)
 
 
