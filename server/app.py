@@ -177,6 +177,7 @@ class Croupier:
         with trio.move_on_after(10):
             for event in done:
                 await event.wait()
+        await self.ledger.drain(5)  # the voids and cash-outs of the shutdown, committed
         for conn in list(self.connections):
             conn.finish(CloseCode.GOING_AWAY, "server shutting down")
         # let each writer drain its queue and close with 1001 before websockets closes the rest

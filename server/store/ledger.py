@@ -11,14 +11,15 @@ everything one step moved (a whole round's settlement, say) sits in the same bat
 
 One trio task, :meth:`Ledger.run`, takes the open batch whenever there is one and commits it
 to the store: in a worker thread (SQLite), or awaited on the trio thread when the store's
-``commit`` is a coroutine function (Redis, :class:`AsyncStore`); whatever arrives during
-that commit goes into the next (group commit). Commits are idempotent per transfer id, so a
-commit whose answer was lost is simply retried. If the store cannot be reached
-(:class:`StoreUnavailable`) the batches are kept and retried with back-off;
-:attr:`Ledger.available` turns false, tables start no round and move no money until it is
-true again. If the store turns out to have lost data
-(:class:`StoreLost`: empty, or older than what this server saw) :attr:`Ledger.lost` is set
-and money never moves on it again.
+``commit`` is a coroutine function (Redis, :class:`AsyncStore`; such a store is also probed
+with an empty commit when idle, so an outage ends and a loss is seen without a movement);
+whatever arrives during that commit goes into the next (group commit). Commits are
+idempotent per transfer id, so a commit whose answer was lost is simply retried. If the
+store cannot be reached (:class:`StoreUnavailable`) the batches are kept and retried with
+back-off; :attr:`Ledger.available` turns false, tables start no round and move no money
+until it is true again. If the store turns out to have lost data (:class:`StoreLost`: empty,
+or older than what this server saw) :attr:`Ledger.lost` is set and money never moves on it
+again.
 
 The witness (:mod:`server.store.witness`, optional): at start the store's epoch and version
 are compared with what this server's data directory last saw of it; a store that is empty
@@ -66,6 +67,8 @@ log = logging.getLogger("croupier.ledger")
 
 #: seconds between two writes of the witness file while commits go on
 WITNESS_EVERY = 0.2
+#: an async (shared) store is probed (an empty commit) after this many idle seconds
+PROBE_EVERY = 1.0
 
 
 class Store(Protocol):
@@ -223,12 +226,18 @@ class Ledger:
             return  # a store that lost data gets nothing more from this server
         delay = 0.05
         while True:
-            await self._wake.wait()
+            probe = False
+            if self._async:  # a shared store is probed when idle: lost or back, we know
+                with trio.move_on_after(PROBE_EVERY if self.available else delay) as idle:
+                    await self._wake.wait()
+                probe = idle.cancelled_caught
+            else:
+                await self._wake.wait()
             self._take()
-            if not self._pending:
+            if not self._pending and not probe:
                 self._wake = trio.Event()
                 continue
-            batches = list(self._pending)
+            batches = list(self._pending)  # none: a probe (the store's checks, no write)
             try:
                 if self._async:
                     version = await self.store.commit(batches)  # type: ignore[misc]

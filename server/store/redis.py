@@ -40,6 +40,7 @@ from importlib.resources import files
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import anyio
 import coredis
 import coredis.exceptions
 import trio
@@ -69,6 +70,9 @@ DOWN_ERRORS: tuple[type[BaseException], ...] = (
     trio.TooSlowError,
     trio.BrokenResourceError,
     trio.ClosedResourceError,
+    anyio.BrokenResourceError,  # coredis' own streams (a connection that went away)
+    anyio.ClosedResourceError,
+    anyio.EndOfStream,
 )
 
 

@@ -107,6 +107,16 @@ class Witness:
         os.replace(tmp, self.path)
 
 
+def witnessed_pools(witness: Witness, store_id: str) -> list[str]:
+    """The jackpot pools of ``store_id`` the witness saw."""
+    suffix = "@" + store_id
+    return sorted(
+        name[len("jackpot:") : -len(suffix)]
+        for name in witness.streams
+        if name.startswith("jackpot:") and name.endswith(suffix)
+    )
+
+
 def ledger_stream(store_id: str) -> str:
     """The witness's stream name for the ledger of one store (``sqlite``, a Redis URL)."""
     return "ledger@" + store_id
