@@ -154,11 +154,12 @@ class RedisJackpotService:
         if old is not None and old[0] == epoch and old[1] >= version:
             return
         self._seen[pool] = (epoch, version)
+        if self.witness is None:
+            return
+        self.witness.streams[pool_stream(self.store_id, pool)] = (epoch, version)
         now = time.monotonic()
-        if self.witness is not None and now - self._witnessed >= 0.2:
+        if now - self._witnessed >= 0.2:  # the file at most five times a second
             self._witnessed = now
-            for name, (e, v) in self._seen.items():
-                self.witness.streams[pool_stream(self.store_id, name)] = (e, v)
             self.witness.write()
 
     def _judge(self, pool: str, epoch: str, version: int) -> None:
@@ -297,7 +298,7 @@ class RedisJackpotService:
         meter = config.seed if meter is None else check_cents("meter", meter)
         check_cents("reserve", reserve)
         if self.seen(pool) is not None:  # it existed: gone now is lost, never re-opened
-            self._judge(pool, "", 0)
+            await self.snapshot(pool)
         reply = await self._eval(
             [key(pool, "state"), key(pool, "audit"), key(pool, "open")],
             ["open", *_config_args(config), str(meter), str(reserve), secrets.token_hex(8)],
@@ -375,7 +376,7 @@ class RedisJackpotService:
             check_cents("contribution", amount, positive=True)
             if amount > MAX_WAGER:
                 raise JackpotError("bad_amount", f"contribution above {MAX_WAGER} cents")
-        if not self._available:
+        if not self.available:  # down, or a pool lost data
             raise JackpotUnavailable("jackpot pool unavailable: jackpot wagers closed")
         pending = ContributionResult("pending", 0, 0, None)
         results = {w: pending for w in wagers if (pool, round_id, w) in self._outbox}
