@@ -280,7 +280,9 @@ async def open_server_store(
             return
         seen = witness is not None and witness.seen(ledger_stream(public_url(config.redis)))
         previous = None if witness is None else witness.instance
-        async with open_redis_store(config.redis, create=not seen, previous=previous) as store:
+        async with open_redis_store(
+            config.redis, create=not seen, previous=previous, replicas=config.redis_replicas
+        ) as store:
             if witness is not None:
                 witness.instance = store.instance
                 witness.write()
@@ -387,6 +389,13 @@ def main(argv: list[str] | None = None) -> int:
         help="keep only the jackpot pools in Redis (linked servers), the ledger in --data",
     )
     parser.add_argument(
+        "--redis-wait",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --redis: a ledger commit counts only once N replicas confirm it (WAIT)",
+    )
+    parser.add_argument(
         "--allow-volatile-redis",
         action="store_true",
         help="accept a Redis without AOF persistence (tests only: a restart loses money)",
@@ -426,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         data=args.data,
         allow_volatile_redis=args.allow_volatile_redis,
         dev_redis=args.dev_redis,
+        redis_replicas=args.redis_wait,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     failed: list[BaseException] = []

@@ -67,6 +67,7 @@ class ServerConfig:
     data: Path | None = None
     allow_volatile_redis: bool = False  # --redis without AOF persistence (tests only)
     dev_redis: bool = False  # a dev-mode server on a Redis (tests only)
+    redis_replicas: int = 0  # --redis-wait N: a ledger commit counts once N replicas have it
 
     @property
     def dev(self) -> bool:

@@ -146,11 +146,14 @@ class RedisStore:
         op_timeout: float = 5.0,
         instance: str | None = None,
         previous: str | None = None,
+        replicas: int = 0,
     ):
         #: this server's id (its transfer ids' prefix, its rounds' owner); ``previous``: the
         #: last server on the same data directory, dead now (its rounds are orphans)
         self.instance = instance or secrets.token_hex(4)
         self.previous = previous
+        #: a commit counts once this many replicas have it too (WAIT; 0: the primary's AOF)
+        self.replicas = replicas
         self.client = client
         self.url = public_url(url)
         self.op_timeout = op_timeout
@@ -214,7 +217,11 @@ class RedisStore:
     async def commit(self, batches: list[Batch]) -> int:
         """Commit ``batches`` in one script call (all or nothing); the new version."""
         args = ["commit", self.epoch, str(self.version), *map(_encode, batches)]
-        reply = await self._call(self._script(KEYS, args))
+        if self.replicas and batches:  # WAIT: applied on the primary only is retried
+            with self.client.ensure_replication(self.replicas, int(self.op_timeout * 500)):
+                reply = await self._call(self._script(KEYS, args))
+        else:
+            reply = await self._call(self._script(KEYS, args))
         if reply[0] == "lost":
             epoch, version = str(reply[1]), int(reply[2])
             if not epoch:
@@ -276,7 +283,7 @@ class RedisStore:
 
 @asynccontextmanager
 async def open_redis_store(
-    url: str, *, create: bool = True, previous: str | None = None
+    url: str, *, create: bool = True, previous: str | None = None, replicas: int = 0
 ) -> AsyncIterator[RedisStore]:
     """Connect and read the ledger (:meth:`RedisStore.fetch`). ``create``: give an empty
     store a new epoch first (not when the witness says this server saw data there: then it
@@ -284,7 +291,7 @@ async def open_redis_store(
     follows on its data directory. Raises StoreUnavailable if Redis cannot be reached."""
     client = connect(url)
     async with client:
-        store = RedisStore(client, url, previous=previous)
+        store = RedisStore(client, url, previous=previous, replicas=replicas)
         if create:
             await store.init()
         if previous is not None and store.epoch:

@@ -176,3 +176,18 @@ async def test_a_store_restored_from_an_older_snapshot_is_lost(
     ledger = Ledger(fresh, witness=witness)
     assert ledger.lost is not None and "older snapshot" in ledger.lost
     assert not ledger.can_move
+
+
+async def test_a_commit_no_replica_confirmed_is_retried_and_lands_once(
+    redis: RedisServer, store: RedisStore
+) -> None:
+    """``--redis-wait 1`` without a replica: WAIT confirms none, the commit is unavailable
+    (applied on the primary only); its retry moves nothing twice."""
+    waiting = RedisStore(store.client, redis.url, op_timeout=1.0, replicas=1)
+    await waiting.init()
+    batch = Batch(transfers=[deposit("d1", "ann", 1000)])
+    with pytest.raises(StoreUnavailable, match=r"(?i)replica"):
+        await waiting.commit([batch])
+    await store.fetch()
+    await store.commit([batch])
+    assert (await store.fetch()).balances["wallet:ann"] == 1000
