@@ -6,7 +6,8 @@
 
 Amounts are dollars (``50``, ``$12.50``). The call needs a cashier session: ``--token`` (or
 env ``CROUPIER_CASHIER_TOKEN``), or the server's HMAC secret in env ``CROUPIER_SECRET`` to
-sign one here; a dev-mode server's secret is read from its data directory (``--data``). Each
+sign one here; a dev-mode server's secret is read from its data directory (``--data``), or
+from its Redis (``--redis URL``, a server started with ``croupier serve --redis``). Each
 call carries a request id (``--request``; a fresh one by default): the server applies an id
 once, so a call repeated after a lost answer moves nothing twice.
 """
@@ -27,7 +28,24 @@ from server.money import dollars
 from server.store.sqlite import SqliteStore, default_data_dir
 
 
-def cashier_token(args_token: str | None, data: Path) -> str:
+def dev_secret_of(data: Path, redis: str | None) -> str | None:
+    """A dev-mode server's token secret, from its store."""
+    if redis is not None:
+        from server.store.redis import open_redis_store
+
+        async def read() -> str | None:
+            async with open_redis_store(redis, create=False) as store:
+                return store.load().meta.get("dev_secret")
+
+        return trio.run(read)
+    store = SqliteStore(data, lock=False, readonly=True)
+    try:
+        return store.load().meta.get("dev_secret")
+    finally:
+        store.close()
+
+
+def cashier_token(args_token: str | None, data: Path, redis: str | None = None) -> str:
     """A cashier session token: given, signed with CROUPIER_SECRET, or a dev server's."""
     token = args_token or os.environ.get("CROUPIER_CASHIER_TOKEN")
     if token:
@@ -35,11 +53,7 @@ def cashier_token(args_token: str | None, data: Path) -> str:
     secret = os.environ.get("CROUPIER_SECRET")
     if secret:
         return Accounts(secret).issue("cashier", "cashier", role="cashier")
-    store = SqliteStore(data, lock=False, readonly=True)
-    try:
-        dev_secret = store.load().meta.get("dev_secret")
-    finally:
-        store.close()
+    dev_secret = dev_secret_of(data, redis)
     if dev_secret is None:
         raise SystemExit("croupier cashier: give --token or set CROUPIER_SECRET")
     return Accounts(None, dev_secret=dev_secret).issue("cashier", "cashier", role="cashier")
@@ -58,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--url", default="ws://127.0.0.1:8765/ws")
     p.add_argument("--token", default=None, help="a cashier session token")
     p.add_argument("--data", type=Path, default=default_data_dir(), help="dev server's data")
+    p.add_argument("--redis", default=None, metavar="URL", help="dev server's Redis (--redis)")
     p.add_argument("--request", default=None, help="request id (default: a fresh one)")
     args = p.parse_args(argv)
     if args.op != "balance" and args.amount <= 0:
@@ -70,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         "request": args.request or secrets.token_hex(8),
     }
     try:
-        reply = trio.run(call, args.url, cashier_token(args.token, args.data), message)
+        reply = trio.run(call, args.url, cashier_token(args.token, args.data, args.redis), message)
     except ServerError as exc:
         print(
             f"croupier cashier: refused ({exc.code}): {exc.message.get('message')}", file=sys.stderr

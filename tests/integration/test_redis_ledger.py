@@ -242,6 +242,32 @@ async def test_redis_restored_from_an_older_snapshot_is_lost_and_both_checks_fai
     assert jackpot.returncode == 1 and "older snapshot" in jackpot.stdout, jackpot.stdout
 
 
+async def test_accounts_and_dev_secret_survive_a_restart_on_redis(
+    tmp_path: Path, redis: RedisServer
+) -> None:
+    """The cashier's deposit, the wallet and the dev secret live in Redis: a new server (a new
+    data directory, even) on the same Redis knows them."""
+    play = Play(tmp_path, redis)
+    server = await play.server().started()
+    try:
+        cashier = ["cashier", "--url", server.url, "--redis", redis.url]
+        done = croupier(*cashier[:1], "deposit", "alice", "50", *cashier[1:], "--request", "r1")
+        assert done.returncode == 0 and "alice: $50" in done.stdout, done.stderr
+        again = croupier(*cashier[:1], "deposit", "alice", "50", *cashier[1:], "--request", "r1")
+        assert again.returncode == 0 and "already applied" in again.stdout, again.stderr
+    finally:
+        server.stop()
+    play.data = tmp_path / "other"
+    server = await play.server().started()
+    try:
+        done = croupier("cashier", "balance", "alice", "--url", server.url, "--redis", redis.url)
+        assert done.returncode == 0 and "alice: $50" in done.stdout, done.stderr
+    finally:
+        server.stop()
+    code, report = play.check("--json")
+    assert code == 0 and report["balanced"] and report["issued"] >= 5000, report
+
+
 def _refused(done: subprocess.CompletedProcess[str]) -> str:
     assert done.returncode == 2, done
     assert "Traceback" not in done.stderr
