@@ -46,7 +46,9 @@ def batches(n: int) -> list[Batch]:
     ]
 
 
-async def measure(commit: Callable[[list[Batch]], Awaitable[object]], group: int, seconds: float):
+async def measure(
+    commit: Callable[[list[Batch]], Awaitable[object]], group: int, seconds: float
+) -> float:
     """Transfers per second committing ``group`` transfers per commit for ``seconds``."""
     done = 0
     start = time.perf_counter()
