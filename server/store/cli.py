@@ -26,7 +26,7 @@ from pathlib import Path
 
 import trio
 
-from server.cli import OneLineParser
+from server.cli import OneLineParser, leaves
 from server.money import dollars
 from server.store.model import CheckReport, StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
@@ -89,14 +89,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    where = args.redis or str(args.data)
+    if args.redis:
+        from server.store.redis import public_url
+
+        where = public_url(args.redis)  # never a password in the output
+    else:
+        where = str(args.data)
     try:
         if args.redis:
             report, lost = trio.run(_check_redis, args.redis, args.data)
         else:
             report, lost = _check_sqlite(args.data)
-    except (StoreError, OSError) as exc:
-        print(f"croupier ledger: cannot read the ledger in {where}: {exc}", file=sys.stderr)
+    except (StoreError, OSError, BaseExceptionGroup) as exc:  # coredis wraps in groups
+        cause = next((e for e in leaves(exc) if isinstance(e, StoreError | OSError)), None)
+        if cause is None:
+            raise
+        print(f"croupier ledger: cannot read the ledger in {where}: {cause}", file=sys.stderr)
         return 3
     if report is None:
         if lost is None:
