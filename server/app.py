@@ -406,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
         help="let a dev-mode server (no --secret) use --redis (tests only)",
     )
     args = parser.parse_args(argv)
+    if args.redis and args.jackpot_redis:
+        parser.error("give --redis (every store) or --jackpot-redis (the pools only), not both")
     try:
         tables = load_tables(args.tables)
         for t in tables:
