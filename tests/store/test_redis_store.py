@@ -20,7 +20,7 @@ from server.store.model import (
     StoreUnavailable,
     Transfer,
 )
-from server.store.redis import RedisStore, key, open_redis_store
+from server.store.redis import KEYS, RedisStore, key, open_redis_store
 from server.store.witness import Witness
 from tests.integration.helpers import RedisServer
 
@@ -191,3 +191,11 @@ async def test_a_commit_no_replica_confirmed_is_retried_and_lands_once(
     await store.fetch()
     await store.commit([batch])
     assert (await store.fetch()).balances["wallet:ann"] == 1000
+
+
+def test_every_ledger_key_is_in_one_cluster_slot() -> None:
+    """One hash tag, ``{ledger}``: a script touching them all runs on Redis Cluster too."""
+    from coredis._utils import hash_slot
+
+    slots = {hash_slot(k.encode()) for k in [*KEYS, key("alive")]}
+    assert slots == {hash_slot(b"ledger")}
