@@ -6,7 +6,8 @@
 
 Amounts are dollars (``50``, ``$12.50``). The call needs a cashier session: ``--token`` (or
 env ``CROUPIER_CASHIER_TOKEN``), or the server's HMAC secret in env ``CROUPIER_SECRET`` to
-sign one here; a dev-mode server's secret is read from its data directory (``--data``). Each
+sign one here; a dev-mode server's secret is read from its data directory (``--data``), or
+from its Redis (``--redis URL``, a server started with ``croupier serve --redis``). Each
 call carries a request id (``--request``; a fresh one by default): the server applies an id
 once, so a call repeated after a lost answer moves nothing twice.
 """
@@ -39,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--url", default="ws://127.0.0.1:8765/ws")
     p.add_argument("--token", default=None, help="a cashier session token")
     p.add_argument("--data", type=Path, default=default_data_dir(), help="dev server's data")
+    p.add_argument("--redis", default=None, metavar="URL", help="dev server's Redis (--redis)")
     p.add_argument("--request", default=None, help="request id (default: a fresh one)")
     args = p.parse_args(argv)
     if args.op != "balance" and args.amount <= 0:
@@ -51,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         "request": args.request or secrets.token_hex(8),
     }
     try:
-        token = staff_token("cashier", "cashier", args.token, "CROUPIER_CASHIER_TOKEN", args.data)
+        token = staff_token(
+            "cashier", "cashier", args.token, "CROUPIER_CASHIER_TOKEN", args.data, args.redis
+        )
         reply = trio.run(call, args.url, token, message)
     except ServerError as exc:
         print(

@@ -25,6 +25,8 @@ import logging
 import os
 import secrets
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +46,11 @@ from server.games.poker import rules_for
 from server.games.registry import GAMES, TableKind
 from server.jackpots.service import open_jackpot_service
 from server.router import Router
-from server.store.ledger import Ledger, Store
+from server.store.ledger import AsyncStore, Ledger, Store
 from server.store.memory import MemoryStore
 from server.store.model import StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
+from server.store.witness import Witness, ledger_stream
 from server.tables.banked import BankedTable
 from server.tables.base import Shutdown, TableActor
 from server.tables.blackjack import BlackjackTable
@@ -74,11 +77,28 @@ def table_class(game: str) -> type[TableActor]:
 class Croupier:
     """The server's state: config, accounts, wallet, tables and live connections."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: AsyncStore | None = None,
+        witness: Witness | None = None,
+    ) -> None:
+        """``store``/``witness``: the Redis store (``--redis``) and the witness of the data
+        directory, opened by :func:`serve`; by default the SQLite store of ``--data``."""
         self.config = config
-        self.store: Store = MemoryStore() if config.data is None else SqliteStore(config.data)
-        self.ledger = Ledger(self.store)
-        self.recovered = self.ledger.recover()  # rounds a dead process left open: voided
+        self.store: Store | AsyncStore
+        if store is not None:
+            self.store = store
+        elif config.data is None:
+            self.store = MemoryStore()
+        else:
+            self.store = SqliteStore(config.data)
+            witness = witness or Witness(config.data)
+        instance = None if store is None else store.instance  # a shared store names us
+        self.ledger = Ledger(self.store, witness=witness, instance=instance)
+        # rounds a dead process left open: voided (on a shared store: only our tables')
+        ours = {t.id for t in config.tables} if store is not None else None
+        self.recovered = self.ledger.recover(ours)
         if self.recovered["rounds_voided"] or self.recovered["stakes_returned"]:
             log.warning("crash recovery: %s", self.recovered)
         dev_secret = None
@@ -179,6 +199,7 @@ class Croupier:
         with trio.move_on_after(10):
             for event in done:
                 await event.wait()
+        await self.ledger.drain(5)  # the voids and cash-outs of the shutdown, committed
         for conn in list(self.connections):
             conn.finish(CloseCode.GOING_AWAY, "server shutting down")
         # let each writer drain its queue and close with 1001 before websockets closes the rest
@@ -229,9 +250,15 @@ async def serve(
         config = ServerConfig(tables=load_tables(DEFAULT_TABLES))
     host = host or config.host
     port = config.port if port is None else port
-    croupier = Croupier(config)
-    async with open_jackpot_service(config.redis) as jackpots, trio.open_nursery() as nursery:
+    async with (
+        open_server_store(config) as (store, witness),
+        open_jackpot_service(config.redis, witness) as jackpots,
+        trio.open_nursery() as nursery,
+    ):
+        croupier = Croupier(config, store, witness)
         await nursery.start(croupier.ledger.run)
+        if store is not None:
+            nursery.start_soon(store.keep_alive, croupier.ledger.instance)
         for table in croupier.tables.values():
             if isinstance(table, BankedTable):
                 table.use_jackpots(jackpots)  # linked pools (in memory, or Redis: --redis)
@@ -241,6 +268,54 @@ async def serve(
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)
         task_status.started(running)
         await trio.sleep_forever()
+
+
+@asynccontextmanager
+async def open_server_store(
+    config: ServerConfig,
+) -> AsyncIterator[tuple[Any, Witness | None]]:
+    """The Redis ledger store with ``--redis`` (:mod:`server.store.redis`; None otherwise:
+    the Croupier opens ``--data``'s SQLite) and the witness of the data directory.
+
+    A server on a Redis (``--redis``, or ``--jackpot-redis`` for the pools only) refuses
+    (StoreError, one line) to run in dev mode without ``dev_redis``, and on a Redis without
+    AOF persistence without ``allow_volatile_redis``."""
+    if config.redis is None:
+        yield None, None
+        return
+    if config.dev and not config.dev_redis:
+        raise StoreError(
+            "a dev-mode server (no --secret) refuses a Redis: a dev server on a production "
+            "Redis once minted money; give --secret, or --dev-redis for a test Redis"
+        )
+    from server.store.redis import RedisStore, connect, open_redis_store, public_url
+
+    if not config.allow_volatile_redis:
+        async with connect(config.redis) as client:
+            if not await RedisStore(client, config.redis).appendonly():
+                raise StoreError(
+                    f"the Redis at {public_url(config.redis)} has no AOF persistence "
+                    "(appendonly no): a restart would lose money; set appendonly yes and "
+                    "appendfsync always (README, Redis), or give --allow-volatile-redis"
+                )
+    # the SQLite store locks the data directory itself
+    witness = None if config.data is None else Witness(config.data, lock=config.redis_ledger)
+    try:
+        if not config.redis_ledger:
+            yield None, witness
+            return
+        seen = witness is not None and witness.seen(ledger_stream(public_url(config.redis)))
+        previous = None if witness is None else witness.instance
+        async with open_redis_store(
+            config.redis, create=not seen, previous=previous, replicas=config.redis_replicas
+        ) as store:
+            if witness is not None:
+                witness.instance = store.instance
+                witness.write()
+            yield store, witness
+    finally:
+        if witness is not None:
+            witness.close()
 
 
 def _ws_serve_partial(croupier: Croupier, host: str, port: int, config: ServerConfig) -> Any:
@@ -355,8 +430,32 @@ def main(argv: list[str] | None = None) -> int:
         "--redis",
         metavar="URL",
         default=None,
-        help="keep jackpot pools in Redis (redis://HOST:PORT), shared by every "
-        "server on it; default: in memory, this process only",
+        help="keep every store (ledger, accounts, jackpot pools) in Redis "
+        "(redis://HOST:PORT), shared by every server on it; --data then holds only the "
+        "witness file; default: SQLite in --data, jackpot pools in memory",
+    )
+    parser.add_argument(
+        "--jackpot-redis",
+        metavar="URL",
+        default=None,
+        help="keep only the jackpot pools in Redis (linked servers), the ledger in --data",
+    )
+    parser.add_argument(
+        "--redis-wait",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --redis: a ledger commit counts only once N replicas confirm it (WAIT)",
+    )
+    parser.add_argument(
+        "--allow-volatile-redis",
+        action="store_true",
+        help="accept a Redis without AOF persistence (tests only: a restart loses money)",
+    )
+    parser.add_argument(
+        "--dev-redis",
+        action="store_true",
+        help="let a dev-mode server (no --secret) use --redis (tests only)",
     )
     args = parser.parse_args(argv)
     secret = os.environ.get("CROUPIER_SECRET") or None
@@ -367,6 +466,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"cannot read a secret from {args.secret_file}")
     if secret is not None and not args.origin:
         parser.error("a production server (with a secret) needs --origin URL, the page's origin")
+    if args.redis and args.jackpot_redis:
+        parser.error("give --redis (every store) or --jackpot-redis (the pools only), not both")
     try:
         tables = load_tables(args.tables)
         for t in tables:
@@ -394,8 +495,12 @@ def main(argv: list[str] | None = None) -> int:
         grace=args.grace,
         round_pause=args.round_pause,
         starting_balance=args.starting_balance,
-        redis=args.redis,
+        redis=args.redis or args.jackpot_redis,
+        redis_ledger=args.redis is not None,
         data=args.data,
+        allow_volatile_redis=args.allow_volatile_redis,
+        dev_redis=args.dev_redis,
+        redis_replicas=args.redis_wait,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     failed: list[BaseException] = []

@@ -63,13 +63,18 @@ class ServerConfig:
     hello_timeout: float = 10.0
     close_timeout: float = 2.0
     web_root: Path = WEB_ROOT
-    redis: str | None = None  # jackpot pools in Redis (croupier serve --redis URL)
-    #: the ledger's data directory (SQLite); None: an in-memory store (tests only)
+    redis: str | None = None  # jackpot pools in Redis (--redis URL or --jackpot-redis URL)
+    redis_ledger: bool = False  # the ledger and accounts there too (croupier serve --redis)
+    #: the ledger's data directory (SQLite; with --redis: the witness file only); None: an
+    #: in-memory store (tests only)
     data: Path | None = None
     #: browser origins allowed to open a WebSocket; None: pages from loopback only (dev)
     origins: tuple[str, ...] | None = None
     max_per_ip: int = 64  # WebSocket connections from one address (429 beyond)
     max_spectators: int = 200  # spectators per table (spectators_full beyond)
+    allow_volatile_redis: bool = False  # --redis without AOF persistence (tests only)
+    dev_redis: bool = False  # a dev-mode server on a Redis (tests only)
+    redis_replicas: int = 0  # --redis-wait N: a ledger commit counts once N replicas have it
 
     @property
     def dev(self) -> bool:

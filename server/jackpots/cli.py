@@ -14,8 +14,12 @@ give the Redis URL the server was started with (``croupier serve --redis URL``);
 started without ``--redis`` keeps its pools in its own memory (its ``/status`` page shows
 them). ``check`` verifies digest jackpots.md 5.9,
 ``meter + reserve + paid = seed + contributions + house``, from the stored totals and by
-replaying the audit stream. Exit codes: 0 fine, 1 a pool failed ``check``, 2 bad usage or no
-such pool, 3 the pool store cannot be reached (Redis down, wrong URL or wrong password).
+replaying the audit stream; with ``--redis``, ``check`` also compares each pool with what
+the server saw of it (the witness file in ``--data DIR``, default ``./var``: the server's
+data directory): a pool that is gone, replaced, or at a lower version than the server saw
+(Redis restarted empty or from an older snapshot) is broken, even if it balances. Exit
+codes: 0 fine, 1 a pool failed ``check``, 2 bad usage or no such pool, 3 the pool store
+cannot be reached (Redis down, wrong URL or wrong password).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -34,6 +39,9 @@ from coredis.exceptions import ConnectionError as RedisConnectionError
 from server.cli import OneLineParser, debug, dollars_option, leaves
 from server.jackpots.model import JackpotError, JackpotUnavailable, PoolConfig, Snapshot
 from server.jackpots.service import JackpotService, open_jackpot_service
+from server.store.sqlite import default_data_dir
+from server.store.witness import Witness, pool_stream, witnessed_pools
+from server.store.witness import verdict as witness_verdict
 
 #: ``"73456.20"`` -> 7345620 cents, exactly (no floats): :func:`server.money.parse_dollars`
 parse_amount = dollars_option
@@ -126,6 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="redis://[:PASSWORD@]HOST:PORT, the one the server uses (default "
         "$CROUPIER_REDIS; none: an empty in-memory store of this command's own)",
     )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=default_data_dir(),
+        help="the server's data directory: check compares the pools with its witness file "
+        "(default ./var, env CROUPIER_DATA)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, help_ in (("show", "print pools"), ("check", "verify the invariant (5.9)")):
         p = sub.add_parser(name, help=help_)
@@ -180,8 +195,23 @@ async def run(args: argparse.Namespace, out: Any) -> int:
         return 0
 
 
+def _witness(args: argparse.Namespace) -> tuple[Witness | None, str]:
+    """The witness of ``--data`` for the Redis of ``--redis`` (None without Redis)."""
+    if args.redis is None or args.command != "check":
+        return None, ""
+    from server.store.redis import public_url
+
+    try:
+        return Witness(args.data), public_url(args.redis)
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None, ""
+
+
 async def show_or_check(service: JackpotService, args: argparse.Namespace, out: Any) -> int:
+    witness, store_id = _witness(args)
     names = args.pools or await service.pools()
+    if witness is not None and not args.pools:  # a pool the server saw and Redis lost
+        names = sorted(set(names) | set(witnessed_pools(witness, store_id)))
     broken = 0
     rows: list[dict[str, Any]] = []
     for name in names:
@@ -194,6 +224,13 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
                 print(describe(snap), file=out)
             continue
         report = await service.check(name)
+        stamp = getattr(service, "stamp", None)
+        if witness is not None and stamp is not None:
+            epoch, version = await stamp(name)
+            seen = witness.seen(pool_stream(store_id, name))
+            why = witness_verdict(f"pool {name}", seen, epoch, version)
+            if why is not None:
+                report.problems.insert(0, why)
         broken += not report.ok
         rows.append(
             {"pool": name, "ok": report.ok, "entries": report.entries, "problems": report.problems}

@@ -7,12 +7,19 @@
 --   KEYS[2] jp:{pool}:audit   stream: one entry per commit (XADD in the same script)
 --   KEYS[3] idempotency record: jp:{pool}:round:{round} (hash c:<wager> "prize reserve",
 --           r:<wager>, void) | jp:{pool}:award:{round}:{award} | jp:{pool}:reset:{id}
--- ARGV[1] is the operation. Amounts are integer cents below 2^53; the only products
+-- ARGV[1] is the operation, or 'op|EPOCH|VERSION': a guard (server/store/witness.py): the
+-- pool must still have the epoch it was created with and a version not below VERSION (the
+-- last one this server saw), else nothing is written and the reply is {'lost', epoch,
+-- version}: Redis restarted from an older snapshot, or the pool was replaced. Amounts are integer cents below 2^53; the only products
 -- (contribution split) are guarded below 2^53 by the caller, so doubles are exact.
 -- The arithmetic mirrors server/jackpots/model.py (fund_award, PoolConfig.split).
 
 local state, audit, record = KEYS[1], KEYS[2], KEYS[3]
-local op = ARGV[1]
+local op, guard_epoch, guard_version = ARGV[1], nil, nil
+do
+  local o, e, v = string.match(ARGV[1], '^([^|]+)|([^|]*)|(%d+)$')
+  if o then op, guard_epoch, guard_version = o, e, tonumber(v) end
+end
 
 local function int(x) return string.format('%d', x) end
 
@@ -49,14 +56,22 @@ local function epoch(kind, ref, meter, reserve)
 end
 
 if op == 'open' then
-  -- ARGV: regime prize_bp reserve_bp seed_level shortfall fixed_source meter reserve
+  -- ARGV: regime prize_bp reserve_bp seed_level shortfall fixed_source meter reserve epoch
   if redis.call('EXISTS', state) == 1 then return {'pool_exists', get('version')} end
   redis.call('HSET', state, 'regime', ARGV[2], 'prize_bp', ARGV[3], 'reserve_bp', ARGV[4],
-    'seed_level', ARGV[5], 'shortfall', ARGV[6], 'fixed_source', ARGV[7], 'version', 0)
+    'seed_level', ARGV[5], 'shortfall', ARGV[6], 'fixed_source', ARGV[7], 'version', 0,
+    'epoch', ARGV[10] or '')
   return {'applied', epoch('open', 'open', tonumber(ARGV[8]), tonumber(ARGV[9]))}
 end
 
 if redis.call('EXISTS', state) == 0 then return {'no_pool', 0} end
+
+if guard_epoch then
+  local epoch = redis.call('HGET', state, 'epoch') or ''
+  if epoch ~= guard_epoch or get('version') < guard_version then
+    return {'lost', epoch, get('version')}
+  end
+end
 
 if op == 'reset' then
   -- ARGV: reset_id meter|'' reserve|'' [regime prize_bp reserve_bp seed_level shortfall fixed]

@@ -14,11 +14,20 @@
   confirms it (applied or duplicate): exactly once. Awards, refunds and voids first flush
   their pool's outbox, so a round's jackpot phase settles only after its coin-ins landed
   (digest 5.8).
+* Lost data (issue 9): a pool carries the ``epoch`` it was opened with and its ``version``.
+  The service remembers what it saw of each pool (from its snapshots and coin-ins, and from
+  the data directory's witness file, :mod:`server.store.witness`, across restarts) and every
+  script call carries it as a guard: a pool that is gone, replaced or older than that (Redis
+  restarted empty or from an older snapshot) is never written again and is never silently
+  re-opened; the pool is :attr:`RedisJackpotService.lost`, the service unavailable (no
+  jackpot wagers), and the log says why.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
+import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -48,6 +57,7 @@ from server.jackpots.model import (
     check_pool_name,
     verify,
 )
+from server.store.witness import Witness, pool_stream, verdict
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +107,17 @@ class RedisJackpotService:
         op_timeout: float = 1.0,
         ping_interval: float = 0.25,
         watch_block_ms: int = 500,
+        witness: Witness | None = None,
+        store_id: str = "",
     ) -> None:
         self._client = client
+        self.witness = witness
+        self.store_id = store_id
+        #: pool -> (epoch, version) this server saw (the guard of every script call)
+        self._seen: dict[str, tuple[str, int]] = {}
+        #: pool -> why it is not to be trusted (empty, replaced or older than seen)
+        self.lost: dict[str, str] = {}
+        self._witnessed = 0.0
         self._nursery = nursery
         self._script = client.register_script(LUA)
         self.op_timeout = op_timeout
@@ -119,7 +138,42 @@ class RedisJackpotService:
     # -- availability ----------------------------------------------------------------------
     @property
     def available(self) -> bool:
-        return self._available
+        return self._available and not self.lost
+
+    # -- lost data ------------------------------------------------------------------------------
+    def seen(self, pool: str) -> tuple[str, int] | None:
+        """What this server saw of ``pool`` (this run, or the witness file)."""
+        if pool not in self._seen and self.witness is not None:
+            found = self.witness.seen(pool_stream(self.store_id, pool))
+            if found is not None:
+                self._seen[pool] = found
+        return self._seen.get(pool)
+
+    def _saw(self, pool: str, epoch: str, version: int) -> None:
+        old = self._seen.get(pool)
+        if old is not None and old[0] == epoch and old[1] >= version:
+            return
+        self._seen[pool] = (epoch, version)
+        if self.witness is None:
+            return
+        self.witness.streams[pool_stream(self.store_id, pool)] = (epoch, version)
+        now = time.monotonic()
+        if now - self._witnessed >= 0.2:  # the file at most five times a second
+            self._witnessed = now
+            self.witness.write()
+
+    def _judge(self, pool: str, epoch: str, version: int) -> None:
+        """Raise (and remember) if ``pool`` at ``epoch``/``version`` lost data."""
+        why = self.lost.get(pool) or verdict(
+            f"jackpot pool {pool}", self.seen(pool), epoch, version
+        )
+        if why is None:
+            return
+        if pool not in self.lost:
+            self.lost[pool] = why
+            log.error("%s; no jackpot wagers on it", why)
+            self._mark_down(why)
+        raise JackpotUnavailable(f"jackpot pool unavailable: {why}")
 
     async def wait_available(self) -> None:
         await self._up.wait()
@@ -166,9 +220,20 @@ class RedisJackpotService:
     async def _eval(self, keys: list[str], args: list[str]) -> list[Any]:
         if not self._available:
             raise JackpotUnavailable()
+        pool = keys[0][len("jp:{") : keys[0].rindex("}:")]
+        if pool in self.lost:
+            self._judge(pool, "", 0)
+        seen = self.seen(pool)
+        if seen is not None and args[0] != "open":
+            args = [f"{args[0]}|{seen[0]}|{seen[1]}", *args[1:]]
         try:
             with trio.fail_after(self.op_timeout):
-                return list(await self._script(keys, args))
+                reply: list[Any] = list(await self._script(keys, args))
+            if reply[0] == "lost":
+                self._judge(pool, str(reply[1]) or "legacy", int(reply[2]))
+            elif reply[0] == "no_pool" and seen is not None:
+                self._judge(pool, "", 0)
+            return reply
         except DOWN_ERRORS as exc:
             self._mark_down(exc)
             raise JackpotUnavailable(f"jackpot pool unavailable: {exc}", unknown=True) from exc
@@ -232,9 +297,11 @@ class RedisJackpotService:
         check_pool_name(pool)
         meter = config.seed if meter is None else check_cents("meter", meter)
         check_cents("reserve", reserve)
+        if self.seen(pool) is not None:  # it existed: gone now is lost, never re-opened
+            await self.snapshot(pool)
         reply = await self._eval(
             [key(pool, "state"), key(pool, "audit"), key(pool, "open")],
-            ["open", *_config_args(config), str(meter), str(reserve)],
+            ["open", *_config_args(config), str(meter), str(reserve), secrets.token_hex(8)],
         )
         if reply[0] == "pool_exists":
             raise JackpotError("pool_exists", f"jackpot pool {pool!r} already exists")
@@ -276,12 +343,16 @@ class RedisJackpotService:
             [key(pool, "state"), key(pool, "audit"), key(pool, "round", round_id)], args
         )
         self._raise_missing(pool, reply)
-        return {
+        results = {
             wager_id: ContributionResult(
                 reply[4 * i], int(reply[4 * i + 1]), int(reply[4 * i + 2]), int(reply[4 * i + 3])
             )
             for i, (wager_id, _) in enumerate(wagers)
         }
+        seen = self.seen(pool)
+        if seen is not None and results:
+            self._saw(pool, seen[0], max(int(r.version or 0) for r in results.values()))
+        return results
 
     async def contribute(
         self, pool: str, round_id: str, wager_id: str, amount_cents: int
@@ -305,7 +376,7 @@ class RedisJackpotService:
             check_cents("contribution", amount, positive=True)
             if amount > MAX_WAGER:
                 raise JackpotError("bad_amount", f"contribution above {MAX_WAGER} cents")
-        if not self._available:
+        if not self.available:  # down, or a pool lost data
             raise JackpotUnavailable("jackpot pool unavailable: jackpot wagers closed")
         pending = ContributionResult("pending", 0, 0, None)
         results = {w: pending for w in wagers if (pool, round_id, w) in self._outbox}
@@ -411,8 +482,12 @@ class RedisJackpotService:
     async def snapshot(self, pool: str) -> Snapshot | None:
         check_pool_name(pool)
         data = await self._read(self._client.hgetall(key(pool, "state")))
+        epoch = (data.get("epoch") or "legacy") if data else ""
+        version = int(data.get("version", 0)) if data else 0
+        self._judge(pool, epoch, version)
         if not data:
             return None
+        self._saw(pool, epoch, version)
         config = PoolConfig(
             data["regime"],
             int(data["prize_bp"]),
@@ -475,6 +550,16 @@ class RedisJackpotService:
             if len(chunk) < AUDIT_CHUNK:
                 return entries
             start = "(" + chunk[-1].identifier
+
+    async def stamp(self, pool: str) -> tuple[str, int]:
+        """The pool's (epoch, version) as stored; ("", 0) if it is not there."""
+        check_pool_name(pool)
+        epoch, version = await self._read(
+            self._client.hmget(key(pool, "state"), ["epoch", "version"])
+        )
+        if version is None:
+            return "", 0
+        return epoch or "legacy", int(version)
 
     async def check(self, pool: str) -> CheckReport:
         """Stored totals first, then the audit stream up to that version (5.9)."""
@@ -559,7 +644,9 @@ async def open_redis_service(url: str, **options: Any) -> AsyncIterator[RedisJac
     )
     try:
         async with client, trio.open_nursery() as nursery:
-            service = RedisJackpotService(client, nursery, **options)
+            from server.store.redis import public_url
+
+            service = RedisJackpotService(client, nursery, store_id=public_url(url), **options)
             try:
                 with trio.fail_after(service.op_timeout):
                     await client.ping()

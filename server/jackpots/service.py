@@ -39,6 +39,7 @@ from server.jackpots.model import (
     RefundResult,
     Snapshot,
 )
+from server.store.witness import Witness
 
 
 class JackpotService(Protocol):
@@ -167,13 +168,16 @@ async def award_by_rule(
 
 
 @asynccontextmanager
-async def open_jackpot_service(url: str | None) -> AsyncIterator[JackpotService]:
-    """The in-memory backend for ``None``; the Redis backend for ``redis://HOST:PORT[/DB]``."""
+async def open_jackpot_service(
+    url: str | None, witness: Witness | None = None
+) -> AsyncIterator[JackpotService]:
+    """The in-memory backend for ``None``; the Redis backend for ``redis://HOST:PORT[/DB]``
+    (with ``witness``: what this server saw of each pool, :mod:`server.store.witness`)."""
     if url is None:
         yield MemoryJackpotService()
         return
     # Imported here so that a server without Redis never loads coredis.
     from server.jackpots.redis_store import open_redis_service
 
-    async with open_redis_service(url) as service:
+    async with open_redis_service(url, witness=witness) as service:
         yield service

@@ -1,26 +1,36 @@
 """``croupier ledger check``: are the books of a ledger store right?
 
-    croupier ledger check [--data DIR] [--json]
+    croupier ledger check [--data DIR] [--redis URL] [--json]
 
 Exit 0 only if the books balance (every balance equals its transfers, the accounts sum to
 zero: what the cashier issued is exactly in wallets, stakes, layouts, house, commission and
 jackpots), no player balance is negative, every settled round's transfers net to zero on its
 layout and pot, and no round is left open while no server owns the store. ``--json`` prints
 one object: ``balanced``, ``issued``, ``accounts``, ``rounds_settled``, ``rounds_voided``,
-``open_rounds`` and ``problems``. Exit 1: the books are wrong; 3: the store cannot be read.
+``open_rounds``, ``problems`` and ``lost``. Exit 1: the books are wrong, or the store lost
+data; 3: the store cannot be read.
+
+``--redis URL`` checks the ledger a ``croupier serve --redis URL`` keeps in Redis. Either way
+the store's epoch and version are compared with the witness file of ``--data DIR``
+(:mod:`server.store.witness`): a store that is empty or older than what the server saw there
+(Redis restarted without its data, or from an older snapshot) fails the check (``lost``).
 """
 
 from __future__ import annotations
 
 import fcntl
 import json
+import os
 import sys
 from pathlib import Path
 
-from server.cli import OneLineParser
+import trio
+
+from server.cli import OneLineParser, leaves
 from server.money import dollars
-from server.store.model import StoreError
+from server.store.model import CheckReport, StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
+from server.store.witness import Witness, ledger_stream
 
 
 def _owned(directory: Path) -> bool:
@@ -35,6 +45,34 @@ def _owned(directory: Path) -> bool:
     return False
 
 
+def _witness(directory: Path, store_id: str, epoch: str, version: int) -> str | None:
+    """Why the store is not to be trusted, from the witness in ``directory`` (if any)."""
+    try:
+        witness = Witness(directory)
+    except (OSError, ValueError, TypeError):
+        return None
+    return witness.check(ledger_stream(store_id), "the ledger store", epoch, version)
+
+
+def _check_sqlite(directory: Path) -> tuple[CheckReport | None, str | None]:
+    store = SqliteStore(directory, lock=False, readonly=True)
+    try:
+        lost = _witness(directory, store.id, store.epoch, store.version)
+        return store.check(owners_alive=_owned(directory)), lost
+    finally:
+        store.close()
+
+
+async def _check_redis(url: str, directory: Path) -> tuple[CheckReport | None, str | None]:
+    from server.store.redis import open_redis_store
+
+    async with open_redis_store(url, create=False) as store:
+        lost = _witness(directory, store.id, store.epoch, store.version)
+        if not store.epoch:  # nothing there: a ledger lost, or none ever
+            return None, lost
+        return await store.check(), lost
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="croupier ledger", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -42,23 +80,46 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument(
         "--data", type=Path, default=default_data_dir(), help="data directory (default ./var)"
     )
+    check.add_argument(
+        "--redis",
+        metavar="URL",
+        default=os.environ.get("CROUPIER_REDIS"),
+        help="the Redis of croupier serve --redis URL (env CROUPIER_REDIS); --data is "
+        "then where the server keeps its witness file",
+    )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
+    if args.redis:
+        from server.store.redis import public_url
+
+        where = public_url(args.redis)  # never a password in the output
+    else:
+        where = str(args.data)
     try:
-        store = SqliteStore(args.data, lock=False, readonly=True)
-    except (StoreError, OSError) as exc:
-        print(f"croupier ledger: cannot read the ledger in {args.data}: {exc}", file=sys.stderr)
+        if args.redis:
+            report, lost = trio.run(_check_redis, args.redis, args.data)
+        else:
+            report, lost = _check_sqlite(args.data)
+    except (StoreError, OSError, BaseExceptionGroup) as exc:  # coredis wraps in groups
+        cause = next((e for e in leaves(exc) if isinstance(e, StoreError | OSError)), None)
+        if cause is None:
+            raise
+        print(f"croupier ledger: cannot read the ledger in {where}: {cause}", file=sys.stderr)
         return 3
-    try:
-        report = store.check(owners_alive=_owned(args.data))
-    finally:
-        store.close()
+    if report is None:
+        if lost is None:
+            print(f"croupier ledger: no ledger in {where}", file=sys.stderr)
+            return 3
+        report = CheckReport(False, 0, 0, 0, 0, 0, [])
+    if lost is not None:
+        report.balanced = False
+        report.problems.insert(0, lost)
     if args.json:
-        print(json.dumps(report.to_json()))
+        print(json.dumps({**report.to_json(), "lost": lost}))
     else:
         state = "balanced" if report.balanced else "NOT balanced"
         print(
-            f"ledger {args.data}: {state}; issued {dollars(report.issued)}, "
+            f"ledger {where}: {state}; issued {dollars(report.issued)}, "
             f"{report.accounts} accounts, {report.rounds_settled} rounds settled, "
             f"{report.rounds_voided} voided, {report.open_rounds} open"
         )

@@ -10,13 +10,21 @@ appended to the open :class:`~server.store.model.Batch`. A table step has no che
 everything one step moved (a whole round's settlement, say) sits in the same batch.
 
 One trio task, :meth:`Ledger.run`, takes the open batch whenever there is one and commits it
-to the store in a worker thread; whatever arrives during that commit goes into the next
-(group commit). Commits are idempotent per transfer id, so a commit whose answer was lost is
-simply retried. If the store cannot be reached (:class:`StoreUnavailable`) the batches are
-kept and retried with back-off; :attr:`Ledger.available` turns false, tables start no round
-and move no money until it is true again. If the store turns out to have lost data
-(:class:`StoreLost`: empty, or older than what this server saw) :attr:`Ledger.lost` is set
-and money never moves on it again.
+to the store: in a worker thread (SQLite), or awaited on the trio thread when the store's
+``commit`` is a coroutine function (Redis, :class:`AsyncStore`; such a store is also probed
+with an empty commit when idle, so an outage ends and a loss is seen without a movement);
+whatever arrives during that commit goes into the next (group commit). Commits are
+idempotent per transfer id, so a commit whose answer was lost is simply retried. If the
+store cannot be reached (:class:`StoreUnavailable`) the batches are kept and retried with
+back-off; :attr:`Ledger.available` turns false, tables start no round and move no money
+until it is true again. If the store turns out to have lost data (:class:`StoreLost`: empty,
+or older than what this server saw) :attr:`Ledger.lost` is set and money never moves on it
+again.
+
+The witness (:mod:`server.store.witness`, optional): at start the store's epoch and version
+are compared with what this server's data directory last saw of it; a store that is empty
+or older is lost from the start (nothing is recovered, nothing committed). After commits the
+witness is brought forward (at most every :data:`WITNESS_EVERY` seconds, and at the end).
 
 Crash recovery (:meth:`Ledger.recover`, before any table runs): every round a dead process
 left open is voided: its transfers are reversed (every wager back, poker contributions back
@@ -26,11 +34,13 @@ are closed as ``voided`` in the same batch, so recovery itself is atomic and ide
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import logging
 import math
 import secrets
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Collection
 from typing import Protocol
 
 import trio
@@ -51,12 +61,21 @@ from server.store.model import (
     reversal,
     wallet,
 )
+from server.store.witness import Witness, ledger_stream
 
 log = logging.getLogger("croupier.ledger")
 
+#: seconds between two writes of the witness file while commits go on
+WITNESS_EVERY = 0.2
+#: an async (shared) store is probed (an empty commit) after this many idle seconds
+PROBE_EVERY = 1.0
+
 
 class Store(Protocol):
-    """What the ledger needs of a store (SQLite, Redis, memory)."""
+    """What the ledger needs of a store (SQLite, memory; Redis: :class:`AsyncStore`)."""
+
+    @property
+    def id(self) -> str: ...
 
     def load(self) -> Loaded: ...
 
@@ -67,13 +86,40 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+class AsyncStore(Protocol):
+    """A store whose commit is awaited on the trio thread (Redis)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def instance(self) -> str: ...
+
+    def load(self) -> Loaded: ...
+
+    async def commit(self, batches: list[Batch]) -> int: ...
+
+    def close(self) -> None: ...
+
+
 class Ledger:
     """Balances in memory, movements to the store (see the module docstring)."""
 
-    def __init__(self, store: Store, *, instance: str | None = None) -> None:
+    def __init__(
+        self,
+        store: Store | AsyncStore,
+        *,
+        instance: str | None = None,
+        witness: Witness | None = None,
+    ) -> None:
         self.store = store
         self.instance = instance or secrets.token_hex(4)
+        self._async = inspect.iscoroutinefunction(store.commit)
         loaded = store.load()
+        self.epoch, self.version = loaded.epoch, loaded.version
+        self.witness = witness
+        self._stream = ledger_stream(store.id)
+        self._witnessed = 0.0
         self.meta = dict(loaded.meta)
         self.balances: dict[str, int] = dict(loaded.balances)
         self.open_rounds = loaded.open_rounds
@@ -85,6 +131,12 @@ class Ledger:
         self.lost: str | None = None
         self.committed = 0  # batches committed by this process
         self.on_status: list[Callable[[], None]] = []
+        if witness is not None:
+            self.lost = witness.check(self._stream, "the ledger store", self.epoch, self.version)
+            if self.lost is not None:
+                log.error("ledger: %s; money stops moving", self.lost)
+            else:
+                witness.record(self._stream, self.epoch, self.version)
 
     # -- moving money (sync, on the trio thread) -------------------------------------------
     def move(self, source: str, target: str, amount: int, kind: str, round_: str | None) -> None:
@@ -172,16 +224,29 @@ class Ledger:
         """Commit the batches as they come (group commit), retrying through outages."""
         limiter = trio.CapacityLimiter(1)
         task_status.started()
+        if self.lost is not None:
+            return  # a store that lost data gets nothing more from this server
         delay = 0.05
         while True:
-            await self._wake.wait()
+            probe = False
+            if self._async:  # a shared store is probed when idle: lost or back, we know
+                with trio.move_on_after(PROBE_EVERY if self.available else delay) as idle:
+                    await self._wake.wait()
+                probe = idle.cancelled_caught
+            else:
+                await self._wake.wait()
             self._take()
-            if not self._pending:
+            if not self._pending and not probe:
                 self._wake = trio.Event()
                 continue
-            batches = list(self._pending)
+            batches = list(self._pending)  # none: a probe (the store's checks, no write)
             try:
-                await trio.to_thread.run_sync(self.store.commit, batches, limiter=limiter)
+                if self._async:
+                    version = await self.store.commit(batches)  # type: ignore[misc]
+                else:
+                    version = await trio.to_thread.run_sync(
+                        self.store.commit, batches, limiter=limiter
+                    )
             except StoreLost as exc:
                 self._status(lost=str(exc))
                 log.error("ledger: %s; money stops moving", exc)
@@ -195,6 +260,7 @@ class Ledger:
                 continue
             del self._pending[: len(batches)]
             self.committed += len(batches)
+            self._witness(version)
             delay = 0.05
             if not self.available:
                 self._status(available=True)
@@ -214,13 +280,26 @@ class Ledger:
         for notify in self.on_status:
             notify()
 
+    def _witness(self, version: int, *, now: bool = False) -> None:
+        """Bring the witness forward to ``version`` (throttled unless ``now``)."""
+        self.version = max(self.version, version)
+        if self.witness is None or self.lost is not None:
+            return
+        clock = time.monotonic()
+        if now or clock - self._witnessed >= WITNESS_EVERY:
+            self._witnessed = clock
+            self.witness.record(self._stream, self.epoch, self.version)
+
     def flush_now(self) -> None:
-        """Commit everything queued, synchronously (start-up and shutdown only)."""
+        """Commit everything queued, synchronously (start-up and shutdown only). An async
+        store's commit cannot run here: its batches wait, in order, for :meth:`run`."""
         self._take()
-        if self._pending:
-            self.store.commit(self._pending)
+        if self._pending and not self._async and self.lost is None:
+            version = self.store.commit(self._pending)
+            assert isinstance(version, int)  # a sync store's commit (not a coroutine)
             self.committed += len(self._pending)
             self._pending = []
+            self._witness(version, now=True)
 
     @property
     def backlog(self) -> int:
@@ -229,18 +308,25 @@ class Ledger:
     async def drain(self, timeout: float = 10.0) -> bool:
         """Wait until every movement so far is committed (shutdown)."""
         with trio.move_on_after(timeout):
-            while self.backlog:
+            while self.backlog and self.lost is None:
                 self._dirty()
                 await trio.sleep(0.01)
+        self._witness(self.version, now=True)
         return not self.backlog
 
     # -- crash recovery -----------------------------------------------------------------------
-    def recover(self) -> dict[str, int]:
+    def recover(self, tables: Collection[str] | None = None) -> dict[str, int]:
         """Void every round a dead process left open, then return every table stake to its
         owner's wallet (docs/rulings.md, "Crash recovery"). Committed before any table runs.
-        Returns counts for the log."""
+        Returns counts for the log. Nothing on a store that lost data. ``tables``: only
+        these tables' rounds and stakes (a store shared by several servers, each serving
+        its own tables; the store leaves out rounds whose owner is alive)."""
+        if self.lost is not None:
+            return {"rounds_voided": 0, "stakes_returned": 0}
         voided = 0
-        for ref, (_table, _owner, transfers) in sorted(self.open_rounds.items()):
+        for ref, (table, _owner, transfers) in sorted(self.open_rounds.items()):
+            if tables is not None and table not in tables:
+                continue
             for source, target, amount in reversal(transfers):
                 self.move(source, target, amount, "void_recovery", ref)
             self.close_round(ref, "voided")
@@ -248,7 +334,9 @@ class Ledger:
         self.open_rounds = {}
         cashed = 0
         for name, amount in sorted(self.balances.items()):
-            if ":stake:" in name and amount > 0:
+            if ":stake:" not in name or amount <= 0:
+                continue
+            if tables is None or name.split(":", 2)[1] in tables:
                 owner = name.split(":", 4)[4]  # table:TABLE:stake:SEAT:ACCOUNT
                 self.move(name, wallet(owner), amount, "cash_out_recovery", None)
                 cashed += 1

@@ -17,6 +17,8 @@ from server.store.model import (
 
 
 class MemoryStore:
+    id = "memory"
+
     def __init__(self) -> None:
         self.epoch = secrets.token_hex(8)
         self.version = 0

@@ -60,6 +60,8 @@ class DataDirInUse(StoreUnavailable):
 class SqliteStore:
     """The ledger in one SQLite file (see the module docstring)."""
 
+    id = "sqlite"  # the store's name in the witness file
+
     def __init__(self, directory: Path | str, *, lock: bool = True, readonly: bool = False):
         self.dir = Path(directory)
         self._lock: IO[str] | None = None

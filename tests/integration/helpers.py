@@ -122,9 +122,14 @@ def _default_sigint() -> None:
 
 
 class ServerProcess:
-    """``croupier serve --port 0`` in its own OS process; the URL is read from its output."""
+    """``croupier serve --port 0`` in its own OS process; the URL is read from its output.
 
-    def __init__(self, tables: Path, redis_url: str | None, *extra: str) -> None:
+    ``redis_url``: the jackpot pools there (``--jackpot-redis``), or every store with
+    ``ledger_on_redis`` (``--redis``); a dev-mode server on a Redis needs ``--dev-redis``."""
+
+    def __init__(
+        self, tables: Path, redis_url: str | None, *extra: str, ledger_on_redis: bool = False
+    ) -> None:
         args = [
             sys.executable,
             "-m",
@@ -143,7 +148,8 @@ class ServerProcess:
             *extra,
         ]
         if redis_url:
-            args += ["--redis", redis_url]
+            args += ["--redis" if ledger_on_redis else "--jackpot-redis", redis_url]
+            args += ["--dev-redis"]
         env = {k: v for k, v in os.environ.items() if k != "CROUPIER_SECRET"}
         self.proc = subprocess.Popen(
             args,

@@ -7,6 +7,9 @@ process left open and returns every table stake (docs/rulings.md, "Crash recover
 the last cycle ``croupier ledger check`` must pass, no money may remain on any table's
 layout, pot or stake, and every wallet must equal its transfers: its deposits plus the nets
 of its rounds, recomputed from the store's transfers by this test.
+
+The same test runs with every store in Redis (``croupier serve --redis URL``, a real
+``redis-server`` with AOF and ``appendfsync always``) and ``croupier ledger check --redis``.
 """
 
 from __future__ import annotations
@@ -17,12 +20,20 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import trio
 
-from tests.integration.helpers import BotStats, ServerProcess, banked_bot, write_tables
+from server.store.redis import connect, key, parse_transfer
+from tests.integration.helpers import (
+    BotStats,
+    RedisServer,
+    ServerProcess,
+    banked_bot,
+    write_tables,
+)
 from tests.shared import REPO
 
 pytestmark = pytest.mark.slow
@@ -97,26 +108,73 @@ async def _play_until_killed(url: str, server: ServerProcess, seconds: float, se
         loadtest.wait(10)
 
 
-async def test_kill_9_five_times_loses_and_doubles_nothing(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", "redis"])
+def redis_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | None]:
+    """None: the SQLite store of --data; else every store in this (AOF) redis-server."""
+    if request.param == "sqlite":
+        yield None
+        return
+    (tmp_path / "redis").mkdir()
+    redis = RedisServer(tmp_path / "redis")
+    redis.start()
+    try:
+        yield redis.url
+    finally:
+        redis.kill()
+
+
+async def _contents(
+    data: Path, redis_url: str | None
+) -> tuple[dict[str, int], list[tuple[str, str, int]]]:
+    """The store's balances and every transfer's (source, target, amount)."""
+    if redis_url is None:
+        db = sqlite3.connect(data / "ledger.sqlite3")
+        balances = dict(db.execute("SELECT account, balance FROM balances"))
+        return balances, list(db.execute("SELECT source, target, amount FROM transfers"))
+    async with connect(redis_url) as client:
+        raw = await client.hgetall(key("balances"))
+        texts = await client.hgetall(key("transfers"))
+    transfers = [parse_transfer(t) for t in texts.values()]
+    return {a: int(v) for a, v in raw.items()}, [(t.source, t.target, t.amount) for t in transfers]
+
+
+async def test_kill_9_five_times_loses_and_doubles_nothing(
+    tmp_path: Path, redis_url: str | None
+) -> None:
     data = tmp_path / "data"
     tables = _tables(tmp_path / "tables.toml")
     rng = random.Random(20261127)
+
+    def start() -> ServerProcess:
+        return ServerProcess(tables, redis_url, "--data", str(data), ledger_on_redis=True)
+
     for cycle in range(5):
-        server = await ServerProcess(tables, None, "--data", str(data)).started()
+        server = await start().started()
         try:
             await _play_until_killed(server.url, server, rng.uniform(3.0, 7.0), seed=cycle)
         finally:
             server.proc.kill()
             server.proc.wait(10)
     # a last start recovers the fifth kill; a graceful stop then commits everything
-    server = await ServerProcess(tables, None, "--data", str(data)).started()
+    server = await start().started()
     health = await server.health()
     assert health["status"] == "ok"
     server.stop()
-    assert server.proc.returncode == 0
+    assert server.proc.returncode == 0, server.proc.stderr.read() if server.proc.stderr else ""
 
+    where = ["--redis", redis_url] if redis_url else []
     check = subprocess.run(
-        [sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(data), "--json"],
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "ledger",
+            "check",
+            "--data",
+            str(data),
+            "--json",
+            *where,
+        ],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -127,8 +185,8 @@ async def test_kill_9_five_times_loses_and_doubles_nothing(tmp_path: Path) -> No
     assert report["balanced"] and report["open_rounds"] == 0
     assert report["rounds_voided"] >= 1 and report["rounds_settled"] >= 50, report
 
-    db = sqlite3.connect(data / "ledger.sqlite3")
-    balances = dict(db.execute("SELECT account, balance FROM balances"))
+    assert report["lost"] is None  # the store is what the witness saw, or newer
+    balances, transfers = await _contents(data, redis_url)
     # nothing is left on any layout, pot or seat: every stake went home at recovery
     on_tables = {a: v for a, v in balances.items() if v and (":box:" in a or ":stake:" in a)}
     assert on_tables == {}
@@ -136,7 +194,7 @@ async def test_kill_9_five_times_loses_and_doubles_nothing(tmp_path: Path) -> No
     # every wallet: its deposits plus the nets of its rounds, from the transfers themselves
     wallets: dict[str, int] = {}
     deposits: dict[str, int] = {}
-    for source, target, amount in db.execute("SELECT source, target, amount FROM transfers"):
+    for source, target, amount in transfers:
         if target.startswith("wallet:"):
             wallets[target] = wallets.get(target, 0) + amount
             if source == "cashier":

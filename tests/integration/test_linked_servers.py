@@ -54,7 +54,9 @@ async def test_two_servers_one_pool_exactly_once_and_meter_within_1s_s9(
     pool = f"itest-{os.getpid()}-{next(_ids)}"
     tables_a = write_tables(tmp_path / "a.toml", [csp_table("csp-a", pool)])
     tables_b = write_tables(tmp_path / "b.toml", [csp_table("csp-b", pool)])
-    server_a, server_b = ServerProcess(tables_a, url), ServerProcess(tables_b, url)
+    volatile = "--allow-volatile-redis"  # pytest-redis runs without AOF
+    server_a = ServerProcess(tables_a, url, volatile)
+    server_b = ServerProcess(tables_b, url, volatile)
     try:
         await server_a.started()
         await server_b.started()

@@ -1,0 +1,102 @@
+-- croupier ledger: one call of this script commits a group of batches atomically
+-- (server/store/redis.py). Every key is under the one hash tag {ledger}, so the script runs
+-- on Redis Cluster too:
+--   KEYS[1] ledger:{ledger}:meta       hash: epoch, version
+--   KEYS[2] ledger:{ledger}:balances   hash: account -> cents
+--   KEYS[3] ledger:{ledger}:transfers  hash: transfer id -> its JSON [id, from, to, "cents",
+--                                      kind, round|null] (the idempotency record)
+--   KEYS[4] ledger:{ledger}:rounds     hash: ref -> open | settled | voided
+--   KEYS[5] ledger:{ledger}:owners     hash: ref -> JSON [table, owner]
+--   KEYS[6] ledger:{ledger}:open       hash: open round ref -> its transfer ids, one a line
+--                                      ('' before the first); gone once the round closes
+--   KEYS[7] ledger:{ledger}:facts      hash: what a server keeps (dev secret, request ids)
+--   KEYS[8] ledger:{ledger}:notes      hash: note id -> JSON (the cashier's log)
+-- ARGV[1] op: 'commit' or 'init'.
+-- init:   ARGV[2] a new epoch; sets it only on an empty store; reply {epoch, version}.
+-- commit: ARGV[2] the epoch this server works on, ARGV[3] the last version it saw, then one
+--         JSON batch per argument ({"o": opened, "t": transfers, "c": closed, "n": notes}).
+--         Reply {'ok', version} or {'lost', epoch|'', version}: nothing written when lost.
+-- Amounts travel as decimal strings: HINCRBY does the integer arithmetic, no Lua doubles.
+
+local meta, balances, transfers, rounds = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local owners, open, facts, notes = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+
+if ARGV[1] == 'init' then
+  redis.call('HSETNX', meta, 'version', 0)
+  redis.call('HSETNX', meta, 'epoch', ARGV[2])
+  return redis.call('HMGET', meta, 'epoch', 'version')
+end
+
+local epoch = redis.call('HGET', meta, 'epoch')
+local version = tonumber(redis.call('HGET', meta, 'version') or '0')
+if not epoch then return {'lost', '', 0} end
+if epoch ~= ARGV[2] or version < tonumber(ARGV[3]) then
+  return {'lost', epoch, version}
+end
+
+-- Redis does not roll a script back when it fails half-way: read and check every batch
+-- first, write only then (a bad argument fails the whole group with nothing written).
+local function text(x) return type(x) == 'string' end
+local batches = {}
+for i = 4, #ARGV do
+  local batch = cjson.decode(ARGV[i])
+  batch.rows = {}
+  for _, raw in ipairs(batch.t) do
+    local t = cjson.decode(raw)
+    if not (text(t[1]) and text(t[2]) and text(t[3]) and text(t[5])
+        and text(t[4]) and string.match(t[4], '^[1-9][0-9]*$') and #t[4] <= 15
+        and (t[6] == cjson.null or text(t[6]))) then
+      return redis.error_reply('bad transfer ' .. raw)
+    end
+    table.insert(batch.rows, {raw, t})
+  end
+  for _, r in ipairs(batch.o) do
+    if not (text(r[1]) and text(r[2]) and text(r[3])) then
+      return redis.error_reply('bad round')
+    end
+  end
+  for _, c in ipairs(batch.c) do
+    if not (text(c[1]) and (c[2] == 'settled' or c[2] == 'voided')) then
+      return redis.error_reply('bad round close')
+    end
+  end
+  for _, n in ipairs(batch.n) do
+    if not (text(n[1]) and text(n[3]) and text(n[4]) and (n[2] == cjson.null or text(n[2])))
+    then
+      return redis.error_reply('bad note')
+    end
+  end
+  table.insert(batches, batch)
+end
+
+for _, batch in ipairs(batches) do
+  for _, r in ipairs(batch.o) do
+    if redis.call('HSETNX', rounds, r[1], 'open') == 1 then
+      redis.call('HSET', owners, r[1], cjson.encode({r[2], r[3]}))
+      redis.call('HSET', open, r[1], '')
+    end
+  end
+  for _, row in ipairs(batch.rows) do
+    local raw, t = row[1], row[2]
+    if redis.call('HSETNX', transfers, t[1], raw) == 1 then
+      redis.call('HINCRBY', balances, t[2], '-' .. t[4])
+      redis.call('HINCRBY', balances, t[3], t[4])
+      local ref = t[6]
+      local ids = ref ~= cjson.null and redis.call('HGET', open, ref)
+      if ids then
+        redis.call('HSET', open, ref, ids == '' and t[1] or (ids .. '\n' .. t[1]))
+      end
+    end
+  end
+  for _, c in ipairs(batch.c) do
+    if redis.call('HGET', rounds, c[1]) == 'open' then
+      redis.call('HSET', rounds, c[1], c[2])
+      redis.call('HDEL', open, c[1])
+    end
+  end
+  for _, n in ipairs(batch.n) do
+    if n[2] ~= cjson.null then redis.call('HSET', facts, n[2], n[3]) end
+    redis.call('HSETNX', notes, n[1], n[4])
+  end
+end
+return {'ok', redis.call('HINCRBY', meta, 'version', #ARGV - 3)}

@@ -1,0 +1,300 @@
+"""The production store: the ledger in Redis (coredis on trio), shared by every server on it.
+
+``croupier serve --redis URL`` keeps the ledger, the accounts' facts (dev secret, cashier
+request ids) and the jackpot pools in one Redis. Durability is Redis's: run it with
+``appendonly yes`` and ``appendfsync always`` (the server refuses a Redis without AOF unless
+``--allow-volatile-redis``), and with a replica, ``WAIT`` (README, "Redis").
+
+Theory of operation
+-------------------
+* Keys: every ledger key is ``ledger:{ledger}:NAME``: one Redis Cluster hash tag, so one
+  slot, so a Lua script may touch them all (``ledger.lua`` lists them). One slot bounds the
+  ledger to one node's throughput; the jackpot pools keep their own tags (``jp:{pool}:``).
+* Commit: the ledger's committer hands a group of batches to :meth:`RedisStore.commit`, an
+  ``async`` method awaited on the trio thread (the SQLite store's commit runs in a worker
+  thread instead). The group is ONE call of ``ledger.lua``: all or nothing, and every
+  transfer is applied once per id (its id is the idempotency record), so a commit whose
+  answer was lost is retried as it was and moves nothing twice.
+* Epoch and version: the store was created with a random ``epoch`` and counts the batches
+  committed (``version``). Every commit carries the epoch this server works on and the last
+  version it saw; the script refuses (writing nothing) a store that is empty or whose epoch
+  differs or whose version is lower: Redis restarted empty or from an older snapshot. That
+  is :class:`~server.store.model.StoreLost`; money never moves on that store again. Several
+  servers share one store, so versions only grow (each server's own commits are not
+  contiguous).
+* Outage: a connection error, a timeout, or a Redis that answers with an error (``LOADING``
+  while it reads its AOF) is :class:`~server.store.model.StoreUnavailable`: the ledger keeps
+  the batches and retries.
+* Liveness: each server refreshes ``alive`` (its instance -> an expiry time) every second;
+  ``croupier ledger check`` counts open rounds as owned while any server is alive.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import anyio
+import coredis
+import coredis.exceptions
+import trio
+from coredis.retry import NoRetryPolicy
+
+from server.store.model import (
+    Batch,
+    CheckReport,
+    Loaded,
+    RoundState,
+    StoreLost,
+    StoreUnavailable,
+    Transfer,
+    check_books,
+)
+
+LUA = files("server.store").joinpath("ledger.lua").read_text()
+TAG = "{ledger}"
+NAMES = ("meta", "balances", "transfers", "rounds", "owners", "open", "facts", "notes")
+ALIVE_SECONDS = 5.0
+
+#: Redis cannot be reached or cannot serve now (LOADING, OOM, ...): retry later.
+DOWN_ERRORS: tuple[type[BaseException], ...] = (
+    coredis.exceptions.RedisError,
+    TimeoutError,
+    OSError,
+    trio.TooSlowError,
+    trio.BrokenResourceError,
+    trio.ClosedResourceError,
+    anyio.BrokenResourceError,  # coredis' own streams (a connection that went away)
+    anyio.ClosedResourceError,
+    anyio.EndOfStream,
+)
+
+
+def key(name: str) -> str:
+    """``ledger:{ledger}:NAME``: the braces make ``ledger`` the Redis Cluster hash tag."""
+    return f"ledger:{TAG}:{name}"
+
+
+KEYS = [key(n) for n in NAMES]
+
+
+def public_url(url: str) -> str:
+    """The URL without its password (for the witness file, messages and logs)."""
+    parts = urlsplit(url)
+    if parts.password:
+        host = parts.netloc.rsplit("@", 1)[1]
+        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+    return urlunsplit(parts)
+
+
+def connect(url: str, *, timeout: float = 5.0) -> coredis.Redis[str]:
+    """A client that fails fast (no retries: the ledger retries whole commits)."""
+    return coredis.Redis.from_url(
+        url,
+        decode_responses=True,
+        connect_timeout=0.5,
+        stream_timeout=timeout,
+        retry_policy=NoRetryPolicy(),
+    )
+
+
+def _encode(batch: Batch) -> str:
+    """One batch as ``ledger.lua`` reads it; transfers stay JSON text (stored verbatim)."""
+    notes = []
+    for note in batch.notes:
+        meta = note.get("meta")
+        notes.append(
+            [
+                str(note.get("id", meta)),
+                None if meta is None else str(meta),
+                str(note.get("value", "1")),
+                json.dumps(note, default=str),
+            ]
+        )
+    return json.dumps(
+        {
+            "o": [[r.ref, r.table, r.owner] for r in batch.opened],
+            "t": [
+                json.dumps([t.id, t.source, t.target, str(t.amount), t.kind, t.round])
+                for t in batch.transfers
+            ],
+            "c": [[c.ref, c.state] for c in batch.closed],
+            "n": notes,
+        }
+    )
+
+
+def parse_transfer(text: str) -> Transfer:
+    ident, source, target, amount, kind, round_ = json.loads(text)
+    return Transfer(ident, source, target, int(amount), kind, round_)
+
+
+class RedisStore:
+    """The ledger in Redis (see the module docstring). Open it with :func:`open_redis_store`."""
+
+    def __init__(
+        self,
+        client: coredis.Redis[str],
+        url: str,
+        *,
+        op_timeout: float = 5.0,
+        instance: str | None = None,
+        previous: str | None = None,
+        replicas: int = 0,
+    ):
+        #: this server's id (its transfer ids' prefix, its rounds' owner); ``previous``: the
+        #: last server on the same data directory, dead now (its rounds are orphans)
+        self.instance = instance or secrets.token_hex(4)
+        self.previous = previous
+        #: a commit counts once this many replicas have it too (WAIT; 0: the primary's AOF)
+        self.replicas = replicas
+        self.client = client
+        self.url = public_url(url)
+        self.op_timeout = op_timeout
+        self._script = client.register_script(LUA)
+        self.epoch = ""
+        self.version = 0
+        self._loaded: Loaded | None = None
+
+    @property
+    def id(self) -> str:
+        """The store's name in the witness file."""
+        return self.url
+
+    async def _call(self, awaitable: Any) -> Any:
+        try:
+            with trio.fail_after(self.op_timeout):
+                return await awaitable
+        except DOWN_ERRORS as exc:
+            raise StoreUnavailable(f"ledger store {self.url}: {exc or type(exc).__name__}") from exc
+
+    # -- start --------------------------------------------------------------------------------
+    async def init(self) -> None:
+        """Give an empty store an epoch (a store that has one keeps it)."""
+        epoch, version = await self._call(self._script(KEYS, ["init", secrets.token_hex(8)]))
+        self.epoch, self.version = str(epoch), int(version)
+
+    async def fetch(self) -> Loaded:
+        """Read what a server needs at start (:meth:`load` returns it)."""
+        c = self.client
+        meta = await self._call(c.hgetall(key("meta")))
+        self.epoch, self.version = meta.get("epoch", ""), int(meta.get("version", 0))
+        balances = {a: int(v) for a, v in (await self._call(c.hgetall(key("balances")))).items()}
+        opened = await self._call(c.hgetall(key("open")))
+        open_rounds: dict[str, tuple[str, str, list[Transfer]]] = {}
+        if opened:
+            alive = self._alive(await self._call(c.hgetall(key("alive")))) - {self.previous}
+            refs = sorted(opened)
+            who = await self._call(c.hmget(key("owners"), refs))
+            for ref, owner in zip(refs, who, strict=True):
+                table, server = json.loads(owner or '["", ""]')
+                if server in alive:
+                    continue  # a live server's round in play: not ours to void
+                ids = [i for i in opened[ref].split("\n") if i]
+                texts = await self._call(c.hmget(key("transfers"), ids)) if ids else ()
+                open_rounds[ref] = (table, server, [parse_transfer(t) for t in texts if t])
+        facts = dict(await self._call(c.hgetall(key("facts"))))
+        self._loaded = Loaded(self.epoch, self.version, balances, open_rounds, facts)
+        return self._loaded
+
+    def load(self) -> Loaded:
+        if self._loaded is None:
+            raise RuntimeError("RedisStore.load before fetch (use open_redis_store)")
+        return self._loaded
+
+    async def appendonly(self) -> bool:
+        """Whether Redis persists every write in its append-only file (CONFIG GET)."""
+        reply = await self._call(self.client.config_get(["appendonly"]))
+        return str(reply.get("appendonly", "no")).lower() == "yes"
+
+    # -- commit -------------------------------------------------------------------------------
+    async def commit(self, batches: list[Batch]) -> int:
+        """Commit ``batches`` in one script call (all or nothing); the new version."""
+        args = ["commit", self.epoch, str(self.version), *map(_encode, batches)]
+        if self.replicas and batches:  # WAIT: applied on the primary only is retried
+            with self.client.ensure_replication(self.replicas, int(self.op_timeout * 500)):
+                reply = await self._call(self._script(KEYS, args))
+        else:
+            reply = await self._call(self._script(KEYS, args))
+        if reply[0] == "lost":
+            epoch, version = str(reply[1]), int(reply[2])
+            if not epoch:
+                raise StoreLost(
+                    f"the ledger store {self.url} is empty, but this server saw epoch "
+                    f"{self.epoch} version {self.version} (Redis restarted without its data?)"
+                )
+            raise StoreLost(
+                f"the ledger store {self.url} is at epoch {epoch} version {version}, but this "
+                f"server saw epoch {self.epoch} version {self.version} (Redis restored from "
+                "an older snapshot, or replaced?)"
+            )
+        self.version = int(reply[1])
+        return self.version
+
+    async def set_meta(self, name: str, value: str) -> None:
+        await self._call(self.client.hset(key("facts"), {name: value}))
+
+    async def keep_alive(self, instance: str) -> None:
+        """Refresh this server's liveness (for ``ledger check``) until cancelled."""
+        try:
+            while True:
+                expires = time.time() + ALIVE_SECONDS
+                try:
+                    await self._call(self.client.hset(key("alive"), {instance: str(expires)}))
+                except StoreUnavailable:
+                    pass
+                await trio.sleep(1.0)
+        finally:
+            with trio.CancelScope(shield=True), trio.move_on_after(1):
+                try:
+                    await self._call(self.client.hdel(key("alive"), [instance]))
+                except StoreUnavailable:
+                    pass
+
+    # -- check ----------------------------------------------------------------------------------
+    async def check(self) -> CheckReport:
+        """The books of the whole store, read in one transaction (a consistent snapshot)."""
+        async with self.client.pipeline(transaction=True) as pipe:
+            balances_r = pipe.hgetall(key("balances"))
+            transfers_r = pipe.hgetall(key("transfers"))
+            rounds_r = pipe.hgetall(key("rounds"))
+            alive_r = pipe.hgetall(key("alive"))
+        balances = {a: int(v) for a, v in (await balances_r).items()}
+        transfers = [parse_transfer(t) for t in (await transfers_r).values()]
+        rounds: dict[str, RoundState] = dict(await rounds_r)  # type: ignore[arg-type]
+        alive = bool(self._alive(await alive_r))
+        return check_books(balances, transfers, rounds, owners_alive=alive)
+
+    @staticmethod
+    def _alive(expiries: dict[str, str]) -> set[str]:
+        """The instances whose liveness has not expired."""
+        now = time.time()
+        return {instance for instance, until in expiries.items() if float(until) > now}
+
+    def close(self) -> None:
+        return None
+
+
+@asynccontextmanager
+async def open_redis_store(
+    url: str, *, create: bool = True, previous: str | None = None, replicas: int = 0
+) -> AsyncIterator[RedisStore]:
+    """Connect and read the ledger (:meth:`RedisStore.fetch`). ``create``: give an empty
+    store a new epoch first (not when the witness says this server saw data there: then it
+    stays empty and the ledger reports it lost). ``previous``: the dead server this one
+    follows on its data directory. Raises StoreUnavailable if Redis cannot be reached."""
+    client = connect(url)
+    async with client:
+        store = RedisStore(client, url, previous=previous, replicas=replicas)
+        if create:
+            await store.init()
+        if previous is not None and store.epoch:
+            await store._call(client.hdel(key("alive"), [previous]))
+        await store.fetch()
+        yield store
