@@ -76,7 +76,7 @@ async def _play(url: str, stdin: bytes, *args: str) -> str:
 async def test_typed_split_double_stand_through_a_pipe() -> None:
     async with (
         running_server(config(bj_table())) as server,
-        Client.connect(server.url, name="dealer") as dealer,
+        Client.connect(server.url, name="shoe-fixer") as dealer,
     ):
         await dealer.join("bj-test", role="spectator")
         assert await dealer.dev_force("bj-test", shoe=SHOE) == 1
