@@ -399,6 +399,7 @@ def tables_for(entries: int, session: Session) -> int:
     """Tables a session opens for ``entries`` players (r 17.8): the conditions' number, but
     never so many that a table would have fewer than two players; ``"by_entries"``: as few as
     seat them all."""
+    fewest = max(1, math.ceil(entries / session.players_per_table))
     if isinstance(session.tables, int):
-        return max(1, min(session.tables, entries // 2))
-    return max(1, math.ceil(entries / session.players_per_table))
+        return max(fewest, min(session.tables, entries // 2))
+    return fewest
