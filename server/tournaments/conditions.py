@@ -94,9 +94,10 @@ class Level(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=Tru
 
 
 class Session(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
-    """One session (2017 r 17.3(a)(ii)): its tables, players per table, duration (minutes
-    and/or rounds; the last may play to a winner), and how many progress to the next
-    (``advance``, by chip count: r 17.3(a)(ii)(C)); ``limits`` overrides the tournament's."""
+    """One session (2017 r 17.3(a)(ii)): its tables (the most it opens, or ``"by_entries"``:
+    as many as the entries need), players per table, duration (minutes and/or rounds; the
+    last may play to a winner), and how many progress to the next (``advance``, by chip
+    count: r 17.3(a)(ii)(C)); ``limits`` overrides the tournament's."""
 
     name: str
     tables: int | Literal["by_entries"]
@@ -396,10 +397,7 @@ def _breaks(c: Conditions) -> list[str]:
 
 
 def tables_for(entries: int, session: Session) -> int:
-    """Tables a session opens for ``entries`` players (r 17.8): the conditions' number, but
-    never so many that a table would have fewer than two players; ``"by_entries"``: as few as
-    seat them all."""
-    fewest = max(1, math.ceil(entries / session.players_per_table))
-    if isinstance(session.tables, int):
-        return max(fewest, min(session.tables, entries // 2))
-    return fewest
+    """Tables a session opens for ``entries`` players: as few as seat them all, as the
+    balancing keeps them (r 17.8: the Tournament Director sets the players per table); a
+    number in the conditions is the most it may open (checked against ``max_players``)."""
+    return max(1, math.ceil(entries / session.players_per_table))
