@@ -60,6 +60,8 @@ class Rulebook:
     buy_backs: bool  #: 2004 r 17.6: "one entry only", with no exception
     ties: Ties | None  #: 2004 r 17.23: equal chips at the end of a session -> extra rounds
     same_round: SameRound | None  #: 2004 r 17.24: eliminated in the same round share
+    #: a Canberra Poker sit-and-go may move players between tables (2017 r 17.3(a)(ii)(B))
+    sit_and_go_moves: bool = False
 
 
 _ACT_POKER = Rulebook("ACT poker, seed 001 r 19", True, 10, False, True, None, None)
@@ -71,7 +73,7 @@ RULEBOOKS: Final[dict[str, Rulebook]] = {
         "Canberra Poker 2004, seed 000 r 17", False, None, False, False, "extra_rounds", "share"
     ),
     "canberra-poker-2017": Rulebook(
-        "Canberra Poker 2017, seed 002 r 17", False, None, True, True, None, None
+        "Canberra Poker 2017, seed 002 r 17", False, None, True, True, None, None, True
     ),
 }
 
@@ -149,6 +151,9 @@ class Conditions(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     player_groups: str = "none"
     ties: Ties
     same_round: SameRound = "share"
+    #: move players between tables as they are eliminated (None: poker yes, Canberra Poker
+    #: no, r 17.7 keeps a seat for the session; a 2017 sit-and-go may, r 17.3(a)(ii)(B))
+    balance_tables: bool | None = None
     keep_position: bool = False  #: moves between tables keep the position to the marker
     breaks: list[Break] = []
     prizes: list[int | str]
@@ -166,6 +171,11 @@ class Conditions(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     def shares(self) -> list[int]:
         """The prize breakdown in basis points, place 1 first (raises on a bad share)."""
         return [percent(p) for p in self.prizes]
+
+    @property
+    def balances(self) -> bool:
+        """Whether tables are balanced and broken during a session."""
+        return self.rulebook.poker if self.balance_tables is None else self.balance_tables
 
     def session_limits(self, session: int) -> Limits | None:
         """The table limits of session ``session`` (1-based)."""
@@ -353,6 +363,11 @@ def _restrictions(c: Conditions, book: Rulebook) -> list[str]:
         out.append(f"ties must be {book.ties!r} under {book.title} (2004 r 17.23)")
     if book.same_round is not None and c.same_round != book.same_round:
         out.append(f"same_round must be {book.same_round!r} under {book.title} (2004 r 17.24)")
+    if c.balance_tables and not book.poker and not (book.sit_and_go_moves and c.sit_and_go):
+        out.append(
+            "balance_tables: a player keeps the balloted seat for the session (r 17.7); "
+            "only a 2017 sit-and-go may say otherwise (r 17.3(a)(ii)(B))"
+        )
     bb = c.buy_backs
     if bb.per_player < 0:
         out.append("buy_backs.per_player is never negative")

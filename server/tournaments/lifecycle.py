@@ -452,8 +452,11 @@ class Tournament:
 
     def rebalance(self) -> Step:
         """Between hands: break surplus tables and balance the rest
-        (:mod:`server.tournaments.balancing`); the moves are journalled as draws."""
+        (:mod:`server.tournaments.balancing`); the moves are journalled as draws. Nothing
+        moves where the conditions keep the seats for the session (Canberra Poker, r 17.7)."""
         self._require(Phase.RUNNING)
+        if not self.conditions.balances:
+            return Step()  # r 17.7: seats are kept for the session
         moves = balancing.plan(self.tables, self.rng, self.conditions.keep_position)
         self.tables = balancing.apply(self.tables, moves)
         step = Step()

@@ -165,3 +165,11 @@ def test_validate_usage_and_missing_file() -> None:
     assert run.stderr.strip() == "/nonexistent/t.toml: cannot read it: No such file or directory"
     run = croupier("tournament")
     assert run.returncode == 2 and len(run.stderr.splitlines()) == 1
+
+
+def test_canberra_poker_keeps_the_balloted_seat_r_17_7() -> None:
+    found = problems_of(edited("canberra-2004-heats.toml", balance_tables=True))
+    assert any("r 17.7" in p for p in found)
+    assert problems_of(edited("canberra-2017-sng.toml", balance_tables=True)) == []
+    assert load(ROOT / "docs/tournaments/act-holdem-90.toml").balances
+    assert not load(ROOT / "docs/tournaments/canberra-2004-heats.toml").balances

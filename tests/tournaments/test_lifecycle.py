@@ -357,3 +357,15 @@ def run_poker(seed: int) -> tuple[list[object], list[Transfer]]:
 
 def test_ninety_players_to_a_winner_deterministic() -> None:
     assert run_poker(11) == run_poker(11)
+
+
+def test_canberra_seats_are_kept_for_the_session_r_17_7() -> None:
+    t, _ = seated(CP2004, 30)
+    t.eliminate({p: 10 for p in t.playing[:12]})
+
+    def seats() -> dict[str, tuple[int, int]]:
+        return {p: (tb.number, s) for tb in t.tables for s, p in tb.players.items()}
+
+    before = seats()
+    assert t.rebalance().events == []
+    assert seats() == before and len(before) == 18
