@@ -56,6 +56,8 @@ from server.tournaments.conditions import Conditions, problems, tables_for
 
 
 class Phase(enum.Enum):
+    """A tournament's phases (the values are the names on the wire)."""
+
     ANNOUNCED = "announced"
     REGISTERING = "registering"
     SEATING = "seating"
@@ -303,6 +305,8 @@ class Tournament:
         if len(self.status) >= self.conditions.max_players:
             raise TournamentError("full", f"the tournament is full ({len(self.status)} players)")
         step = Step()
+        if player in self.reserves:  # a reserve who enters is a reserve no more
+            self.reserves.remove(player)
         self.status[player] = "entered"
         self._enter(step, player, "entry")
         if self.conditions.sit_and_go == len(self.status):

@@ -163,6 +163,13 @@ def test_a_reserve_takes_the_seat_on_paying_the_fee_r_17_10() -> None:
         t.substitute("p4", "nobody")
 
 
+def test_a_reserve_who_enters_leaves_the_reserve_list() -> None:
+    t, _ = entered(CP2017, 1)
+    t.reserve("r")
+    t.register("r")
+    assert t.reserves == [] and t.status["r"] == "entered"
+
+
 def test_cancelled_mid_registration_refunds_every_fee_and_commission_r_17_23() -> None:
     t, books = entered(HOLDEM, 25)
     step = books.book(t.cancel("not enough players"))
