@@ -111,6 +111,16 @@ BAD = [
     ("canberra-2017-sng.toml", {"chips": 10}, "below the table minimum"),
     ("act-holdem-90.toml", {"game": "baccarat"}, "no tournament rules"),
     ("act-manila-sng.toml", {"sit_and_go": 10}, "outside min_players..max_players"),
+    # r 17.18: a break lasts some time, after a session or a level
+    ("act-holdem-90.toml", {"breaks": [{"minutes": 0, "after_level": 2}]}, "minutes"),
+    ("act-holdem-90.toml", {"breaks": [{"minutes": 5, "after_level": 8}]}, "after_level"),
+    ("canberra-2004-heats.toml", {"breaks": [{"minutes": 5}]}, "exactly one of after"),
+    # r 17.3(a)(ii)(C): progression between sessions
+    (
+        "canberra-2004-heats.toml",
+        {"sessions": [{"name": "h", "tables": 6, "players_per_table": 7, "advance": 7}]},
+        "no advance",
+    ),
 ]
 
 

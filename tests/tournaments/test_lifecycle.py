@@ -14,7 +14,7 @@ import pytest
 from server.cards import SeededRandomSource
 from server.store.model import Transfer
 from server.tournaments.balancing import Table
-from server.tournaments.canberra import below_minimum
+from server.tournaments.canberra import ante_order, below_minimum
 from server.tournaments.conditions import Conditions, load
 from server.tournaments.lifecycle import (
     Cancelled,
@@ -250,6 +250,11 @@ def test_same_round_by_chips_for_poker() -> None:
 def test_canberra_2004_heats_extra_rounds_and_a_final_r_17_14_r_17_23() -> None:
     t, books = seated(CP2004, 42, seed=7)
     assert len(t.tables) == 6 and t.session == 1
+    # r 17.15: each table's antes start at its starting marker and go clockwise
+    table = t.tables[0]
+    order = ante_order(table.players, table.marker)
+    assert order[0] == table.players[table.marker]
+    assert order == [table.players[b] for b in sorted(table.players)]
     chips = dict(t.chips)
     rng = random.Random(3)
     # r 17.14: before a round, those below the table minimum are eliminated together
