@@ -30,7 +30,8 @@ Phases, one transition table (:data:`TRANSITIONS`)::
   before the first session a reserve may take an absent entrant's seat on paying the fee
   (r 17.10-17.11). Every player in a session receives the entry's chips (r 17.3(a)(iv)).
 * Play (``RUNNING``): the table layer reports each round's eliminations
-  (:meth:`Tournament.eliminate`) and the balancing moves between hands
+  (:meth:`Tournament.eliminate`; for Canberra Poker :meth:`Tournament.before_round` finds
+  them, r 17.14) and asks for the balancing moves between hands
   (:meth:`Tournament.rebalance`); at a session's end, the chip counts
   (:meth:`Tournament.end_session`): the best ``advance`` go on, a tie that decides
   something needs extra rounds when the conditions say so, and after the last session the
@@ -51,7 +52,7 @@ from typing import ClassVar, Final, Literal
 from server.cards import RandomSource, shuffle
 from server.games.events import Event
 from server.store.model import Transfer, wallet
-from server.tournaments import balancing, places
+from server.tournaments import balancing, canberra, places
 from server.tournaments.conditions import Conditions, problems, tables_for
 
 
@@ -507,6 +508,23 @@ class Tournament:
         if last and left == 1:
             self._complete(step, [self.playing])
         return step
+
+    def before_round(self, chips: Mapping[str, int]) -> Step:
+        """Canberra Poker, before each round of play with every remaining player's chips:
+        those who cannot wager the table minimum are eliminated together (r 17.14). If that
+        is everyone, nobody can play on: the session ends on these chip counts."""
+        self._require(Phase.RUNNING)
+        limits = self.conditions.session_limits(self.session)
+        if limits is None:
+            raise TournamentError("no_limits", "poker has blind levels, not a table minimum")
+        if sorted(chips) != sorted(self.playing):
+            raise TournamentError("bad_chips", "give the chips of every player still in")
+        out = canberra.below_minimum(chips, limits)
+        if not out:
+            return Step()
+        if len(out) == len(chips):
+            return self.end_session(chips)
+        return self.eliminate({p: chips[p] for p in out})
 
     def buy_back(self, player: str, level: int | None = None) -> Step:
         """An eliminated player re-enters for the entry fee and gets the entry's chips, as the

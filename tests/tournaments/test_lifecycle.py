@@ -381,3 +381,20 @@ def test_canberra_seats_are_kept_for_the_session_r_17_7() -> None:
     before = seats()
     assert t.rebalance().events == []
     assert seats() == before and len(before) == 18
+
+
+def test_before_each_round_below_the_minimum_is_out_r_17_14() -> None:
+    t, books = seated(CP2017, 7)
+    a, b, c, *rest = t.playing
+    chips = dict.fromkeys(t.playing, 2000)
+    assert t.before_round(chips).events == []
+    chips.update({a: 49, b: 0})  # the table minimum is 50
+    step = books.book(t.before_round(chips))
+    assert step.events == [Eliminated(players=tuple(sorted((a, b), key=[a, b].index)), first=6)]
+    assert set(t.playing) == {c, *rest}
+    # everyone below the minimum: the session ends on the chip counts
+    last = {p: 10 + i for i, p in enumerate(t.playing)}
+    step = books.book(t.before_round(last))
+    assert t.phase is Phase.COMPLETE
+    with pytest.raises(TournamentError):
+        seated(HOLDEM, 18)[0].before_round({})
