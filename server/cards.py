@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -134,8 +134,12 @@ class SeededRandomSource:
         return self._rng.randrange(n)
 
 
-def shuffle(items: Sequence[Card], rng: RandomSource) -> list[Card]:
-    """Return a uniformly shuffled copy (Fisher-Yates / Durstenfeld, unbiased ``randbelow``)."""
+T = TypeVar("T")
+
+
+def shuffle(items: Sequence[T], rng: RandomSource) -> list[T]:
+    """Return a uniformly shuffled copy (Fisher-Yates / Durstenfeld, unbiased ``randbelow``);
+    cards, or anything drawn by ballot (tournament seats, 2017 r 17.7)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
         j = rng.randbelow(i + 1)

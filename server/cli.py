@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ledger": ("server.store.cli", "check the books of a ledger store"),
     "cashier": ("clients.cashier", "deposit, withdraw or read a wallet on a running server"),
     "admin": ("clients.admin", "operator controls (tables, rounds, accounts) and the audit log"),
+    "tournament": ("server.tournaments.cli", "check tournament conditions against the rules"),
 }
 
 #: set (to "1") by ``--debug``; subcommands re-raise instead of printing one line
