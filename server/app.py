@@ -52,6 +52,7 @@ from server.tables.banked import BankedTable
 from server.tables.base import Shutdown, TableActor
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
+from server.waiting import WaitingLists
 
 log = logging.getLogger("croupier.server")
 
@@ -93,7 +94,11 @@ class Croupier:
                 raise ConfigError(f"table {table.id}: {exc}") from None
             actor = self.tables[table.id] = kind(table, config, self.ledger)
             actor.seat_index = seat_index
-        self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index)
+        poker = {tid: t for tid, t in self.tables.items() if isinstance(t, PokerTable)}
+        waiting = WaitingLists(poker)  # waiting lists span tables: the server owns them
+        for t in poker.values():
+            t.waiting = waiting
+        self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index, waiting)
         self.connections: set[Connection] = set()
 
     @property
