@@ -687,7 +687,7 @@ class PokerTable(TableActor):
                     self._clear_pre(seat, "changed")
                     return
                 if pre.verb != "fold_any" or verb == "fold":
-                    seat.pre = None  # one-shot (fold to any bet stays until it folds)
+                    self._clear_pre(seat, "applied")  # one-shot (fold to any bet stays)
                 events = rnd.act(seat.number, verb)  # the ordinary action, in this step
                 continue
             return
@@ -695,7 +695,7 @@ class PokerTable(TableActor):
     def _check_pres(self, rnd: PokerRound) -> None:
         """Clear the pre-actions the last events made stale (private to each seat)."""
         for seat in self.seats.values():
-            if seat.pre is not None and seat.number != rnd.to_act:
+            if seat.pre is not None:
                 if not still_valid(seat.pre, rnd.street, self._to_call(seat)):
                     self._clear_pre(seat, "changed")
 
@@ -754,7 +754,8 @@ class PokerTable(TableActor):
         if seat.leaving:
             self.vacate(seat, self.leave_reason(seat))
             return
-        seat.pre = None  # a pre-action never outlives its round
+        if seat.pre is not None:
+            self._clear_pre(seat, "round_ended")  # a pre-action never outlives its round
         wagered = played and not seat.sitting_out
         if self.rules.absent_players:
             seat.missed = seat.missed + 1 if seat.sitting_out else 0 if played else seat.missed
