@@ -23,8 +23,9 @@ from websockets.exceptions import (
 
 from clients.client import Client, ServerError
 from clients.terminal.banked import BankedSession
-from clients.terminal.poker import POKER_GAME, PokerSession, buy_in_amount
+from clients.terminal.poker import POKER_GAME, buy_in_amount
 from clients.terminal.render import money
+from clients.terminal.room import RoomSession
 from clients.terminal.session import (
     LineEditor,
     Session,
@@ -230,7 +231,7 @@ async def session(
             console.print(f"[red]buy-in refused: {exc}[/red]")
     rng = random.Random(args.seed) if args.bot else None
     live = editor is not None
-    kind = BankedSession if banked else PokerSession
+    kind = BankedSession if banked else RoomSession  # a poker table, and the room around it
     player: Session = kind(
         client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
     )
