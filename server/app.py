@@ -282,6 +282,34 @@ def main(argv: list[str] | None = None) -> int:
         help="extra seconds per seat, drawn on when the turn time runs out (default 30)",
     )
     parser.add_argument(
+        "--time-bank-add",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds added to a seat's time bank every --time-bank-hands hands (default 5)",
+    )
+    parser.add_argument(
+        "--time-bank-hands",
+        type=int,
+        default=10,
+        metavar="N",
+        help="hands a seat plays between time bank top-ups; 0: never (default 10)",
+    )
+    parser.add_argument(
+        "--time-bank-max",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the most a time bank holds (default: --time-bank)",
+    )
+    parser.add_argument(
+        "--seat-offer-time",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="seconds a freed seat is held for the first on its waiting list (default 20)",
+    )
+    parser.add_argument(
         "--grace",
         type=float,
         default=60.0,
@@ -337,6 +365,10 @@ def main(argv: list[str] | None = None) -> int:
         tables=tables,
         turn_time=args.turn_time,
         time_bank=args.time_bank,
+        time_bank_add=args.time_bank_add,
+        time_bank_hands=args.time_bank_hands,
+        time_bank_max=args.time_bank_max,
+        seat_offer_time=args.seat_offer_time,
         grace=args.grace,
         round_pause=args.round_pause,
         starting_balance=args.starting_balance,
