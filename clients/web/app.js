@@ -752,7 +752,7 @@ function renderLobby() {
     sit.onclick = () => send({ type: "join", table: tb.id, role: "player" });
     tr.querySelector(".join-spectator").onclick =
       () => send({ type: "join", table: tb.id, role: "spectator" });
-    if (window.Room && poker) Room.lobbyRow(tr, tb);  // seat dialog, waiting list (room.js)
+    if (window.Room && poker) Room.lobbyRow(tr, tb);  // seat terms, waiting list (room.js)
     body.appendChild(tr);
   }
   if (!state.lobby.length) {

@@ -1,6 +1,7 @@
 // The poker room (protocol/README.md, "The poker room"): several tables on one connection
 // (a tile per table, with a "your turn" cue, played from the tile), pre-actions, waiting
-// lists and seat offers, and the seat dialog that says what the player will post.
+// lists and seat offers, and the seat's terms (what the player will post, the buy-in range,
+// the seat rules) in the lobby row and the buy-in box.
 //
 // app.js keeps the table in focus in state.table; every other joined table lives here
 // (Room.tables) and its messages are applied by app.js's own handlers with that table put
@@ -18,7 +19,6 @@ const Room = {
   behind: false,     // a background table's message is being applied
   offer: null,       // the open seat_offer
   waiting: {},       // table id -> place on its waiting list
-  waitForBlind: {},  // table id -> sit_in {wait_for_blind} to send once seated
 
   // -- hooks from app.js ----------------------------------------------------------------------
   /** A table leaves the screen (the lobby, or another table): keep it as a tile. */
@@ -41,10 +41,6 @@ const Room = {
     }
     delete this.tables[msg.table];
     if (front && front.id !== msg.table) this.tables[front.id] = front;
-    if (this.waitForBlind[msg.table] && msg.role === "player") {
-      delete this.waitForBlind[msg.table];
-      send({ type: "sit_in", table: msg.table, wait_for_blind: true });
-    }
     return false;
   },
 
@@ -123,7 +119,17 @@ const Room = {
       toast(`${t.info.name || t.id}: sit in, or your seat is vacated after the next hand (ACT 18.8).`);
       return true;
     }
-    if (type === "round_starting") t.pre = null;
+    const mine = t.role === "player" ? t.seats[t.seat] : null;
+    if (type === "round_starting") {
+      t.pre = null;
+      if (mine && (ev.seats || []).includes(t.seat)) {
+        mine.owes = 0;  // dealt in: whatever was owed is posted
+        mine.wait_for_blind = false;
+      } else if (mine && mine.sitting_out && (t.info.entry || {}).not_on_button) {
+        mine.owes = Math.max(...Object.values(t.info.stakes || { w: 0 }));  // s23A: W on return
+      }
+    }
+    if (type === "sat_in" && mine && ev.seat === t.seat) mine.wait_for_blind = !!ev.wait_for_blind;
     return false;
   },
 
@@ -139,6 +145,7 @@ const Room = {
 
   /** The pre-action buttons under the action bar, for a seat in the round, before its turn. */
   controls(t) {
+    this.seatTerms(t);
     let bar = $("pre-actions");
     if (!bar) {
       bar = document.createElement("div");
@@ -264,7 +271,7 @@ const Room = {
     return el;
   },
 
-  // -- the lobby: the seat dialog and the waiting lists -----------------------------------------
+  // -- the lobby and the buy-in box: the seat's terms, the waiting lists -----------------------
   lobbyRow(tr, tb) {
     const sit = tr.querySelector(".join-player");
     const full = tb.taken >= tb.seats;
@@ -287,55 +294,75 @@ const Room = {
       any.title = "a seat at this table or any other with the same game and stakes";
       any.onclick = () => send({ type: "wait", table: tb.id, first_available: true });
       if (!place) cell.insertBefore(any, sit.nextSibling);
-    } else {
-      sit.onclick = () => this.seatDialog(tb);
+    } else if (tb.entry_post) {
+      sit.title = this.terms(tb).join(" ");
     }
+    const note = document.createElement("div");
+    note.className = "entry-note muted";
+    note.textContent = tb.entry_post ? `new players post ${money(tb.entry_post)} or wait` : "";
+    if (note.textContent) tr.querySelector('[data-label="Buy-in"]').appendChild(note);
   },
 
-  /** Before you sit: what you will post, the buy-in range, and the seat rules. */
-  seatDialog(tb) {
-    let dlg = $("seat-dialog");
-    if (!dlg) {
-      dlg = document.createElement("dialog");
-      dlg.id = "seat-dialog";
-      dlg.className = "seat-dialog";
-      document.body.appendChild(dlg);
-    }
-    const qld = /-qld$/.test(tb.game);
-    const blinds = Object.values(tb.stakes || {}).map(money).join(" / ");
-    const range = tb.max_buy_in ? `${money(tb.min_buy_in)} \u2013 ${money(tb.max_buy_in)}`
-      : `at least ${money(tb.min_buy_in)}`;
-    const lines = [`Blinds ${blinds}. Buy-in ${range}.`];
-    if (tb.entry_post) {
-      lines.push(`To be dealt in you post the second blind, ${money(tb.entry_post)}, ` +
-        "or you wait until the second blind comes to your seat (QLD Sch 11 s23A).");
-      lines.push("You are not dealt in on the button or the first blind (QLD Sch 11 s21(3)).");
-    } else if (qld && !/^manila/.test(tb.game)) {
+  /** Before you sit (and while the seat waits for its first hand): the buy-in range, what
+   *  the player will post, and the seat rules of the table's rulebook. ``info`` is a lobby
+   *  row or a snapshot's view.table (its ``entry``). */
+  terms(info, owes) {
+    const qld = /-qld$/.test(info.game || "");
+    const manila = /^manila/.test(info.game || "");
+    const entry = info.entry || {};
+    const post = owes !== undefined ? owes : entry.post !== undefined ? entry.post : info.entry_post;
+    const range = info.max_buy_in ? `${money(info.min_buy_in)} \u2013 ${money(info.max_buy_in)}`
+      : `at least ${money(info.min_buy_in)}`;
+    const lines = [`Buy-in ${range}.`];
+    if (post) {
+      lines.push(`To be dealt in you post ${money(post)} (the second blind), or wait until ` +
+        "the second blind comes to your seat (QLD Sch 11 s23A).");
+      lines.push("A new player is not dealt in on the button or the first blind (QLD Sch 11 s21(3)).");
+    } else if (qld && !manila) {
       lines.push("You post only the blind of your position when you are dealt in.");
     } else {
-      lines.push("You are dealt in at the next hand and post only the blind of your position" +
-        " (the buck cannot be declined: " + (qld ? "QLD Sch 5 s17(3)" : "ACT 6.3") + ").");
+      lines.push("You are dealt in at the next hand and post only the blind of your position " +
+        `(the buck cannot be declined: ${qld ? "QLD Sch 5 s17(3)" : "ACT 6.3"}).`);
     }
-    if (!qld) lines.push("A seat that plays no hand for 3 hands while the table is full is vacated; you are warned first (ACT 18.8).");
-    dlg.innerHTML = `<h2></h2><ul class="seat-rules"></ul>` +
-      (tb.entry_post ? `<label><input type="checkbox" id="seat-wait"> Wait for the second blind</label>` : "") +
-      `<div class="dialog-buttons"><button class="primary" id="seat-go">Sit down</button>` +
-      `<button id="seat-cancel">Cancel</button></div>`;
-    dlg.querySelector("h2").textContent = `Sit at ${tb.name}`;
-    const ul = dlg.querySelector(".seat-rules");
+    if (!qld) lines.push("3 hands without playing while the table is full vacate the seat; you are warned first (ACT 18.8).");
+    return lines;
+  },
+
+  /** The seat's terms in the buy-in box, with the QLD choice to wait for the second blind. */
+  seatTerms(t) {
+    const box = $("buyin");
+    let el = $("seat-terms");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "seat-terms";
+      el.className = "seat-terms";
+      box.appendChild(el);
+    }
+    const mine = t && t.role === "player" && t.poker ? t.seats[t.seat] : null;
+    const dealt = !!(mine && t.round && !t.round.ended && t.round.seats[t.seat]);
+    el.hidden = !mine || dealt || box.hidden;
+    if (el.hidden) return;
+    const owes = mine.owes !== undefined && t.hand ? mine.owes : undefined;
+    const lines = this.terms(t.info, owes);
+    const key = lines.join("|") + `|${mine.wait_for_blind}`;
+    if (el.dataset.key === key) return;
+    el.dataset.key = key;
+    el.textContent = "";
     for (const line of lines) {
-      const li = document.createElement("li");
-      li.textContent = line;
-      ul.appendChild(li);
+      const p = document.createElement("div");
+      p.textContent = line;
+      el.appendChild(p);
     }
-    dlg.querySelector("#seat-cancel").onclick = () => dlg.close();
-    dlg.querySelector("#seat-go").onclick = () => {
-      const wait = dlg.querySelector("#seat-wait");
-      if (wait && wait.checked) this.waitForBlind[tb.id] = true;
-      send({ type: "join", table: tb.id, role: "player" });
-      dlg.close();
-    };
-    dlg.showModal();
+    if ((t.info.entry || {}).may_wait && (owes || mine.wait_for_blind)) {
+      const label = document.createElement("label");
+      const box2 = document.createElement("input");
+      box2.type = "checkbox";
+      box2.id = "wait-for-blind";
+      box2.checked = !!mine.wait_for_blind;
+      box2.onchange = () => send({ type: "sit_in", table: t.id, wait_for_blind: box2.checked });
+      label.append(box2, " Wait for the second blind instead of posting now");
+      el.appendChild(label);
+    }
   },
 };
 window.Room = Room;

@@ -1,5 +1,5 @@
-"""The poker room in the browser (clients/web/room.js) driven by Debian's chromium: the seat
-dialog, a "check/fold" queued before the turn and applied at it, and two tables played side
+"""The poker room in the browser (clients/web/room.js) driven by Debian's chromium: the
+seat's terms before the first hand, a "check/fold" queued before the turn and applied at it, and two tables played side
 by side at 1280x800 from one page (screenshots in artifacts/)."""
 
 from __future__ import annotations
@@ -34,15 +34,14 @@ class SlowBot(Bot):
 
 
 def _sit(page: Any, table: str) -> dict[str, Any]:
-    """Sit down through the seat dialog and buy in for $150; the dialog's text."""
+    """Sit down and buy in for $150; the seat's terms shown in the buy-in box."""
     row = page.locator(f'tr[data-table="{table}"]')
     expect(row).to_be_visible(timeout=10_000)
     row.locator(".join-player").click()
-    dialog = page.locator("#seat-dialog")
-    expect(dialog).to_be_visible()
-    text = dialog.inner_text()
-    dialog.locator("#seat-go").click()
     expect(page.locator("#buyin")).to_be_visible(timeout=10_000)
+    terms = page.locator("#seat-terms")  # before the first hand: what the seat will post
+    expect(terms).to_be_visible()
+    text = terms.inner_text()
     page.fill("#buyin-amount", "$150")
     page.click("#buyin-btn")
     expect(page.locator("#log")).to_contain_text("buys in for $150.00", timeout=10_000)
@@ -84,6 +83,7 @@ async def test_browser_queues_check_fold_and_it_is_applied_at_the_turn(chromium:
         nursery.cancel_scope.cancel()
     assert seen["console_errors"] == []
     assert "Buy-in at least $40.00" in seen["dialog"] and "ACT 6.3" in seen["dialog"]
+    assert "ACT 18.8" in seen["dialog"]
     assert "Check/Fold" in seen["bar"] and "Fold to any bet" in seen["bar"]
     assert seen["pressed"] == "true"
     assert "alice folds" in seen["log"] or "alice checks" in seen["log"]
