@@ -1,6 +1,7 @@
 """The poker room in the browser (clients/web/room.js) driven by Debian's chromium: the
-seat's terms before the first hand, a "check/fold" queued before the turn and applied at it, and two tables played side
-by side at 1280x800 from one page (screenshots in artifacts/)."""
+seat's terms before the first hand, a "check/fold" queued before the turn and applied at
+it, and two tables played side by side at 1280x800 from one page (screenshots in
+artifacts/)."""
 
 from __future__ import annotations
 
