@@ -30,11 +30,13 @@ Several tables, pre-actions, waiting lists:
     pre cf | k | c AMOUNT | ca | fa | x
                      before your turn: check/fold, check, call up to AMOUNT, call any,
                      fold to any bet; x clears it (applied by the server at your turn)
+    blind wait | post
+                     QLD: a new or returning seat waits for the second blind, or posts now
     wait ID [any]    join a full table's waiting list (any: every table like it)
     unwait ID        leave it          accept  take the seat you were offered"""
 
 PRE_WORDS = {"cf": "check_fold", "k": "check", "c": "call", "ca": "call_any", "fa": "fold_any"}
-ROOM_WORDS = ("join", "watch", "tables", "ls", "go", "pre", "wait", "unwait", "accept")
+ROOM_WORDS = ("join", "watch", "tables", "ls", "go", "pre", "blind", "wait", "unwait", "accept")
 
 
 def parse_room_command(line: str) -> Command | None:
@@ -56,6 +58,10 @@ def parse_room_command(line: str) -> Command | None:
         return Command("pre", verb)
     if word in ("tables", "accept"):
         return Command(word)
+    if word == "blind":
+        if len(rest) != 1 or rest[0].lower() not in ("wait", "post"):
+            raise BadCommand("usage: blind wait | blind post")
+        return Command("blind", rest[0].lower())
     if not rest:
         raise BadCommand(f"usage: {word} ID")
     amount = None
@@ -68,8 +74,30 @@ def parse_room_command(line: str) -> Command | None:
     return Command(word, rest[0], amount)
 
 
+def entry_text(view: dict[str, Any]) -> str | None:
+    """Before the first hand: what a new seat posts and the seat rules (``view.table.entry``)."""
+    entry = (view.get("table") or {}).get("entry")
+    if not entry:
+        return None
+    limits = f"buy-in {money(entry['min_buy_in'])}" + (
+        f" to {money(entry['max_buy_in'])}" if entry.get("max_buy_in") else " or more"
+    )
+    if entry.get("post"):
+        line = (
+            f"{limits}; to be dealt in you post {money(entry['post'])} or wait for the second "
+            "blind (QLD Sch 11 s23A: type blind wait); never dealt in on the button or the "
+            "first blind (s21(3))"
+        )
+    else:
+        line = f"{limits}; you are dealt in at the next hand, posting your position's blind"
+    if entry.get("vacate_after"):
+        line += f"; {entry['vacate_after']} hands without playing at a full table vacate the seat"
+    return line
+
+
 class PreActionLines(PokerSession):
-    """Says the seat's own ``pre_action`` events in words (set, applied, changed...)."""
+    """Says the room's own events in words: the seat's ``pre_action`` (set, applied,
+    changed...), a ``time_bank`` in use and a ``vacate_warning``."""
 
     async def on_table_message(self, msg: dict[str, Any]) -> None:
         if msg.get("type") == "event" and msg["event"].get("type") == "pre_action":
@@ -78,6 +106,15 @@ class PreActionLines(PokerSession):
             if ev["amount"] is not None:
                 what += f" {money(ev['amount'])}"
             self.say(f"pre-action {ev['reason']}: {what}", "dim")
+            return
+        if msg.get("type") == "event" and msg["event"].get("type") == "time_bank":
+            ev = msg["event"]
+            self.say(
+                f"{self.name(ev['seat'])} is using the time bank ({ev['time_bank_ms'] // 1000} s)"
+            )
+            return
+        if msg.get("type") == "event" and msg["event"].get("type") == "vacate_warning":
+            self.say("one more hand without playing and your seat is vacated (ACT 18.8)", "yellow")
             return
         await super().on_table_message(msg)
 
@@ -121,6 +158,9 @@ class RoomSession(PreActionLines):
         self.focus = table.table
         self.offer: dict[str, Any] | None = None
         self.buy_ins: dict[str, int] = {}  # tables joined as a player: buy in on the snapshot
+        terms = entry_text(table.view) if table.role == "player" else None
+        if terms:
+            self.say(terms, "dim")
 
     @staticmethod
     def parse(line: str) -> Command | None:
@@ -172,6 +212,9 @@ class RoomSession(PreActionLines):
             self.say(
                 f"joined {tid} as " + (f"seat {msg['seat']}" if msg["seat"] else "a spectator")
             )
+            terms = entry_text(other.tv.view) if other.tv.role == "player" else None
+            if terms:
+                other.say(terms, "dim")
             wanted = self.buy_ins.pop(tid, None)
             if wanted is not None and not other.tv.stake:
                 info = other.tv.view.get("table", {})
@@ -242,6 +285,9 @@ class RoomSession(PreActionLines):
             if cmd.amount is not None:
                 pre["amount"] = cmd.amount
             await self.client.send(pre)
+        elif kind == "blind":
+            wait = cmd.verb == "wait"
+            await self.client.send({"type": "sit_in", "table": self.focus, "wait_for_blind": wait})
         elif kind == "wait":
             first = bool(cmd.amount)
             await self.client.send({"type": "wait", "table": cmd.verb, "first_available": first})

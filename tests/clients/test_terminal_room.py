@@ -28,8 +28,9 @@ def test_room_commands_parse() -> None:
     assert parse_room_command("pre ca") == Command("pre", "call_any")
     assert parse_room_command("pre x") == Command("pre", None)
     assert parse_room_command("wait holdem-a any") == Command("wait", "holdem-a", 1)
+    assert parse_room_command("blind wait") == Command("blind", "wait")
     assert parse_room_command("f") == Command("act", "fold")  # table commands as before
-    for bad in ("pre", "pre c", "pre zz", "go", "join a b"):
+    for bad in ("pre", "pre c", "pre zz", "go", "join a b", "blind", "blind x"):
         with pytest.raises(BadCommand):
             parse_room_command(bad)
 
@@ -85,6 +86,9 @@ async def test_terminal_plays_two_tables_from_one_connection_and_switches() -> N
         text = out.decode()
         nursery.cancel_scope.cancel()
     assert proc.returncode == 0, text
+    assert "buy-in $40.00 or more; you are dealt in at the next hand" in text
+    flat = " ".join(text.split())  # the console wraps long lines
+    assert "3 hands without playing at a full table vacate the seat" in flat  # ACT 18.8
     assert "joined holdem-b as seat 1" in text
     assert "[holdem-b] buying in for" in text
     assert "holdem-a: seat 1 (player)" in text and "holdem-b: seat 1 (player)" in text
