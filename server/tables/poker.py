@@ -555,8 +555,9 @@ class PokerTable(TableActor):
         if self._eligible_count() < 2 or not self.books.can_move:
             return  # no round starts while the ledger's store is out (it says why)
         chosen = self._choose_players(sorted(n for n, s in self.seats.items() if self._dealt_in(s)))
-        if chosen is None:
-            return  # only new or waiting seats besides one player: they wait (s21(3), s23A)
+        if chosen is None:  # only new or waiting seats besides one player: they wait
+            self.next_round_at = trio.current_time() + max(self.config.round_pause, 1.0)
+            return
         designated, players = chosen
         self.table_full_at_start = len(self.seats) == self.rules.max_seats
         posts: dict[int, int] = {}
@@ -604,6 +605,9 @@ class PokerTable(TableActor):
         instead. ACT and QLD Manila have no such rules: every candidate is dealt in.
         """
         players = candidates
+        if all(self.seats[n].new for n in players):
+            for n in players:  # nobody played the preceding round: a fresh start, no one new
+                self.seats[n].new = False
         while True:
             if len(players) < 2:
                 return None

@@ -192,3 +192,22 @@ async def test_act_18_8_warns_the_round_before_an_abstaining_seat_is_vacated():
             assert "vacate_warning" in mine
             warned = mine.index("vacate_warning")
             assert mine[warned:].count("round_starting") == 1, "warned one round before"
+
+
+async def test_qld_s21_when_nobody_played_the_preceding_round_no_one_is_new():
+    """QLD Sch 11 s21(1) counts from the preceding round: when every seat to be dealt in is
+    new (the players of the last round all left), the table starts afresh rather than
+    waiting forever for an old player."""
+    tid = "holdem-qld-t"
+    config = fast_config(table("holdem-qld", seats=4), round_pause=0.2)
+    async with running_server(config) as server:
+        async with seated_at(server, tid, [1, 2]) as first:
+            r = Rounds(tid, first[1], first)
+            await r.until_rounds(1)
+            for c in first.values():
+                await c.send({"type": "leave", "table": tid})
+                await until(c, lambda m: m["type"] == "left")
+        async with seated_at(server, tid, [3, 4]) as second:
+            r = Rounds(tid, second[3], second)
+            await r.until_rounds(1, timeout=10)
+            assert r.rounds[0]["seats"] == [3, 4] and r.rounds[0]["hand"] == 2
