@@ -250,6 +250,7 @@ class PokerTable(TableActor):
         max_seats = self.rules.max_seats
         held = {n for n, o in self.offers.items() if o.account != conn.account}
         mine = next((n for n, o in self.offers.items() if o.account == conn.account), None)
+        # a seat offered to this account is its own; one offered to another is not free
         if join.seat is not None:
             if not 1 <= join.seat <= max_seats:
                 self.error(conn, errors.BAD_SEAT, f"seats are 1 to {max_seats}", "join")
@@ -259,10 +260,7 @@ class PokerTable(TableActor):
                 return None
             number = join.seat
         else:
-            free = mine or next(
-                (n for n in range(1, max_seats + 1) if n not in self.seats and n not in held),
-                None,
-            )
+            free = mine or self._free_seat(held)
             if free is None:
                 self.error(conn, errors.TABLE_FULL, "every seat is taken", "join")
                 return None
@@ -281,6 +279,13 @@ class PokerTable(TableActor):
                 del self.offers[n]
         if self.waiting is not None:
             self.waiting.seated(self.id, member.account)
+
+    def _free_seat(self, held: set[int]) -> int | None:
+        """The lowest seat neither taken nor in ``held`` (seats held for an offer)."""
+        for n in range(1, self.rules.max_seats + 1):
+            if n not in self.seats and n not in held:
+                return n
+        return None
 
     def in_round(self, member: Member) -> bool:
         return isinstance(member, Seat) and member.number in self.in_round_seats
@@ -440,15 +445,7 @@ class PokerTable(TableActor):
     def on_offer_seat(self, item: OfferSeat) -> None:
         """Hold a free seat for the list's first for ``seat_offer_time`` seconds."""
         assert self.waiting is not None
-        held = set(self.offers)
-        free = next(
-            (
-                n
-                for n in range(1, self.rules.max_seats + 1)
-                if n not in self.seats and n not in held
-            ),
-            None,
-        )
+        free = self._free_seat(set(self.offers))
         taken = item.account in self.members or any(
             o.account == item.account for o in self.offers.values()
         )
