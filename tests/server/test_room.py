@@ -18,6 +18,7 @@ from tests.server.helpers import (
     fast_config,
     is_event,
     my_turn,
+    play_hands,
     running_server,
     table,
     until,
@@ -307,3 +308,74 @@ async def test_one_connection_plays_four_tables_for_50_hands_each_with_money_con
         assert not [e for e in multi.errors if e["code"] != "not_your_turn"]
     money = server.croupier.money()
     assert money["wallets"] + money["commission"] == money["issued"]
+
+
+class PreBot(Bot):
+    """A bot that, whenever it waits for others, may queue a random pre-action (a ``call``
+    for the amount it sees to call); it checks each applied pre-action against its choice."""
+
+    PRE = ("check_fold", "check", "call", "call_any", "fold_any")
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.queued: dict[str, Any] | None = None  # as the server confirmed it
+        self.sent = False
+        self.applied: dict[str, Any] | None = None  # applied: its action comes next
+        self.checked = 0
+        self.violations: list[str] = []
+
+    async def on_message(self, client: Client, msg: dict[str, Any]) -> None:
+        view = client.tables[self.table]
+        ev = msg["event"] if msg["type"] == "event" else {}
+        if msg["type"] == "error" and msg.get("ref") == "pre_action":
+            self.sent = False  # refused (e.g. its turn came first): it acts itself
+            if view.my_turn:
+                verb, amount = choose(view.legal, self.rng)
+                await client.act(self.table, verb, amount)
+            return
+        if ev.get("type") == "pre_action":
+            self.sent = False
+            if ev["reason"] == "applied":
+                self.applied = self.queued
+            self.queued = ev if ev["reason"] == "set" else None
+            if ev["reason"] == "changed" and view.my_turn:
+                verb, amount = choose(view.legal, self.rng)
+                await client.act(self.table, verb, amount)
+            return
+        if ev.get("type") == "action_taken" and ev["seat"] == self.seat and self.applied:
+            chosen, self.applied = self.applied, None
+            self.checked += 1
+            if chosen["verb"] == "call" and not 0 < ev["amount"] <= chosen["amount"]:
+                self.violations.append(f"call {chosen['amount']} moved {ev['amount']}")
+            if chosen["verb"] in ("check", "check_fold", "fold_any") and ev["amount"] != 0:
+                self.violations.append(f"{chosen['verb']} moved {ev['amount']}")
+        mine = msg["type"] == "turn" and msg["seat"] == self.seat and msg["legal"]
+        if mine and (self.queued or self.sent):
+            return  # the server plays it, or says it no longer fits
+        await super().on_message(client, msg)
+        rnd = view.view.get("round") or {}
+        me = (rnd.get("seats") or {}).get(str(self.seat))
+        waiting = rnd.get("to_act") not in (self.seat, None) and not rnd.get("complete")
+        if me and waiting and not me["folded"] and not me["allin"] and not self.queued:
+            if not self.sent and self.rng.random() < 0.5:
+                verb = self.rng.choice(self.PRE)
+                top = max(s["bet"] for s in rnd["seats"].values())
+                pre: dict[str, Any] = {"type": "pre_action", "table": self.table, "verb": verb}
+                if verb == "call":
+                    pre["amount"] = max(1, top - me["bet"])
+                self.sent = True
+                await client.send(pre)
+
+
+async def test_pre_actions_over_random_hands_never_put_in_more_than_chosen():
+    """Four bots queue random pre-actions at random moments for 30 hands over real sockets:
+    every applied pre-action moves at most what was chosen (``call``: its amount; the
+    others: nothing), and the money is conserved."""
+    config = fast_config(table("holdem-act", seats=4, seed=11), rate=500.0, burst=1000.0)
+    async with running_server(config) as server:
+        bots = [PreBot(server.url, T, s, seed=100 + s) for s in range(1, 5)]
+        await play_hands(server, bots, 30, timeout=90)
+        money = server.croupier.money()
+    assert money["wallets"] + money["stakes"] + money["commission"] == money["issued"]
+    assert sum(b.checked for b in bots) >= 10
+    assert [v for b in bots for v in b.violations] == []
