@@ -89,7 +89,7 @@ const Room = {
     if (msg.type === "waiting") {
       this.waiting = msg.positions || {};
       const where = Object.entries(this.waiting).map(([id, n]) => `${id} #${n}`).join(", ");
-      toast(where ? `Waiting list: ${where}.` : "You are on no waiting list.");
+      if (!this.offer) toast(where ? `Waiting list: ${where}.` : "You are on no waiting list.");
       if (!$("lobby").hidden) send({ type: "lobby" });
     } else if (msg.type === "seat_offer") {
       if (msg.expires_ms) {

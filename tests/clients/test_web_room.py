@@ -146,3 +146,64 @@ async def test_two_tables_side_by_side_at_1280x800_with_a_turn_cue(chromium: Chr
     assert seen["tile_acts"] >= 2  # played at the table not on the screen, from its tile
     assert (ARTIFACTS / "room-two-tables.png").stat().st_size > 10_000
     assert money["wallets"] + money["stakes"] + money["commission"] == money["issued"]
+
+
+def wait_for_a_seat(browser: Any, http_url: str, free_a_seat: Any) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    with new_page(browser, DESKTOP, seen) as page:
+        _login_guest(page, http_url, "alice")
+        row = page.locator('tr[data-table="room-full"]')
+        expect(row.locator(".seats-taken")).to_have_text("2", timeout=10_000)
+        wait = row.locator(".join-player")
+        expect(wait).to_have_text("Join waiting list")
+        wait.click()
+        expect(page.locator("#toast")).to_contain_text("Waiting list: room-full #1")
+        expect(row).to_contain_text("1 waiting", timeout=10_000)
+        expect(row.locator(".join-player")).to_have_text("Waiting #1")
+        seen["row"] = row.inner_text()
+        free_a_seat()
+        toast = page.locator("#toast")
+        expect(toast).to_contain_text("Seat 2 at room-full is yours", timeout=10_000)
+        seen["offer"] = toast.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "room-seat-offer.png"))
+        toast.locator("button").click()
+        expect(page.locator(".seat.mine")).to_contain_text("alice (you)", timeout=10_000)
+        seen["seat"] = page.locator(".seat.mine").get_attribute("data-seat")
+    return seen
+
+
+async def test_browser_waiting_list_and_seat_offer(chromium: Chromium) -> None:
+    """A full table: join its waiting list from the lobby (the row shows the list's
+    length), a seat frees, the offer shows with its time, and one click takes the seat."""
+    full = replace(holdem_table("room-full", seats=2), name="Full table")
+    cfg = config(full, seat_offer_time=20.0)
+    async with running_server(cfg) as server, trio.open_nursery() as nursery:
+        seated = []
+        for seat in (1, 2):
+            c = await nursery.start(_sitter, server.url, seat)
+            seated.append(c)
+        leave = trio.Event()
+
+        async def free_seat_later() -> None:
+            await leave.wait()
+            await seated[1].send({"type": "leave", "table": "room-full"})
+
+        nursery.start_soon(free_seat_later)
+        token = trio.lowlevel.current_trio_token()
+        with trio.fail_after(60):
+            seen = await chromium.run(
+                wait_for_a_seat, server.http_url, lambda: token.run_sync_soon(leave.set)
+            )
+        nursery.cancel_scope.cancel()
+    assert seen["console_errors"] == []
+    assert "1 waiting" in seen["row"]
+    assert "for 20 s" in seen["offer"] and "Take the seat" in seen["offer"]
+    assert seen["seat"] == "2"
+
+
+async def _sitter(url: str, seat: int, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+    """A player who holds a seat (without a stake: no rounds start) until cancelled."""
+    async with Client.connect(url, name=f"p{seat}") as client:
+        await client.join("room-full", seat=seat)
+        task_status.started(client)
+        await trio.sleep_forever()
