@@ -21,9 +21,9 @@ const Room = {
   waiting: {},       // table id -> place on its waiting list
 
   // -- hooks from app.js ----------------------------------------------------------------------
-  /** A table leaves the screen (the lobby, or another table): keep it as a tile. */
+  /** A poker table leaves the screen (the lobby, or another table): keep it as a tile. */
   keep(t) {
-    if (t && !t.left) this.tables[t.id] = t;
+    if (t && t.poker) this.tables[t.id] = t;
     this.render();
   },
 
@@ -40,7 +40,7 @@ const Room = {
       return true;
     }
     delete this.tables[msg.table];
-    if (front && front.id !== msg.table) this.tables[front.id] = front;
+    if (front && front.id !== msg.table && front.poker) this.tables[front.id] = front;
     return false;
   },
 
