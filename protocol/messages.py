@@ -96,7 +96,42 @@ class SitOut(_Client, tag="sit_out", frozen=True):
 
 
 class SitIn(_Client, tag="sit_in", frozen=True):
-    """Play again from the next round."""
+    """Play again from the next round.
+
+    ``wait_for_blind`` (QLD hold'em/Omaha, Sch 11 s23A(1)-(2)): a returning or new player
+    who owes the second blind waits until the second blind reaches its seat instead of
+    posting it now; ``false`` (the default) posts now. A seat that is not sitting out may
+    send it to change that choice."""
+
+    table: TableId
+    wait_for_blind: bool = False
+
+
+PreVerb = Literal["check_fold", "check", "call", "call_any", "fold_any"]
+
+
+class PreAction(_Client, tag="pre_action", frozen=True):
+    """Queue (or, with ``verb`` null, clear) a poker seat's action before its turn.
+
+    ``call`` calls at most ``amount`` cents (the call the player saw); the table applies a
+    pre-action at the turn only if it still fits (server/tables/preactions.py)."""
+
+    table: TableId
+    verb: PreVerb | None = None
+    amount: Amount | None = None
+
+
+class Wait(_Client, tag="wait", frozen=True):
+    """Join ``table``'s waiting list; ``first_available``: every table with the same game
+    and stakes too (the first seat offered at any of them)."""
+
+    table: TableId
+    first_available: bool = False
+
+
+class Unwait(_Client, tag="unwait", frozen=True):
+    """Leave the waiting list of ``table`` (and of the tables joined with it), declining any
+    seat offered there."""
 
     table: TableId
 
@@ -214,6 +249,9 @@ ClientMessage = (
     | Act
     | SitOut
     | SitIn
+    | PreAction
+    | Wait
+    | Unwait
     | Leave
     | Ping
     | Wager
@@ -232,6 +270,9 @@ CLIENT_TYPES: tuple[str, ...] = (
     "act",
     "sit_out",
     "sit_in",
+    "pre_action",
+    "wait",
+    "unwait",
     "leave",
     "ping",
     "wager",
@@ -277,6 +318,10 @@ class TableInfo(msgspec.Struct):
     seats: int
     taken: int
     spectators: int
+    #: players on this table's waiting list (``wait``)
+    waiting: int = 0
+    #: what a new player posts before being dealt in (QLD Sch 11 s23A(1)); 0: nothing
+    entry_post: int = 0
 
 
 class LobbyList(_Server, tag="lobby"):
@@ -335,6 +380,23 @@ class Error(_Server, tag="error"):
     amounts: dict[str, int] | None = None
 
 
+class Waiting(_Server, tag="waiting"):
+    """This account's waiting lists changed: ``positions`` maps each table it waits for to
+    its place on that table's list (1 = next offered)."""
+
+    positions: dict[str, int]
+
+
+class SeatOffer(_Server, tag="seat_offer"):
+    """A seat freed at ``table`` and is held for this account for ``expires_ms``: take it
+    with ``join {table}`` (the held seat is given), or ``unwait`` to pass. ``expires_ms`` 0:
+    the offer lapsed (it passed to the next on the list)."""
+
+    table: str
+    seat: int
+    expires_ms: int
+
+
 class Pong(_Server, tag="pong"):
     nonce: int
 
@@ -377,6 +439,8 @@ ServerMessage = (
     | Balance
     | Error
     | Pong
+    | Waiting
+    | SeatOffer
     | RoundRecall
     | CashierDone
     | OperatorDone

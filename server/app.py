@@ -56,6 +56,7 @@ from server.tables.base import Shutdown, TableActor
 from server.tables.blackjack import BlackjackTable
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
+from server.waiting import WaitingLists
 
 log = logging.getLogger("croupier.server")
 
@@ -118,7 +119,11 @@ class Croupier:
                 raise ConfigError(f"table {table.id}: {exc}") from None
             actor = self.tables[table.id] = kind(table, config, self.ledger)
             actor.seat_index = seat_index
-        self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index)
+        poker = {tid: t for tid, t in self.tables.items() if isinstance(t, PokerTable)}
+        waiting = WaitingLists(poker)  # waiting lists span tables: the server owns them
+        for t in poker.values():
+            t.waiting = waiting
+        self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index, waiting)
         self.connections: set[Connection] = set()
         meta = self.ledger.meta
         self.accounts.revoked |= {k.split(":", 1)[1] for k in meta if k.startswith("revoked:")}
@@ -400,6 +405,34 @@ def main(argv: list[str] | None = None) -> int:
         help="extra seconds per seat, drawn on when the turn time runs out (default 30)",
     )
     parser.add_argument(
+        "--time-bank-add",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds added to a seat's time bank every --time-bank-hands hands (default 5)",
+    )
+    parser.add_argument(
+        "--time-bank-hands",
+        type=int,
+        default=10,
+        metavar="N",
+        help="hands a seat plays between time bank top-ups; 0: never (default 10)",
+    )
+    parser.add_argument(
+        "--time-bank-max",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the most a time bank holds (default: --time-bank)",
+    )
+    parser.add_argument(
+        "--seat-offer-time",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="seconds a freed seat is held for the first on its waiting list (default 20)",
+    )
+    parser.add_argument(
         "--grace",
         type=float,
         default=60.0,
@@ -492,6 +525,10 @@ def main(argv: list[str] | None = None) -> int:
         tables=tables,
         turn_time=args.turn_time,
         time_bank=args.time_bank,
+        time_bank_add=args.time_bank_add,
+        time_bank_hands=args.time_bank_hands,
+        time_bank_max=args.time_bank_max,
+        seat_offer_time=args.seat_offer_time,
         grace=args.grace,
         round_pause=args.round_pause,
         starting_balance=args.starting_balance,

@@ -51,6 +51,10 @@ class ServerConfig:
     # pace
     turn_time: float = 20.0  # seconds a seat has to act before its time bank is used
     time_bank: float = 30.0  # extra seconds per seat, spent when the turn time runs out
+    time_bank_add: float = 5.0  # seconds added to each seat's bank every time_bank_hands
+    time_bank_hands: int = 10  # hands a seat plays between top-ups (0: never topped up)
+    time_bank_max: float | None = None  # the most a bank holds (None: time_bank)
+    seat_offer_time: float = 20.0  # seconds a freed seat is held for the waiting list's first
     grace: float = 60.0  # a disconnected seat is held this long
     round_pause: float = 2.0  # pause between rounds (time to buy in, sit out, read results)
     abstain_rounds: int = 3  # ACT 18.8: rounds without wagering while full before vacating

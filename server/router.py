@@ -1,7 +1,8 @@
 """Routing: where each valid client message goes.
 
-Session and lobby messages (``hello``, ``lobby``, ``ping``) are answered here; every table
-message goes, as it was decoded, to its table's inbox as a
+Session and lobby messages (``hello``, ``lobby``, ``ping``) are answered here, and the
+waiting lists (``wait``, ``unwait``) that span tables are kept here
+(``server/waiting.py``); every table message goes, as it was decoded, to its table's inbox as a
 :class:`~server.tables.base.TableCommand` (the one command path: the table's handler map
 decides what it does with it). Nothing here blocks or touches a table's state.
 """
@@ -9,6 +10,8 @@ decides what it does with it). Nothing here blocks or touches a table's state.
 from __future__ import annotations
 
 from typing import Any
+
+import msgspec
 
 from protocol import errors
 from protocol.codec import ProtocolError
@@ -27,6 +30,8 @@ from protocol.messages import (
     OperatorDone,
     Ping,
     Pong,
+    Unwait,
+    Wait,
     Welcome,
 )
 from server import names, operator
@@ -36,6 +41,7 @@ from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds
 from server.tables.base import Detach, Expel, TableActor, TableCommand
 from server.tables.connection import Connection
+from server.waiting import WaitingLists
 
 
 class Router:
@@ -48,6 +54,7 @@ class Router:
         ledger: Ledger,
         tables: dict[str, TableActor],
         seat_index: dict[str, set[str]],
+        waiting: WaitingLists | None = None,
     ) -> None:
         self.config = config
         self.accounts = accounts
@@ -57,6 +64,7 @@ class Router:
         self.table_order = {tid: i for i, tid in enumerate(tables)}
         self.by_account: dict[str, Connection] = {}
         self.closing = False
+        self.waiting = waiting if waiting is not None else WaitingLists({})
 
     def route(self, conn: Connection, message: Any) -> None:
         """Handle one valid message: session and lobby here, table messages to the table."""
@@ -66,7 +74,7 @@ class Router:
         if conn.account is None:
             raise ProtocolError(errors.HELLO_REQUIRED, "send hello first")
         if isinstance(message, Lobby):
-            conn.send(LobbyList([t.info() for t in self.tables.values()]))
+            conn.send(LobbyList([self.lobby_row(t) for t in self.tables.values()]))
             return
         if isinstance(message, Ping):
             conn.send(Pong(message.nonce))
@@ -90,7 +98,32 @@ class Router:
             ref = str(type(message).__struct_config__.tag)
             conn.send(Error(code=code, message=text, ref=ref, table=message.table))
             return
+        if isinstance(message, Wait | Unwait):
+            self.wait(conn, message)
+            return
         table.submit(TableCommand(conn, message))
+
+    def lobby_row(self, table: TableActor) -> Any:
+        """A table's lobby row with the length of its waiting list."""
+        return msgspec.structs.replace(table.info(), waiting=self.waiting.count(table.id))
+
+    def wait(self, conn: Connection, message: Wait | Unwait) -> None:
+        """Join or leave a waiting list (poker tables; ``server/waiting.py``)."""
+        account = conn.account or ""
+        if isinstance(message, Unwait):
+            self.waiting.remove(account, message.table)
+            return
+        ref = "wait"
+        if message.table not in self.waiting.tables:
+            text = "this table has no waiting list"
+            conn.send(Error(code=errors.WRONG_GAME, message=text, ref=ref, table=message.table))
+        elif message.table in self.seat_index.get(account, ()):
+            text = "you already sit at this table"
+            conn.send(
+                Error(code=errors.ALREADY_AT_TABLE, message=text, ref=ref, table=message.table)
+            )
+        else:
+            self.waiting.add(conn, message.table, message.first_available)
 
     def hello(self, conn: Connection, message: Hello) -> None:
         if conn.account is not None:
@@ -255,6 +288,7 @@ class Router:
     def disconnected(self, conn: Connection) -> None:
         if conn.account and self.by_account.get(conn.account) is conn:
             del self.by_account[conn.account]
+        self.waiting.forget(conn)
         self.detach(conn)
 
     def seated_tables(self, account: str) -> list[str]:

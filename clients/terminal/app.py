@@ -24,8 +24,9 @@ from websockets.exceptions import (
 from clients.client import Client, ServerError
 from clients.terminal.banked import BankedSession
 from clients.terminal.blackjack import BlackjackSession, is_blackjack
-from clients.terminal.poker import POKER_GAME, PokerSession, buy_in_amount
+from clients.terminal.poker import POKER_GAME, buy_in_amount
 from clients.terminal.render import money
+from clients.terminal.room import RoomSession
 from clients.terminal.session import (
     LineEditor,
     Session,
@@ -231,7 +232,7 @@ async def session(
             console.print(f"[red]buy-in refused: {exc}[/red]")
     rng = random.Random(args.seed) if args.bot else None
     live = editor is not None
-    kind = BankedSession if banked else PokerSession
+    kind = BankedSession if banked else RoomSession  # a poker table, and the room around it
     if banked and is_blackjack(str(chosen.get("game", ""))):
         kind = BlackjackSession  # hands, splits, every verb listed (clients/terminal/blackjack.py)
     player: Session = kind(

@@ -268,7 +268,7 @@ function handle(msg) {
     case "error": return onError(msg);
     case "pong": state.pingSent = null; return;
     case "recall": return onRecall(msg);
-    default: return;  // unknown server messages are ignored (protocol/README.md)
+    default: if (window.Room) Room.handle(msg); return;  // room.js; else ignored (README)
   }
 }
 
@@ -290,6 +290,7 @@ function onWelcome(msg) {
     state.wantTable = null;
   } else if (seated.length) {
     send({ type: "join", table: seated[0] });  // resume a held seat
+    if (window.Room) Room.resume(seated.slice(1));  // and the other tables (room.js)
   } else {
     if (want) toast(`Reconnected; your seat at ${want.id} is no longer held.`);
     state.wantTable = null;
@@ -300,6 +301,7 @@ function onWelcome(msg) {
 }
 
 function showLobby() {
+  if (window.Room) Room.keep(state.table);  // a seat held meanwhile stays a tile (room.js)
   state.table = null;
   $("lobby").hidden = false;
   $("table").hidden = true;
@@ -310,7 +312,7 @@ function showLobby() {
 
 function onTableMessage(msg, apply) {
   const t = state.table;
-  if (!t || t.id !== msg.table) return;
+  if (!t || t.id !== msg.table) { if (window.Room) Room.background(msg, apply); return; }
   if (typeof msg.seq === "number") t.seq = msg.seq;
   apply();
   renderTable();
@@ -391,6 +393,7 @@ function newRound(t, seats) {
 }
 
 function onSnapshot(msg) {
+  if (window.Room && Room.snapshot(msg)) return;  // another table's (room.js)
   const previous = state.table && state.table.id === msg.table ? state.table : null;
   state.table = isBankedView(msg.view) ? newBankedTable(msg) : newTable(msg);
   if (previous) {  // a resumed seat: the snapshot replaces the state, the log carries on
@@ -428,6 +431,7 @@ function onEvent(ev) {
   const type = ALIASES[ev.type] || ev.type;
   if (t.banked) return onBankedEvent(t, ev);
   if (!t.poker) return logGeneric(t, type, ev);
+  if (window.Room && Room.onEvent(t, type, ev)) return;  // pre-actions, time bank (room.js)
   const r = t.round;
   const rs = (n) => (r && r.seats[n]) || null;
   const name = (n) => seatName(t, n);
@@ -605,13 +609,14 @@ function onTurn(msg) {
   t.turn = { seat: msg.seat, legal: legalMap(msg.legal), deadline: Date.now() + (msg.time_ms || 0),
     total: msg.time_ms || 0, bank: msg.time_bank_ms || 0 };
   if (t.round) t.round.toAct = msg.seat;
-  if (isMyTurn(t)) prefillAmount(t);
+  if (isMyTurn(t) && !(window.Room && Room.behind)) prefillAmount(t);
 }
 
 function onLeft(msg) {
   const t = state.table;
   addLog(t, `You left the table; ${money(msg.returned)} back to your wallet.`, "sys");
   state.table = null;
+  if (window.Room && Room.afterLeft(t, msg)) return;  // another table takes the screen
   showLobby();
   toast(`Left ${t.info.name || t.id}: ${money(msg.returned)} returned` +
     (msg.reason && msg.reason !== "left" ? ` (${msg.reason.replace("_", " ")})` : "") + ".");
@@ -747,6 +752,7 @@ function renderLobby() {
     sit.onclick = () => send({ type: "join", table: tb.id, role: "player" });
     tr.querySelector(".join-spectator").onclick =
       () => send({ type: "join", table: tb.id, role: "spectator" });
+    if (window.Room && poker) Room.lobbyRow(tr, tb);  // seat terms, waiting list (room.js)
     body.appendChild(tr);
   }
   if (!state.lobby.length) {
@@ -771,6 +777,7 @@ function renderTable() {
     renderLog(t);
     tick();
   }
+  if (window.Room) Room.render();  // the tiles of every table (room.js)
   applyOffline();
 }
 
@@ -1003,6 +1010,7 @@ function renderControls(t) {
   else if (mine && !mine.stake) info.textContent = "Buy in to be dealt into the next hand";
   else if (t.turn && t.round && !t.round.ended) info.textContent = `Waiting for ${seatName(t, t.turn.seat)}`;
   else info.textContent = "";
+  if (window.Room) Room.controls(t);  // the pre-action buttons (room.js)
 }
 
 function setupAmount(t, bounds) {

@@ -22,12 +22,20 @@ Rules applied here (see the "Table server" section of docs/rulings.md); each rea
   (ACT 6.3, Sch 5 s17(3); digest Rec. A-16/A-11/A-9): a sitting-out seat is still dealt in
   and folds when its turn comes. QLD hold'em/Omaha: sitting out is the absent player of
   Sch 11 s21(2): not dealt in, skipped for the button and blinds (s17(4), s23(3)); on
-  return it posts the second blind (s23A).
+  return it posts the second blind now or waits until the second blind reaches it, as it
+  chooses (s23A(2), ``sit_in.wait_for_blind``). A new player (s21(1)) is not dealt in on
+  the button or the first blind (s21(3)) and makes the same choice (s23A(1)).
 * ACT 18.8 (``RuleSet.vacates_abstainers``): a seat that does not wager for 3 consecutive
-  rounds while every seat is taken is vacated.
+  rounds while every seat is taken is vacated; the round before, it is warned.
 * Pace: the engine's ``turn_to_act`` goes out as the table's ``turn`` event with the clock
-  added: turn time then the seat's time bank; on timeout the engine acts (check if legal,
-  else fold). A disconnected seat is held for the grace period, its timer still running.
+  added: turn time then the seat's time bank (everyone is told when a bank starts to run;
+  banks are topped up every ``time_bank_hands`` hands, up to a cap); on timeout the engine
+  acts (check if legal, else fold). A disconnected seat is held for the grace period, its
+  timer still running.
+* Pre-actions (``server/tables/preactions.py``) are private to their seat and applied at
+  its turn, in the same step, as the engine's ordinary action.
+* Waiting lists (``server/waiting.py``): a freed seat is held for the list's first for
+  ``seat_offer_time`` seconds, then offered to the next.
 """
 
 from __future__ import annotations
@@ -35,13 +43,14 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import trio
 
 from protocol import errors
 from protocol import messages as wire
-from protocol.messages import Balance, TableInfo
+from protocol.messages import Balance, SeatOffer, TableInfo
 from server.cards import RandomSource, SeededRandomSource, SystemRandomSource
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction, ScenarioError
@@ -55,15 +64,29 @@ from server.tables import books
 from server.tables.base import BASE_HANDLERS, Handler, Member, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.tables.phases import Phase
+from server.tables.preactions import PreAction, decide, still_valid
 from server.tables.views import legal_for, may_see, round_view
+from server.waiting import OfferSeat, OfferWithdrawn, WaitingLists
 
 log = logging.getLogger("croupier.tables.poker")
 
 
 class Seat(Member):
-    """A seat holder: its number, time bank, and sit-out state (its stake is in the books)."""
+    """A seat holder: its number, time bank, sit-out state, whether it is new (QLD s21(1))
+    or waits for the second blind (s23A), and its private pre-action (its stake is in the
+    books)."""
 
-    __slots__ = ("abstained", "bank", "missed", "number", "sitting_out")
+    __slots__ = (
+        "abstained",
+        "bank",
+        "hands",
+        "missed",
+        "new",
+        "number",
+        "pre",
+        "sitting_out",
+        "wait_for_blind",
+    )
 
     def __init__(self, number: int, conn: Connection, bank: float) -> None:
         super().__init__(conn)
@@ -72,6 +95,19 @@ class Seat(Member):
         self.bank = bank
         self.abstained = 0  # consecutive rounds without wagering (ACT 18.8)
         self.missed = 0  # rounds missed while absent (QLD Sch 11 s23A)
+        self.new = False  # not a player in the preceding round (QLD Sch 11 s21(1))
+        self.wait_for_blind = False  # s23A: waits for the second blind instead of posting
+        self.hands = 0  # rounds dealt in (time bank top-ups)
+        self.pre: PreAction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A seat held for a waiting list's first (``seat_offer``) until ``expires``."""
+
+    account: str
+    conn: Connection
+    expires: float
 
 
 class PokerTable(TableActor):
@@ -97,6 +133,19 @@ class PokerTable(TableActor):
         self.table_full_at_start = False
         self.last_blinds: list[int] = []
         self.staged_rules: RuleSet | None = None  # new limits, from the next round
+        self.bank_at = math.inf  # when the seat to act starts on its time bank
+        #: the server's waiting lists (set by the server for its poker tables)
+        self.waiting: WaitingLists | None = None
+        self.offers: dict[int, Offer] = {}  # seat held for the waiting list's first
+
+    @property
+    def bank_max(self) -> float:
+        cap = self.config.time_bank_max
+        return self.config.time_bank if cap is None else cap
+
+    def entry_post(self) -> int:
+        """What a new player posts to be dealt in (QLD Sch 11 s23A(1)), or may wait for."""
+        return self.rules.minimum_wager if self.rules.absent_players and self.hand > 0 else 0
 
     def stake(self, seat: Seat) -> int:
         return self.books.balance(books.stake(seat.number, seat.account))
@@ -115,6 +164,7 @@ class PokerTable(TableActor):
             seats=self.rules.max_seats,
             taken=len(self.seats),
             spectators=len(self.spectators),
+            entry_post=self.entry_post(),
         )
 
     def view_for(self, member: Member | None) -> dict[str, Any]:
@@ -131,7 +181,11 @@ class PokerTable(TableActor):
             }
         return {
             "table": self.table_view(
-                info, min_buy_in=info.min_buy_in, max_buy_in=info.max_buy_in, seats=info.seats
+                info,
+                min_buy_in=info.min_buy_in,
+                max_buy_in=info.max_buy_in,
+                seats=info.seats,
+                entry=self._entry(),
             ),
             "status": "closing"
             if self.closing
@@ -143,6 +197,25 @@ class PokerTable(TableActor):
             "seats": [self._seat_row(s) for s in sorted(self.seats.values(), key=_number)],
             "round": round_view(self.round, seat, self.in_round_seats),
             "turn": turn,
+            # the seat's own queued pre-action: in its own snapshot only, when it has one
+            **(
+                {"pre_action": _pre_wire(member.pre)}
+                if isinstance(member, Seat) and member.pre is not None
+                else {}
+            ),
+        }
+
+    def _entry(self) -> dict[str, Any]:
+        """Before you sit: what a new player posts (or may wait for), the buy-in range, and
+        the rules behind it (QLD Sch 11 s21(3), s23A(1); ACT 6.3; Sch 5 s17(3))."""
+        post = self.entry_post()
+        return {
+            "post": post,
+            "may_wait": post > 0,
+            "not_on_button": self.rules.absent_players,
+            "min_buy_in": self.rules.min_buy_in,
+            "max_buy_in": self.rules.max_buy_in,
+            "vacate_after": self.config.abstain_rounds if self.rules.vacates_abstainers else None,
         }
 
     def _seat_row(self, s: Seat) -> dict[str, Any]:
@@ -153,7 +226,16 @@ class PokerTable(TableActor):
             "sitting_out": s.sitting_out,
             "connected": s.connected,
             "in_round": s.number in self.in_round_seats,
+            "time_bank_ms": int(s.bank * 1000),
+            "owes": self._owes(s),
+            "wait_for_blind": s.wait_for_blind,
         }
+
+    def _owes(self, s: Seat) -> int:
+        """What the seat posts when next dealt in (QLD Sch 11 s23A), unless it waits."""
+        if not self.rules.absent_players or not s.missed or s.wait_for_blind:
+            return 0
+        return self.rules.minimum_wager
 
     def seat_of(self, member: Member) -> int | None:
         return member.number if isinstance(member, Seat) else None
@@ -167,16 +249,19 @@ class PokerTable(TableActor):
     # -- joining and leaving (the base runs the lifecycle) ----------------------------------
     def admit(self, conn: Connection, join: wire.Join) -> Member | None:
         max_seats = self.rules.max_seats
+        held = {n for n, o in self.offers.items() if o.account != conn.account}
+        mine = next((n for n, o in self.offers.items() if o.account == conn.account), None)
+        # a seat offered to this account is its own; one offered to another is not free
         if join.seat is not None:
             if not 1 <= join.seat <= max_seats:
                 self.error(conn, errors.BAD_SEAT, f"seats are 1 to {max_seats}", "join")
                 return None
-            if join.seat in self.seats:
+            if join.seat in self.seats or join.seat in held:
                 self.error(conn, errors.SEAT_TAKEN, f"seat {join.seat} is taken", "join")
                 return None
             number = join.seat
         else:
-            free = next((n for n in range(1, max_seats + 1) if n not in self.seats), None)
+            free = mine or self._free_seat(held)
             if free is None:
                 self.error(conn, errors.TABLE_FULL, "every seat is taken", "join")
                 return None
@@ -184,9 +269,24 @@ class PokerTable(TableActor):
         seat = Seat(number, conn, self.config.time_bank)
         if self.rules.absent_players and self.hand > 0:
             seat.missed = 1  # a new player posts the second blind (Sch 11 s23A(1))
+            seat.new = True  # not on the button or the first blind (s21(3))
         self.broadcast({"type": "seat_taken", "seat": number, "name": seat.name})
         self.seats[number] = seat
         return seat
+
+    def after_admit(self, member: Member) -> None:
+        for n, o in list(self.offers.items()):
+            if o.account == member.account:
+                del self.offers[n]
+        if self.waiting is not None:
+            self.waiting.seated(self.id, member.account)
+
+    def _free_seat(self, held: set[int]) -> int | None:
+        """The lowest seat neither taken nor in ``held`` (seats held for an offer)."""
+        for n in range(1, self.rules.max_seats + 1):
+            if n not in self.seats and n not in held:
+                return n
+        return None
 
     def in_round(self, member: Member) -> bool:
         return isinstance(member, Seat) and member.number in self.in_round_seats
@@ -200,6 +300,8 @@ class PokerTable(TableActor):
         assert isinstance(member, Seat)
         returned = self.books.cash_out(member.account, member.number)
         del self.seats[member.number]
+        if self.waiting is not None:
+            self.waiting.seat_free(self.id)
         return returned
 
     def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
@@ -289,13 +391,87 @@ class PokerTable(TableActor):
             self._auto_fold(seat)
 
     def on_sit_in(self, cmd: TableCommand[wire.SitIn]) -> None:
+        """Play again; ``wait_for_blind``: the QLD returning (or new) player's choice to
+        wait for the second blind rather than post it now (Sch 11 s23A(1)-(2))."""
         seat = self._seat(cmd, "sit_in")
-        if seat is None or not seat.sitting_out:
+        if seat is None:
+            return
+        wait = cmd.message.wait_for_blind and self.rules.absent_players and seat.missed > 0
+        if not seat.sitting_out and wait == seat.wait_for_blind:
             return
         seat.sitting_out = False
+        seat.wait_for_blind = wait
         seat.abstained = 0
         self._gather()
-        self.broadcast({"type": "sat_in", "seat": seat.number})
+        self.broadcast({"type": "sat_in", "seat": seat.number, "wait_for_blind": wait})
+
+    def on_pre_action(self, cmd: TableCommand[wire.PreAction]) -> None:
+        """Queue or clear the seat's pre-action (private: only its seat is told)."""
+        seat = self._seat(cmd, "pre_action")
+        if seat is None:
+            return
+        rnd, verb = self.round, cmd.message.verb
+        if verb is None:
+            if seat.pre is not None:
+                self._clear_pre(seat, "cleared")
+            return
+        if rnd is None or rnd.complete or seat.number not in self.in_round_seats:
+            self.error(cmd.conn, errors.NO_ROUND, "you are not in a round", "pre_action")
+            return
+        if seat.number in rnd.folded or seat.number in rnd.allin or rnd.to_act == seat.number:
+            why = "your_turn" if rnd.to_act == seat.number else "not_to_act"
+            text = "act now: it is your turn" if why == "your_turn" else "you have no more turns"
+            self.error(cmd.conn, errors.ILLEGAL_ACTION, text, "pre_action", why)
+            return
+        amount = cmd.message.amount
+        if verb == "call" and amount is None:
+            self.error(
+                cmd.conn, errors.ILLEGAL_ACTION, "say how much to call", "pre_action", "amount"
+            )
+            return
+        seat.pre = PreAction(
+            verb, amount if verb == "call" else None, rnd.street, self._to_call(seat)
+        )
+        self.event(seat, {"type": "pre_action", **_pre_wire(seat.pre), "reason": "set"})
+
+    def _to_call(self, seat: Seat) -> int:
+        rnd = self.round
+        return 0 if rnd is None else max(0, rnd.cb - rnd.bet.get(seat.number, 0))
+
+    def _clear_pre(self, seat: Seat, reason: str) -> None:
+        seat.pre = None
+        self.event(seat, {"type": "pre_action", "verb": None, "amount": None, "reason": reason})
+
+    # -- waiting lists (server/waiting.py) ---------------------------------------------------
+    def on_offer_seat(self, item: OfferSeat) -> None:
+        """Hold a free seat for the list's first for ``seat_offer_time`` seconds."""
+        assert self.waiting is not None
+        free = self._free_seat(set(self.offers))
+        taken = item.account in self.members or any(
+            o.account == item.account for o in self.offers.values()
+        )
+        if free is None or self.closing or taken:
+            self.waiting.no_seat(self.id, item.account)
+            return
+        limit = self.config.seat_offer_time
+        self.offers[free] = Offer(item.account, item.conn, trio.current_time() + limit)
+        item.conn.send(SeatOffer(self.id, free, int(limit * 1000)))
+
+    def on_offer_withdrawn(self, item: OfferWithdrawn) -> None:
+        for n, o in list(self.offers.items()):
+            if o.account == item.account:
+                del self.offers[n]
+                if self.waiting is not None:
+                    self.waiting.seat_free(self.id)
+
+    def _expire_offers(self, now: float) -> None:
+        """An offer not taken in time lapses: the seat goes to the next on the list."""
+        for n, o in list(self.offers.items()):
+            if now >= o.expires:
+                del self.offers[n]
+                o.conn.send(SeatOffer(self.id, n, 0))
+                if self.waiting is not None:
+                    self.waiting.lapsed(self.id, o.account)
 
     handlers: ClassVar[Mapping[type, Handler]] = {
         **BASE_HANDLERS,
@@ -303,15 +479,27 @@ class PokerTable(TableActor):
         wire.Act: on_act,
         wire.SitOut: on_sit_out,
         wire.SitIn: on_sit_in,
+        wire.PreAction: on_pre_action,
+        OfferSeat: on_offer_seat,
+        OfferWithdrawn: on_offer_withdrawn,
     }
 
     # -- time -------------------------------------------------------------------------------
     def round_deadline(self) -> float:
+        deadline = min(self.turn_deadline, self.bank_at)
+        for o in self.offers.values():
+            deadline = min(deadline, o.expires)
         if self.round is None and not self.closing and self._eligible_count() >= 2:
-            return min(self.turn_deadline, self.next_round_at)
-        return self.turn_deadline
+            return min(deadline, self.next_round_at)
+        return deadline
 
     def on_round_time(self, now: float) -> None:
+        self._expire_offers(now)
+        if self.turn_seat is not None and now >= self.bank_at:
+            self.bank_at = math.inf  # the turn time is up: everyone sees the bank run
+            at = self.seats.get(self.turn_seat)
+            bank = int(at.bank * 1000) if at is not None else 0
+            self.broadcast({"type": "time_bank", "seat": self.turn_seat, "time_bank_ms": bank})
         rnd = self.round
         if rnd is not None and self.turn_seat is not None and now >= self.turn_deadline:
             seat_no = self.turn_seat
@@ -384,9 +572,12 @@ class PokerTable(TableActor):
             self.rules, self.staged_rules = self.staged_rules, None
         if self._eligible_count() < 2 or not self.books.can_move:
             return  # no round starts while the ledger's store is out (it says why)
-        players = sorted(n for n, s in self.seats.items() if self._dealt_in(s))
+        chosen = self._choose_players(sorted(n for n, s in self.seats.items() if self._dealt_in(s)))
+        if chosen is None:  # only new or waiting seats besides one player: they wait
+            self.next_round_at = trio.current_time() + max(self.config.round_pause, 1.0)
+            return
+        designated, players = chosen
         self.table_full_at_start = len(self.seats) == self.rules.max_seats
-        designated = self._next_designated(players)
         posts: dict[int, int] = {}
         if self.rules.absent_players:
             blinds = blind_posters(self.rules, designated, players)
@@ -418,6 +609,53 @@ class PokerTable(TableActor):
             }
         )
         self._after(events)
+
+    def _choose_players(self, candidates: list[int]) -> tuple[int, list[int]] | None:
+        """The button and the seats dealt in, after the QLD seat rules (Sch 11):
+
+        * s21(3): a new player is not dealt in on the button or the first blind: it waits;
+        * s23A(1)-(2): a new or returning player who chose to wait for the second blind is
+          dealt in only in the round that puts it there.
+
+        Waiting seats are absent for the button (s17(4)), so the positions are worked out
+        again without them until none is left out. When that would leave fewer than two
+        players (heads-up with a new player), the button moves on past the waiting seat
+        instead. ACT and QLD Manila have no such rules: every candidate is dealt in.
+        """
+        players = candidates
+        if all(self.seats[n].new for n in players):
+            for n in players:  # nobody played the preceding round: a fresh start, no one new
+                self.seats[n].new = False
+        while True:
+            if len(players) < 2:
+                return None
+            designated = self._next_designated(players)
+            if not self.rules.absent_players:
+                return designated, players
+            waits = self._waiting_seats(designated, players)
+            if not waits:
+                return designated, players
+            if len(players) - len(waits) >= 2:
+                players = [n for n in players if n not in waits]
+                continue
+            ring = [n for n in players if n > designated] + [n for n in players if n <= designated]
+            for button in ring:
+                if not self._waiting_seats(button, players):
+                    return button, players
+            return None
+
+    def _waiting_seats(self, designated: int, players: list[int]) -> set[int]:
+        blinds = blind_posters(self.rules, designated, players)
+        first = blinds[0] if len(blinds) > 1 else None
+        second = blinds[-1] if blinds else None
+        out: set[int] = set()
+        for n in players:
+            seat = self.seats[n]
+            if seat.new and n in (designated, first):
+                out.add(n)  # s21(3)
+            elif seat.wait_for_blind and seat.missed and n != second:
+                out.add(n)  # s23A: waits for the second blind
+        return out
 
     def _next_designated(self, players: list[int]) -> int:
         """The buck / button for the next round (ACT 6.2-6.3; QLD Sch 11 s17; Sch 5 s17).
@@ -457,6 +695,7 @@ class PokerTable(TableActor):
             if rnd.complete:
                 self._end_round(rnd)
                 return
+            self._check_pres(rnd)
             if turn is None:
                 return
             seat = self.seats.get(turn.seat)
@@ -464,7 +703,23 @@ class PokerTable(TableActor):
                 events = self._fold_events(seat)
                 continue
             self._start_turn(turn)
+            if seat is not None and seat.pre is not None:
+                pre, verb = seat.pre, decide(seat.pre, turn.legal)
+                if verb is None:
+                    self._clear_pre(seat, "changed")
+                    return
+                if pre.verb != "fold_any" or verb == "fold":
+                    self._clear_pre(seat, "applied")  # one-shot (fold to any bet stays)
+                events = rnd.act(seat.number, verb)  # the ordinary action, in this step
+                continue
             return
+
+    def _check_pres(self, rnd: PokerRound) -> None:
+        """Clear the pre-actions the last events made stale (private to each seat)."""
+        for seat in self.seats.values():
+            if seat.pre is not None:
+                if not still_valid(seat.pre, rnd.street, self._to_call(seat)):
+                    self._clear_pre(seat, "changed")
 
     def _fold_events(self, seat: Seat) -> list[Event]:
         assert self.round is not None
@@ -484,6 +739,7 @@ class PokerTable(TableActor):
         self.turn_seat = turn.seat
         self.turn_started = now
         self.turn_deadline = now + self.config.turn_time + bank
+        self.bank_at = now + self.config.turn_time if bank > 0 else math.inf
         public = {
             "type": "turn",
             "seat": turn.seat,
@@ -510,7 +766,7 @@ class PokerTable(TableActor):
         self.in_round_seats = set()
         self.round_stakes = {}
         self.turn_seat = None
-        self.turn_deadline = math.inf
+        self.turn_deadline = self.bank_at = math.inf
         self.next_round_at = trio.current_time() + self.config.round_pause
         self.phases.to(Phase.PAUSE)
         for seat in list(self.seats.values()):
@@ -520,18 +776,34 @@ class PokerTable(TableActor):
         if seat.leaving:
             self.vacate(seat, self.leave_reason(seat))
             return
+        if seat.pre is not None:
+            self._clear_pre(seat, "round_ended")  # a pre-action never outlives its round
         wagered = played and not seat.sitting_out
         if self.rules.absent_players:
             seat.missed = seat.missed + 1 if seat.sitting_out else 0 if played else seat.missed
+        if played:
+            seat.new = seat.wait_for_blind = False
+            self._top_up_bank(seat)
         if wagered or not self.table_full_at_start:
             seat.abstained = 0
         else:
             seat.abstained += 1
-        if self.rules.vacates_abstainers and seat.abstained >= self.config.abstain_rounds:
-            self.vacate(seat, "abstained")  # ACT 18.8
-            return
+        if self.rules.vacates_abstainers:
+            if seat.abstained >= self.config.abstain_rounds:
+                self.vacate(seat, "abstained")  # ACT 18.8
+                return
+            if seat.abstained == self.config.abstain_rounds - 1:  # warned first (ACT 18.8)
+                self.event(seat, {"type": "vacate_warning", "seat": seat.number, "rounds": 1})
         if self.stake(seat) == 0 and self.ledger.balance(seat.account) < self.rules.min_buy_in:
             self.vacate(seat, "busted")  # ACT 12.3; QLD Sch 11 s31(4), Sch 5 s29(2)
+
+    def _top_up_bank(self, seat: Seat) -> None:
+        """Every ``time_bank_hands`` hands a seat plays, ``time_bank_add`` seconds more, up to
+        ``time_bank_max`` (the room's time bank; seen in the seat's row)."""
+        seat.hands += 1
+        every = self.config.time_bank_hands
+        if every > 0 and seat.hands % every == 0 and seat.bank < self.bank_max:
+            seat.bank = min(self.bank_max, seat.bank + self.config.time_bank_add)
 
     def void_round(self, reason: str) -> None:
         """A shutdown voids the round in play: every wager returned (the engine's void)."""
@@ -541,3 +813,11 @@ class PokerTable(TableActor):
 
 def _number(seat: Seat) -> int:
     return seat.number
+
+
+def _pre_wire(pre: PreAction | None) -> dict[str, Any]:
+    """A seat's queued pre-action as its own view and events show it (never anyone else)."""
+    return {
+        "verb": None if pre is None else pre.verb,
+        "amount": None if pre is None else pre.amount,
+    }
