@@ -36,6 +36,7 @@ from typing import Protocol
 import trio
 
 from server.money import dollars
+from server.store.journal import JournalEntry, JournalQuery, JournalRound
 from server.store.model import (
     CASHIER,
     Batch,
@@ -65,6 +66,10 @@ class Store(Protocol):
     def set_meta(self, key: str, value: str) -> None: ...
 
     def close(self) -> None: ...
+
+    # the journal (server/store/journal.py): a commit also appends ``Batch.journal``
+    # append-only; this reads it back (a store opens its own read connection: any thread)
+    def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
 
 
 class Ledger:
@@ -118,6 +123,11 @@ class Ledger:
 
     def note(self, entry: dict[str, object]) -> None:
         self._batch.notes.append(entry)
+        self._dirty()
+
+    def journal(self, entry: JournalEntry) -> None:
+        """A round's record (``server/store/journal.py``), committed with the step's money."""
+        self._batch.journal.append(entry)
         self._dirty()
 
     def _dirty(self) -> None:

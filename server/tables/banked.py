@@ -74,6 +74,7 @@ from server.games.banked.base import (
 )
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
+from server.games.replay import forced_json
 from server.games.visibility import Visibility, may_see
 from server.jackpots.model import JackpotError, MeterUpdate, check_pool_name
 from server.jackpots.service import JackpotService
@@ -611,9 +612,8 @@ class BankedTable(TableActor):
             )
         wagers = {b: dict(ws) for b, ws in self.layout.items()}
         try:
-            self.engine = self.round_cls(
-                self.options, wagers, self.rng, forced=forced, jackpot=jackpot
-            )
+            rng = self.journal.begin()  # the round's secret fixes its outcome (fair.py)
+            self.engine = self.round_cls(self.options, wagers, rng, forced=forced, jackpot=jackpot)
             events = self.engine.start()
         except (IllegalAction, InvalidRound) as exc:
             log.error("table %s round %s could not start: %s", self.id, self.round_id, exc)
@@ -621,6 +621,24 @@ class BankedTable(TableActor):
             self._return_layout("the round could not be dealt")
             return
         self.phases.to(Phase.DECIDING)
+        self.open_journal(
+            self.round_id,
+            {
+                "options": dict(self.table.options),
+                "rules": dict(self.options),
+                "round_no": self.round_no,
+                "boxes": {
+                    str(b): {
+                        "account": self.round_owners[b],
+                        "name": self._name(self.round_owners[b]),
+                        "wagers": ws,
+                    }
+                    for b, ws in sorted(wagers.items())
+                },
+                "forced": None if forced is None else forced_json(forced),
+                "jackpot": None if jackpot is None else [jackpot.pool, jackpot.reserve],
+            },
+        )
         self._after(events)
 
     def _return_layout(self, reason: str) -> None:
@@ -638,6 +656,7 @@ class BankedTable(TableActor):
         """Deliver engine events; prompt a new street's decisions; settle a finished round."""
         engine = self.engine
         assert engine is not None
+        self.journal.events(events)
         new_street = False
         for ev in events:
             if type(ev) in (JackpotPaid, RoundSettled) or (
@@ -690,11 +709,13 @@ class BankedTable(TableActor):
                 )
             cost = choice.resolve(m.amount) or 0
             if cost > self.ledger.balance(player.account):
+                self.journal.command("insufficient", box=m.box, verb=m.verb, amount=m.amount)
                 events = engine.insufficient(m.box)  # cannot fund it: the rules' treatment
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
                 before = sum(engine.stakes[m.box].values())
                 events = engine.decide(m.box, m.verb, m.amount)
+                self.journal.command("decide", box=m.box, verb=m.verb, amount=m.amount)
                 added = sum(engine.stakes[m.box].values()) - before
                 if added > 0:  # the wager the decision put on the layout (bet, play, war...)
                     cmd.conn.send(Balance(self.books.wager(player.account, m.box, added)))
@@ -715,6 +736,7 @@ class BankedTable(TableActor):
             if box not in {d.box for d in engine.pending()}:
                 continue
             self.broadcast({"type": "timed_out", "round": self.round_no, "box": box})
+            self.journal.command("timeout", box=box)
             self._after(engine.timeout(box))
 
     # -- settlement --------------------------------------------------------------------------
@@ -784,6 +806,7 @@ class BankedTable(TableActor):
             rec["paid_total"] += paid_back
             rec["boxes"][str(box)] = boxes_out[str(box)]
         self.coined = {}
+        self.journal.settlement({"state": result.state, "dealer": dealer, "boxes": boxes_out})
         self.books.close_round("voided" if void else "settled")
         pending = sorted(hands) if linked and not void else []
         self.broadcast(
@@ -1003,4 +1026,5 @@ class BankedTable(TableActor):
             self.layout = {}
             self.books.close_round("voided")
         elif self.phase is Phase.DECIDING and self.engine is not None and not self.engine.complete:
+            self.journal.command("void", reason=reason)
             self._after(self.engine.void(reason))

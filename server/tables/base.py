@@ -60,8 +60,10 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Error, Left, Snapshot, TableInfo
+from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
+from server.store.journal import Journal
 from server.store.ledger import Ledger
 from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
@@ -149,6 +151,11 @@ class TableActor(ABC):
         self.config = config
         self.ledger = ledger
         self.books = Books(table.id, ledger)
+        #: every round on the record (server/store/journal.py); a seeded table (tests) draws
+        #: its round secrets from its seed
+        self.journal = Journal(
+            table.id, ledger, SeededRandomSource(table.seed) if table.seed is not None else None
+        )
         self.phases = PhaseMachine()
         self.members: dict[str, Member] = {}  # by account
         self.spectators: dict[int, Recipient] = {}  # by connection id
@@ -234,11 +241,22 @@ class TableActor(ABC):
         handler(self, item)
 
     def _end_step(self) -> None:
+        if self.journal.round is not None and self.books.round != self.journal.round:
+            revealed = self.journal.close(self.books.closed)  # the books closed the round
+            if revealed is not None:
+                self.broadcast(revealed)
         self.flush()
         try:
             self.books.check(self.where_money_is())
         except BooksError:
             log.exception("table %s: the books do not balance", self.id)
+
+    def open_journal(self, ref: str, start: dict[str, Any]) -> None:
+        """Put a round on the record and publish its commitment, before any card is dealt
+        (``server/fair.py``); the round's engine was built on :meth:`Journal.begin`."""
+        self.broadcast(
+            self.journal.open(ref, {"kind": self.kind, "game": self.table.game, **start})
+        )
 
     def spawn(self, job: Callable[..., Awaitable[object]], *args: Any) -> None:
         """Run ``job(*args)`` in the background; its return value (an inbox item, or None)
