@@ -91,10 +91,16 @@ class SecretSource:
 
 
 def reveal(round_ref: str, secret: bytes, source: SecretSource) -> dict[str, Any]:
-    """The body published after the round: the secret, the commitment, the draws."""
+    """The body published after the round: the secret, the commitment, the draws (each
+    ``[n, value]`` of ``randbelow(n)`` as decimal strings: a whole-deck draw exceeds 64
+    bits)."""
     return {
         "round": round_ref,
         "secret": secret.hex(),
         "commitment": commitment(round_ref, secret),
-        "draws": [list(d) for d in source.draws],
+        "draws": draws_json(source),
     }
+
+
+def draws_json(source: SecretSource) -> list[list[str]]:
+    return [[str(n), str(v)] for n, v in source.draws]

@@ -108,7 +108,7 @@ def verify_round(rnd: JournalRound) -> list[str]:
         return problems
     events, source = replay(rnd, bytes.fromhex(str(shown["secret"])))
     recorded = rnd.of("event")
-    if [list(d) for d in source.draws] != shown.get("draws"):
+    if fair.draws_json(source) != shown.get("draws"):
         problems.append("the revealed draws are not those the secret produces")
     if events != recorded:
         at = next(

@@ -56,9 +56,7 @@ def tamper(rnd: JournalRound) -> None:
     reveal["body"]["secret"] = "00" * 32
     assert verify_round(JournalRound.from_json(bad))
     bad = copy.deepcopy(data)
-    dealt = next(
-        e for e in bad["entries"] if e["kind"] == "event" and "cards" in e["body"]
-    )
+    dealt = next(e for e in bad["entries"] if e["kind"] == "event" and "cards" in e["body"])
     cards = dealt["body"]["cards"]
     cards[0] = "2c" if cards[0] != "2c" else "3c"
     assert verify_round(JournalRound.from_json(bad))
@@ -140,3 +138,46 @@ def test_commitment_binds_round_and_secret() -> None:
     secret = bytes(range(32))
     assert commitment("a", secret) != commitment("b", secret)
     assert commitment("a", secret) != commitment("a", bytes(32))
+
+
+async def test_no_frame_before_the_reveal_carries_more_than_the_hash(tmp_path: Path) -> None:
+    """Item 4: before a round's reveal, a frame carries nothing derived from its card order
+    but the commitment: not the secret, not a draw, not a card the rules have not exposed
+    to that recipient; and the commitment comes before the first card."""
+    import json
+
+    game = "holdem-act"
+    cfg = fast_config(table(game, seats=4, seed=11), data=tmp_path)
+    async with running_server(cfg) as server:
+        bots = [Bot(server.url, f"{game}-t", s, seed=s) for s in (1, 2, 3)]
+        await play_hands(server, bots, 8)
+    rounds = {r.ref: r for r in rounds_in(tmp_path)}
+    dealt = 0
+    for b in bots:
+        current: str | None = None
+        for frame in b.frames:
+            ev = frame.get("event") if frame.get("type") == "event" else None
+            if ev is not None and ev["type"] == "commitment":
+                current = ev["round"]
+                assert ev["hash"] == rounds[current].start["commitment"]
+                continue
+            if ev is not None and ev["type"] == "reveal":
+                assert ev["round"] == current
+                current = None
+                continue
+            if current is None:
+                if ev is not None:
+                    assert ev["type"] not in ("hole_cards_dealt", "board_dealt"), ev
+                continue
+            text = json.dumps(frame)
+            shown = rounds[current].of("reveal")[0]
+            assert shown["secret"] not in text
+            for _n, v in shown["draws"]:
+                assert v not in text
+            if ev is not None and ev["type"] == "hole_cards_dealt":
+                assert ev["seat"] == b.seat
+                dealt += 1
+            if ev is not None and ev["type"] == "card_burned":
+                assert not ev["cards"], ev  # a burnt card is never shown
+    assert dealt >= 8
+    assert sum(1 for b in bots for f in b.frames if f.get("event", {}).get("type") == "reveal")
