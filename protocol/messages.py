@@ -145,6 +145,13 @@ class Recall(_Client, tag="recall", frozen=True):
     table: TableId
 
 
+class History(_Client, tag="history", frozen=True):
+    """Game recall: this player's last rounds at ``table`` (up to 10), each as the player was
+    allowed to see it, from the journal (so they survive a restart)."""
+
+    table: TableId
+
+
 class DevForce(_Client, tag="dev_force", frozen=True):
     """Dev mode only: fix the next round's cards (the scenario "forced outcome")."""
 
@@ -189,6 +196,7 @@ ClientMessage = (
     | DevForce
     | Cashier
     | Logout
+    | History
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -206,6 +214,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "dev_force",
     "cashier",
     "logout",
+    "history",
 )
 
 
@@ -311,6 +320,13 @@ class RoundRecall(_Server, tag="recall"):
     last_round: dict[str, Any] | None
 
 
+class HistoryRounds(_Server, tag="history"):
+    """Reply to ``history``: the player's last rounds at ``table``, oldest first."""
+
+    table: str
+    rounds: list[dict[str, Any]]
+
+
 class CashierDone(_Server, tag="cashier"):
     """Reply to ``cashier``: the account's wallet ``balance`` after the call (cents);
     ``repeated``: this ``request`` id had been applied before (nothing moved again)."""
@@ -334,4 +350,5 @@ ServerMessage = (
     | Pong
     | RoundRecall
     | CashierDone
+    | HistoryRounds
 )

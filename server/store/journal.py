@@ -195,3 +195,43 @@ def visible_events(rnd: JournalRound, viewer: int | None, boxes: set[int]) -> li
         if may_see(vis, viewer) or (type(vis) is int and vis in boxes):
             out.append(body)
     return out
+
+
+#: rounds a player can recall per table (ETG game recall: the last ten)
+RECALL_ROUNDS = 10
+
+
+def recall(rnd: JournalRound, account: str) -> dict[str, Any]:
+    """One round as ``account`` was allowed to see it: its own cards, the board, the hands
+    shown, its wagers and results (GLI-19 game recall; ETG schedule "last rounds"). The
+    reveal is public once the round has ended; an interrupted round reads ``voided``."""
+    start = rnd.start
+    seat = next(
+        (int(n) for n, s in start.get("seats", {}).items() if s["account"] == account), None
+    )
+    boxes = {int(b) for b, v in start.get("boxes", {}).items() if v["account"] == account}
+    settled = rnd.of("settlement")
+    out: dict[str, Any] = {
+        "round": rnd.ref,
+        "table": rnd.table,
+        "game": start.get("game"),
+        "at": int(rnd.at * 1000),
+        "state": rnd.final_state,
+        "commitment": start.get("commitment"),
+        "reveal": next(iter(rnd.of("reveal")), None),
+        "events": visible_events(rnd, seat, boxes),
+    }
+    if seat is not None:
+        before = int(start["seats"][str(seat)]["stake"])
+        after = int(settled[-1]["after"].get(str(seat), 0)) if settled else before
+        out.update(seat=seat, stake=before, stake_after=after, net=after - before)
+    else:
+        out["boxes"] = {str(b): start["boxes"][str(b)]["wagers"] for b in sorted(boxes)}
+        if settled:
+            results = settled[-1].get("boxes", {})
+            out["results"] = {str(b): results[str(b)] for b in sorted(boxes) if str(b) in results}
+            out["dealer"] = settled[-1].get("dealer")
+            out["net"] = sum(r["paid"] - r["bet"] for r in out["results"].values())
+        else:
+            out["net"] = 0
+    return out

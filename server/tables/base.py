@@ -63,7 +63,7 @@ from protocol.messages import Error, Left, Snapshot, TableInfo
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
-from server.store.journal import Journal
+from server.store.journal import RECALL_ROUNDS, Journal, JournalQuery, JournalRound, recall
 from server.store.ledger import Ledger
 from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
@@ -100,6 +100,15 @@ class Shutdown:
 @dataclass(frozen=True, slots=True)
 class StoreStatus:
     """The ledger's store went out or came back (``Ledger.on_status``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRead:
+    """A player's recalled rounds, read from the journal by a job."""
+
+    conn: Connection
+    account: str
+    rounds: list[JournalRound]
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,6 +450,26 @@ class TableActor(ABC):
             {"type": "store_status", "ok": ok, "status": "ok" if ok else self.books.why_not()}
         )
 
+    def on_history(self, cmd: TableCommand[wire.History]) -> None:
+        """Game recall: the player's last rounds here, read from the journal in a job (the
+        store's read runs in a thread; rounds still being committed are waited for)."""
+        account = cmd.conn.account or ""
+        self.spawn(self._history_job, self.ledger, cmd.conn, account, self.id)
+
+    @staticmethod
+    async def _history_job(ledger: Ledger, conn: Connection, account: str, table: str) -> object:
+        target = ledger.committed + ledger.backlog  # the rounds recorded so far: committed
+        with trio.move_on_after(2.0):
+            while ledger.committed < target and ledger.can_move:
+                await trio.sleep(0.01)
+        query = JournalQuery(table=table, account=account, limit=RECALL_ROUNDS)
+        rounds = await trio.to_thread.run_sync(ledger.store.journal_rounds, query)
+        return HistoryRead(conn, account, rounds)
+
+    def on_history_read(self, item: HistoryRead) -> None:
+        rounds = [recall(r, item.account) for r in item.rounds]
+        item.conn.send(wire.HistoryRounds(self.id, rounds))
+
     def on_unhandled(self, cmd: TableCommand[Any]) -> None:
         kind = type(cmd.message).__struct_config__.tag
         self.error(cmd.conn, errors.WRONG_GAME, f"a {self.kind} table does not take {kind!r}", kind)
@@ -587,5 +616,7 @@ BASE_HANDLERS: dict[type, Handler] = {
     Detach: TableActor.on_detach,
     Shutdown: TableActor.on_shutdown,
     StoreStatus: TableActor.on_store_status,
+    wire.History: TableActor.on_history,
+    HistoryRead: TableActor.on_history_read,
 }
 TableActor.handlers = BASE_HANDLERS
