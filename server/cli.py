@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "jackpot": ("server.jackpots.cli", "show, check, seed and reset jackpot pools"),
     "ledger": ("server.store.cli", "check the books of a ledger store"),
     "cashier": ("clients.cashier", "deposit, withdraw or read a wallet on a running server"),
+    "history": ("server.history_cli", "export hand histories from the journal"),
+    "verify": ("server.verify_cli", "check a round's fair-shuffle commitment and reveal"),
 }
 
 #: set (to "1") by ``--debug``; subcommands re-raise instead of printing one line
