@@ -54,9 +54,10 @@ def read_rounds(data: Path, table: str | None, since: float | None) -> list[Jour
 
 
 def formatters() -> dict[str, Callable[[list[JournalRound]], str]]:
-    from server import histories
+    from server import histories, phh
 
     return {
+        "phh": phh.export,
         "ohh": lambda rounds: "".join(
             histories.dumps_json(histories.ohh(r)) + "\n" for r in rounds
         ),
