@@ -64,6 +64,27 @@ class _Bets:
         return verb
 
 
+def commission_parts(rnd: JournalRound) -> dict[int, int]:
+    """Each seat's part of a poker round's commission, in cents: a commission group's
+    commission split between its winners in proportion to their shares (the rest, from
+    rounding, to the lowest seat). What a tool that replays the hand without commission
+    adds to our final stacks."""
+    parts = {int(n): 0 for n in rnd.start.get("seats", {})}
+    for ev in rnd.of("event"):
+        if ev["type"] != "pot_awarded":
+            continue
+        shares = {int(s): int(v) for s, v in ev["shares"].items()}
+        total, taken = sum(shares.values()), int(ev["commission"])
+        left = taken
+        for seat, share in sorted(shares.items()):
+            part = taken * share // total if total else 0
+            parts[seat] += part
+            left -= part
+        if left:
+            parts[min(shares)] += left
+    return parts
+
+
 def ohh(rnd: JournalRound) -> dict[str, Any]:
     """One round as an OHH document (``{"ohh": ...}``): poker rounds per the spec, the other
     games OHH-style."""

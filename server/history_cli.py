@@ -54,10 +54,11 @@ def read_rounds(data: Path, table: str | None, since: float | None) -> list[Jour
 
 
 def formatters() -> dict[str, Callable[[list[JournalRound]], str]]:
-    from server import histories, phh
+    from server import histories, phh, pokerstars
 
     return {
         "phh": phh.export,
+        "pokerstars": pokerstars.export,
         "ohh": lambda rounds: "".join(
             histories.dumps_json(histories.ohh(r)) + "\n" for r in rounds
         ),

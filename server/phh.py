@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.histories import commission_parts
 from server.store.journal import JournalRound
 
 VARIANTS = {("holdem", "no-limit"): "NT", ("omaha", "full-pot"): "PO"}
@@ -70,7 +71,7 @@ def hand(rnd: JournalRound) -> dict[str, Any] | None:
     stakes = start["seats"]
     actions: list[str] = []
     level = 0
-    commission = dict.fromkeys(seats, 0)
+    commission = commission_parts(rnd)
     dealt: dict[int, str] = {}
     settled = rnd.of("settlement")[-1]
     for ev in rnd.of("event"):
@@ -95,17 +96,6 @@ def hand(rnd: JournalRound) -> dict[str, Any] | None:
             level = max(level, total)
         elif t == "hand_shown":
             actions.append(f"p{index[int(ev['seat'])]} sm {''.join(ev['cards'])}")
-        elif t == "pot_awarded":
-            share_total = sum(int(v) for v in ev["shares"].values())
-            left = int(ev["commission"])
-            for s_text, share in sorted(ev["shares"].items(), key=lambda kv: int(kv[0])):
-                part = (
-                    left if share_total == 0 else int(ev["commission"]) * int(share) // share_total
-                )
-                commission[int(s_text)] += part
-                left -= part
-            if left:  # a rounding rest: the first winner
-                commission[min(int(s) for s in ev["shares"])] += left
     return {
         "variant": code,
         "antes": [0] * len(seats),
