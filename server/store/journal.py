@@ -149,10 +149,11 @@ class Journal:
         self.source = fair.SecretSource(self._secret)
         return self.source
 
-    def _add(self, kind: str, body: dict[str, Any]) -> None:
+    def _add(self, kind: str, body: dict[str, Any], at: float | None = None) -> None:
         assert self.round is not None
         self._seq += 1
-        self._sink.journal(JournalEntry(self.round, self._seq, self.table, kind, time.time(), body))
+        when = time.time() if at is None else at
+        self._sink.journal(JournalEntry(self.round, self._seq, self.table, kind, when, body))
 
     def open(self, ref: str, start: dict[str, Any]) -> dict[str, Any]:
         """Record the round's start; the ``commitment`` event to publish before any card."""
@@ -162,9 +163,10 @@ class Journal:
         self._add("start", {**start, "table": self.table, "commitment": digest})
         return {"type": "commitment", "round": ref, "hash": digest}
 
-    def command(self, op: str, **args: Any) -> None:
+    def command(self, op: str, at: float | None = None, **args: Any) -> None:
+        """An engine command (or a banked table's wager, made before the deal, at ``at``)."""
         if self.round is not None:
-            self._add("command", {"op": op, **args})
+            self._add("command", {"op": op, **args}, at)
 
     def events(self, events: Iterable[Event]) -> None:
         if self.round is not None:

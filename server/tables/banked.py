@@ -182,6 +182,8 @@ class BankedTable(TableActor):
         self.layout: dict[int, dict[str, int]] = {}
         self.round_owners: dict[int, str] = {}
         self.round_events: list[tuple[dict[str, Any], Visibility | None]] = []
+        #: the window's wager commands, journalled with their times when the round is dealt
+        self.wagers_made: list[dict[str, Any]] = []
         self.engine: BankedRound | None = None
         self.closes_at = math.inf
         self.decision_deadline = math.inf
@@ -430,6 +432,7 @@ class BankedTable(TableActor):
         self.layout = {}
         self.round_owners = {}
         self.round_events = []
+        self.wagers_made = []
         self.coined = {}
         self.engine = None
         self.closes_at = now + self.table.betting_seconds
@@ -516,6 +519,9 @@ class BankedTable(TableActor):
         else:
             self.layout.pop(m.box, None)
         cmd.conn.send(Balance(balance))
+        self.wagers_made.append(
+            {"box": m.box, "wager": m.wager, "amount": m.amount, "at": time.time()}
+        )
         self.broadcast(
             {
                 "type": "wager_placed",
@@ -639,6 +645,8 @@ class BankedTable(TableActor):
                 "jackpot": None if jackpot is None else [jackpot.pool, jackpot.reserve],
             },
         )
+        for w in self.wagers_made:  # the betting window's commands (the layout is in start)
+            self.journal.command("wager", **w)
         self._after(events)
 
     def _return_layout(self, reason: str) -> None:

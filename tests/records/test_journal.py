@@ -102,7 +102,7 @@ async def test_every_banked_game_is_journalled_and_replays(tmp_path: Path) -> No
     by_game = Counter(r.start["game"] for r in rounds)
     assert set(by_game) == set(tabled("banked")), by_game
     ops = Counter(c["op"] for r in rounds for c in r.of("command"))
-    assert ops["decide"] and ops["timeout"], ops
+    assert ops["decide"] and ops["timeout"] and ops["wager"], ops
     for rnd in rounds:
         check_round(rnd)
         assert rnd.start["boxes"]
