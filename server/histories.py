@@ -64,6 +64,19 @@ class _Bets:
         return verb
 
 
+def button_seat(rnd: JournalRound) -> int:
+    """The dealer button as hand-history formats mean it: the seat before the first blind
+    (ACT's buck holder posts the first blind, so the button is the seat before the buck);
+    heads-up, the first blind. Manila's designated player posts its only blind and is it."""
+    start = rnd.start
+    ring = sorted(int(n) for n in start["seats"])
+    posters = [int(e["seat"]) for e in rnd.of("event") if e["type"] == "blind_posted"]
+    if not posters or len(ring) == 2 or variant(rnd) == "manila":
+        return posters[0] if posters else int(start["designated"])
+    first = posters[0]
+    return max((s for s in ring if s < first), default=ring[-1])
+
+
 def commission_parts(rnd: JournalRound) -> dict[int, int]:
     """Each seat's part of a poker round's commission, in cents: a commission group's
     commission split between its winners in proportion to their shares (the rest, from
@@ -201,7 +214,7 @@ def _ohh_poker(rnd: JournalRound, *, manila: bool) -> dict[str, Any]:
         "bet_limit": {"bet_type": OHH_LIMIT.get(structure, "FL"), "bet_cap": dollars_exact(0)},
         "table_size": int(rules.get("max_seats", len(seats))),
         "currency": "USD",
-        "dealer_seat": int(start["designated"]),
+        "dealer_seat": button_seat(rnd),
         "small_blind_amount": dollars_exact(blinds[0] if len(blinds) > 1 else 0),
         "big_blind_amount": dollars_exact(blinds[-1] if blinds else 0),
         "ante_amount": dollars_exact(0),

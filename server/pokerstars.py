@@ -22,7 +22,7 @@ import datetime
 import hashlib
 from decimal import Decimal
 
-from server.histories import commission_parts, dollars_exact
+from server.histories import button_seat, commission_parts, dollars_exact
 from server.phh import first_board
 from server.store.journal import JournalRound
 
@@ -75,12 +75,7 @@ def hand_text(rnd: JournalRound) -> str | None:
     seats = {int(n): s for n, s in start["seats"].items()}
     who = {n: str(s["name"] or s["account"]) for n, s in seats.items()}
     ring = sorted(seats)
-    posters = [int(e["seat"]) for e in events if e["type"] == "blind_posted"]
-    first = posters[0]
-    if len(ring) == 2:
-        button = first
-    else:
-        button = max((s for s in ring if s < first), default=ring[-1])
+    button = button_seat(rnd)
     blinds = [int(b) for b in start["options"]["blinds"]]
     when = datetime.datetime.fromtimestamp(rnd.at, datetime.UTC).strftime("%Y/%m/%d %H:%M:%S")
     max_seats = int(start.get("rules", {}).get("max_seats", len(ring)))
