@@ -20,6 +20,7 @@ verifies; 1: a round does not (each problem printed); 3: a file cannot be read.
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import sys
