@@ -38,8 +38,8 @@ def _since(text: str) -> float:
     try:
         when = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise ValueError(
-            f"--since {text!r} is not an ISO 8601 time (2026-11-27T20:00:00Z)"
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO 8601 time (e.g. 2026-11-27T20:00:00Z)"
         ) from None
     if when.tzinfo is None:
         when = when.replace(tzinfo=datetime.UTC)
