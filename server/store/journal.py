@@ -14,15 +14,17 @@ close it: the reveal (secret and draws) and the round's final state are recorded
 
 Each record is a :class:`JournalEntry` ``(round, seq, table, kind, at, body)``; kinds:
 
-=============  ===========================================================================
-``start``      ``table kind game options seats|boxes ... commitment``: the round as dealt
-``command``    ``op`` (``act``, ``decide``, ``timeout``, ``insufficient``, ``void``) and its
-               arguments, with the wall-clock time ``at``
-``event``      one engine event as on the wire, ``visible_to`` included
-``settlement`` what the round paid (stacks after, commission; or each box's wagers)
-``reveal``     the secret, the commitment, the draws (``server/fair.py``)
-``end``        ``state``: ``settled`` or ``voided``
-=============  ===========================================================================
+===============  ===========================================================================
+``start``        ``table kind game options seats|boxes ... commitment``: the round as dealt
+``command``      ``op`` (``act``, ``decide``, ``timeout``, ``insufficient``, ``void``, ``wager``)
+                 and its arguments, with the wall-clock time ``at``
+``event``        one engine event as on the wire, ``visible_to`` included
+``table_event``  one of the table's own events while the round is open (``timed_out``,
+                 ``decision``, ``round_result``...), with ``visible_to``
+``settlement``   what the round paid (stacks after, commission; or each box's wagers)
+``reveal``       the secret, the commitment, the draws (``server/fair.py``)
+``end``          ``state``: ``settled`` or ``voided``
+===============  ===========================================================================
 
 Records ride in the ledger's batches (:meth:`~server.store.ledger.Ledger.journal`), so a
 round's journal and its money are committed by the same group commit, in order; a store
@@ -172,6 +174,11 @@ class Journal:
         if self.round is not None:
             for ev in events:
                 self._add("event", ev.to_wire())
+
+    def table_event(self, event: dict[str, Any], visible_to: Visibility | None) -> None:
+        """A table's own event in the round (a turn timed out, a wager placed, the result)."""
+        if self.round is not None:
+            self._add("table_event", {**event, "visible_to": visible_to})
 
     def settlement(self, body: dict[str, Any]) -> None:
         if self.round is not None:

@@ -673,7 +673,7 @@ class BankedTable(TableActor):
                 continue  # the table's round_result / jackpot_paid carry the real figures
             wire_ev = ev.to_wire()
             self.round_events.append((wire_ev, ev.visible_to))
-            self.broadcast(wire_ev, ev.visible_to)
+            self.broadcast(wire_ev, ev.visible_to, engine=True)
             new_street = new_street or type(ev) is StreetOpened
         if engine.complete:
             self._settle(engine)

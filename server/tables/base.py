@@ -307,9 +307,16 @@ class TableActor(ABC):
                 conn.flush()
 
     def broadcast(
-        self, event: dict[str, Any], visible_to: Visibility | None = EVERYONE, skip: Any = None
+        self,
+        event: dict[str, Any],
+        visible_to: Visibility | None = EVERYONE,
+        skip: Any = None,
+        engine: bool = False,
     ) -> None:
-        """Offer a table or engine event to every recipient allowed to see it."""
+        """Offer a table or engine event to every recipient allowed to see it. A table event
+        of a round in play is journalled here (``engine``: the kind journalled it already)."""
+        if not engine and self.journal.round is not None:
+            self.journal.table_event(event, visible_to)
         for m in self.members.values():
             if m is not skip and self.sees(m, visible_to):
                 self.event(m, event)

@@ -453,7 +453,7 @@ class PokerTable(TableActor):
                 if type(ev) is TurnToAct:
                     turn = ev
                 else:
-                    self.broadcast(ev.to_wire(), ev.visible_to)
+                    self.broadcast(ev.to_wire(), ev.visible_to, engine=True)
             events = []
             rnd = self.round
             if rnd is None:
