@@ -462,6 +462,13 @@ class Client:
             msg["amount"] = amount
         await self.send(msg)
 
+    async def history(self, table: str) -> list[Message]:
+        """Game recall: this account's last rounds at ``table`` (oldest first)."""
+        rounds: list[Message] = (
+            await self.request({"type": "history", "table": table}, "history")
+        )["rounds"]
+        return rounds
+
     async def recall(self, table: str) -> Message | None:
         """This player's previous round at ``table``: bet, result and win (or None)."""
         return (await self.request({"type": "recall", "table": table}, "recall"))["last_round"]

@@ -185,6 +185,13 @@ class Recall(_Client, tag="recall", frozen=True):
     table: TableId
 
 
+class History(_Client, tag="history", frozen=True):
+    """Game recall: this player's last rounds at ``table`` (up to 10), each as the player was
+    allowed to see it, from the journal (so they survive a restart)."""
+
+    table: TableId
+
+
 class DevForce(_Client, tag="dev_force", frozen=True):
     """Dev mode only: fix the next round's cards (the scenario "forced outcome")."""
 
@@ -261,6 +268,7 @@ ClientMessage = (
     | Cashier
     | Operator
     | Logout
+    | History
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -282,6 +290,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "cashier",
     "operator",
     "logout",
+    "history",
 )
 
 
@@ -418,6 +427,13 @@ class OperatorDone(_Server, tag="operator"):
     detail: str
 
 
+class HistoryRounds(_Server, tag="history"):
+    """Reply to ``history``: the player's last rounds at ``table``, oldest first."""
+
+    table: str
+    rounds: list[dict[str, Any]]
+
+
 class CashierDone(_Server, tag="cashier"):
     """Reply to ``cashier``: the account's wallet ``balance`` after the call (cents);
     ``repeated``: this ``request`` id had been applied before (nothing moved again)."""
@@ -444,4 +460,5 @@ ServerMessage = (
     | RoundRecall
     | CashierDone
     | OperatorDone
+    | HistoryRounds
 )

@@ -33,6 +33,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cashier": ("clients.cashier", "deposit, withdraw or read a wallet on a running server"),
     "admin": ("clients.admin", "operator controls (tables, rounds, accounts) and the audit log"),
     "tournament": ("server.tournaments.cli", "check tournament conditions against the rules"),
+    "history": ("server.history_cli", "export hand histories from the journal"),
+    "verify": ("server.verify_cli", "check a round's fair-shuffle commitment and reveal"),
 }
 
 #: set (to "1") by ``--debug``; subcommands re-raise instead of printing one line

@@ -27,12 +27,14 @@ POKER_HELP = """Poker table commands (one per line; AMOUNT in dollars: 6, 6.50 o
     buy AMOUNT   buy in or top up (between hands)
     o  sit out       i  sit back in
     t  show the table    h  this help    q  leave the table and quit
+    y  your last 10 rounds here (history)
 A command typed before your turn waits for it and is checked against what you may do then."""
 
 BANKED_HELP = """Banked table commands (one per line; AMOUNT in dollars: 6, 6.50 or $6.50):
     w BOX WAGER AMOUNT   place a wager on a box while betting is open (AMOUNT 0 withdraws it)
     VERB [AMOUNT]        the decision your box owes (d BOX VERB [AMOUNT] when you play several)
-    l  your last round (recall)    t  show the table    h  this help    q  leave and quit"""
+    l  your last round (recall)    t  show the table    h  this help    q  leave and quit
+    y  your last 10 rounds here (history)"""
 
 HELP = (
     POKER_HELP
@@ -96,6 +98,8 @@ SHARED_WORDS = {
     "?": "help",
     "t": "table",
     "table": "table",
+    "y": "history",
+    "history": "history",
 }
 
 

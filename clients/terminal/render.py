@@ -93,6 +93,11 @@ AMOUNT_FIELDS = frozenset(
 def event_words(ev: dict[str, Any]) -> str:
     """Any event in words, for the events no kind of table describes better:
     ``{"type": "jackpot_paid", "box": 2, "amount": 5000}`` -> ``jackpot paid: box 2, $50.00``."""
+    from clients.terminal.history import fair_line  # the shuffle's commitment and reveal
+
+    fair = fair_line(ev)
+    if fair is not None:
+        return fair
     details = []
     for key, value in ev.items():
         if key in ("type", "round", "seq", "table") or isinstance(value, dict):

@@ -34,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client, TableView
 from clients.terminal.commands import BadCommand
+from clients.terminal.history import history_lines
 
 
 class Session:
@@ -149,6 +150,10 @@ class Session:
             return
         if msg.get("table") != self.tv.table:
             return
+        if kind == "history":  # clients/terminal/history.py
+            for line in history_lines(msg):
+                self.say(line, "cyan")
+            return
         if kind == "left":
             self.returned = msg.get("returned")
             self.say(self.left_text(msg))
@@ -169,6 +174,8 @@ class Session:
             else:
                 for line in self.help_text().splitlines():
                     self.say(line, "cyan")
+        elif cmd.kind == "history":
+            await self.client.send({"type": "history", "table": self.tv.table})
         elif cmd.kind == "table":
             if self.live is None:  # the live screen always shows it
                 self.show_table()

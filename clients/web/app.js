@@ -268,6 +268,7 @@ function handle(msg) {
     case "error": return onError(msg);
     case "pong": state.pingSent = null; return;
     case "recall": return onRecall(msg);
+    case "history": return onHistory(msg);  // history.js
     default: if (window.Room) Room.handle(msg); return;  // room.js; else ignored (README)
   }
 }
@@ -566,6 +567,7 @@ function onEvent(ev) {
 
 /** A log line for an event this page has no special display for (protocol/README.md). */
 function logGeneric(t, type, ev) {
+  if (fairLog(t, type, ev)) return;  // history.js: commitment and reveal
   addLog(t, `${humanize(type)}${ev.seat ? " (seat " + ev.seat + ")" : ""}` +
     `${ev.box ? " (box " + ev.box + ")" : ""}` +
     `${Array.isArray(ev.cards) ? ": " + cardText(ev.cards) : ""}.`, "sys");

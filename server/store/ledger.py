@@ -46,6 +46,7 @@ from typing import Protocol
 import trio
 
 from server.money import dollars
+from server.store.journal import JournalEntry, JournalQuery, JournalRound
 from server.store.model import (
     CASHIER,
     Batch,
@@ -90,6 +91,10 @@ class Store(Protocol):
 
     def close(self) -> None: ...
 
+    # the journal (server/store/journal.py): a commit also appends ``Batch.journal``
+    # append-only; this reads it back (a store opens its own read connection: any thread)
+    def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
+
 
 class AsyncStore(Protocol):
     """A store whose commit is awaited on the trio thread (Redis)."""
@@ -106,6 +111,8 @@ class AsyncStore(Protocol):
 
     def close(self) -> None: ...
 
+    async def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
+
 
 class Ledger:
     """Balances in memory, movements to the store (see the module docstring)."""
@@ -120,6 +127,7 @@ class Ledger:
         self.store = store
         self.instance = instance or secrets.token_hex(4)
         self._async = inspect.iscoroutinefunction(store.commit)
+        self.is_async = self._async  # the store is awaited on the trio thread (Redis)
         loaded = store.load()
         self.epoch, self.version = loaded.epoch, loaded.version
         self.witness = witness
@@ -175,6 +183,11 @@ class Ledger:
 
     def note(self, entry: dict[str, object]) -> None:
         self._batch.notes.append(entry)
+        self._dirty()
+
+    def journal(self, entry: JournalEntry) -> None:
+        """A round's record (``server/store/journal.py``), committed with the step's money."""
+        self._batch.journal.append(entry)
         self._dirty()
 
     def _dirty(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 
+from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
 from server.store.model import (
     Batch,
     CheckReport,
@@ -27,6 +28,7 @@ class MemoryStore:
         self.rounds: dict[str, tuple[str, str, RoundState]] = {}
         self.meta: dict[str, str] = {}
         self.down = False  # tests: the store cannot be reached
+        self.journal: dict[str, list[JournalEntry]] = {}  # round -> records, append-only
 
     def load(self) -> Loaded:
         open_rounds = {
@@ -58,8 +60,40 @@ class MemoryStore:
             for note in batch.notes:
                 if "meta" in note:
                     self.meta[str(note["meta"])] = str(note.get("value", "1"))
+            for e in batch.journal:
+                records = self.journal.setdefault(e.round, [])
+                if all(r.seq != e.seq for r in records):
+                    records.append(e)
         self.version += len(batches)
         return self.version
+
+    def journal_rounds(self, query: JournalQuery) -> list[JournalRound]:
+        picked = []
+        for ref, records in self.journal.items():
+            start = next((r for r in records if r.kind == "start"), None)
+            if start is None:
+                continue
+            q = query
+            if (
+                (q.table is not None and start.table != q.table)
+                or (q.account is not None and q.account not in players_of(start.body))
+                or (q.since is not None and start.at < q.since)
+                or (q.game and start.body.get("game") not in q.game)
+            ):
+                continue
+            picked.append((start.at, ref, start.table))
+        picked.sort()
+        if query.limit is not None:
+            picked = picked[-query.limit :] if query.limit else []
+        return [
+            JournalRound(
+                ref,
+                table,
+                self.rounds.get(ref, ("", "", "open"))[2],
+                sorted(self.journal[ref], key=lambda r: r.seq),
+            )
+            for _at, ref, table in picked
+        ]
 
     def check(self, owners_alive: bool = False) -> CheckReport:
         rounds = {ref: state for ref, (_t, _o, state) in self.rounds.items()}

@@ -25,6 +25,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from server.store.journal import JournalEntry
+
 CASHIER = "cashier"
 RoundState = Literal["open", "settled", "voided"]
 
@@ -97,9 +99,10 @@ class Batch:
     opened: list[RoundOpened] = field(default_factory=list)
     closed: list[RoundClosed] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)  # cashier log entries
+    journal: list[JournalEntry] = field(default_factory=list)  # rounds on the record
 
     def __bool__(self) -> bool:
-        return bool(self.transfers or self.opened or self.closed or self.notes)
+        return bool(self.transfers or self.opened or self.closed or self.notes or self.journal)
 
 
 @dataclass

@@ -45,7 +45,9 @@ import coredis
 import coredis.exceptions
 import trio
 from coredis.retry import NoRetryPolicy
+from coredis.tokens import PureToken
 
+from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
 from server.store.model import (
     Batch,
     CheckReport,
@@ -235,7 +237,63 @@ class RedisStore:
                 "an older snapshot, or replaced?)"
             )
         self.version = int(reply[1])
+        await self._journal([e for b in batches for e in b.journal])
         return self.version
+
+    # -- the journal ----------------------------------------------------------------------------
+    async def _journal(self, entries: list[JournalEntry]) -> None:
+        """Append the rounds' records after their batch's money committed: one hash per
+        round, a field per sequence number (HSETNX: a batch sent again writes nothing new),
+        and sorted sets by table and by player for recall. A crash between the two leaves a
+        settled round without some of its records; its money is exact either way."""
+        if not entries:
+            return
+
+        async def write() -> None:
+            async with self.client.pipeline(transaction=True) as pipe:  # runs at the exit
+                for e in entries:
+                    body = json.dumps(e.to_json() | {"table": e.table}, separators=(",", ":"))
+                    pipe.hsetnx(key(f"journal:{e.round}"), str(e.seq), body)
+                    if e.kind == "start":
+                        pipe.zadd(key(f"jtable:{e.table}"), {e.round: e.at})
+                        pipe.hset(key("jgame"), {e.round: str(e.body.get("game", ""))})
+                        for account in players_of(e.body):
+                            pipe.zadd(key(f"jplayer:{account}"), {e.round: e.at})
+
+        await self._call(write())
+
+    async def journal_rounds(self, query: JournalQuery) -> list[JournalRound]:
+        """The rounds ``query`` asks for, oldest first (as the SQLite store answers)."""
+        c = self.client
+        index = key(f"jplayer:{query.account}") if query.account else key(f"jtable:{query.table}")
+        low = str(query.since) if query.since is not None else "-inf"
+        picked = await self._call(
+            c.zrange(index, low, "+inf", sortby=PureToken.BYSCORE, withscores=True)
+        )
+        rounds = sorted(((float(m[1]), str(m[0])) for m in picked), reverse=True)
+        out: list[JournalRound] = []
+        for _at, ref in rounds:
+            fields = await self._call(c.hgetall(key(f"journal:{ref}")))
+            records = sorted((json.loads(v) for v in fields.values()), key=lambda r: r["seq"])
+            if not records:
+                continue
+            table = str(records[0]["table"])
+            if query.table is not None and table != query.table:
+                continue
+            if query.game:
+                game = await self._call(c.hget(key("jgame"), ref))
+                if game not in query.game:
+                    continue
+            state = await self._call(c.hget(key("rounds"), ref))
+            rnd = JournalRound(ref, table, str(state) if state else "open")
+            for r in records:
+                rnd.entries.append(
+                    JournalEntry(ref, int(r["seq"]), table, r["kind"], float(r["at"]), r["body"])
+                )
+            out.append(rnd)
+            if query.limit is not None and len(out) >= query.limit:
+                break
+        return list(reversed(out))
 
     async def set_meta(self, name: str, value: str) -> None:
         await self._call(self.client.hset(key("facts"), {name: value}))

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import IO
 
+from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
 from server.store.model import (
     Batch,
     CheckReport,
@@ -48,6 +49,24 @@ CREATE TABLE IF NOT EXISTS rounds (
     state TEXT NOT NULL, opened REAL NOT NULL, closed REAL
 );
 CREATE TABLE IF NOT EXISTS notes (id TEXT PRIMARY KEY, at REAL NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS journal (
+    round TEXT NOT NULL, seq INTEGER NOT NULL, table_id TEXT NOT NULL, kind TEXT NOT NULL,
+    at REAL NOT NULL, body TEXT NOT NULL, PRIMARY KEY (round, seq)
+);
+CREATE TABLE IF NOT EXISTS journal_players (
+    account TEXT NOT NULL, round TEXT NOT NULL, table_id TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (account, round)
+);
+CREATE INDEX IF NOT EXISTS journal_players_at ON journal_players (account, at);
+CREATE TABLE IF NOT EXISTS journal_rounds (
+    round TEXT PRIMARY KEY, table_id TEXT NOT NULL, game TEXT NOT NULL, at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS journal_rounds_at ON journal_rounds (table_id, at);
+-- the journal is append-only: nothing is ever edited or removed
+CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
+BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 """
 
 LEDGER_FILE = "ledger.sqlite3"
@@ -180,6 +199,30 @@ class SqliteStore:
                 (str(note.get("id", note.get("meta"))), now, json.dumps(note, default=str)),
             )
 
+        for e in batch.journal:
+            cur = db.execute(
+                "INSERT OR IGNORE INTO journal VALUES (?, ?, ?, ?, ?, ?)",
+                (e.round, e.seq, e.table, e.kind, e.at, json.dumps(e.body, separators=(",", ":"))),
+            )
+            if cur.rowcount and e.kind == "start":
+                db.execute(
+                    "INSERT OR IGNORE INTO journal_rounds VALUES (?, ?, ?, ?)",
+                    (e.round, e.table, str(e.body.get("game", "")), e.at),
+                )
+                db.executemany(
+                    "INSERT OR IGNORE INTO journal_players VALUES (?, ?, ?, ?)",
+                    [(a, e.round, e.table, e.at) for a in players_of(e.body)],
+                )
+
+    # -- the journal (read on any thread: its own connection) ------------------------------------
+    def journal_rounds(self, query: JournalQuery) -> list[JournalRound]:
+        path = self.dir / LEDGER_FILE
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return read_journal(db, query)
+        finally:
+            db.close()
+
     # -- check ----------------------------------------------------------------------------------
     def check(self, owners_alive: bool = False) -> CheckReport:
         balances = {a: b for a, b in self.db.execute("SELECT account, balance FROM balances")}
@@ -199,6 +242,43 @@ class SqliteStore:
         if self._lock is not None:
             self._lock.close()
             self._lock = None
+
+
+def read_journal(db: sqlite3.Connection, q: JournalQuery) -> list[JournalRound]:
+    """The rounds ``q`` asks for, oldest first, each with its records and ledger state."""
+    if q.account is not None:
+        sql = "SELECT p.round, p.table_id, p.at FROM journal_players p"
+        sql += " JOIN journal_rounds r ON r.round = p.round WHERE p.account = ?"
+        args: list[object] = [q.account]
+        col = "p"
+    else:
+        sql = "SELECT r.round, r.table_id, r.at FROM journal_rounds r WHERE 1"
+        args = []
+        col = "r"
+    if q.table is not None:
+        sql += f" AND {col}.table_id = ?"
+        args.append(q.table)
+    if q.since is not None:
+        sql += f" AND {col}.at >= ?"
+        args.append(q.since)
+    if q.game:
+        sql += f" AND r.game IN ({','.join('?' * len(q.game))})"
+        args.extend(q.game)
+    sql += f" ORDER BY {col}.at DESC, {col}.round DESC"
+    if q.limit is not None:
+        sql += " LIMIT ?"
+        args.append(q.limit)
+    picked = db.execute(sql, args).fetchall()
+    out: list[JournalRound] = []
+    for ref, table, _at in reversed(picked):
+        row = db.execute("SELECT state FROM rounds WHERE ref = ?", (ref,)).fetchone()
+        rnd = JournalRound(ref, table, "open" if row is None else str(row[0]))
+        for seq, kind, at, body in db.execute(
+            "SELECT seq, kind, at, body FROM journal WHERE round = ? ORDER BY seq", (ref,)
+        ):
+            rnd.entries.append(JournalEntry(ref, seq, table, kind, at, json.loads(body)))
+        out.append(rnd)
+    return out
 
 
 def default_data_dir() -> Path:

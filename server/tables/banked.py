@@ -75,6 +75,7 @@ from server.games.banked.base import (
 )
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
+from server.games.replay import forced_json
 from server.games.visibility import Visibility, may_see
 from server.jackpots.model import JackpotError, MeterUpdate, check_pool_name
 from server.jackpots.service import JackpotService
@@ -183,6 +184,8 @@ class BankedTable(TableActor):
         self.layout: dict[int, dict[str, int]] = {}
         self.round_owners: dict[int, str] = {}
         self.round_events: list[tuple[dict[str, Any], Visibility | None]] = []
+        #: the window's wager commands, journalled with their times when the round is dealt
+        self.wagers_made: list[dict[str, Any]] = []
         self.engine: BankedRound | None = None
         self.closes_at = math.inf
         self.decision_deadline = math.inf
@@ -472,6 +475,7 @@ class BankedTable(TableActor):
         self.layout = {}
         self.round_owners = {}
         self.round_events = []
+        self.wagers_made = []
         self.coined = {}
         self.engine = None
         self.prompted = {}
@@ -560,6 +564,9 @@ class BankedTable(TableActor):
         else:
             self.layout.pop(m.box, None)
         cmd.conn.send(Balance(balance))
+        self.wagers_made.append(
+            {"box": m.box, "wager": m.wager, "amount": m.amount, "at": time.time()}
+        )
         self.broadcast(
             {
                 "type": "wager_placed",
@@ -655,7 +662,8 @@ class BankedTable(TableActor):
                 forced.outcome,
             )
         try:
-            self.engine = self._new_round(forced, jackpot)
+            rng = self.journal.begin()  # the round's secret fixes its outcome (fair.py)
+            self.engine = self._new_round(forced, jackpot, rng)
             events = self.engine.start()
         except (IllegalAction, InvalidRound) as exc:
             log.error("table %s round %s could not start: %s", self.id, self.round_id, exc)
@@ -663,12 +671,35 @@ class BankedTable(TableActor):
             self._return_layout("the round could not be dealt")
             return
         self.phases.to(Phase.DECIDING)
+        self.open_journal(
+            self.round_id,
+            {
+                "options": dict(self.table.options),
+                "rules": dict(self.options),
+                "round_no": self.round_no,
+                "boxes": {
+                    str(b): {
+                        "account": self.round_owners[b],
+                        "name": self._name(self.round_owners[b]),
+                        "wagers": ws,
+                    }
+                    for b, ws in sorted(self.layout.items())
+                },
+                "forced": None if forced is None else forced_json(forced),
+                "jackpot": None if jackpot is None else [jackpot.pool, jackpot.reserve],
+            },
+        )
+        for w in self.wagers_made:  # the betting window's commands (the layout is in start)
+            self.journal.command("wager", **w)
         self._after(events)
 
-    def _new_round(self, forced: Forced | None, jackpot: JackpotState | None) -> BankedRound:
-        """The engine for the round, on the frozen layout."""
+    def _new_round(
+        self, forced: Forced | None, jackpot: JackpotState | None, rng: RandomSource
+    ) -> BankedRound:
+        """The engine for the round, on the frozen layout, drawing from ``rng`` (the round's
+        committed secret: server/fair.py)."""
         wagers = {b: dict(ws) for b, ws in self.layout.items()}
-        return self.round_cls(self.options, wagers, self.rng, forced=forced, jackpot=jackpot)
+        return self.round_cls(self.options, wagers, rng, forced=forced, jackpot=jackpot)
 
     def _return_layout(self, reason: str) -> None:
         """Give every wager of a round that never started back (nothing was coined in)."""
@@ -686,6 +717,7 @@ class BankedTable(TableActor):
         round."""
         engine = self.engine
         assert engine is not None
+        self.journal.events(events)
         for ev in events:
             if type(ev) in (JackpotPaid, RoundSettled) or (
                 type(ev) is WagerSettled and ev.wager == "jackpot"
@@ -693,7 +725,7 @@ class BankedTable(TableActor):
                 continue  # the table's round_result / jackpot_paid carry the real figures
             wire_ev = ev.to_wire()
             self.round_events.append((wire_ev, ev.visible_to))
-            self.broadcast(wire_ev, ev.visible_to)
+            self.broadcast(wire_ev, ev.visible_to, engine=True)
         if engine.complete:
             self._settle(engine)
         else:
@@ -792,11 +824,13 @@ class BankedTable(TableActor):
                 )
             cost = choice.resolve(m.amount) or 0
             if cost > self.ledger.balance(player.account):
+                self.journal.command("insufficient", box=m.box, verb=m.verb, amount=m.amount)
                 events = self._engine_decide(engine, found, "insufficient", None)
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
                 before = self._held(engine, m.box, found)
                 events = self._engine_decide(engine, found, m.verb, m.amount)
+                self.journal.command("decide", box=m.box, verb=m.verb, amount=m.amount)
                 added = self._held(engine, m.box, found) - before
                 if added > 0:  # the wager the decision put on the layout (bet, play, war...)
                     balance = self.books.wager(player.account, m.box, added, self._place_of(found))
@@ -828,6 +862,7 @@ class BankedTable(TableActor):
         if place is not None:
             event["place"] = place  # another player on the box (a backer)
         self.broadcast(event)
+        self.journal.command("timeout", box=decision.box)
         self._after(self._engine_decide(engine, decision, "timeout", None))
 
     # -- settlement --------------------------------------------------------------------------
@@ -903,6 +938,7 @@ class BankedTable(TableActor):
             rec["paid_total"] += paid_back
             rec["boxes"][key] = entry
         self.coined = {}
+        self.journal.settlement({"state": result.state, "dealer": dealer, "boxes": boxes_out})
         self.books.close_round("voided" if void else "settled")
         pending = sorted(hands) if linked and not void else []
         self.broadcast(
@@ -1158,4 +1194,5 @@ class BankedTable(TableActor):
             self.layout = {}
             self.books.close_round("voided")
         elif self.phase is Phase.DECIDING and self.engine is not None and not self.engine.complete:
+            self.journal.command("void", reason=reason)
             self._after(self.engine.void(reason))

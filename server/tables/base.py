@@ -53,16 +53,19 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import trio
 
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Error, Left, Snapshot, TableInfo
+from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
-from server.store.ledger import Ledger
+from server.store.journal import RECALL_ROUNDS, Journal, JournalQuery, JournalRound, recall
+from server.store.ledger import AsyncStore, Ledger
+from server.store.ledger import Store as SyncStore
 from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
 from server.tables.phases import Phase, PhaseMachine
@@ -107,6 +110,15 @@ class Expel:
 @dataclass(frozen=True, slots=True)
 class StoreStatus:
     """The ledger's store went out or came back (``Ledger.on_status``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRead:
+    """A player's recalled rounds, read from the journal by a job."""
+
+    conn: Connection
+    account: str
+    rounds: list[JournalRound]
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +170,11 @@ class TableActor(ABC):
         self.config = config
         self.ledger = ledger
         self.books = Books(table.id, ledger)
+        #: every round on the record (server/store/journal.py); a seeded table (tests) draws
+        #: its round secrets from its seed
+        self.journal = Journal(
+            table.id, ledger, SeededRandomSource(table.seed) if table.seed is not None else None
+        )
         self.phases = PhaseMachine()
         self.members: dict[str, Member] = {}  # by account
         self.spectators: dict[int, Recipient] = {}  # by connection id
@@ -244,11 +261,22 @@ class TableActor(ABC):
         handler(self, item)
 
     def _end_step(self) -> None:
+        if self.journal.round is not None and self.books.round != self.journal.round:
+            revealed = self.journal.close(self.books.closed)  # the books closed the round
+            if revealed is not None:
+                self.broadcast(revealed)
         self.flush()
         try:
             self.books.check(self.where_money_is())
         except BooksError:
             log.exception("table %s: the books do not balance", self.id)
+
+    def open_journal(self, ref: str, start: dict[str, Any]) -> None:
+        """Put a round on the record and publish its commitment, before any card is dealt
+        (``server/fair.py``); the round's engine was built on :meth:`Journal.begin`."""
+        self.broadcast(
+            self.journal.open(ref, {"kind": self.kind, "game": self.table.game, **start})
+        )
 
     def spawn(self, job: Callable[..., Awaitable[object]], *args: Any) -> None:
         """Run ``job(*args)`` in the background; its return value (an inbox item, or None)
@@ -290,9 +318,16 @@ class TableActor(ABC):
                 conn.flush()
 
     def broadcast(
-        self, event: dict[str, Any], visible_to: Visibility | None = EVERYONE, skip: Any = None
+        self,
+        event: dict[str, Any],
+        visible_to: Visibility | None = EVERYONE,
+        skip: Any = None,
+        engine: bool = False,
     ) -> None:
-        """Offer a table or engine event to every recipient allowed to see it."""
+        """Offer a table or engine event to every recipient allowed to see it. A table event
+        of a round in play is journalled here (``engine``: the kind journalled it already)."""
+        if not engine and self.journal.round is not None:
+            self.journal.table_event(event, visible_to)
         for m in self.members.values():
             if m is not skip and self.sees(m, visible_to):
                 self.event(m, event)
@@ -516,6 +551,30 @@ class TableActor(ABC):
             {"type": "store_status", "ok": ok, "status": "ok" if ok else self.books.why_not()}
         )
 
+    def on_history(self, cmd: TableCommand[wire.History]) -> None:
+        """Game recall: the player's last rounds here, read from the journal in a job (the
+        store's read runs in a thread; rounds still being committed are waited for)."""
+        account = cmd.conn.account or ""
+        self.spawn(self._history_job, self.ledger, cmd.conn, account, self.id)
+
+    @staticmethod
+    async def _history_job(ledger: Ledger, conn: Connection, account: str, table: str) -> object:
+        target = ledger.committed + ledger.backlog  # the rounds recorded so far: committed
+        with trio.move_on_after(2.0):
+            while ledger.committed < target and ledger.can_move:
+                await trio.sleep(0.01)
+        query = JournalQuery(table=table, account=account, limit=RECALL_ROUNDS)
+        if ledger.is_async:  # a shared store (Redis) is read on the trio thread
+            rounds = await cast(AsyncStore, ledger.store).journal_rounds(query)
+        else:  # SQLite: its own read connection, off the loop
+            read = cast(SyncStore, ledger.store).journal_rounds
+            rounds = await trio.to_thread.run_sync(read, query)
+        return HistoryRead(conn, account, rounds)
+
+    def on_history_read(self, item: HistoryRead) -> None:
+        rounds = [recall(r, item.account) for r in item.rounds]
+        item.conn.send(wire.HistoryRounds(self.id, rounds))
+
     def on_unhandled(self, cmd: TableCommand[Any]) -> None:
         kind = type(cmd.message).__struct_config__.tag
         self.error(cmd.conn, errors.WRONG_GAME, f"a {self.kind} table does not take {kind!r}", kind)
@@ -665,5 +724,7 @@ BASE_HANDLERS: dict[type, Handler] = {
     StoreStatus: TableActor.on_store_status,
     Expel: TableActor.on_expel,
     wire.Operator: TableActor.on_operator,
+    wire.History: TableActor.on_history,
+    HistoryRead: TableActor.on_history_read,
 }
 TableActor.handlers = BASE_HANDLERS

@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance
+from server.cards import RandomSource
 from server.errors import IllegalAction
 from server.games.banked.base import (
     BankedRound,
@@ -258,7 +259,9 @@ class BlackjackTable(BankedTable):
         return out
 
     # -- the round -----------------------------------------------------------------------
-    def _new_round(self, forced: Forced | None, jackpot: JackpotState | None) -> BankedRound:
+    def _new_round(
+        self, forced: Forced | None, jackpot: JackpotState | None, rng: RandomSource
+    ) -> BankedRound:
         """The round on the frozen layout and its backers, dealt from the table's shoe (a
         forced shoe, dev mode, starts a fresh one)."""
         wagers: dict[int, dict[str, Any]] = {b: dict(ws) for b, ws in self.layout.items()}
@@ -266,7 +269,7 @@ class BlackjackTable(BankedTable):
             wagers[box].setdefault("others", {})[place] = dict(ws)
         fresh = forced is not None and bool(forced.shoe)
         engine = self.bj_cls(
-            self.options, wagers, self.rng, forced, jackpot, shoe=None if fresh else self.shoe
+            self.options, wagers, rng, forced, jackpot, shoe=None if fresh else self.shoe
         )
         self.shoe = engine.shoe
         return engine

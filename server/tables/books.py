@@ -60,7 +60,7 @@ class BooksError(RuntimeError):
 class Books:
     """The money of one table (see the module docstring)."""
 
-    __slots__ = ("_ledger", "_prefix", "names", "round", "table", "totals", "wallet")
+    __slots__ = ("_ledger", "_prefix", "closed", "names", "round", "table", "totals", "wallet")
 
     def __init__(self, table: str, ledger: Ledger) -> None:
         self.table = table
@@ -76,6 +76,8 @@ class Books:
         self.wallet = sum(self.balance(n) for n in self.names)
         #: the round transfers are booked against (``None`` between rounds)
         self.round: str | None = None
+        #: how the last round closed (the journal records it)
+        self.closed: RoundState = "settled"
 
     # -- the primitive ----------------------------------------------------------------------
     def _full(self, name: str) -> str:
@@ -116,6 +118,7 @@ class Books:
         """The round is settled (or void): its transfers and this close are one commit."""
         if self.round is not None:
             self._ledger.close_round(self.round, state)
+            self.closed = state
         self.round = None
 
     # -- poker: stakes and pots -------------------------------------------------------------

@@ -372,12 +372,15 @@ class PokerTable(TableActor):
         if rnd is None or rnd.complete:
             self.error(cmd.conn, errors.NO_ROUND, "no round is being played", "act")
             return
+        verb, amount = cmd.message.verb, cmd.message.amount
         try:  # the engine refuses out of turn (not_your_turn) and illegal actions alike
-            events = rnd.act(seat.number, cmd.message.verb, cmd.message.amount)
+            events = rnd.act(seat.number, verb, amount)
         except IllegalAction as exc:
             code = errors.NOT_YOUR_TURN if exc.code == "not_your_turn" else errors.ILLEGAL_ACTION
+            self.journal.command("act", seat=seat.number, verb=verb, amount=amount, refused=code)
             self.error(cmd.conn, code, exc.message, "act", exc.code, exc.amounts)
             return
+        self.journal.command("act", seat=seat.number, verb=verb, amount=amount)
         self._spend_time(seat, trio.current_time())
         self._after(events)
 
@@ -505,6 +508,7 @@ class PokerTable(TableActor):
             seat_no = self.turn_seat
             if seat_no in self.seats:
                 self.seats[seat_no].bank = 0.0
+            self.journal.command("timeout", seat=seat_no)
             events = rnd.timeout(seat_no)
             verb = next(
                 (e.verb for e in events if type(e) is ActionTaken and e.seat == seat_no),
@@ -586,7 +590,8 @@ class PokerTable(TableActor):
                     posts[n] = self.rules.minimum_wager  # Sch 11 s23A(2): the returner posts
         stacks = {n: self.stake(self.seats[n]) for n in players}
         try:
-            rnd = PokerRound(self.rules, stacks, designated, self.rng, posts=posts or None)
+            rng = self.journal.begin()  # the round's secret fixes its card order (fair.py)
+            rnd = PokerRound(self.rules, stacks, designated, rng, posts=posts or None)
             events = rnd.start()
         except ValueError:  # e.g. a stake that cannot pay a participation fee
             log.exception("table %s: cannot start a round with %s", self.id, stacks)
@@ -598,7 +603,8 @@ class PokerTable(TableActor):
         self.in_round_seats = set(players)
         self.designated = designated
         self.hand += 1
-        self.books.open_round(f"{self.id}.{self.ledger.instance}.{self.hand}")
+        ref = f"{self.id}.{self.ledger.instance}.{self.hand}"
+        self.books.open_round(ref)
         self.last_blinds = list(rnd.blind_seats)
         self.broadcast(
             {
@@ -607,6 +613,24 @@ class PokerTable(TableActor):
                 "designated": designated,
                 "seats": players,
             }
+        )
+        self.open_journal(
+            ref,
+            {
+                "options": dict(self.table.options),
+                "rules": self.rules.describe(),
+                "hand": self.hand,
+                "designated": designated,
+                "posts": {str(n): v for n, v in posts.items()},
+                "seats": {
+                    str(n): {
+                        "account": self.seats[n].account,
+                        "name": self.seats[n].name,
+                        "stake": stacks[n],
+                    }
+                    for n in players
+                },
+            },
         )
         self._after(events)
 
@@ -682,12 +706,13 @@ class PokerTable(TableActor):
         """Deliver engine events (the engine's turn as the table's ``turn``, with the clock),
         then end the round or fold a seat that is sitting out or leaving at its turn."""
         while True:
+            self.journal.events(events)
             turn: TurnToAct | None = None
             for ev in events:
                 if type(ev) is TurnToAct:
                     turn = ev
                 else:
-                    self.broadcast(ev.to_wire(), ev.visible_to)
+                    self.broadcast(ev.to_wire(), ev.visible_to, engine=True)
             events = []
             rnd = self.round
             if rnd is None:
@@ -724,9 +749,12 @@ class PokerTable(TableActor):
     def _fold_events(self, seat: Seat) -> list[Event]:
         assert self.round is not None
         try:
-            return self.round.act(seat.number, "fold")
+            events = self.round.act(seat.number, "fold")
         except IllegalAction:
+            self.journal.command("timeout", seat=seat.number)
             return self.round.timeout(seat.number)
+        self.journal.command("act", seat=seat.number, verb="fold", amount=None)
+        return events
 
     def _auto_fold(self, seat: Seat) -> None:
         self._after(self._fold_events(seat))
@@ -759,6 +787,15 @@ class PokerTable(TableActor):
         stacks = {int(k): v for k, v in result.stacks.items()}
         taken = result.commission + result.fees
         owners = {n: self.seats[n].account for n in self.round_stakes}
+        self.journal.settlement(
+            {
+                "before": {str(n): v for n, v in self.round_stakes.items()},
+                "after": {str(n): v for n, v in stacks.items()},
+                "commission": result.commission,
+                "fees": result.fees,
+                "voided": result.voided,
+            }
+        )
         self.books.settle_pot(self.round_stakes, stacks, taken, owners)
         self.books.close_round("voided" if result.voided else "settled")
         played = self.in_round_seats
@@ -808,6 +845,7 @@ class PokerTable(TableActor):
     def void_round(self, reason: str) -> None:
         """A shutdown voids the round in play: every wager returned (the engine's void)."""
         if self.round is not None and not self.round.complete:
+            self.journal.command("void", reason=reason)
             self._after(self.round.void(reason))
 
 

@@ -199,3 +199,24 @@ def test_every_ledger_key_is_in_one_cluster_slot() -> None:
 
     slots = {hash_slot(k.encode()) for k in [*KEYS, key("alive")]}
     assert slots == {hash_slot(b"ledger")}
+
+
+async def test_the_journal_is_kept_and_read_back_like_sqlites(store: RedisStore) -> None:
+    """A round's records land once (a batch sent again adds nothing) and come back by table
+    and by player, oldest first, with the round's ledger state."""
+    from server.store.journal import JournalEntry, JournalQuery
+
+    start = {"game": "holdem-act", "seats": {"1": {"account": "ann", "stake": 500}}}
+    entries = [
+        JournalEntry("t.1", 1, "t", "start", 1000.0, start),
+        JournalEntry("t.1", 2, "t", "command", 1001.0, {"verb": "fold"}),
+    ]
+    batch = Batch(opened=[RoundOpened("t.1", "t", "p1")], journal=entries)
+    await commit(store, batch)
+    await commit(store, batch, Batch(closed=[RoundClosed("t.1", "settled")]))
+    by_table = await store.journal_rounds(JournalQuery(table="t"))
+    assert [r.ref for r in by_table] == ["t.1"] and by_table[0].state == "settled"
+    assert [e.kind for e in by_table[0].entries] == ["start", "command"]
+    by_player = await store.journal_rounds(JournalQuery(account="ann", limit=10))
+    assert [r.ref for r in by_player] == ["t.1"]
+    assert await store.journal_rounds(JournalQuery(account="bob")) == []

@@ -1,0 +1,122 @@
+"""Replaying a journalled round through its engine, and checking a fair-shuffle reveal.
+
+A journalled round (``server/store/journal.py``) holds what built its engine (``start``),
+the engine commands in order (``command``), the events the engine gave (``event``) and the
+revealed round secret (``reveal``). :func:`replay` rebuilds the engine on a
+:class:`~server.fair.SecretSource` keyed by that secret, feeds it the commands and returns
+the events it gives; :func:`verify_round` (``croupier verify``) checks the reveal against the
+commitment published before the first card and that every event, every card dealt
+included, is what the secret produces (same deck + same commands = same events).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from server import fair
+from server.cards import card, card_str
+from server.games.banked.base import Forced, JackpotState
+from server.games.banked.scenario import round_class
+from server.games.poker import PokerRound, rules_for
+from server.games.poker.events import Event
+from server.store.journal import JournalRound
+
+
+def forced_json(forced: Forced) -> dict[str, Any]:
+    """A dev-forced outcome as JSON (card strings), for the journal's ``start``."""
+    return {
+        "boxes": {str(b): [card_str(c) for c in cs] for b, cs in forced.boxes.items()},
+        "dealer": [card_str(c) for c in forced.dealer],
+        "board": [card_str(c) for c in forced.board],
+        "shoe": [card_str(c) for c in forced.shoe],
+        "outcome": None if forced.outcome is None else dict(forced.outcome),
+    }
+
+
+def forced_from_json(data: Mapping[str, Any] | None) -> Forced | None:
+    if data is None:
+        return None
+    return Forced(
+        {int(b): [card(c) for c in cs] for b, cs in data["boxes"].items()},
+        [card(c) for c in data["dealer"]],
+        [card(c) for c in data["board"]],
+        [card(c) for c in data["shoe"]],
+        data["outcome"],
+    )
+
+
+def replay(rnd: JournalRound, secret: bytes) -> tuple[list[dict[str, Any]], fair.SecretSource]:
+    """The engine events of ``rnd`` replayed with the round secret (and the source)."""
+    start = rnd.start
+    source = fair.SecretSource(secret)
+    out: list[dict[str, Any]] = []
+
+    def add(events: list[Any]) -> None:
+        out.extend(ev.to_wire() for ev in events)
+
+    commands = [c for c in rnd.of("command") if "refused" not in c]
+    if start["kind"] == "poker":
+        stacks = {int(n): int(s["stake"]) for n, s in start["seats"].items()}
+        posts = {int(n): int(v) for n, v in start.get("posts", {}).items()}
+        rules = rules_for(start["game"], dict(start["options"]))
+        poker = PokerRound(rules, stacks, int(start["designated"]), source, posts=posts or None)
+        events: list[Event] = poker.start()
+        add(events)
+        for c in commands:
+            op = c["op"]
+            if op == "act":
+                add(poker.act(int(c["seat"]), str(c["verb"]), c.get("amount")))
+            elif op == "timeout":
+                add(poker.timeout(int(c["seat"])))
+            elif op == "void":
+                add(poker.void(str(c["reason"])))
+        return out, source
+    cls = round_class(start["game"])
+    options = cls.spec.validate_options(dict(start["rules"]))
+    wagers = {int(b): dict(v["wagers"]) for b, v in start["boxes"].items()}
+    jackpot = None if start.get("jackpot") is None else JackpotState(*start["jackpot"])
+    banked = cls(
+        options, wagers, source, forced=forced_from_json(start.get("forced")), jackpot=jackpot
+    )
+    add(banked.start())
+    for c in commands:
+        op = c["op"]
+        if op == "decide":
+            add(banked.decide(int(c["box"]), str(c["verb"]), c.get("amount")))
+        elif op == "insufficient":
+            add(banked.insufficient(int(c["box"])))
+        elif op == "timeout":
+            add(banked.timeout(int(c["box"])))
+        elif op == "void":
+            add(banked.void(str(c["reason"])))
+    return out, source
+
+
+def verify_round(rnd: JournalRound) -> list[str]:
+    """``croupier verify``: what is wrong with a round's reveal (empty: it verifies)."""
+    problems: list[str] = []
+    reveals = rnd.of("reveal")
+    if not reveals:
+        return [f"round {rnd.ref}: no reveal (the round has not ended)"]
+    shown = reveals[-1]
+    published = str(rnd.start.get("commitment", ""))
+    if str(shown.get("commitment")) != published:
+        problems.append("the reveal names another commitment than the one published")
+    if not fair.matches(rnd.ref, str(shown.get("secret", "")), published):
+        problems.append("SHA-256 of the revealed secret does not match the commitment")
+        return problems
+    events, source = replay(rnd, bytes.fromhex(str(shown["secret"])))
+    recorded = rnd.of("event")
+    if fair.draws_json(source) != shown.get("draws"):
+        problems.append("the revealed draws are not those the secret produces")
+    if events != recorded:
+        at = next(
+            (i for i, (a, b) in enumerate(zip(events, recorded, strict=False)) if a != b),
+            min(len(events), len(recorded)),
+        )
+        problems.append(
+            f"event {at}: the secret deals {events[at] if at < len(events) else 'nothing'}, "
+            f"the round recorded {recorded[at] if at < len(recorded) else 'nothing'}"
+        )
+    return problems

@@ -1,0 +1,130 @@
+"""``croupier history export`` and ``croupier verify``: rounds on the record, out of the store.
+
+    croupier history export --format ohh|pokerstars|phh|journal [--table T] [--since TIME]
+                            [--data DIR] [--out FILE]
+    croupier verify ROUND.json [ROUND.json ...]
+
+``history export`` reads the journal of the ledger store in ``--data DIR`` (default
+``./var``; a running server's store can be read) and writes every round of ``--table`` (all
+tables by default) that started at or after ``--since`` (ISO 8601, e.g. ``2026-11-27`` or
+``2026-11-27T20:00:00Z``): ``ohh`` one Open Hand History JSON object per line (every game:
+poker per the spec, Manila and the banked games OHH-style), ``pokerstars`` PokerStars hand
+history text and ``phh`` PHH files (hold'em and Omaha only), ``journal`` the rounds' records
+as JSON (what ``croupier verify`` reads).
+
+``verify`` checks each round in the files (one round, or a list): the revealed secret hashes
+to the commitment published before the first card, and replaying the round through its
+engine with that secret deals the same cards and gives the same events. Exit 0: every round
+verifies; 1: a round does not (each problem printed); 3: a file cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from server.cli import OneLineParser
+from server.store.journal import JournalQuery, JournalRound
+from server.store.model import StoreError
+from server.store.sqlite import SqliteStore, default_data_dir
+
+
+def _since(text: str) -> float:
+    try:
+        when = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO 8601 time (e.g. 2026-11-27T20:00:00Z)"
+        ) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    return when.timestamp()
+
+
+def read_rounds(data: Path, table: str | None, since: float | None) -> list[JournalRound]:
+    store = SqliteStore(data, lock=False, readonly=True)
+    try:
+        return store.journal_rounds(JournalQuery(table=table, since=since))
+    finally:
+        store.close()
+
+
+def formatters() -> dict[str, Callable[[list[JournalRound]], str]]:
+    from server import histories, phh, pokerstars
+
+    return {
+        "phh": phh.export,
+        "pokerstars": pokerstars.export,
+        "ohh": lambda rounds: "".join(
+            histories.dumps_json(histories.ohh(r)) + "\n" for r in rounds
+        ),
+        "journal": lambda rounds: json.dumps([r.to_json() for r in rounds], indent=1) + "\n",
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="croupier history", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    export = sub.add_parser("export", help="hand histories from the journal")
+    export.add_argument("--format", choices=sorted(formatters()), required=True)
+    export.add_argument("--table", help="only this table")
+    export.add_argument("--since", type=_since, help="rounds started at or after (ISO 8601)")
+    export.add_argument(
+        "--data", type=Path, default=default_data_dir(), help="data directory (default ./var)"
+    )
+    export.add_argument("--out", type=Path, help="write here instead of stdout")
+    args = parser.parse_args(argv)
+    try:
+        rounds = read_rounds(args.data, args.table, args.since)
+    except (StoreError, OSError) as exc:
+        print(f"croupier history: cannot read the journal in {args.data}: {exc}", file=sys.stderr)
+        return 3
+    text = formatters()[args.format](rounds)
+    if args.out is not None:
+        args.out.write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def load_rounds(path: Path) -> list[JournalRound]:
+    data: Any = json.loads(path.read_text())
+    items = data if isinstance(data, list) else [data]
+    return [JournalRound.from_json(item) for item in items]
+
+
+def verify_main(argv: list[str] | None = None) -> int:
+    from server.games.replay import verify_round
+
+    parser = OneLineParser(prog="croupier verify", description="check rounds' fair-shuffle reveals")
+    parser.add_argument(
+        "files", nargs="+", type=Path, help="ROUND.json (history export --format journal)"
+    )
+    args = parser.parse_args(argv)
+    bad = checked = 0
+    for path in args.files:
+        try:
+            rounds = load_rounds(path)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"croupier verify: cannot read {path}: {exc}", file=sys.stderr)
+            return 3
+        for rnd in rounds:
+            checked += 1
+            try:
+                problems = verify_round(rnd)
+            except (KeyError, ValueError, TypeError) as exc:
+                problems = [f"the round cannot be replayed: {exc!r}"]
+            if problems:
+                bad += 1
+                for p in problems:
+                    print(f"{rnd.ref}: FAILS: {p}")
+            else:
+                game, digest = rnd.start.get("game"), str(rnd.start["commitment"])
+                print(f"{rnd.ref}: verified ({game}, commitment {digest[:16]}...)")
+    print(f"{checked - bad} of {checked} rounds verified")
+    return 1 if bad else 0

@@ -1,0 +1,197 @@
+"""PokerStars hand history text from the journal (hold'em and Omaha), for tracking software.
+
+The lines follow PokerStars' own format, section by section: the header (``PokerStars Hand
+#N: Hold'em No Limit ($1/$2 USD) - 2026/11/27 20:00:00 UTC``), ``Table '...' 9-max Seat #B
+is the button``, the seats with their stakes, the blinds, ``*** HOLE CARDS ***`` with every
+player's ``Dealt to`` line (an operator's export), the actions (``raises $2 to $6``, ``and is
+all-in``), ``*** FLOP ***`` / ``*** TURN ***`` / ``*** RIVER ***``, uncalled bets,
+``*** SHOW DOWN ***``, who collected what from which pot, and ``*** SUMMARY ***`` with the
+total pot and the rake (our commission). Amounts are dollars with two decimals.
+
+The "button" is PokerStars': the seat before the first blind (ACT's buck holder posts the
+first blind, so the button is the seat before the buck); heads-up the first blind is the
+button. Not exported: Manila (not hold'em or Omaha), a third blind (ACT r 5.3; PokerStars has
+no third blind), participation fees and s23A live/dead posts, and heads-up hands with a wager
+after the flop (ACT starts post-flop betting at the buck, who is PokerStars' button there,
+and a PokerStars button acts last): the same hands PHH leaves out (``server/phh.py``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from decimal import Decimal
+
+from server.histories import button_seat, commission_parts, dollars_exact
+from server.phh import first_board
+from server.store.journal import JournalRound
+
+GAMES = {
+    ("holdem", "no-limit"): "Hold'em No Limit",
+    ("holdem", "limit"): "Hold'em Limit",
+    ("omaha", "full-pot"): "Omaha Pot Limit",
+    ("omaha", "half-pot"): "Omaha Half Pot Limit",
+    ("omaha", "limit"): "Omaha Limit",
+}
+STREETS = {2: "FLOP", 3: "TURN", 4: "RIVER"}
+
+
+def usd(cents: int) -> str:
+    return f"${dollars_exact(cents)}"
+
+
+def hand_number(ref: str) -> int:
+    """A stable all-digit hand number for a round id (PokerStars numbers hands)."""
+    return int(hashlib.sha256(ref.encode()).hexdigest()[:14], 16)
+
+
+def game_name(rnd: JournalRound) -> str | None:
+    """PokerStars' name of the round's game, or None when it is not exported."""
+    start = rnd.start
+    if start.get("kind") != "poker" or rnd.final_state != "settled":
+        return None
+    variant = str(start["game"]).split("-", 1)[0]
+    blinds = start.get("options", {}).get("blinds", [])
+    name = GAMES.get((variant, str(start.get("options", {}).get("structure", "limit"))))
+    events = rnd.of("event")
+    if name is None or len(blinds) != 2 or any(e["type"] == "fee_charged" for e in events):
+        return None
+    if any(e["type"] == "blind_posted" and e["kind"] in ("live", "dead") for e in events):
+        return None
+    if len(start["seats"]) == 2 and any(
+        e["type"] == "action_taken" and i > first_board(events) for i, e in enumerate(events)
+    ):
+        return None
+    return name
+
+
+def hand_text(rnd: JournalRound) -> str | None:
+    """One hand as PokerStars text (None: not exported)."""
+    name = game_name(rnd)
+    if name is None:
+        return None
+    start = rnd.start
+    events = rnd.of("event")
+    seats = {int(n): s for n, s in start["seats"].items()}
+    who = {n: str(s["name"] or s["account"]) for n, s in seats.items()}
+    ring = sorted(seats)
+    button = button_seat(rnd)
+    blinds = [int(b) for b in start["options"]["blinds"]]
+    when = datetime.datetime.fromtimestamp(rnd.at, datetime.UTC).strftime("%Y/%m/%d %H:%M:%S")
+    max_seats = int(start.get("rules", {}).get("max_seats", len(ring)))
+    lines = [
+        f"PokerStars Hand #{hand_number(rnd.ref)}: {name} "
+        f"({usd(blinds[0])}/{usd(blinds[1])} USD) - {when} UTC",
+        f"Table '{rnd.table}' {max_seats}-max Seat #{button} is the button",
+    ]
+    lines += [f"Seat {n}: {who[n]} ({usd(int(seats[n]['stake']))} in chips)" for n in ring]
+    level = 0
+    shown: dict[int, tuple[list[str], str]] = {}
+    mucked: set[int] = set()
+    won: dict[int, int] = {}
+    board: list[str] = []
+    total = rake = 0
+    showdown = False
+    pots = sum(e["type"] == "pot_awarded" for e in events)
+    for ev in events:
+        t = ev["type"]
+        if t == "blind_posted":
+            kind = "small" if ev["kind"] == "blind1" else "big"
+            allin = " and is all-in" if int(ev["stack"]) == 0 else ""
+            lines.append(
+                f"{who[int(ev['seat'])]}: posts {kind} blind {usd(int(ev['amount']))}{allin}"
+            )
+            level = max(level, int(ev["amount"]))
+        elif t == "hole_cards_dealt":
+            if not lines[-1].startswith(("Dealt to", "*** HOLE")):
+                lines.append("*** HOLE CARDS ***")
+            lines.append(f"Dealt to {who[int(ev['seat'])]} [{' '.join(ev['cards'])}]")
+        elif t == "board_dealt":
+            new = list(ev["cards"])
+            label = STREETS.get(int(ev["round"]), "FLOP")
+            if board:
+                lines.append(f"*** {label} *** [{' '.join(board)}] [{' '.join(new)}]")
+            else:
+                lines.append(f"*** {label} *** [{' '.join(new)}]")
+            board += new
+            level = 0
+        elif t == "action_taken":
+            player, verb = who[int(ev["seat"])], str(ev["verb"])
+            amount, to = int(ev["amount"]), int(ev["total"])
+            allin = " and is all-in" if int(ev["stack"]) == 0 and verb != "fold" else ""
+            if verb == "fold":
+                lines.append(f"{player}: folds")
+            elif verb == "check":
+                lines.append(f"{player}: checks")
+            elif verb == "call" or (verb == "allin" and to <= level):
+                lines.append(f"{player}: calls {usd(amount)}{allin}")
+            elif level == 0:
+                lines.append(f"{player}: bets {usd(to)}{allin}")
+            else:
+                lines.append(f"{player}: raises {usd(to - level)} to {usd(to)}{allin}")
+            level = max(level, to)
+        elif t == "uncalled_returned":
+            lines.append(
+                f"Uncalled bet ({usd(int(ev['amount']))}) returned to {who[int(ev['seat'])]}"
+            )
+        elif t in ("hand_shown", "hand_mucked"):
+            if not showdown:
+                lines.append("*** SHOW DOWN ***")
+                showdown = True
+            seat = int(ev["seat"])
+            if t == "hand_shown":
+                shown[seat] = (list(ev["cards"]), str(ev["category"]))
+                lines.append(f"{who[seat]}: shows [{' '.join(ev['cards'])}] ({ev['category']})")
+            else:
+                mucked.add(seat)
+                lines.append(f"{who[seat]}: mucks hand")
+        elif t == "pot_awarded":
+            pot = int(ev["pot"])
+            where = "pot" if pots == 1 else "main pot" if pot == 0 else f"side pot-{pot}"
+            total += int(ev["amount"])
+            rake += int(ev["commission"])
+            for s_text, share in sorted(ev["shares"].items(), key=lambda kv: int(kv[0])):
+                seat = int(s_text)
+                won[seat] = won.get(seat, 0) + int(share)
+                lines.append(f"{who[seat]} collected {usd(int(share))} from {where}")
+    lines.append("*** SUMMARY ***")
+    lines.append(f"Total pot {usd(total)} | Rake {usd(rake)}")
+    if board:
+        lines.append(f"Board [{' '.join(board)}]")
+    for n in ring:
+        role = " (button)" if n == button else ""
+        if n in shown:
+            cards, category = shown[n]
+            result = f"won ({usd(won[n])})" if n in won else "lost"
+            lines.append(
+                f"Seat {n}: {who[n]}{role} showed [{' '.join(cards)}] and {result} with {category}"
+            )
+        elif n in won:
+            lines.append(f"Seat {n}: {who[n]}{role} won ({usd(won[n])})")
+        elif n in mucked:
+            lines.append(f"Seat {n}: {who[n]}{role} mucked")
+        else:
+            lines.append(f"Seat {n}: {who[n]}{role} folded")
+    return "\n".join(lines)
+
+
+def export(rounds: list[JournalRound]) -> str:
+    """Every exported hand, separated by blank lines as PokerStars writes them."""
+    texts = [t for t in (hand_text(r) for r in rounds) if t is not None]
+    return "".join(t + "\n\n\n" for t in texts)
+
+
+def final_stacks(rnd: JournalRound) -> dict[str, Decimal]:
+    """Our stacks after the hand, in dollars, by player name (for comparisons)."""
+    start = rnd.start
+    after = rnd.of("settlement")[-1]["after"]
+    return {
+        str(s["name"] or s["account"]): dollars_exact(int(after.get(n, 0)))
+        for n, s in start["seats"].items()
+    }
+
+
+def commission_shares(rnd: JournalRound) -> dict[str, Decimal]:
+    """Each player's part of the commission (:func:`server.histories.commission_parts`)."""
+    names = {int(n): str(s["name"] or s["account"]) for n, s in rnd.start["seats"].items()}
+    return {names[n]: dollars_exact(c) for n, c in commission_parts(rnd).items()}

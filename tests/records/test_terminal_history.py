@@ -1,0 +1,99 @@
+"""The terminal client shows a player's recalled rounds (``y``) and each round's shuffle
+commitment and reveal (clients/terminal/history.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import trio
+
+from clients.terminal.commands import Command, parse_banked_command, parse_command
+from clients.terminal.history import history_lines
+from clients.terminal.render import event_words
+from tests.clients.support import Bot, config, holdem_table, running_server
+from tests.clients.test_terminal import ROOT, TABLE
+
+
+def test_history_words() -> None:
+    assert parse_command("y") == Command("history")
+    assert parse_banked_command("history").kind == "history"
+    assert history_lines({"rounds": []}) == ["no rounds of yours at this table yet"]
+    lines = history_lines(
+        {
+            "rounds": [
+                {
+                    "at": 1764273600000,
+                    "game": "holdem-act",
+                    "state": "settled",
+                    "seat": 1,
+                    "stake": 15000,
+                    "net": -200,
+                    "events": [
+                        {"type": "hole_cards_dealt", "seat": 1, "cards": ["As", "Kd"]},
+                        {"type": "board_dealt", "cards": ["2c"], "board": ["7h", "8d", "2c"]},
+                    ],
+                },
+                {
+                    "at": 1764273600000,
+                    "game": "baccarat",
+                    "state": "voided",
+                    "net": 0,
+                    "boxes": {"2": {"player": 500}},
+                    "events": [],
+                },
+            ]
+        }
+    )
+    assert lines[0] == "your last 2 rounds here:"
+    assert "your cards As Kd" in lines[1] and "board 7h 8d 2c" in lines[1]
+    assert "lost $2.00" in lines[1] and "stake $150.00" in lines[1]
+    assert "box 2: player $5.00" in lines[2] and "voided" in lines[2]
+    assert event_words({"type": "commitment", "round": "r", "hash": "ab" * 32}).startswith(
+        "shuffle committed: SHA-256 abab"
+    )
+    assert "shuffle revealed" in event_words(
+        {"type": "reveal", "round": "r", "secret": "cd" * 32, "commitment": "ab" * 32}
+    )
+
+
+async def test_terminal_recalls_the_hand_it_played() -> None:
+    async with (
+        running_server(config(holdem_table(TABLE), round_pause=1.0)) as server,
+        trio.open_nursery() as nursery,
+    ):
+        await nursery.start(Bot(server.url, TABLE, 2).run)
+        env = dict(os.environ, COLUMNS="200", PYTHONPATH=str(ROOT))
+        argv = [sys.executable, "-m", "server.cli", "play", "--url", server.url, "--name",
+                "dora", "--table", TABLE, "--buy-in", "$150"]  # fmt: skip
+        with trio.fail_after(90):
+            proc = await trio.lowlevel.open_process(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env=env, cwd=ROOT,
+            )  # fmt: skip
+            assert proc.stdin is not None and proc.stdout is not None
+            output = bytearray()
+
+            async def read() -> None:
+                assert proc.stdout is not None
+                async for chunk in proc.stdout:
+                    output.extend(chunk)
+
+            async with trio.open_nursery() as io:
+                io.start_soon(read)
+                await proc.stdin.send_all(b"f\n")
+                while b"shuffle revealed" not in output:
+                    await trio.sleep(0.05)
+                await proc.stdin.send_all(b"y\n")
+                while b"rounds here" not in output:
+                    await trio.sleep(0.05)
+                await proc.stdin.send_all(b"q\n")
+                await proc.stdin.aclose()
+                await proc.wait()
+        out = output.decode()
+        nursery.cancel_scope.cancel()
+    assert proc.returncode == 0, out
+    assert "shuffle committed" in out and "shuffle revealed" in out
+    assert "your last 1 rounds here:" in out, out
+    assert "your cards" in out.split("your last 1 rounds here:")[1]

@@ -1,0 +1,64 @@
+"""The browser page shows the fair-shuffle commitment and reveal in its round log, and a
+player's recalled rounds (``history``) from the History button (clients/web/history.js)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import trio
+from playwright.sync_api import expect
+
+from tests.clients.support import Bot, config, holdem_table, running_server
+from tests.clients.test_web import (  # noqa: F401  (the module's chromium fixture)
+    DESKTOP,
+    Chromium,
+    _enabled_action,
+    _login_guest,
+    chromium,
+    new_page,
+)
+
+TABLE = "holdem-history"
+
+
+def play_and_recall(browser: Any, http_url: str) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    with new_page(browser, DESKTOP, seen) as page:
+        _login_guest(page, http_url, "carol")
+        row = page.locator(f'tr[data-table="{TABLE}"]')
+        expect(row.locator(".seats-taken")).to_have_text("2", timeout=10_000)
+        row.locator(".join-player").click()
+        expect(page.locator("#table")).to_be_visible()
+        page.fill("#buyin-amount", "$150")
+        page.click("#buyin-btn")
+        log = page.locator("#log")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "Shuffle revealed" not in log.inner_text():
+            verb = _enabled_action(page)
+            if verb is None:
+                page.wait_for_timeout(50)
+                continue
+            page.click(f"#act-{verb}", timeout=5_000)
+        seen["log"] = log.inner_text()
+        page.click("#history-btn")
+        expect(log).to_contain_text("Your last", timeout=10_000)
+        seen["recalled"] = page.locator("#log li.log-mine").all_inner_texts()
+    return seen
+
+
+async def test_browser_shows_the_commitment_reveal_and_history(chromium: Chromium) -> None:  # noqa: F811
+    cfg = config(holdem_table(TABLE, seats=6))
+    async with running_server(cfg) as server, trio.open_nursery() as nursery:
+        for seat in (2, 4):
+            await nursery.start(Bot(server.url, TABLE, seat).run)
+        with trio.fail_after(120):
+            seen = await chromium.run(play_and_recall, server.http_url)
+        nursery.cancel_scope.cancel()
+    assert seen["console_errors"] == []
+    text = seen["log"]
+    assert (
+        text.index("Shuffle committed") < text.index("Your cards:") < text.index("Shuffle revealed")
+    )
+    recalled = [line for line in seen["recalled"] if "holdem" in line]
+    assert recalled and "your cards" in recalled[-1] and "seat" in recalled[-1]
