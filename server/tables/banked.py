@@ -136,6 +136,16 @@ class JackpotAwarded:
     paid: dict[int, int]
 
 
+def with_wager(old: dict[str, int], wager: str, amount: int) -> dict[str, int]:
+    """A box's wagers after one is made, changed, or withdrawn (``amount`` 0; Sch 19 s5(2))."""
+    new = dict(old)
+    if amount:
+        new[wager] = amount
+    else:
+        new.pop(wager, None)
+    return new
+
+
 class Player(Member):
     """A player at the table: the boxes it holds (it may hold several, or none yet)."""
 
@@ -500,16 +510,7 @@ class BankedTable(TableActor):
         if player is None:
             return
         m = cmd.message
-        if not self.books.can_move:
-            self.error(cmd.conn, errors.STORE_UNAVAILABLE, self.books.why_not(), "wager")
-            return
-        if self.phase is not Phase.BETTING:
-            self.error(
-                cmd.conn,
-                errors.BETTING_CLOSED,
-                "no more bets: wait for the next betting window (Sch 19 s3(3))",
-                "wager",
-            )
+        if self._betting_refused(cmd):
             return
         if not self._box_free(cmd.conn, m.box, "wager"):
             return
@@ -537,11 +538,7 @@ class BankedTable(TableActor):
             self.error(cmd.conn, errors.JACKPOT_UNAVAILABLE, UNAVAILABLE_TEXT, "wager")
             return
         old = self.layout.get(m.box, {})
-        new = dict(old)
-        if m.amount:
-            new[m.wager] = m.amount
-        else:
-            new.pop(m.wager, None)
+        new = with_wager(old, m.wager, m.amount)
         if new:
             try:
                 validate_wagers(self.spec, self.options, {m.box: new})
@@ -578,6 +575,22 @@ class BankedTable(TableActor):
                 "box_wagers": dict(new),
             }
         )
+
+    def _betting_refused(self, cmd: TableCommand[wire.Wager]) -> bool:
+        """No wager while the ledger's store is out, nor after no more bets (Sch 19 s3(3));
+        the refusal is sent."""
+        if not self.books.can_move:
+            self.error(cmd.conn, errors.STORE_UNAVAILABLE, self.books.why_not(), "wager")
+            return True
+        if self.phase is not Phase.BETTING:
+            self.error(
+                cmd.conn,
+                errors.BETTING_CLOSED,
+                "no more bets: wait for the next betting window (Sch 19 s3(3))",
+                "wager",
+            )
+            return True
+        return False
 
     def _close_betting(self) -> None:
         """No more bets: the layout is frozen; coin-in, then the deal."""

@@ -53,7 +53,7 @@ from server.games.banked.blackjack.engine import BlackjackRound
 from server.games.banked.blackjack.shoe import BlackjackShoe
 from server.store.model import InsufficientFunds
 from server.tables import books
-from server.tables.banked import BankedTable
+from server.tables.banked import BankedTable, with_wager
 from server.tables.base import Handler, Member, TableCommand
 from server.tables.phases import Phase
 
@@ -119,13 +119,7 @@ class BlackjackTable(BankedTable):
         if player is None:
             return
         m = cmd.message
-        if self.phase is not Phase.BETTING:
-            self.error(
-                cmd.conn,
-                errors.BETTING_CLOSED,
-                "no more bets: wait for the next betting window (Sch 19 s3(3))",
-                "wager",
-            )
+        if self._betting_refused(cmd):
             return
         if not 1 <= m.box <= self.num_boxes:
             self.error(cmd.conn, errors.BAD_BOX, f"boxes are 1 to {self.num_boxes}", "wager")
@@ -146,23 +140,23 @@ class BlackjackTable(BankedTable):
             )
             return
         old = self.back_layout.get(at, {})
-        new = dict(old)
-        if m.amount:
-            new[m.wager] = m.amount
-        else:
-            new.pop(m.wager, None)
+        new = with_wager(old, m.wager, m.amount)
         if new:
             try:
                 self.bj_cls.check_other_wagers(self.options, m.box, at[1], new)
                 self.bj_cls.check_side_wagers(self.options, m.box, at[1], new)
             except IllegalAction as exc:
-                self.error(cmd.conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code)
+                self.error(
+                    cmd.conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts
+                )
                 return
         delta = self._layout_money(new) - self._layout_money(old)
         try:
             balance = self.books.wager(player.account, m.box, delta, at[1])
         except InsufficientFunds as exc:
-            self.error(cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager")
+            self.error(
+                cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager", amounts=exc.amounts()
+            )
             return
         if new:
             self.back_layout[at] = new
