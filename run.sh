@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # croupier developer entry point. Does all set-up on a fresh machine, then runs the job.
-#   ./run.sh serve [ARGS]    run the server (127.0.0.1, in-memory stores, default tables)
-#   ./run.sh test [ARGS]     run the whole test suite (installs redis-server and chromium)
+#   ./run.sh serve [ARGS]    run the server (127.0.0.1, default tables; its ledger in ./var)
+#   ./run.sh test [ARGS]     ruff, mypy and the whole test suite (installs redis-server, chromium, tmux)
 #   ./run.sh croupier ARGS   any croupier subcommand (scenario, play, loadtest, demo)
 set -euo pipefail
 cd "$(dirname "$0")"
