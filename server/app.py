@@ -560,6 +560,8 @@ def _first(group: BaseExceptionGroup[StoreError]) -> BaseException:
 
 
 async def _main(config: ServerConfig) -> None:
+    from server.store.redis import public_url
+
     async with trio.open_nursery() as nursery:
         running: RunningServer = await nursery.start(
             functools.partial(serve, config, port=config.port)
@@ -572,7 +574,13 @@ async def _main(config: ServerConfig) -> None:
         )
         print(f"  page:    {running.http_url}", flush=True)
         print(f"  clients: {running.url}", flush=True)
-        where = "in memory (tests only)" if config.data is None else f"in {config.data}/"
+        where = (
+            f"in Redis {public_url(config.redis)}"
+            if config.redis and config.redis_ledger
+            else "in memory (tests only)"
+            if config.data is None
+            else f"in {config.data}/"
+        )
         recovered = running.croupier.recovered
         print(
             f"  ledger:  {where}; crash recovery voided {recovered['rounds_voided']} rounds, "

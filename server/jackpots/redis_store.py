@@ -36,8 +36,8 @@ from typing import Any
 import coredis
 import coredis.exceptions
 import trio
-from coredis.retry import NoRetryPolicy
 
+from server import redis_client
 from server.jackpots.model import (
     BASIS,
     POOL_NAME,
@@ -57,6 +57,7 @@ from server.jackpots.model import (
     check_pool_name,
     verify,
 )
+from server.redis_client import RedisClient
 from server.store.witness import Witness, pool_stream, verdict
 
 log = logging.getLogger(__name__)
@@ -101,7 +102,7 @@ class RedisJackpotService:
 
     def __init__(
         self,
-        client: coredis.Redis[str],
+        client: RedisClient,
         nursery: trio.Nursery,
         *,
         op_timeout: float = 1.0,
@@ -635,12 +636,10 @@ class RedisJackpotService:
 @asynccontextmanager
 async def open_redis_service(url: str, **options: Any) -> AsyncIterator[RedisJackpotService]:
     """Connect (lazily: a Redis that is down at start only makes the service unavailable)."""
-    client: coredis.Redis[str] = coredis.Redis.from_url(
+    client: RedisClient = redis_client.connect(
         url,
-        decode_responses=True,
         connect_timeout=options.pop("connect_timeout", 0.5),
         stream_timeout=options.pop("stream_timeout", 2.0),
-        retry_policy=NoRetryPolicy(),
     )
     try:
         async with client, trio.open_nursery() as nursery:

@@ -44,9 +44,10 @@ import anyio
 import coredis
 import coredis.exceptions
 import trio
-from coredis.retry import NoRetryPolicy
 from coredis.tokens import PureToken
 
+from server import redis_client
+from server.redis_client import RedisClient
 from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
 from server.store.model import (
     Batch,
@@ -95,15 +96,11 @@ def public_url(url: str) -> str:
     return urlunsplit(parts)
 
 
-def connect(url: str, *, timeout: float = 5.0) -> coredis.Redis[str]:
-    """A client that fails fast (no retries: the ledger retries whole commits)."""
-    return coredis.Redis.from_url(
-        url,
-        decode_responses=True,
-        connect_timeout=0.5,
-        stream_timeout=timeout,
-        retry_policy=NoRetryPolicy(),
-    )
+def connect(url: str, *, timeout: float = 5.0) -> RedisClient:
+    """A client that fails fast (no retries: the ledger retries whole commits); one Redis or
+    a Redis Cluster (``server/redis_client.py``)."""
+    client: RedisClient = redis_client.connect(url, stream_timeout=timeout)
+    return client
 
 
 def _encode(batch: Batch) -> str:
@@ -142,7 +139,7 @@ class RedisStore:
 
     def __init__(
         self,
-        client: coredis.Redis[str],
+        client: RedisClient,
         url: str,
         *,
         op_timeout: float = 5.0,
@@ -211,9 +208,20 @@ class RedisStore:
         return self._loaded
 
     async def appendonly(self) -> bool:
-        """Whether Redis persists every write in its append-only file (CONFIG GET)."""
-        reply = await self._call(self.client.config_get(["appendonly"]))
-        return str(reply.get("appendonly", "no")).lower() == "yes"
+        """Whether Redis persists every write in its append-only file (CONFIG GET; on a
+        cluster, every primary)."""
+        if not redis_client.is_cluster(self.url):
+            reply = await self._call(self.client.config_get(["appendonly"]))
+            return str(reply.get("appendonly", "no")).lower() == "yes"
+        nodes = await self._call(self.client.cluster_nodes())
+        for node in nodes:
+            if "master" not in node["flags"]:
+                continue
+            async with redis_client.node_client(self.url, node["host"], node["port"]) as one:
+                reply = await self._call(one.config_get(["appendonly"]))
+            if str(reply.get("appendonly", "no")).lower() != "yes":
+                return False
+        return True
 
     # -- commit -------------------------------------------------------------------------------
     async def commit(self, batches: list[Batch]) -> int:

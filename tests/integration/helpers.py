@@ -39,9 +39,10 @@ def free_port() -> int:
 class RedisServer:
     """A ``redis-server`` this test owns, with AOF (fsync always) so a restart keeps pools."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *extra: str) -> None:
         self.port = free_port()
         self.dir = directory
+        self.extra = extra
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -64,6 +65,7 @@ class RedisServer:
                 "always",
                 "--save",
                 "",
+                *self.extra,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -86,6 +88,64 @@ class RedisServer:
             self.proc.kill()
             self.proc.wait(10)
             self.proc = None
+
+
+class RedisCluster:
+    """A three-master Redis Cluster on loopback ports (Debian's redis-server with
+    ``cluster-enabled yes``, then ``redis-cli --cluster create``), AOF on every node."""
+
+    def __init__(self, directory: Path) -> None:
+        self.nodes = []
+        for i in range(3):
+            node_dir = directory / f"node{i}"
+            node_dir.mkdir(parents=True)
+            self.nodes.append(
+                RedisServer(
+                    node_dir,
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    str(node_dir / "nodes.conf"),
+                )
+            )
+
+    @property
+    def url(self) -> str:
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in self.nodes)
+
+    def start(self) -> None:
+        for node in self.nodes:
+            node.start()
+        subprocess.run(
+            [
+                "redis-cli",
+                "--cluster",
+                "create",
+                *(f"127.0.0.1:{n.port}" for n in self.nodes),
+                "--cluster-replicas",
+                "0",
+                "--cluster-yes",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=30,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            info = subprocess.run(
+                ["redis-cli", "-p", str(self.nodes[0].port), "cluster", "info"],
+                capture_output=True,
+                text=True,
+                timeout=5,
+            ).stdout
+            if "cluster_state:ok" in info:
+                return
+            time.sleep(0.1)
+        raise RuntimeError("the Redis Cluster did not come up")
+
+    def kill(self) -> None:
+        for node in self.nodes:
+            node.kill()
 
 
 def write_tables(path: Path, tables: list[dict[str, Any]]) -> Path:

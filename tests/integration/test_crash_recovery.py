@@ -29,6 +29,7 @@ import trio
 from server.store.redis import connect, key, parse_transfer
 from tests.integration.helpers import (
     BotStats,
+    RedisCluster,
     RedisServer,
     ServerProcess,
     banked_bot,
@@ -108,14 +109,19 @@ async def _play_until_killed(url: str, server: ServerProcess, seconds: float, se
         loadtest.wait(10)
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", "redis", "cluster"])
 def redis_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | None]:
-    """None: the SQLite store of --data; else every store in this (AOF) redis-server."""
+    """None: the SQLite store of --data; else every store in this (AOF) redis-server, or in
+    a three-master Redis Cluster (``redis+cluster://``)."""
     if request.param == "sqlite":
         yield None
         return
     (tmp_path / "redis").mkdir()
-    redis = RedisServer(tmp_path / "redis")
+    redis: RedisServer | RedisCluster = (
+        RedisCluster(tmp_path / "redis")
+        if request.param == "cluster"
+        else RedisServer(tmp_path / "redis")
+    )
     redis.start()
     try:
         yield redis.url
