@@ -45,6 +45,11 @@ JACKPOT_UNAVAILABLE = "jackpot_unavailable"  # jackpot wagers closed: pool unrea
 NO_DECISION = "no_decision"  # the box owes no decision now
 DEV_ONLY = "dev_only"  # a dev-mode command on a server with a secret
 BAD_CARDS = "bad_cards"  # dev_force cards this game cannot deal
+# stadium tables (electronic player terminals, QLD Sch 19)
+GAME_FULL = "game_full"  # the game has its approved maximum of terminals (Sch 19 s2(3))
+NOT_STAFF = "not_staff"  # a staff command from an account without a role that may give it
+BAD_RESULT = "bad_result"  # a result the game cannot have, or entered when none is awaited
+NO_SUCH_ROUND = "no_such_round"  # a correction of a round the table no longer keeps
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -80,6 +85,10 @@ ERROR_CODES: dict[str, str] = {
     NO_DECISION: "that box owes no decision now",
     DEV_ONLY: "only a server in dev mode takes this command",
     BAD_CARDS: "those cards cannot be dealt in this game",
+    GAME_FULL: "the game has its approved maximum number of terminals (QLD Sch 19 s2(3))",
+    NOT_STAFF: "only staff with the right role may do that (QLD Sch 19 s6)",
+    BAD_RESULT: "that result is not one of this game's, or no result is awaited now",
+    NO_SUCH_ROUND: "the table keeps no settled round with that number to correct",
 }
 
 

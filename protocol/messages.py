@@ -154,6 +154,85 @@ class DevForce(_Client, tag="dev_force", frozen=True):
     board: Cards = []
 
 
+# -- stadium tables (electronic player terminals on one shared outcome, QLD Sch 19) -----------
+Position = Annotated[str, msgspec.Meta(min_length=1, max_length=48, pattern=r"^[a-z0-9_]+$")]
+DeviceRef = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+StaffRole = Literal["dealer", "stickperson", "boxperson", "supervisor", "manager"]
+#: a result as the game's scenario shape (``{"number": 17}``, ``{"dice": [1, 4, 4]}``,
+#: ``{"segment": "b"}``, ``{"dice": [3, 4]}``, ``{"cards": [...]}``) or ``{"invalid": reason}``
+Outcome = Annotated[dict[str, Any], msgspec.Meta(max_length=2)]
+
+
+class Place(_Client, tag="place", frozen=True):
+    """A terminal makes, changes (``amount`` is the wager's new total) or withdraws
+    (``amount`` 0) a wager on a layout position while betting is open (Sch 19 s5(2))."""
+
+    table: TableId
+    position: Position
+    amount: Amount
+
+
+class Marker(_Client, tag="marker", frozen=True):
+    """Craps: the on (``True``) / off marker on a place, buy, hardway or come-odds wager (s7)."""
+
+    table: TableId
+    position: Position
+    on: bool
+
+
+class Collect(_Client, tag="collect", frozen=True):
+    """Move every wager left riding on this terminal's layout to its credit meter (s7(4))."""
+
+    table: TableId
+
+
+class CreditIn(_Client, tag="credit_in", frozen=True):
+    """Buy credits from the wallet onto the terminal's credit meter (Sch 19 s4(2));
+    idempotent on ``device_ref``."""
+
+    table: TableId
+    amount: Amount
+    device_ref: DeviceRef | None = None
+
+
+class CashOut(_Client, tag="cash_out", frozen=True):
+    """Pay the credit meter (after collecting the layout) to the player's account (s9(3))."""
+
+    table: TableId
+
+
+class EnterResult(_Client, tag="result", frozen=True):
+    """Staff (dealer or supervisor): the live result of the round, or ``{"invalid": reason}``
+    (a no spin / no roll)."""
+
+    table: TableId
+    outcome: Outcome
+
+
+class CloseBetting(_Client, tag="close_betting", frozen=True):
+    """Staff: call "no more bets" now (the physical process sets the close)."""
+
+    table: TableId
+
+
+class CorrectResult(_Client, tag="correct_result", frozen=True):
+    """Staff: the result of ``round`` was wrong; re-settle it on ``outcome`` (Sch 19 s10(2))."""
+
+    table: TableId
+    round: Seq
+    outcome: Outcome
+
+
+class SetLimits(_Client, tag="set_limits", frozen=True):
+    """Supervisor or manager: new wager limits for the table or one ``terminal``, after the
+    notice of Part 2 s12(1)."""
+
+    table: TableId
+    minimum: Amount
+    maximum: Amount
+    terminal: Annotated[int, msgspec.Meta(ge=1, le=100_000)] | None = None
+
+
 ClientMessage = (
     Hello
     | Lobby
@@ -168,6 +247,15 @@ ClientMessage = (
     | Decide
     | Recall
     | DevForce
+    | Place
+    | Marker
+    | Collect
+    | CreditIn
+    | CashOut
+    | EnterResult
+    | CloseBetting
+    | CorrectResult
+    | SetLimits
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -183,6 +271,15 @@ CLIENT_TYPES: tuple[str, ...] = (
     "decide",
     "recall",
     "dev_force",
+    "place",
+    "marker",
+    "collect",
+    "credit_in",
+    "cash_out",
+    "result",
+    "close_betting",
+    "correct_result",
+    "set_limits",
 )
 
 

@@ -39,26 +39,33 @@ from server.config import DEFAULT_PORT, DEFAULT_TABLES, ConfigError, ServerConfi
 from server.connections import run_connection
 from server.errors import ScenarioError
 from server.games.poker import rules_for
-from server.games.registry import GAMES, TableKind
+from server.games.registry import TableKind, table_kind
 from server.jackpots.service import open_jackpot_service
 from server.router import Router
 from server.tables.banked import BankedTable
 from server.tables.base import Shutdown, TableActor
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
+from server.tables.stadium import StadiumTable
 from server.wallet import Wallet
 
 log = logging.getLogger("croupier.server")
 
 #: The table class of each kind of table (game ids and their kinds: server.games.registry).
-TABLE_CLASSES: dict[TableKind, type[TableActor]] = {"poker": PokerTable, "banked": BankedTable}
+TABLE_CLASSES: dict[TableKind, type[TableActor]] = {
+    "poker": PokerTable,
+    "banked": BankedTable,
+    "stadium": StadiumTable,
+}
 
 
-def table_class(game: str) -> type[TableActor]:
-    entry = GAMES.get(game)
-    if entry is None or entry.kind is None:
-        raise ConfigError(f"unknown game {game!r}" if entry is None else f"no tables of {game}")
-    return TABLE_CLASSES[entry.kind]
+def table_class(game: str, kind: str | None = None) -> type[TableActor]:
+    """The class of a table of ``game``; ``kind`` as the table config asks (default: the
+    game's first kind in the registry)."""
+    try:
+        return TABLE_CLASSES[table_kind(game, kind)]
+    except LookupError as exc:
+        raise ConfigError(str(exc.args[0])) from None
 
 
 class Croupier:
@@ -70,13 +77,16 @@ class Croupier:
         self.wallet = Wallet()
         self.tables: dict[str, TableActor] = {}
         seat_index: dict[str, set[str]] = {}  # account -> table ids, shared by the tables
+        sessions: dict[str, set[str]] = {}  # account -> stadium tables (one credit meter)
         for table in config.tables:
             try:
-                kind = table_class(table.game)
+                kind = table_class(table.game, table.kind)
             except ConfigError as exc:
                 raise ConfigError(f"table {table.id}: {exc}") from None
             actor = self.tables[table.id] = kind(table, config, self.wallet)
             actor.seat_index = seat_index
+            if isinstance(actor, StadiumTable):
+                actor.sessions = sessions
         self.router = Router(config, self.accounts, self.wallet, self.tables, seat_index)
         self.connections: set[Connection] = set()
 
@@ -93,7 +103,7 @@ class Croupier:
             "stakes": sum(m["stakes"] for m in per_table),
             "commission": sum(m["commission"] for m in per_table),
         }
-        if any(isinstance(t, BankedTable) for t in self.tables.values()):
+        if any(isinstance(t, BankedTable | StadiumTable) for t in self.tables.values()):
             for key in ("house", "jackpot_contributed", "jackpot_paid"):
                 out[key] = sum(m[key] for m in per_table)
         return out
@@ -263,18 +273,27 @@ def main(argv: list[str] | None = None) -> int:
         help="keep jackpot pools in Redis (redis://HOST:PORT), shared by every "
         "server on it; default: in memory, this process only",
     )
+    parser.add_argument(
+        "--staff",
+        metavar="ACCOUNT=ROLE",
+        action="append",
+        type=_staff,
+        default=[],
+        help="give an account a staff role at stadium tables (dealer, stickperson, "
+        "boxperson, supervisor, manager): result entry, corrections, limits; repeatable",
+    )
     args = parser.parse_args(argv)
     try:
         tables = load_tables(args.tables)
         for t in tables:
             try:
-                kind = table_class(t.game)
+                kind = table_class(t.game, t.kind)
             except ConfigError as exc:
                 raise ConfigError(f"table {t.id}: {exc}") from None
             if kind is PokerTable:
                 rules_for(t.game, dict(t.options))
-            elif kind is BankedTable:
-                BankedTable.check_config(t)
+            elif kind is BankedTable or kind is StadiumTable:
+                kind.check_config(t)
     except (ConfigError, ScenarioError) as exc:
         print(f"croupier serve: {exc}", file=sys.stderr)
         return 2
@@ -289,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         round_pause=args.round_pause,
         starting_balance=args.starting_balance,
         redis=args.redis,
+        staff=dict(args.staff),
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     try:
@@ -296,6 +316,13 @@ def main(argv: list[str] | None = None) -> int:
     except* KeyboardInterrupt:  # Ctrl-C: trio raises it in an ExceptionGroup after _main's
         pass  # graceful shutdown (rounds voided, stakes returned, clients closed with 1001)
     return 0
+
+
+def _staff(text: str) -> tuple[str, str]:
+    account, _, role = text.partition("=")
+    if not account or role not in ("dealer", "stickperson", "boxperson", "supervisor", "manager"):
+        raise argparse.ArgumentTypeError(f"ACCOUNT=ROLE with a staff role, not {text!r}")
+    return account, role
 
 
 async def _main(config: ServerConfig) -> None:

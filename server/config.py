@@ -35,6 +35,11 @@ class TableConfig:
     jackpot_pool: str | None = None  # linked progressive pool id (jackpot wagers only with one)
     betting_seconds: float = 15.0  # the betting window's countdown (Sch 19 s5(4))
     decision_seconds: float = 20.0  # time for each box's decision; then the engine's timeout
+    # the kind of table (None: the game's default; server/games/registry.py)
+    kind: str | None = None
+    # stadium tables (server/tables/stadium.py)
+    max_terminals: int = 1000  # terminals approved for the game (Sch 19 s2(3))
+    result_source: str = "rng"  # "rng" (the CSPRNG) or "dealer" (a staff ``result`` message)
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,9 @@ class ServerConfig:
     close_timeout: float = 2.0
     web_root: Path = WEB_ROOT
     redis: str | None = None  # jackpot pools in Redis (croupier serve --redis URL)
+    #: staff roles by account (``dealer``, ``stickperson``, ``boxperson``, ``supervisor``,
+    #: ``manager``): who may enter and correct results and change limits (QLD Sch 19 s6)
+    staff: dict[str, str] = field(default_factory=dict)
 
     @property
     def dev(self) -> bool:

@@ -1,0 +1,241 @@
+"""Stadium tables over real sockets (QLD Sch 19, electronic table games).
+
+* 200 terminals on one roulette table for 20 rounds: every wager settled, money conserved
+  (wallets + meters + layout + house == issued) after every round (s4, s7);
+* a wager after "no more bets" is refused and changes nothing (s3(3));
+* a dealer enters results, a no spin leaves the wagers standing (roulette s17), a correction
+  re-settles the round exactly by adjustments (s10(2));
+* a terminal that disconnects mid-window finds its wagers and meter on reconnect;
+* a join beyond ``max_terminals`` is refused with ``game_full`` (s2(3)).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import pytest
+import trio
+
+from clients.client import Client, ServerError
+from clients.stadium import (
+    cash_out,
+    correct_result,
+    credit_in,
+    enter_result,
+    place,
+    until_event,
+)
+from server.app import RunningServer, serve
+from server.config import ServerConfig, TableConfig
+from tests.integration.helpers import conserved
+
+TABLE = "rou"
+OUTSIDE = ["red", "black", "odd", "even", "low", "high", "dozen_1", "column_2"]
+
+
+def config(**kw: Any) -> ServerConfig:
+    table = TableConfig(
+        id=TABLE,
+        game="roulette",
+        kind="stadium",
+        seed=kw.pop("seed", 7),
+        options={"minimum": 100, "maximum": 10_000, **kw.pop("options", {})},
+        betting_seconds=kw.pop("betting_seconds", 0.6),
+        max_terminals=kw.pop("max_terminals", 1000),
+        result_source=kw.pop("result_source", "rng"),
+    )
+    return ServerConfig(
+        port=0,
+        tables=(table,),
+        round_pause=kw.pop("round_pause", 0.05),
+        starting_balance=100_000,
+        close_timeout=1.0,
+        outbound_queue=1024,
+        **kw,
+    )
+
+
+@asynccontextmanager
+async def running(cfg: ServerConfig) -> AsyncIterator[RunningServer]:
+    async with trio.open_nursery() as nursery:
+        server: RunningServer = await nursery.start(functools.partial(serve, cfg))
+        try:
+            yield server
+        finally:
+            with trio.CancelScope(shield=True):
+                await server.aclose()
+
+
+def money(server: RunningServer) -> dict[str, int]:
+    return server.croupier.money()
+
+
+async def test_200_terminals_20_rounds_money_conserved() -> None:
+    """s4(2) credits, s5 wagers, s7 settlement on one shared spin, for 200 terminals."""
+    n_terms, rounds = 200, 20
+    async with running(config()) as server, AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(Client.connect(server.url, name=f"t{i}"))
+            for i in range(n_terms)
+        ]
+        settled: list[int] = [0] * n_terms
+        results: dict[int, Any] = {}
+
+        async def terminal(i: int, c: Client) -> None:
+            rng = random.Random(i)
+            await c.join(TABLE)
+            await credit_in(c, TABLE, 20_000)
+            while settled[i] < rounds:
+                opened = await until_event(c, TABLE, "betting_open")
+                for position in rng.sample(OUTSIDE, rng.randint(0, 2)):
+                    try:
+                        await place(c, TABLE, position, 100 * rng.randint(1, 5))
+                    except ServerError as exc:  # the window closed under us: allowed
+                        assert exc.code in ("betting_closed", "insufficient_funds"), exc
+                done = await until_event(c, TABLE, "round_result")
+                assert done["round"] == opened["round"]
+                results.setdefault(done["round"], done["outcome"])
+                assert results[done["round"]] == done["outcome"]  # one shared outcome
+                settled[i] += 1
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for i, c in enumerate(clients):
+                    nursery.start_soon(terminal, i, c)
+        table = server.croupier.tables[TABLE]
+        assert len(table.members) == n_terms
+        assert conserved({"money": money(server)})
+        assert table.books.totals.get("wager", 0) > 0 and table.books.totals.get("won", 0) > 0
+        issued = money(server)["issued"]
+        for c in clients:  # cash out: every cent back in a wallet or with the house
+            await c.leave(TABLE)
+        m = money(server)
+        assert m["stakes"] == 0 and m["wallets"] + m["house"] == issued
+
+
+async def test_wager_after_no_more_bets_is_refused_and_changes_nothing() -> None:
+    """s3(3): nothing is accepted after "no more bets", whenever the client sent it."""
+    cfg = config(result_source="dealer", staff={"dealer-1": "dealer"})
+    async with running(cfg) as server:
+        token = server.croupier.accounts.issue("dealer-1", "Dealer")
+        async with (
+            Client.connect(server.url, name="ann") as ann,
+            Client.connect(server.url, token=token) as dealer,
+        ):
+            await ann.join(TABLE)
+            await dealer.join(TABLE, role="spectator")
+            await credit_in(ann, TABLE, 5_000)
+            await until_event(ann, TABLE, "betting_open")
+            ack = await place(ann, TABLE, "straight_17", 500)
+            assert ack["wagers"] == {"straight_17": 500} and ack["credits"] == 4_500
+            await until_event(ann, TABLE, "no_more_bets")
+            before = (money(server), ann.balance)
+            for position, amount in (("red", 100), ("straight_17", 0), ("straight_17", 900)):
+                with pytest.raises(ServerError) as refused:
+                    await place(ann, TABLE, position, amount)
+                assert refused.value.code == "betting_closed"
+            assert (money(server), ann.balance) == before
+            table = server.croupier.tables[TABLE]
+            assert table.frozen == {1: {"straight_17": 500}}
+            await enter_result(dealer, TABLE, {"number": 17})
+            s = await until_event(ann, TABLE, "settlement")
+            assert s["wagers"]["straight_17"]["net"] == 500 * 35
+            assert s["credits"] == 4_500 + 500 * 35 and s["riding"] == {"straight_17": 500}
+            assert conserved({"money": money(server)})
+
+
+async def test_dealer_result_no_spin_and_correction_resettle_exactly() -> None:
+    """ETG-05 entered results; roulette s17 no spin (wagers stand); s10(2) correction."""
+    cfg = config(
+        result_source="dealer",
+        staff={"dealer-1": "dealer", "boss": "manager"},
+        options={"winning_stake_policy": "auto_collect"},
+    )
+    async with running(cfg) as server:
+        tokens = {a: server.croupier.accounts.issue(a, a) for a in ("dealer-1", "boss")}
+        async with (
+            Client.connect(server.url, name="ann") as ann,
+            Client.connect(server.url, name="bob") as bob,
+            Client.connect(server.url, token=tokens["dealer-1"]) as dealer,
+            Client.connect(server.url, token=tokens["boss"]) as boss,
+        ):
+            for c in (ann, bob):
+                await c.join(TABLE)
+                await credit_in(c, TABLE, 10_000)
+            await dealer.join(TABLE, role="spectator")
+            await boss.join(TABLE, role="spectator")
+            # a player may not enter results (s6)
+            with pytest.raises(ServerError) as not_staff:
+                await ann.request(
+                    {"type": "result", "table": TABLE, "outcome": {"number": 1}}, "never"
+                )
+            assert not_staff.value.code == "not_staff"
+            opened = await until_event(ann, TABLE, "betting_open")
+            await place(ann, TABLE, "red", 1_000)
+            await place(ann, TABLE, "straight_3", 200)
+            await until_event(bob, TABLE, "betting_open")
+            await place(bob, TABLE, "straight_1", 100)
+            await until_event(ann, TABLE, "no_more_bets")
+            await enter_result(dealer, TABLE, {"invalid": "ball left the wheel"})
+            spin = await until_event(ann, TABLE, "no_spin")
+            assert spin["round"] == opened["round"]
+            await enter_result(dealer, TABLE, {"number": 38})
+            bad = await dealer.request({"type": "ping", "nonce": 1}, "error")
+            assert bad["code"] == "bad_result"
+            await enter_result(dealer, TABLE, {"number": 1})  # wrong: the ball was on 3
+            first = await until_event(ann, TABLE, "settlement")
+            assert first["net"] == 1_000 - 200 and first["credits"] == 10_000 + 1_000 - 200
+            await until_event(bob, TABLE, "settlement")
+            house = money(server)["house"]
+            fixed = await correct_result(boss, TABLE, first["round"], {"number": 3})
+            assert fixed["old"] == {"number": 1} and fixed["new"] == {"number": 3}
+            assert fixed["role"] == "manager"
+            adj_ann = await until_event(ann, TABLE, "round_adjusted")
+            adj_bob = await until_event(bob, TABLE, "round_adjusted")
+            # on 3 (red): red wins 1,000, straight 3 wins 7,000; bob's straight 1 loses
+            assert adj_ann["amount"] == (1_000 + 7_000) - (1_000 - 200)
+            assert adj_ann["credits"] == 10_000 + 8_000
+            assert adj_bob["amount"] == -100 - 3_500 and adj_bob["credits"] == 10_000 - 100
+            assert money(server)["house"] == house - adj_ann["amount"] - adj_bob["amount"]
+            recall = await ann.recall(TABLE)
+            assert recall is not None and recall["result"] == {"number": 3}
+            assert recall["won_total"] == 8_000 and recall["bet_total"] == 1_200
+            assert conserved({"money": money(server)})
+            assert (await cash_out(ann, TABLE))["amount"] == 18_000
+
+
+async def test_disconnect_mid_window_finds_wagers_and_meter_on_reconnect() -> None:
+    async with running(config(betting_seconds=1.5)) as server:
+        async with Client.connect(server.url, name="ann") as ann:
+            token = ann.token
+            await ann.join(TABLE)
+            await credit_in(ann, TABLE, 3_000)
+            await until_event(ann, TABLE, "betting_open")
+            await place(ann, TABLE, "dozen_2", 700)
+        async with Client.connect(server.url, token=token) as again:
+            view = await again.join(TABLE)
+            snap = view.snapshot["view"] if hasattr(view, "snapshot") else None
+            table = server.croupier.tables[TABLE]
+            got = table.view_for(table.members[again.account or ""])
+            assert got["wagers"] == {"dozen_2": 700} and got["credit_meter"] == 2_300
+            assert snap is None or snap["wagers"] == {"dozen_2": 700}
+            s = await until_event(again, TABLE, "settlement")
+            assert s["bet_total"] == 700
+
+
+async def test_join_beyond_max_terminals_is_refused() -> None:
+    async with running(config(max_terminals=2)) as server:
+        async with (
+            Client.connect(server.url) as a,
+            Client.connect(server.url) as b,
+            Client.connect(server.url) as c,
+        ):
+            await a.join(TABLE)
+            await b.join(TABLE)
+            with pytest.raises(ServerError) as full:
+                await c.join(TABLE)
+            assert full.value.code == "game_full"
