@@ -44,7 +44,6 @@ from __future__ import annotations
 import copy
 import logging
 import math
-import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Mapping
@@ -55,30 +54,27 @@ import trio
 
 from protocol import errors
 from protocol import messages as wire
-from protocol.messages import RoundRecall, TableInfo
+from protocol.messages import TableInfo
 from server.cards import CardError, RandomSource, card, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
-from server.games.banked.base import (
-    BankedRound,
-    CardsDealt,
-    Event,
-    Forced,
-    InvalidRound,
-    WagerSettled,
-)
+from server.games.banked import base as rules
 from server.games.banked.craps import NO_ROLL_REASONS, Craps, Layout
 from server.games.banked.outcome import OutcomeDeclared, SharedOutcomeRound
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
 from server.games.visibility import EVERYONE, Visibility
 from server.money import dollars
-from server.tables import books
-from server.tables.base import BASE_HANDLERS, Handler, Member, TableActor, TableCommand
+from server.tables import books, phases, views, window
+from server.tables.base import Handler, Member, TableCommand
 from server.tables.connection import Connection
-from server.tables.phases import Phase
-from server.tables.views import ms_left
 from server.wallet import InsufficientFunds, Wallet
+
+Phase = phases.Phase
+BankedRound = rules.BankedRound
+Event = rules.Event
+InvalidRound = rules.InvalidRound
+WindowTable = window.WindowTable
 
 log = logging.getLogger("croupier.tables.stadium")
 
@@ -296,7 +292,7 @@ class OneShot(Play):
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                 raise InvalidRound('a coup is entered as {"cards": ["9h", "Kd", ...]}')
             try:
-                forced = Forced(shoe=[card(c) for c in cards])
+                forced = rules.Forced(shoe=[card(c) for c in cards])
             except CardError as exc:
                 raise InvalidRound(str(exc)) from None
         rnd = t.round_cls(options, frozen, t.rng, forced=forced)
@@ -318,7 +314,7 @@ class OneShot(Play):
         wagers: dict[int, dict[str, dict[str, Any]]] = {n: {} for n in frozen}
         standing: dict[int, dict[str, int]] = {}
         for ev in events:
-            if type(ev) is WagerSettled:
+            if type(ev) is rules.WagerSettled:
                 stake = frozen[ev.box][ev.wager]
                 wagers[ev.box][ev.wager] = {
                     "stake": stake,
@@ -433,7 +429,7 @@ class Rolls(Play):
         self.engine = None
         wagers: dict[int, dict[str, dict[str, Any]]] = {n: {} for n in frozen}
         for ev in events:
-            if type(ev) is WagerSettled:
+            if type(ev) is rules.WagerSettled:
                 stake = frozen.get(ev.box, {}).get(ev.wager, 0)
                 wagers.setdefault(ev.box, {})[ev.wager] = {
                     "stake": stake,
@@ -483,7 +479,7 @@ def _declared(events: list[Event], rnd: BankedRound) -> tuple[dict[str, Any] | N
     if status is not None:
         hands: dict[str, list[str]] = {}
         for ev in events:
-            if type(ev) is CardsDealt:
+            if type(ev) is rules.CardsDealt:
                 hands.setdefault(ev.to, []).extend(ev.cards)
         return {"hands": hands, "winner": getattr(rnd, "outcome", "")}, status
     return None, ""
@@ -523,7 +519,7 @@ class LimitChange:
     announced: int  # wall clock, ms
 
 
-class StadiumTable(TableActor):
+class StadiumTable(WindowTable):
     """A table of terminals on one shared outcome (see the module docstring)."""
 
     kind = "stadium"
@@ -562,24 +558,13 @@ class StadiumTable(TableActor):
         self.terminal_limits: dict[int, tuple[int, int]] = {}
         self.grandfathered: dict[str, int] = {}  # account -> the minimum it keeps (s12(2))
         self.changes: list[LimitChange] = []
-        self.round_no = 0
-        self.round_id = ""
-        self.instance = f"{time.time_ns() & 0xFFFFFFFF:08x}"
-        self.closes_at = math.inf
-        self.next_round_at = math.inf
         self.frozen: dict[int, dict[str, int]] = {}
         self.records: deque[RoundRecord] = deque(maxlen=int(self.stadium["kept_rounds"]))
-        self.last_round: dict[str, dict[str, Any]] = {}
         self.owed: dict[str, int] = {}  # account -> cents a correction could not take back
         self.device_refs: set[tuple[str, str]] = set()
         #: account -> the stadium tables it plays at (the server shares one among its
         #: tables: the credit meter is cashed out when the last is left)
         self.sessions: dict[str, set[str]] = {}
-
-    @classmethod
-    def check_config(cls, table: TableConfig) -> None:
-        """Raise ConfigError if ``table`` cannot be tabled (``croupier serve`` exit 2)."""
-        cls(table, ServerConfig(), Wallet())
 
     def engine_options(self) -> dict[str, Any]:
         return dict(self.options)
@@ -639,8 +624,8 @@ class StadiumTable(TableActor):
             "no_more_bets": not betting,
             "round": self.round_no,
             "round_id": self.round_id,
-            "closes_in_ms": ms_left(self.closes_at, now) if betting else 0,
-            "server_time": _wall_ms(),
+            "closes_in_ms": views.ms_left(self.closes_at, now) if betting else 0,
+            "server_time": window.wall_ms(),
             "terminal": terminal.number if terminal else None,
             "wagers": dict(self.play.wagers(terminal.number)) if terminal else {},
             "credit_meter": self._meter(terminal.account) if terminal else None,
@@ -831,43 +816,19 @@ class StadiumTable(TableActor):
         self._ack(terminal, None)
 
     # -- the betting window (s3, s5) ----------------------------------------------------------
-    def _open_betting(self, now: float) -> None:
+    def open_betting(self, now: float) -> None:
         self._apply_limit_changes(now)
-        self.phases.to(Phase.BETTING)
-        self.round_no += 1
-        self.round_id = f"{self.id}.{self.instance}.{self.round_no}"
-        self.books.open_round(self.round_id)
         self.frozen = {}
+        self.open_window(now)
         self.play.open()
         self._enforce_limits()
-        self.closes_at = now + self.table.betting_seconds
-        self.next_round_at = math.inf
-        wall = _wall_ms()
-        self.broadcast(
-            {
-                "type": "betting_open",
-                "round": self.round_no,
-                "round_id": self.round_id,
-                "closes_in_ms": int(self.table.betting_seconds * 1000),
-                "server_time": wall,
-                "closes_at": wall + int(self.table.betting_seconds * 1000),
-            }
-        )
 
     def on_place(self, cmd: TableCommand[wire.Place]) -> None:
         """Make, change or withdraw a wager (s5(1)-(3)); refused after no more bets (s3(3))."""
         terminal = self._terminal(cmd, "place")
-        if terminal is None:
+        if terminal is None or self.refuse_after_close(cmd.conn, "place"):
             return
         m = cmd.message
-        if self.phase is not Phase.BETTING:
-            self.error(
-                cmd.conn,
-                errors.BETTING_CLOSED,
-                "no more bets: wait for the next betting window (Sch 19 s3(3))",
-                "place",
-            )
-            return
         n, account = terminal.number, terminal.account
         before = sum(self.play.wagers(n).values())
         need = self.play.cost_bound(n, m.position, m.amount)
@@ -909,10 +870,7 @@ class StadiumTable(TableActor):
     def on_marker(self, cmd: TableCommand[wire.Marker]) -> None:
         """Craps: the on / off marker (Sch 4 s7), while betting is open."""
         terminal = self._terminal(cmd, "marker")
-        if terminal is None:
-            return
-        if self.phase is not Phase.BETTING:
-            self.error(cmd.conn, errors.BETTING_CLOSED, "no more bets", "marker")
+        if terminal is None or self.refuse_after_close(cmd.conn, "marker"):
             return
         try:
             self.play.mark(terminal.number, cmd.message.position, cmd.message.on)
@@ -941,9 +899,9 @@ class StadiumTable(TableActor):
         if self.phase is not Phase.BETTING:
             self.error(cmd.conn, errors.BETTING_CLOSED, "betting is not open", "close_betting")
             return
-        self._close_betting()
+        self.close_betting()
 
-    def _close_betting(self) -> None:
+    def close_betting(self) -> None:
         """No more bets (s3(2)(d)): the layout is frozen; the result source decides or is
         awaited."""
         self.closes_at = math.inf
@@ -1217,7 +1175,7 @@ class StadiumTable(TableActor):
             m.maximum,
             self.round_no + 1 + int(self.stadium["limit_notice_rounds"]),
             now + wait,
-            _wall_ms(),
+            window.wall_ms(),
         )
         self.changes.append(change)
         self.broadcast({"type": "limits_notice", **self._notice(change)})
@@ -1282,10 +1240,7 @@ class StadiumTable(TableActor):
             return None
         return account, role
 
-    # -- recall ---------------------------------------------------------------------------------
-    def on_recall(self, cmd: TableCommand[wire.Recall]) -> None:
-        cmd.conn.send(RoundRecall(self.id, self.last_round.get(cmd.conn.account or "")))
-
+    # -- other kinds' messages -------------------------------------------------------------------
     def on_other_kind(self, cmd: TableCommand[Any]) -> None:
         ref = type(cmd.message).__struct_config__.tag
         self.error(
@@ -1296,7 +1251,7 @@ class StadiumTable(TableActor):
         )
 
     handlers: ClassVar[Mapping[type, Handler]] = {
-        **BASE_HANDLERS,
+        **window.WINDOW_HANDLERS,
         wire.Place: on_place,
         wire.Marker: on_marker,
         wire.Collect: on_collect,
@@ -1306,7 +1261,6 @@ class StadiumTable(TableActor):
         wire.CloseBetting: on_close_betting,
         wire.CorrectResult: on_correct_result,
         wire.SetLimits: on_set_limits,
-        wire.Recall: on_recall,
         wire.Wager: on_other_kind,
         wire.Decide: on_other_kind,
         wire.Act: on_other_kind,
@@ -1315,26 +1269,6 @@ class StadiumTable(TableActor):
         wire.SitIn: on_other_kind,
         wire.DevForce: on_other_kind,
     }
-
-    # -- time ------------------------------------------------------------------------------------
-    def round_deadline(self) -> float:
-        deadline = self.closes_at
-        if self.phase in (Phase.IDLE, Phase.PAUSE) and self.members and not self.closing:
-            deadline = min(deadline, self.next_round_at)
-        return deadline
-
-    def on_round_time(self, now: float) -> None:
-        if self.phase is Phase.BETTING and now >= self.closes_at:
-            self._close_betting()
-        if (
-            self.phase in (Phase.IDLE, Phase.PAUSE)
-            and not self.closing
-            and self.members
-            and now >= self.next_round_at
-        ):
-            self._open_betting(now)
-        if self.phase is Phase.PAUSE and not self.members:
-            self.phases.to(Phase.IDLE)
 
     def void_round(self, reason: str) -> None:
         """A shutdown: wagers waiting for a result go back to the meters (the round is void);
@@ -1353,10 +1287,6 @@ class StadiumTable(TableActor):
                 self.books.release(self.numbers[n], n, sum(ws.values()))
             self.play.carried = Layout()
             self.play.engine = None
-
-
-def _wall_ms() -> int:
-    return int(time.time() * 1000)
 
 
 # -- the layouts terminals draw (ETG-10, -12) -----------------------------------------------
