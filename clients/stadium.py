@@ -8,33 +8,44 @@ waits for its answer (``bet_ack``, ``credit_meter``...), keeping other messages 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from clients.client import Client, Message, ServerError
 
 
 async def until_event(
-    client: Client, table: str, kind: str, ref: str | None = None
+    client: Client,
+    table: str,
+    kind: str,
+    ref: str | None = None,
+    where: Callable[[dict[str, Any]], bool] = lambda event: True,
 ) -> dict[str, Any]:
-    """The next ``kind`` event of ``table`` (an error whose ``ref`` is ``ref`` raises);
-    everything else received meanwhile is kept for :meth:`Client.recv`."""
+    """The next ``kind`` event of ``table`` matching ``where`` (an error whose ``ref`` is
+    ``ref`` raises); everything else received meanwhile is kept for :meth:`Client.recv`."""
     kept: list[Message] = []
     try:
         while True:
-            reply = client._track(await client._recv_raw())
+            if client._pending:  # messages kept by an earlier wait come first, in order
+                reply = client._pending.popleft()
+            else:
+                reply = client._track(await client._recv_raw())
             if ref is not None and reply.get("type") == "error" and reply.get("ref") == ref:
                 raise ServerError(reply)
             event = reply.get("event") if reply.get("type") == "event" else None
-            if event is not None and reply.get("table") == table and event.get("type") == kind:
+            if (
+                event is not None
+                and reply.get("table") == table
+                and event.get("type") == kind
+                and where(event)
+            ):
                 return dict(event)
             kept.append(reply)
     finally:
-        client._pending.extend(kept)
+        client._pending.extendleft(reversed(kept))
 
 
-async def credit_in(
-    client: Client, table: str, amount: int, device_ref: str | None = None
-) -> int:
+async def credit_in(client: Client, table: str, amount: int, device_ref: str | None = None) -> int:
     """Buy credits from the wallet; returns the credit meter."""
     msg: Message = {"type": "credit_in", "table": table, "amount": amount}
     if device_ref is not None:

@@ -909,6 +909,7 @@ class StadiumTable(WindowTable):
         self.frozen = {n: dict(ws) for n, ws in self.play.layout().items() if ws}
         self.broadcast({"type": "no_more_bets", "round": self.round_no})
         if not self.frozen and not isinstance(self.play, Rolls):
+            self._announce(None, "no wagers: no spin", "none")
             self._end_round()
             return
         now, outcome = self.source.at_no_more_bets()
@@ -979,19 +980,25 @@ class StadiumTable(WindowTable):
             self.craps_before if isinstance(self.play, Rolls) else None,
         )
         self.records.append(record)
+        self._announce(
+            played.outcome, played.call, self.source.name if outcome is None else "entered"
+        )
+        for n in sorted(owners):
+            self._settlement(record, played, n)
+        self._end_round()
+
+    def _announce(self, outcome: dict[str, Any] | None, call: str, source: str) -> None:
+        """The round's result to everyone (s7(1); general.md C-6: only after no more bets)."""
         self.broadcast(
             {
                 "type": "round_result",
                 "round": self.round_no,
                 "round_id": self.round_id,
-                "outcome": played.outcome,
-                "call": played.call,
-                "source": self.source.name if outcome is None else "entered",
+                "outcome": outcome,
+                "call": call,
+                "source": source,
             }
         )
-        for n in sorted(owners):
-            self._settlement(record, played, n)
-        self._end_round()
 
     def _book_settlement(
         self, played: Played, holds: dict[int, int], owners: dict[int, str]

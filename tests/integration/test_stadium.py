@@ -64,7 +64,8 @@ async def running(cfg: ServerConfig) -> AsyncIterator[RunningServer]:
     async with trio.open_nursery() as nursery:
         server: RunningServer = await nursery.start(functools.partial(serve, cfg))
         try:
-            yield server
+            with trio.fail_after(60):  # a test that waits for a frame never sent fails
+                yield server
         finally:
             with trio.CancelScope(shield=True):
                 await server.aclose()
@@ -72,6 +73,17 @@ async def running(cfg: ServerConfig) -> AsyncIterator[RunningServer]:
 
 def money(server: RunningServer) -> dict[str, int]:
     return server.croupier.money()
+
+
+async def window(client: Client, server: RunningServer, table: str = TABLE) -> dict[str, Any]:
+    """The ``betting_open`` of the window open now (older ones kept meanwhile are skipped)."""
+    current = server.croupier.tables[table]
+    return await until_event(
+        client,
+        table,
+        "betting_open",
+        where=lambda e: e["round"] == current.round_no and current.phase.value == "betting",
+    )
 
 
 async def test_200_terminals_20_rounds_money_conserved() -> None:
@@ -96,8 +108,9 @@ async def test_200_terminals_20_rounds_money_conserved() -> None:
                         await place(c, TABLE, position, 100 * rng.randint(1, 5))
                     except ServerError as exc:  # the window closed under us: allowed
                         assert exc.code in ("betting_closed", "insufficient_funds"), exc
-                done = await until_event(c, TABLE, "round_result")
-                assert done["round"] == opened["round"]
+                done = await until_event(
+                    c, TABLE, "round_result", where=lambda e: e["round"] == opened["round"]
+                )
                 results.setdefault(done["round"], done["outcome"])
                 assert results[done["round"]] == done["outcome"]  # one shared outcome
                 settled[i] += 1
@@ -129,10 +142,12 @@ async def test_wager_after_no_more_bets_is_refused_and_changes_nothing() -> None
             await ann.join(TABLE)
             await dealer.join(TABLE, role="spectator")
             await credit_in(ann, TABLE, 5_000)
-            await until_event(ann, TABLE, "betting_open")
+            opened = await window(ann, server)
             ack = await place(ann, TABLE, "straight_17", 500)
             assert ack["wagers"] == {"straight_17": 500} and ack["credits"] == 4_500
-            await until_event(ann, TABLE, "no_more_bets")
+            await until_event(
+                ann, TABLE, "no_more_bets", where=lambda e: e["round"] == opened["round"]
+            )
             before = (money(server), ann.balance)
             for position, amount in (("red", 100), ("straight_17", 0), ("straight_17", 900)):
                 with pytest.raises(ServerError) as refused:
@@ -174,12 +189,13 @@ async def test_dealer_result_no_spin_and_correction_resettle_exactly() -> None:
                     {"type": "result", "table": TABLE, "outcome": {"number": 1}}, "never"
                 )
             assert not_staff.value.code == "not_staff"
-            opened = await until_event(ann, TABLE, "betting_open")
+            opened = await window(ann, server)
             await place(ann, TABLE, "red", 1_000)
             await place(ann, TABLE, "straight_3", 200)
-            await until_event(bob, TABLE, "betting_open")
             await place(bob, TABLE, "straight_1", 100)
-            await until_event(ann, TABLE, "no_more_bets")
+            await until_event(
+                ann, TABLE, "no_more_bets", where=lambda e: e["round"] == opened["round"]
+            )
             await enter_result(dealer, TABLE, {"invalid": "ball left the wheel"})
             spin = await until_event(ann, TABLE, "no_spin")
             assert spin["round"] == opened["round"]
@@ -214,7 +230,7 @@ async def test_disconnect_mid_window_finds_wagers_and_meter_on_reconnect() -> No
             token = ann.token
             await ann.join(TABLE)
             await credit_in(ann, TABLE, 3_000)
-            await until_event(ann, TABLE, "betting_open")
+            await window(ann, server)
             await place(ann, TABLE, "dozen_2", 700)
         async with Client.connect(server.url, token=token) as again:
             view = await again.join(TABLE)
@@ -239,3 +255,66 @@ async def test_join_beyond_max_terminals_is_refused() -> None:
             with pytest.raises(ServerError) as full:
                 await c.join(TABLE)
             assert full.value.code == "game_full"
+
+
+async def test_craps_line_odds_and_no_roll_with_a_stickperson() -> None:
+    """Sch 4: a win bet through its point with odds (s14), a place bet standing, a no roll
+    (s23: every wager stands), each roll one betting window."""
+    table = TableConfig(
+        id="crp",
+        game="craps",
+        kind="stadium",
+        options={"minimum": 500, "maximum": 10_000},
+        betting_seconds=0.4,
+        result_source="dealer",
+    )
+    cfg = ServerConfig(
+        port=0,
+        tables=(table,),
+        round_pause=0.05,
+        close_timeout=1.0,
+        staff={"stick": "stickperson"},
+    )
+    async with running(cfg) as server:
+        token = server.croupier.accounts.issue("stick", "Stick")
+        async with (
+            Client.connect(server.url, name="ann") as ann,
+            Client.connect(server.url, token=token) as stick,
+        ):
+            with trio.fail_after(20):
+                await ann.join("crp")
+                await stick.join("crp", role="spectator")
+                await credit_in(ann, "crp", 10_000)
+
+                async def roll(dice: Any) -> dict[str, Any]:
+                    await until_event(stick, "crp", "awaiting_result")
+                    await enter_result(stick, "crp", dice)
+                    return await until_event(ann, "crp", "round_result")
+
+                await window(ann, server, "crp")
+                with pytest.raises(ServerError) as early:
+                    await place(ann, "crp", "win_odds", 500)
+                assert early.value.reason == "no_point"
+                await place(ann, "crp", "win", 500)
+                assert (await roll({"dice": [2, 4]}))["call"] == "6"
+                await window(ann, server, "crp")
+                view = server.croupier.tables["crp"].view_for(
+                    server.croupier.tables["crp"].members[ann.account or ""]
+                )
+                assert view["puck"] == 6 and view["wagers"] == {"win": 500}
+                await place(ann, "crp", "win_odds", 500)
+                ack = await place(ann, "crp", "place_8", 600)
+                assert ack["wagers"] == {"win": 500, "win_odds": 500, "place_8": 600}
+                assert ack["credits"] == 10_000 - 1_600
+                nr = await roll({"invalid": "off_table"})
+                assert nr["outcome"] is None and nr["call"] == "no roll"
+                await window(ann, server, "crp")
+                hard = await roll({"dice": [3, 3]})
+                assert hard["call"] == "6 the hard way"
+                s = await until_event(
+                    ann, "crp", "settlement", where=lambda e: e["round"] == hard["round"]
+                )
+                assert s["wagers"]["win"]["net"] == 500 and s["wagers"]["win_odds"]["net"] == 600
+                assert s["riding"] == {"win": 500, "place_8": 600}  # the win bet stays up
+                assert s["credits"] == 10_000 - 1_600 + 500 + 600 + 500
+                assert conserved({"money": money(server)})

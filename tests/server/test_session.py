@@ -217,7 +217,7 @@ def test_croupier_serve_prints_its_url():
         ws = next(line.split()[-1] for line in lines if "clients:" in line)
         assert page.startswith("http://127.0.0.1:") and ws.startswith("ws://127.0.0.1:")
         with urllib.request.urlopen(page + "health", timeout=10) as r:
-            assert json.loads(r.read())["tables"] == 15  # 6 poker + 9 banked tables
+            assert json.loads(r.read())["tables"] == 20  # 6 poker + 9 banked + 5 stadium
     finally:
         proc.terminate()
         proc.wait(timeout=20)
