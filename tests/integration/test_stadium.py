@@ -109,7 +109,7 @@ async def test_200_terminals_20_rounds_money_conserved() -> None:
                     except ServerError as exc:  # the window closed under us: allowed
                         assert exc.code in ("betting_closed", "insufficient_funds"), exc
                 done = await until_event(
-                    c, TABLE, "round_result", where=lambda e: e["round"] == opened["round"]
+                    c, TABLE, "round_result", where=lambda e, r=opened["round"]: e["round"] == r
                 )
                 results.setdefault(done["round"], done["outcome"])
                 assert results[done["round"]] == done["outcome"]  # one shared outcome
