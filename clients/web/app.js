@@ -268,7 +268,8 @@ function newRound(t, seats) {
 
 function onSnapshot(msg) {
   const previous = state.table && state.table.id === msg.table ? state.table : null;
-  state.table = isBankedView(msg.view) ? newBankedTable(msg) : newTable(msg);
+  state.table = window.Stadium && Stadium.isView(msg.view) ? Stadium.newTable(msg)
+    : isBankedView(msg.view) ? newBankedTable(msg) : newTable(msg);
   if (previous) {  // a resumed seat: the snapshot replaces the state, the log carries on
     state.table.log = previous.log;
     addLog(state.table, `Reconnected (${Math.max(0, msg.seq - previous.seq - 1)} messages missed).`, "sys");
@@ -302,6 +303,7 @@ function addLog(t, text, kind = "") {
 function onEvent(ev) {
   const t = state.table;
   const type = ALIASES[ev.type] || ev.type;
+  if (t.stadium) return Stadium.onEvent(t, ev);
   if (t.banked) return onBankedEvent(t, ev);
   if (!t.poker) return logGeneric(t, type, ev);
   const r = t.round;
@@ -598,6 +600,7 @@ function renderTable() {
   $("crumb-table").textContent = t.info.name || t.id;
   $("table-title").textContent = `${t.info.name || t.id}` + (t.hand ? ` \u00b7 hand #${t.hand}` : "");
   $("banked").hidden = true;
+  if (window.Stadium && Stadium.render(t)) return;
   if (t.banked) return renderBanked(t);
   if (!t.poker) return renderOtherTable(t);
   renderBoard(t);
@@ -1381,6 +1384,7 @@ function renderBankedResult(t) {
 function onRecall(msg) {
   const t = state.table;
   if (!t || t.id !== msg.table) return;
+  if (t.stadium) { Stadium.onRecall(t, msg); renderTable(); return; }
   const r = msg.last_round;
   if (!r) { toast("No previous round at this table yet."); return; }
   const boxes = Object.entries(r.boxes || {}).map(([b, x]) =>

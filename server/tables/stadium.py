@@ -740,10 +740,6 @@ class StadiumTable(WindowTable):
         number = member.number if isinstance(member, Terminal) else None
         return {"type": "terminal_left", "terminal": number, "reason": reason}
 
-    def _connection_event(self, member: Member, connected: bool) -> dict[str, Any]:
-        number = member.number if isinstance(member, Terminal) else None
-        return {"type": "connection", "terminal": number, "connected": connected}
-
     def _terminal(self, cmd: TableCommand[Any], ref: str) -> Terminal | None:
         member = self.member_for(cmd.conn, ref)
         return member if isinstance(member, Terminal) else None
@@ -997,6 +993,7 @@ class StadiumTable(WindowTable):
                 "outcome": outcome,
                 "call": call,
                 "source": source,
+                "puck": self.play.puck() if isinstance(self.play, Rolls) else None,
             }
         )
 
