@@ -24,6 +24,7 @@ from clients.terminal.session import (
     read_commands,
     read_lines,
 )
+from clients.terminal.stadium import StadiumSession
 
 
 def lobby_table(tables: list[dict[str, Any]]) -> Table:
@@ -121,7 +122,8 @@ async def session(
         )
     )
     banked = isinstance(view.view.get("table", {}).get("wagers"), list)
-    if role == "player" and not banked and not view.stake:
+    stadium = bool(view.view.get("table", {}).get("stadium"))
+    if role == "player" and not banked and not stadium and not view.stake:
         wanted = parse_amount(args.buy_in) if args.buy_in else None
         amount = buy_in_amount(chosen, 0, wanted)
         try:
@@ -131,7 +133,7 @@ async def session(
             console.print(f"[red]buy-in refused: {exc}[/red]")
     rng = random.Random(args.seed) if args.bot else None
     live = not args.bot and not args.plain and console.is_terminal and sys.stdin.isatty()
-    kind = BankedSession if banked else PokerSession
+    kind = StadiumSession if stadium else BankedSession if banked else PokerSession
     player: Session = kind(
         client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
     )
