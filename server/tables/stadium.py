@@ -903,7 +903,9 @@ class StadiumTable(WindowTable):
         self.closes_at = math.inf
         self.phases.to(Phase.NO_MORE_BETS)
         self.frozen = {n: dict(ws) for n, ws in self.play.layout().items() if ws}
-        self.broadcast({"type": "no_more_bets", "round": self.round_no})
+        self.broadcast(
+            {"type": "no_more_bets", "round": self.round_no, "server_time": window.wall_ms()}
+        )
         if not self.frozen and not isinstance(self.play, Rolls):
             self._announce(None, "no wagers: no spin", "none")
             self._end_round()
