@@ -48,6 +48,7 @@ class TerminalStats:
     wagers: int = 0
     refused: dict[str, int] = field(default_factory=dict)
     settled: int = 0
+    frame_bytes: list[int] = field(default_factory=list)  # the frames with a settlement
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +57,7 @@ class TerminalStats:
             "wagers": self.wagers,
             "refused": self.refused,
             "settled": self.settled,
+            "frame_bytes": self.frame_bytes,
         }
 
 
@@ -79,7 +81,7 @@ async def terminal(
                 raw = await ws.recv()
                 at = time.time() * 1000
                 for m in unbatch(msgpack.unpackb(raw, raw=False, strict_map_key=False)):
-                    yield at, m
+                    yield at, len(raw), m
 
         await send({"type": "hello", "protocol": 1})
         await send({"type": "join", "table": table})
@@ -88,7 +90,7 @@ async def terminal(
         done = 0
         choices = POSITIONS.get(game, ("red",))
         minimum = 100
-        async for at, m in frames():
+        async for at, size, m in frames():
             if m.get("type") == "snapshot":
                 minimum = m["view"]["game_config"]["limits"]["minimum"]
                 if ready is not None:
@@ -116,13 +118,14 @@ async def terminal(
                     stats.latencies_ms.append(ms)
                     r = ev["round"]
                     stats.round_max_ms[r] = max(stats.round_max_ms.get(r, 0.0), ms)
+                    stats.frame_bytes.append(size)
                 stats.settled += 1
                 done += 1
                 if done >= rounds:
                     break
         await send({"type": "cash_out", "table": table})
         await send({"type": "leave", "table": table})
-        async for _at, m in frames():
+        async for _at, _size, m in frames():
             if m.get("type") == "left":
                 break
 

@@ -87,6 +87,10 @@ STADIUM_OPTIONS: dict[str, Any] = {
     "limit_notice_rounds": 3,  # Part 2 s12(1)(a): three hands' notice of a limit change
     "higher_minimum_notice_seconds": 1200,  # Part 2 s12(1)(c): 20 minutes for a higher minimum
     "kept_rounds": 20,  # settled rounds kept for recall and correction (s3(2), s10)
+    #: Part 2 s12(1) "scheduled" (notice) or s12(2) "immediate_grandfathered": a higher
+    #: minimum at once, the players already playing keeping the old one until they leave
+    "min_increase_mode": "scheduled",
+    "approval": None,  # ETG-01: the game's approval id and version, in every round record
 }
 
 #: What an invalid result does, per game (general.md §3, R-VOID): ``stand`` = the wagers stand
@@ -296,7 +300,14 @@ class OneShot(Play):
             except CardError as exc:
                 raise InvalidRound(str(exc)) from None
         rnd = t.round_cls(options, frozen, t.rng, forced=forced)
-        return rnd, rnd.start()
+        events = rnd.start()
+        if forced is not None:
+            drawn = sum(len(ev.cards) for ev in events if type(ev) is rules.CardsDealt)
+            if drawn != len(forced.shoe):
+                raise InvalidRound(
+                    f"the coup draws {drawn} cards by the tableau; {len(forced.shoe)} entered"
+                )
+        return rnd, events
 
     def play(self, outcome: Mapping[str, Any] | None) -> Played:
         frozen = {n: dict(ws) for n, ws in self._layout.items() if ws}
@@ -539,6 +550,10 @@ class StadiumTable(WindowTable):
         self.stadium = {k: raw.pop(k, v) for k, v in STADIUM_OPTIONS.items()}
         if self.stadium["winning_stake_policy"] not in ("ride", "auto_collect"):
             raise ConfigError(f"table {table.id}: winning_stake_policy is ride or auto_collect")
+        if self.stadium["min_increase_mode"] not in ("scheduled", "immediate_grandfathered"):
+            raise ConfigError(
+                f"table {table.id}: min_increase_mode is scheduled or immediate_grandfathered"
+            )
         raw["num_boxes"] = table.max_terminals
         self.round_cls: type[BankedRound] = round_class(table.game)
         self.spec = self.round_cls.spec
@@ -995,6 +1010,7 @@ class StadiumTable(WindowTable):
                 "outcome": outcome,
                 "call": call,
                 "source": source,
+                "approval": self.stadium["approval"],
                 "puck": self.play.puck() if isinstance(self.play, Rolls) else None,
             }
         )
@@ -1174,12 +1190,20 @@ class StadiumTable(WindowTable):
             return
         now = trio.current_time()
         current = self.terminal_limits.get(m.terminal, self.limits) if m.terminal else self.limits
-        wait = self.stadium["higher_minimum_notice_seconds"] if m.minimum > current[0] else 0
+        higher = m.minimum > current[0]
+        rounds = int(self.stadium["limit_notice_rounds"])
+        wait = self.stadium["higher_minimum_notice_seconds"] if higher else 0
+        if higher and self.stadium["min_increase_mode"] == "immediate_grandfathered":
+            for member in self.members.values():  # s12(2): those playing keep the old minimum
+                if isinstance(member, Terminal) and m.terminal in (None, member.number):
+                    kept = self.grandfathered.get(member.account, current[0])
+                    self.grandfathered[member.account] = min(kept, current[0])
+            rounds, wait = 0, 0
         change = LimitChange(
             m.terminal,
             m.minimum,
             m.maximum,
-            self.round_no + 1 + int(self.stadium["limit_notice_rounds"]),
+            self.round_no + 1 + rounds,
             now + wait,
             window.wall_ms(),
         )

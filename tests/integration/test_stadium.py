@@ -318,3 +318,106 @@ async def test_craps_line_odds_and_no_roll_with_a_stickperson() -> None:
                 assert s["riding"] == {"win": 500, "place_8": 600}  # the win bet stays up
                 assert s["credits"] == 10_000 - 1_600 + 500 + 600 + 500
                 assert conserved({"money": money(server)})
+
+
+async def test_one_credit_meter_for_two_games_and_limits_with_notice() -> None:
+    """s4(3): one meter, reserved atomically by wagers at two tables; s8 + Part 2 s12(1):
+    a terminal's lower maximum takes effect after three rounds' notice; s12(2): a higher
+    minimum at once, the terminal already playing keeps the old one."""
+    rou = TableConfig(
+        id="rou2",
+        game="roulette",
+        kind="stadium",
+        options={"minimum": 100, "maximum": 10_000},
+        betting_seconds=0.3,
+    )
+    sic = TableConfig(
+        id="sic2",
+        game="sic-bo",
+        kind="stadium",
+        options={"minimum": 100, "maximum": 10_000, "min_increase_mode": "immediate_grandfathered"},
+        betting_seconds=0.3,
+    )
+    cfg = ServerConfig(
+        port=0, tables=(rou, sic), round_pause=0.02, close_timeout=1.0, staff={"sup": "supervisor"}
+    )
+    async with running(cfg) as server:
+        token = server.croupier.accounts.issue("sup", "Sup")
+        async with (
+            Client.connect(server.url, name="ann") as ann,
+            Client.connect(server.url, token=token) as sup,
+        ):
+            await ann.join("rou2")
+            await ann.join("sic2")
+            assert await credit_in(ann, "rou2", 1_000) == 1_000
+            await window(ann, server, "sic2")
+            ack = await place(ann, "sic2", "big", 600)
+            assert ack["credits"] == 400  # the same meter, seen from the other table
+            await window(ann, server, "rou2")
+            with pytest.raises(ServerError) as short:
+                await place(ann, "rou2", "red", 500)
+            assert short.value.code == "insufficient_funds"
+            # limits: a lower maximum for terminal 1 at the roulette table, with notice
+            rou_table = server.croupier.tables["rou2"]
+            await sup.join("rou2", role="spectator")
+            await sup.send(
+                {
+                    "type": "set_limits",
+                    "table": "rou2",
+                    "minimum": 100,
+                    "maximum": 300,
+                    "terminal": 1,
+                }
+            )
+            notice = await until_event(ann, "rou2", "limits_notice")
+            assert notice["from_round"] == rou_table.round_no + 4
+            changed = await until_event(ann, "rou2", "limits_changed")
+            assert changed == {"type": "limits_changed", "minimum": 100, "maximum": 300}
+            assert rou_table.round_no == notice["from_round"]
+            # sic-bo: a higher minimum at once; ann keeps the old one (s12(2))
+            await sup.send(
+                {"type": "set_limits", "table": "sic2", "minimum": 500, "maximum": 10_000}
+            )
+            await until_event(ann, "sic2", "limits_changed")
+            sic_table = server.croupier.tables["sic2"]
+            assert sic_table.limits == (500, 10_000)
+            term = sic_table.members[ann.account or ""]
+            assert sic_table.limits_of(term) == (100, 10_000)
+            assert conserved({"money": money(server)})
+
+
+async def test_baccarat_coup_entered_by_the_dealer() -> None:
+    """ETG-05 a live table feeding terminals (baccarat Sch 1 s3(3)): the coup's cards."""
+    table = TableConfig(
+        id="bac",
+        game="baccarat",
+        kind="stadium",
+        options={"minimum": 100, "maximum": 10_000},
+        betting_seconds=0.3,
+        result_source="dealer",
+    )
+    cfg = ServerConfig(
+        port=0, tables=(table,), round_pause=0.02, close_timeout=1.0, staff={"d": "dealer"}
+    )
+    async with running(cfg) as server:
+        token = server.croupier.accounts.issue("d", "D")
+        async with (
+            Client.connect(server.url, name="ann") as ann,
+            Client.connect(server.url, token=token) as dealer,
+        ):
+            await ann.join("bac")
+            await dealer.join("bac", role="spectator")
+            await credit_in(ann, "bac", 5_000)
+            opened = await window(ann, server, "bac")
+            await place(ann, "bac", "banker", 2_000)
+            await until_event(
+                dealer, "bac", "awaiting_result", where=lambda e: e["round"] == opened["round"]
+            )
+            # player 9h 9d = 8, banker Kd 9c = 9: naturals, nobody draws; 3 cards are too few
+            await enter_result(dealer, "bac", {"cards": ["9h", "Kd", "9d"]})
+            bad = await dealer.request({"type": "ping", "nonce": 2}, "error")
+            assert bad["code"] == "bad_result"
+            await enter_result(dealer, "bac", {"cards": ["9h", "Kd", "9d", "9c"]})
+            s = await until_event(ann, "bac", "settlement")
+            assert s["result"]["winner"] == "banker" and s["call"].startswith("banker wins 9")
+            assert s["wagers"]["banker"]["net"] == 1_900 - 1_900 % 50  # 19:20, 50c round down
