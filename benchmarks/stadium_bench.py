@@ -9,7 +9,8 @@ and client processes:
    betting window. Measured per terminal and round: the wall-clock time from the server's
    "no more bets" (``no_more_bets.server_time``) to the arrival of the frame carrying that
    terminal's ``settlement`` (the spin, 1,000 settlements through the books, and one frame
-   per terminal written out).
+   per terminal written out). Each terminal's first round is left out (the others are
+   still connecting), so ``--rounds 6`` measures five.
 2. **raw**: a plain ``websockets.trio`` server in its own process with the same number of
    connections, doing no game work: every round it stamps the wall clock and puts one
    pre-encoded MessagePack frame of the same size on every connection's bounded queue,
@@ -164,7 +165,7 @@ def run_croupier(terminals: int, rounds: int, procs: int, window: float) -> dict
                 server.stdout.readline()
             url = f"ws://127.0.0.1:{port}/ws"
             clients = [
-                spawn(["-m", "loadtest.stadium", url, TABLE, "roulette", str(n), str(rounds)])
+                spawn(["-m", "loadtest.stadium", url, TABLE, "roulette", str(n), str(rounds), "1"])
                 for n in split(terminals, procs)
             ]
             parts = [json.loads(c.communicate(timeout=600)[0]) for c in clients]
@@ -221,7 +222,7 @@ def main() -> int:
         return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--terminals", type=int, default=1000)
-    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=6, help="rounds, the first is warm-up")
     p.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
     p.add_argument("--window", type=float, default=4.0, help="betting seconds (default 4)")
     p.add_argument(
@@ -232,7 +233,7 @@ def main() -> int:
     cro = run_croupier(args.terminals, args.rounds, args.procs, args.window)
     sizes = cro["frame_bytes"]
     size = args.size or (sum(sizes) // len(sizes) if sizes else 420)
-    raw = run_raw(args.terminals, args.rounds, args.procs, size)
+    raw = run_raw(args.terminals, args.rounds - 1, args.procs, size)
     c, r = figures(cro["latencies"]), figures(raw["latencies"])
     last = figures(cro["last_per_round"])
     print(f"stadium bench: {args.terminals} terminals, {args.rounds} rounds, {args.procs} procs")

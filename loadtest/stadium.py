@@ -10,8 +10,9 @@ terminal; every terminal then cashes out and leaves, so the conservation check
 (``/health``: issued == wallets + layout + house) sees every cent.
 
 Used by ``croupier loadtest --stadium TABLE --terminals N`` and by
-``benchmarks/stadium_bench.py``; ``python -m loadtest.stadium URL TABLE N ROUNDS`` runs one
-process's share and prints its figures as JSON (the benchmark's client processes).
+``benchmarks/stadium_bench.py``; ``python -m loadtest.stadium URL TABLE GAME N ROUNDS
+[WARMUP]`` runs one process's share and prints its figures as JSON (the benchmark's client
+processes).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ async def terminal(
     stats: TerminalStats,
     rng: random.Random,
     ready: trio.Event | None = None,
+    warmup: int = 0,
 ) -> None:
     """One terminal (see the module docstring)."""
     async with connect(url, compression=None, proxy=None, max_size=2**22, max_queue=None) as ws:
@@ -113,7 +115,7 @@ async def terminal(
                 closed_at[ev["round"]] = ev["server_time"]
             elif kind == "settlement":
                 start = closed_at.get(ev["round"])
-                if start is not None:
+                if start is not None and done >= warmup:
                     ms = at - start
                     stats.latencies_ms.append(ms)
                     r = ev["round"]
@@ -131,13 +133,15 @@ async def terminal(
 
 
 async def run_terminals(
-    url: str, table: str, game: str, count: int, rounds: int, seed: int = 1
+    url: str, table: str, game: str, count: int, rounds: int, seed: int = 1, warmup: int = 0
 ) -> TerminalStats:
-    """``count`` terminals on ``table`` until each has ``rounds`` settlements."""
+    """``count`` terminals on ``table`` until each has ``rounds`` settlements; the latency of
+    each terminal's first ``warmup`` settlements is left out (rounds while others connect)."""
     stats = TerminalStats()
     async with trio.open_nursery() as nursery:
         for i in range(count):
-            nursery.start_soon(terminal, url, table, game, rounds, stats, random.Random(seed + i))
+            rng = random.Random(seed + i)
+            nursery.start_soon(terminal, url, table, game, rounds, stats, rng, None, warmup)
             if i % 50 == 49:
                 await trio.sleep(0.05)  # connect in waves, not one SYN flood
     return stats
@@ -166,7 +170,8 @@ def summary(stats: TerminalStats) -> dict[str, Any]:
 
 def main() -> int:
     url, table, game, count, rounds = sys.argv[1:6]
-    stats = trio.run(run_terminals, url, table, game, int(count), int(rounds))
+    warmup = int(sys.argv[6]) if len(sys.argv) > 6 else 0
+    stats = trio.run(run_terminals, url, table, game, int(count), int(rounds), 1, warmup)
     print(json.dumps(stats.to_json()))
     return 0
 

@@ -417,7 +417,7 @@ class Rolls(Play):
             engine.decide(number, "remove", position)
         elif amount < have:
             engine.decide(number, "reduce", {position: amount})
-        return _net_into(engine.transfers[moved:], books.box(number))
+        return _nets(engine.transfers[moved:]).get(books.box(number), 0)
 
     def mark(self, number: int, position: str, on: bool) -> None:
         self._engine().decide(number, "on" if on else "off", position)
@@ -496,14 +496,13 @@ def _declared(events: list[Event], rnd: BankedRound) -> tuple[dict[str, Any] | N
     return None, ""
 
 
-def _net_into(transfers: list[tuple[str, str, int]], account: str) -> int:
-    n = 0
+def _nets(transfers: list[tuple[str, str, int]]) -> dict[str, int]:
+    """What each party gained (negative: lost) over ``transfers``, in one pass."""
+    out: dict[str, int] = {}
     for src, dst, amount in transfers:
-        if dst == account:
-            n += amount
-        if src == account:
-            n -= amount
-    return n
+        out[dst] = out.get(dst, 0) + amount
+        out[src] = out.get(src, 0) - amount
+    return out
 
 
 # -- the terminal ------------------------------------------------------------------------------
@@ -1023,8 +1022,9 @@ class StadiumTable(WindowTable):
         for src, dst, amount in played.transfers:
             self.books.engine_transfer(src, dst, amount)
         house_net: dict[int, int] = {}
+        nets = _nets(played.transfers)
         for n, account in owners.items():
-            net = _net_into(played.transfers, books.box(n))
+            net = nets.get(books.box(n), 0)
             house_net[n] = net
             self._square(
                 account, n, holds.get(n, 0) + net, sum(played.standing.get(n, {}).values())
@@ -1107,8 +1107,9 @@ class StadiumTable(WindowTable):
         old = record.outcome
         self.books.open_round(record.round_id)
         adjustments: dict[int, int] = {}
+        nets = _nets(played.transfers)
         for n, account in sorted(record.owners.items()):
-            new_net = _net_into(played.transfers, books.box(n))
+            new_net = nets.get(books.box(n), 0)
             diff = new_net - record.house_net.get(n, 0)
             if isinstance(self.play, Rolls):  # the standing layout is the corrected one
                 had = sum(was.get(n, {}).values())
