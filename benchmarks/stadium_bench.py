@@ -242,6 +242,7 @@ def main() -> int:
         f"max {c['max']} ms ({len(cro['latencies'])} settlements)"
     )
     print(f"  croupier last terminal per round: p50 {last['p50']} ms, max {last['max']} ms")
+    print(f"  croupier frame with the settlement: {size} bytes on average (raw: the same)")
     print(
         f"  raw broadcast of one frame: p50 {r['p50']} ms, p99 {r['p99']} ms, max {r['max']} ms "
         f"({len(raw['latencies'])} deliveries)"
