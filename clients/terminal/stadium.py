@@ -9,7 +9,6 @@ on|off`` sets a craps marker, ``l`` recalls the previous round. Positions are th
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,17 +90,8 @@ class StadiumSession(Session):
     HELP = STADIUM_HELP
     HINT = "commands: b $ c x m l t h q (h for help)"
 
-    def __init__(
-        self,
-        client: Any,
-        table: Any,
-        console: Any,
-        *,
-        live: bool,
-        bot: random.Random | None = None,
-        hands: int = 0,
-    ) -> None:
-        super().__init__(client, table, console, live=live, bot=bot, hands=hands)
+    def __init__(self, client: Any, table: Any, console: Any, **kw: Any) -> None:
+        super().__init__(client, table, console, **kw)
         view = table.view
         self.info: dict[str, Any] = view.get("table", {})
         self.config: dict[str, Any] = view.get("game_config", {})
