@@ -236,9 +236,10 @@ class Play(ABC):
     def resettle(self, record: RoundRecord, outcome: Mapping[str, Any]) -> Played:
         """The round of ``record`` played again on the corrected ``outcome``."""
 
-    def clear(self, number: int) -> dict[str, int]:
-        """Take terminal ``number``'s removable wagers off the layout; what came off."""
-        return self.layout_pop(number)
+    def clear(self, number: int) -> tuple[int, int]:
+        """Take terminal ``number``'s removable wagers off the layout: the stakes that came
+        off, and the net of the engine's transfers into its box (a commission returned)."""
+        return sum(self.layout_pop(number).values()), 0
 
     @abstractmethod
     def layout_pop(self, number: int) -> dict[str, int]:
@@ -461,21 +462,24 @@ class Rolls(Play):
         engine.start()
         return self._roll(engine, outcome, record.frozen)
 
-    def clear(self, number: int) -> dict[str, int]:
-        """A leaving terminal's wagers that may come down (s6(1)); contract bets stay and
-        are settled to its meter (s6(2))."""
+    def clear(self, number: int) -> tuple[int, int]:
+        """A terminal's wagers that may come down (s6(1)), with their commission returned
+        (s13(1)); contract bets stay and are settled to its meter (s6(2))."""
         engine = self._engine()
-        out: dict[str, int] = {}
+        moved = len(engine.transfers)
+        taken = 0
         for w in [w for w in engine.layout.wagers if w.box == number]:
+            stake = w.stake
             try:
                 engine.decide(number, "remove", w.name)
             except IllegalAction:
                 continue
-            out[w.name] = out.get(w.name, 0) + w.stake
-        return out
+            taken += stake
+        return taken, _nets(engine.transfers[moved:]).get(books.box(number), 0)
 
     def layout_pop(self, number: int) -> dict[str, int]:
-        return self.clear(number)
+        """Craps wagers come off only as :meth:`clear` says."""
+        raise AssertionError("craps wagers come down through clear()")
 
     def keep_riding(self, standing: dict[int, dict[str, int]]) -> None:
         """The roll's engine layout is already carried (:meth:`_roll`)."""
@@ -728,10 +732,7 @@ class StadiumTable(WindowTable):
         s6(1)); the meter goes to the wallet when this was its last stadium table."""
         assert isinstance(member, Terminal)
         returned = 0
-        taken = self.play.clear(member.number)
-        amount = sum(taken.values())
-        if amount:
-            self.books.release(member.account, member.number, amount)
+        self._take_down(member.account, member.number, "wager_returned")
         if not self.play.wagers(member.number):
             self.numbers.pop(member.number, None)
         self.grandfathered.pop(member.account, None)
@@ -797,11 +798,14 @@ class StadiumTable(WindowTable):
         if self.phase is Phase.NO_MORE_BETS:
             self.error(conn, errors.BETTING_CLOSED, "no more bets: collect after the result", ref)
             return False
-        taken = self.play.clear(terminal.number)
-        amount = sum(taken.values())
-        if amount:
-            self.books.release(terminal.account, terminal.number, amount, "collected")
+        self._take_down(terminal.account, terminal.number, "collected")
         return True
+
+    def _take_down(self, account: str, number: int, kind: str) -> None:
+        """The terminal's removable wagers (and a commission returned) to its meter."""
+        taken, into = self.play.clear(number)
+        self._book_engine_moves(number, into)
+        self.books.release(account, number, taken + into, kind)
 
     def on_cash_out(self, cmd: TableCommand[wire.CashOut]) -> None:
         """The layout collected and the meter paid to the player's account (s9(3)); refused
