@@ -1001,6 +1001,8 @@ class StadiumTable(WindowTable):
         )
         for n in sorted(owners):
             self._settlement(record, played, n)
+            if owners[n] not in self.members and not self.play.wagers(n):
+                self.numbers.pop(n, None)  # a gone terminal's last standing wager settled
         self._end_round()
 
     def _announce(self, outcome: dict[str, Any] | None, call: str, source: str) -> None:
