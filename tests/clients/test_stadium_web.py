@@ -110,7 +110,7 @@ async def stickperson(url: str, token: str) -> None:
 
 
 async def test_browser_terminal_places_roulette_and_craps_wagers_at_both_sizes() -> None:
-    cfg = config(*tables(), staff={"stick": "stickperson"}, round_pause=0.2)
+    cfg = config(*tables(), staff={"stick": "stickperson"}, round_pause=1.5)
     for size in SIZES:
         async with running_server(cfg) as server, trio.open_nursery() as nursery:
             token = server.croupier.accounts.issue("stick", "Stick")
