@@ -1,7 +1,7 @@
 """The operator channel: who may use which control, and the audit log.
 
-Staff sessions (a token with role ``supervisor`` or ``manager``) send ``operator`` messages
-on the same WebSocket as players (protocol/README.md, "Operator channel"):
+Staff sessions (a token with a staff role) send ``operator`` messages on the same WebSocket
+as players (protocol/README.md, "Operator channel"):
 
 ========================  ==========  =====================================================
 control                   roles       effect
@@ -11,8 +11,9 @@ control                   roles       effect
 ``open_table``            sup., mgr.  the table takes players and starts rounds again
 ``set_limits``            sup., mgr.  new limits, announced now, in force from the next round
 ``void_round``            sup., mgr.  the round in play is void: every wager returned
-``correct_result``        manager     a result corrected and re-settled (ETG s9; tables
-                                      that have results to correct)
+``correct_result``        dealer,     a result corrected and re-settled (ETG s9, Sch 19
+                          boxperson,  s10(2); stadium tables): no correction is
+                          sup., mgr.  manager-only (general.md §4)
 ``approve_jackpot``       manager     jackpot wagers reopen after an outage (ACT 2017
                                       r 14.5; tables with ``jackpot_reopen = "approval"``)
 ``suspend``/``unsuspend`` manager     an account's tokens refused, its seats vacated
@@ -37,8 +38,12 @@ MANAGER_ACTIONS: Final = SUPERVISOR_ACTIONS | {
     "suspend",
     "unsuspend",
 }
+#: table staff who may correct a result they (or a stickperson) entered (general.md §4)
+CORRECTION_ONLY: Final = frozenset({"correct_result"})
 ALLOWED: Final[dict[str, frozenset[str]]] = {
-    "supervisor": SUPERVISOR_ACTIONS,
+    "dealer": CORRECTION_ONLY,
+    "boxperson": CORRECTION_ONLY,
+    "supervisor": SUPERVISOR_ACTIONS | CORRECTION_ONLY,
     "manager": MANAGER_ACTIONS,
 }
 ACCOUNT_ACTIONS: Final = frozenset({"suspend", "unsuspend"})

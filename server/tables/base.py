@@ -120,6 +120,15 @@ InboxItem = TableCommand[Any] | Detach | Shutdown | JobDone | object
 Handler = Callable[[Any, Any], None]
 
 
+class Refused(Exception):
+    """A kind hook of the operator channel refuses: the error ``code`` and its text."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
 # -- who receives a table's messages -------------------------------------------------------------
 class Recipient:
     """Someone who receives this table's messages: a seat holder or a spectator."""
@@ -458,7 +467,7 @@ class TableActor(ABC):
                 self.error(cmd.conn, errors.BAD_LIMITS, refused, "operator")
                 return
             notice["limits"] = dict(m.limits)
-            detail = "new limits from the next round"
+            detail = self.limits_detail()
         elif m.action == "approve_jackpot":
             approved = self.approve_jackpot()
             if approved is None:
@@ -472,7 +481,13 @@ class TableActor(ABC):
             self.void_round(m.reason)
             detail = "the round in play is void: every wager returned"
         else:  # correct_result
-            outcome = self.correct_result(dict(m.result))
+            try:
+                outcome = self.correct_result(
+                    dict(m.result), (cmd.conn.account or "", cmd.conn.role)
+                )
+            except Refused as exc:
+                self.error(cmd.conn, exc.code, exc.text, "operator")
+                return
             if outcome is None:
                 self.error(
                     cmd.conn,
@@ -494,13 +509,18 @@ class TableActor(ABC):
         """New limits from the next round on; the reason they are refused, or None."""
         return f"a {self.kind} table has no limits to change"
 
+    def limits_detail(self) -> str:
+        """When limits staged by :meth:`stage_limits` take effect (the operator's reply)."""
+        return "new limits from the next round"
+
     def approve_jackpot(self) -> str | None:
         """Reopen jackpot wagers after an outage (ACT 2017 r 14.5); None: nothing awaits."""
         return None
 
-    def correct_result(self, result: dict[str, Any]) -> str | None:
-        """Re-settle the last round with a corrected result (ETG s9): what was done, or
-        None when this kind has no result to correct."""
+    def correct_result(self, result: dict[str, Any], by: tuple[str, str]) -> str | None:
+        """Re-settle a round with a corrected result (ETG s9) for ``by`` (account, role):
+        what was done, or None when this kind has no result to correct; :class:`Refused`
+        when this correction cannot be made."""
         return None
 
     def close_if_due(self) -> None:
