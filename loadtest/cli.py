@@ -20,7 +20,6 @@ import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
-from urllib.request import urlopen
 
 import trio
 from rich.console import Console
@@ -29,7 +28,7 @@ from rich.live import Live
 from loadtest import report as rep
 from loadtest import stadium
 from loadtest.runner import LoadTestError, RunSpec, lobby, run
-from loadtest.server_proc import GAME_OPTIONS, LocalServer, tables_toml
+from loadtest.server_proc import GAME_OPTIONS, LocalServer, fetch_health, tables_toml
 from loadtest.stats import Stats
 from server.cli import OneLineParser
 
@@ -222,8 +221,7 @@ def stadium_mode(args: argparse.Namespace, console: Console) -> int:
         args.seed or 1,
     )
     report = stadium.summary(stats)
-    with urlopen(args.url.replace("ws://", "http://").rsplit("/ws", 1)[0] + "/health") as r:
-        money = json.loads(r.read())["money"]
+    money = fetch_health(args.url)["money"]
     held = money["wallets"] + money["stakes"] + money.get("house", 0)
     report["conserved"] = money["issued"] == held + money.get("jackpot_contributed", 0) - money.get(
         "jackpot_paid", 0

@@ -7,7 +7,7 @@ the layout at once). A reader timestamps every frame: the settlement latency of 
 is the wall-clock time from the server's "no more bets" (``no_more_bets.server_time``) to the
 frame that carries its ``settlement``. The run ends after ``rounds`` settled rounds per
 terminal; every terminal then cashes out and leaves, so the conservation check
-(``/health``: issued == wallets + layout + house) sees every cent.
+(``/status``: issued == wallets + layout + house) sees every cent.
 
 Used by ``croupier loadtest --stadium TABLE --terminals N`` and by
 ``benchmarks/stadium_bench.py``; ``python -m loadtest.stadium URL TABLE GAME N ROUNDS

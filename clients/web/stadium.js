@@ -393,52 +393,6 @@ const Stadium = (() => {
     if (open !== wasOpen) { wasOpen = open; render(t); } else clock(t);
   }, 200);
 
-  const style = document.createElement("style");
-  style.textContent = `
-    .stadium { display: flex; flex-direction: column; gap: 8px; padding: 8px; }
-    .st-head { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: baseline; }
-    .st-title { font-weight: 600; }
-    .st-clock { font-weight: 700; padding: 2px 8px; border-radius: 4px; }
-    .st-clock.open { background: #1f6f3f; color: #fff; }
-    .st-clock.closed { background: #7a1f1f; color: #fff; text-transform: uppercase; }
-    .st-bar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
-    .st-bar input { width: 6em; }
-    .st-chip-btn.on { outline: 2px solid #e0b84a; }
-    .st-layout-wrap { overflow-x: auto; }
-    .st-row { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 4px; }
-    .st-pos { position: relative; min-width: 44px; min-height: 36px; padding: 2px 4px; }
-    .st-pos.small { min-width: 0; font-size: 0.8em; }
-    .st-pos.red { background: #b3262e; color: #fff; }
-    .st-pos.black { background: #222; color: #fff; }
-    .st-pos.green { background: #1d7a3a; color: #fff; }
-    .st-chip { position: absolute; right: 1px; bottom: 1px; font-size: 0.7em; background: #e0b84a;
-      color: #000; border-radius: 8px; padding: 0 3px; pointer-events: none; }
-    .st-roulette { display: grid; grid-template-columns: auto 1fr auto; gap: 2px; min-width: 360px; }
-    .st-roulette .st-row { grid-column: 2; }
-    .st-zeros { display: flex; flex-direction: column; }
-    .st-zeros .st-pos { flex: 1; }
-    .st-grid { display: grid; grid-template-columns: repeat(12, minmax(24px, 1fr)); gap: 2px; }
-    .st-num { min-width: 24px; min-height: 34px; overflow: visible; }
-    .st-cols { display: flex; flex-direction: column; gap: 2px; }
-    .st-cols .st-pos { flex: 1; min-width: 30px; }
-    .st-edge { position: absolute; z-index: 2; background: rgba(224,184,74,0.15); cursor: pointer; }
-    .st-edge.on { background: #e0b84a; }
-    .st-edge-r { right: 0; top: 25%; width: 7px; height: 50%; }
-    .st-edge-t { top: 0; left: 25%; height: 7px; width: 50%; }
-    .st-edge-c { top: 0; right: 0; width: 9px; height: 9px; z-index: 3; }
-    .st-point { display: flex; flex-direction: column; gap: 2px; }
-    .st-puck { font-weight: 600; }
-    .st-mine { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
-    .st-recall { font-size: 0.9em; }
-    @media (max-width: 600px) { .st-pos { min-width: 36px; } .stadium { padding: 4px; } }
-    @media (max-width: 700px) {
-      body.stadium-on .table-screen { flex-direction: column; padding: 6px; gap: 6px; }
-      body.stadium-on .side { width: auto; max-height: 180px; }
-    }
-    .st-grid .st-pos, .st-cols .st-pos, .st-zeros .st-pos { min-width: 0; width: 100%; padding: 0; }
-  `;
-  document.head.appendChild(style);
-
   return { isView, newTable, onEvent, onRecall, render, hide };
 })();
 window.Stadium = Stadium;
