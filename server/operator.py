@@ -21,12 +21,14 @@ control                   roles       effect
 
 Every operator message, applied or refused, is appended to the audit log in the ledger's
 store (who, role, when, what, why, and the outcome): ``croupier admin audit`` prints it.
+Staff commands at stadium tables (``result``, ``close_betting``) are entered there too.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from protocol.messages import Operator
 from server.store.ledger import Ledger
@@ -55,6 +57,35 @@ def allowed(role: str, action: str) -> bool:
 
 def audit(ledger: Ledger, who: str, role: str, m: Operator, outcome: str) -> None:
     """Append one entry to the audit log (kept in the ledger's store with the next batch)."""
+    entry(
+        ledger,
+        who,
+        role,
+        m.action,
+        table=m.table,
+        account=m.account,
+        why=m.reason,
+        limits=dict(m.limits) or None,
+        result=dict(m.result) or None,
+        outcome=outcome,
+    )
+
+
+def entry(
+    ledger: Ledger,
+    who: str,
+    role: str,
+    action: str,
+    *,
+    why: str,
+    outcome: str,
+    table: str | None = None,
+    account: str | None = None,
+    limits: dict[str, int] | None = None,
+    result: Mapping[str, Any] | None = None,
+) -> None:
+    """One audit entry: an operator control, or a staff command at a table (a stadium
+    result entered, "no more bets" called)."""
     ledger.note(
         {
             "id": f"audit:{ledger.instance}:{time.time_ns()}",
@@ -62,12 +93,12 @@ def audit(ledger: Ledger, who: str, role: str, m: Operator, outcome: str) -> Non
             "at": time.time(),
             "who": who,
             "role": role,
-            "action": m.action,
-            "table": m.table,
-            "account": m.account,
-            "why": m.reason,
-            "limits": dict(m.limits) or None,
-            "result": dict(m.result) or None,
+            "action": action,
+            "table": table,
+            "account": account,
+            "why": why,
+            "limits": limits,
+            "result": dict(result) if result is not None else None,
             "outcome": outcome,
         }
     )

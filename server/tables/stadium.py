@@ -55,6 +55,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import TableInfo
+from server import operator
 from server.cards import CardError, RandomSource, card, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
@@ -908,12 +909,15 @@ class StadiumTable(WindowTable):
 
     def on_close_betting(self, cmd: TableCommand[wire.CloseBetting]) -> None:
         """Staff call "no more bets" now (the ball about to rest, the dice thrown)."""
-        if self._staff(cmd, ENTRY_ROLES, "close_betting") is None:
+        staff = self._staff(cmd, ENTRY_ROLES, "close_betting")
+        if staff is None:
             return
         if self.phase is not Phase.BETTING:
             self.error(cmd.conn, errors.BETTING_CLOSED, "betting is not open", "close_betting")
+            self._audit(staff, "close_betting", errors.BETTING_CLOSED)
             return
         self.close_betting()
+        self._audit(staff, "close_betting", None)
 
     def close_betting(self) -> None:
         """No more bets (s3(2)(d)): the layout is frozen; the result source decides or is
@@ -940,26 +944,27 @@ class StadiumTable(WindowTable):
         staff = self._staff(cmd, ENTRY_ROLES, "result")
         if staff is None:
             return
+        refused = self._enter(cmd.conn, cmd.message.outcome, staff)
+        if refused is not None:
+            self.error(cmd.conn, errors.BAD_RESULT, refused, "result")
+        self._audit(staff, "result", refused and errors.BAD_RESULT, cmd.message.outcome)
+
+    def _enter(
+        self, conn: Connection, outcome: Mapping[str, Any], staff: tuple[str, str]
+    ) -> str | None:
+        """Apply an entered result; why it is refused (``bad_result``), or None."""
         if self.phase is not Phase.NO_MORE_BETS or self.source.name != "dealer":
-            self.error(cmd.conn, errors.BAD_RESULT, "no result is awaited now", "result")
-            return
-        outcome = cmd.message.outcome
+            return "no result is awaited now"
         if set(outcome) == {"invalid"} and ON_INVALID[self.game] != "roll":
             self._invalid(str(outcome["invalid"]), staff)
-            return
+            return None
         if set(outcome) == {"invalid"} and outcome["invalid"] not in NO_ROLL_REASONS:
-            self.error(
-                cmd.conn,
-                errors.BAD_RESULT,
-                f"a no roll is one of {', '.join(sorted(NO_ROLL_REASONS))} (Sch 4 s23)",
-                "result",
-            )
-            return
+            return f"a no roll is one of {', '.join(sorted(NO_ROLL_REASONS))} (Sch 4 s23)"
         try:
             self._result(outcome)
         except (InvalidRound, IllegalAction) as exc:
-            text = exc.message if isinstance(exc, IllegalAction) else str(exc)
-            self.error(cmd.conn, errors.BAD_RESULT, text, "result")
+            return exc.message if isinstance(exc, IllegalAction) else str(exc)
+        return None
 
     def _invalid(self, reason: str, staff: tuple[str, str]) -> None:
         """A no spin / misdeal: the wagers stand for the re-spin, or (wheel of fortune,
@@ -1284,8 +1289,28 @@ class StadiumTable(WindowTable):
                 f"{ref} needs the role {' or '.join(sorted(roles))} (QLD Sch 19 s6)",
                 ref,
             )
+            self._audit((account, role), ref, "role")
             return None
         return account, role
+
+    def _audit(
+        self,
+        staff: tuple[str, str],
+        action: str,
+        refused: str | None,
+        result: Mapping[str, Any] | None = None,
+    ) -> None:
+        """A staff command at this table into the audit log (server/operator.py)."""
+        operator.entry(
+            self.ledger,
+            staff[0],
+            staff[1],
+            action,
+            table=self.id,
+            why="at the table",
+            outcome="applied" if refused is None else f"refused: {refused}",
+            result=result,
+        )
 
     # -- other kinds' messages -------------------------------------------------------------------
     def on_other_kind(self, cmd: TableCommand[Any]) -> None:

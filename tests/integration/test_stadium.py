@@ -12,9 +12,12 @@
 from __future__ import annotations
 
 import functools
+import json
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +35,7 @@ from clients.stadium import (
 )
 from server.app import RunningServer, serve
 from server.config import ServerConfig, TableConfig
+from server.store.sqlite import LEDGER_FILE
 from tests.integration.helpers import conserved
 
 TABLE = "rou"
@@ -164,11 +168,13 @@ async def test_wager_after_no_more_bets_is_refused_and_changes_nothing() -> None
             assert conserved({"money": money(server)})
 
 
-async def test_dealer_result_no_spin_and_correction_resettle_exactly() -> None:
-    """ETG-05 entered results; roulette s17 no spin (wagers stand); s10(2) correction."""
+async def test_dealer_result_no_spin_and_correction_resettle_exactly(tmp_path: Path) -> None:
+    """ETG-05 entered results; roulette s17 no spin (wagers stand); s10(2) correction; every
+    staff command in the audit log."""
     cfg = config(
         result_source="dealer",
         options={"winning_stake_policy": "auto_collect"},
+        data=tmp_path / "var",
     )
     async with running(cfg) as server:
         roles = {"dealer-1": "dealer", "boss": "manager"}
@@ -227,6 +233,17 @@ async def test_dealer_result_no_spin_and_correction_resettle_exactly() -> None:
             assert recall["won_total"] == 8_000 and recall["bet_total"] == 1_200
             assert conserved({"money": money(server)})
             assert (await cash_out(ann, TABLE))["amount"] == 18_000
+    db = sqlite3.connect(tmp_path / "var" / LEDGER_FILE)
+    notes = [json.loads(body) for (body,) in db.execute("SELECT body FROM notes ORDER BY at")]
+    audit = [(n["who"], n["action"], n["outcome"]) for n in notes if n.get("audit")]
+    assert audit == [
+        (ann.account, "result", "refused: role"),
+        ("dealer-1", "result", "applied"),  # the no spin
+        ("dealer-1", "result", "refused: bad_result"),
+        ("dealer-1", "result", "applied"),
+        (ann.account, "correct_result", "refused: role"),
+        ("boss", "correct_result", "sent to the table"),
+    ]
 
 
 async def test_disconnect_mid_window_finds_wagers_and_meter_on_reconnect() -> None:
