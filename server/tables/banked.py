@@ -224,17 +224,8 @@ class BankedTable(WindowTable):
         stakes = {"minimum": self.options["minimum"], "maximum": self.options["maximum"]}
         if self.options.get("jackpot_wager") is not None:
             stakes["jackpot_wager"] = self.options["jackpot_wager"]
-        return TableInfo(
-            id=self.id,
-            name=self.table.name or self.id,
-            game=self.game,
-            description=f"{self.spec.title} ({self.spec.rules})",
-            stakes=stakes,
-            min_buy_in=0,
-            max_buy_in=None,
-            seats=self.num_boxes,
-            taken=len(self.owners),
-            spectators=len(self.spectators),
+        return self.lobby_row(
+            f"{self.spec.title} ({self.spec.rules})", stakes, self.num_boxes, len(self.owners)
         )
 
     def _jackpot_view(self) -> dict[str, Any] | None:

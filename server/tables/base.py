@@ -604,6 +604,23 @@ class TableActor(ABC):
     def info(self) -> TableInfo:
         """The table's lobby row."""
 
+    def lobby_row(
+        self, description: str, stakes: dict[str, int], seats: int, taken: int, **more: Any
+    ) -> TableInfo:
+        """A lobby row with the fields every kind fills alike; ``more``: buy-in limits and
+        the like (default: no buy-in)."""
+        return TableInfo(
+            id=self.id,
+            name=self.table.name or self.id,
+            game=self.table.game,
+            description=description,
+            stakes=stakes,
+            seats=seats,
+            taken=taken,
+            spectators=len(self.spectators),
+            **{"min_buy_in": 0, "max_buy_in": None, **more},
+        )
+
     @abstractmethod
     def view_for(self, member: Member | None) -> dict[str, Any]:
         """The full table view for ``member`` (``None``: a spectator)."""

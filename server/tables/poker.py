@@ -153,17 +153,13 @@ class PokerTable(TableActor):
     # -- lobby and views --------------------------------------------------------------------
     def info(self) -> TableInfo:
         stakes = {f"blind_{i + 1}": b for i, b in enumerate(self.rules.blinds)}
-        return TableInfo(
-            id=self.id,
-            name=self.table.name or self.id,
-            game=self.game,
-            description=f"{self.rules.title}, {self.rules.structure}",
-            stakes=stakes,
+        return self.lobby_row(
+            f"{self.rules.title}, {self.rules.structure}",
+            stakes,
+            self.rules.max_seats,
+            len(self.seats),
             min_buy_in=self.rules.min_buy_in,
             max_buy_in=self.rules.max_buy_in,
-            seats=self.rules.max_seats,
-            taken=len(self.seats),
-            spectators=len(self.spectators),
             entry_post=self.entry_post(),
         )
 

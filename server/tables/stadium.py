@@ -594,17 +594,11 @@ class StadiumTable(WindowTable):
 
     # -- lobby and views ---------------------------------------------------------------------
     def info(self) -> TableInfo:
-        return TableInfo(
-            id=self.id,
-            name=self.table.name or self.id,
-            game=self.game,
-            description=f"{self.spec.title}, electronic terminals ({self.spec.rules}; Sch 19)",
-            stakes={"minimum": self.limits[0], "maximum": self.limits[1]},
-            min_buy_in=0,
-            max_buy_in=None,
-            seats=self.max_terminals,
-            taken=len(self.members),
-            spectators=len(self.spectators),
+        return self.lobby_row(
+            f"{self.spec.title}, electronic terminals ({self.spec.rules}; Sch 19)",
+            {"minimum": self.limits[0], "maximum": self.limits[1]},
+            self.max_terminals,
+            len(self.members),
         )
 
     def game_config(self, terminal: Terminal | None) -> dict[str, Any]:
