@@ -51,12 +51,12 @@ def stadium_command(word: str, rest: list[str]) -> StadiumCommand:
     if word in ("$", "credit", "credits"):
         amount = parse_amount(rest[0]) if len(rest) == 1 else None
         if not amount:
-            raise BadCommand("usage: $ AMOUNT (cents, or $dollars)")
+            raise BadCommand("usage: $ AMOUNT (dollars: 50, 6.50 or $6.50)")
         return StadiumCommand("credit", amount=amount)
     if word in ("b", "bet", "place"):
         amount = parse_amount(rest[1]) if len(rest) == 2 else None
         if amount is None:
-            raise BadCommand("usage: b POSITION AMOUNT (cents, or $dollars; 0 withdraws)")
+            raise BadCommand("usage: b POSITION AMOUNT (dollars: 5, 6.50 or $6.50; 0 withdraws)")
         return StadiumCommand("place", rest[0].lower(), amount)
     if word in ("m", "marker"):
         if len(rest) != 2 or rest[1].lower() not in ("on", "off"):

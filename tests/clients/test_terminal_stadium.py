@@ -19,8 +19,9 @@ def test_typed_stadium_commands_parse() -> None:
     assert parse_stadium_command("b straight_17 $5") == StadiumCommand("place", "straight_17", 500)
     assert parse_stadium_command("b red 0") == StadiumCommand("place", "red", 0)
     assert parse_stadium_command("$ $50") == StadiumCommand("credit", amount=5000)
-    assert parse_stadium_command("$ 50") == StadiumCommand("credit", amount=50)
-    assert parse_stadium_command("credit 2500") == StadiumCommand("credit", amount=2500)
+    assert parse_stadium_command("$ 50") == StadiumCommand("credit", amount=5000)  # dollars
+    assert parse_stadium_command("credit 25") == StadiumCommand("credit", amount=2500)
+    assert parse_stadium_command("b red 6.50") == StadiumCommand("place", "red", 650)
     assert parse_stadium_command("c") == StadiumCommand("collect")
     assert parse_stadium_command("x") == StadiumCommand("cash_out")
     assert parse_stadium_command("m place_6 on") == StadiumCommand("marker", "place_6", on=True)
