@@ -52,7 +52,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance, TableInfo
-from server.cards import CardError, RandomSource, SeededRandomSource, SystemRandomSource, card
+from server.cards import CardError, RandomSource, card, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked.base import (
@@ -170,9 +170,7 @@ class BankedTable(WindowTable):
         except (InvalidRound, LinkError, JackpotError) as exc:
             raise ConfigError(f"table {table.id}: {exc}") from None
         self.num_boxes: int = self.options["num_boxes"]
-        self.rng: RandomSource = (
-            SeededRandomSource(table.seed) if table.seed is not None else SystemRandomSource()
-        )
+        self.rng: RandomSource = random_source(table.seed)
         self.link: JackpotLink | None = None
         self.jackpot_open = False
         self.owners: dict[int, str] = {}  # box -> account, while the player is at the table

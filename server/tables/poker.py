@@ -51,7 +51,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance, SeatOffer, TableInfo
-from server.cards import RandomSource, SeededRandomSource, SystemRandomSource
+from server.cards import RandomSource, random_source
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction, ScenarioError
 from server.games.poker import PokerRound, RuleSet, blind_posters, next_designated, rules_for
@@ -117,9 +117,7 @@ class PokerTable(TableActor):
         super().__init__(table, config, ledger)
         self.rules = rules_for(table.game, dict(table.options))
         self.game = table.game
-        self.rng: RandomSource = (
-            SeededRandomSource(table.seed) if table.seed is not None else SystemRandomSource()
-        )
+        self.rng: RandomSource = random_source(table.seed)
         self.seats: dict[int, Seat] = {}
         self.round: PokerRound | None = None
         self.in_round_seats: set[int] = set()
