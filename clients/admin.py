@@ -5,6 +5,8 @@
     croupier admin set_limits --table T --limit minimum=10 --limit maximum=500 --reason "..."
     croupier admin void_round --table T --reason "..."
     croupier admin correct_result --table T --result number=17 --reason "..."   (manager)
+    croupier admin correct_result --table T --result round=41 --result 'dice=[1,4,4]' ...
+    croupier admin set_limits --table T --terminal 12 --limit minimum=5 ... (stadium)
     croupier admin suspend --account ann --reason "..."   /   unsuspend            (manager)
     croupier admin audit [--data DIR] [--json]
 
@@ -73,7 +75,10 @@ def _pairs(items: list[str], money: bool) -> dict[str, object]:
             except AmountError as exc:
                 raise SystemExit(f"croupier admin: {key}: {exc}") from None
         else:
-            out[key] = int(value) if value.isdigit() else value
+            try:  # 17, [1, 4, 4], ["9h", "Kd", "9d"]; else the text (segment=b)
+                out[key] = json.loads(value)
+            except ValueError:
+                out[key] = value
     return out
 
 
@@ -92,7 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--result", action="append", default=[], help="KEY=VALUE")
     p.add_argument("--url", default="ws://127.0.0.1:8765/ws")
     p.add_argument("--token", default=None)
-    p.add_argument("--role", default="manager", choices=("supervisor", "manager"))
+    p.add_argument("--terminal", type=int, help="set_limits at a stadium table: one terminal")
+    p.add_argument(
+        "--role", default="manager", choices=("dealer", "boxperson", "supervisor", "manager")
+    )
     p.add_argument("--data", type=Path, default=default_data_dir())
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
@@ -106,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.account:
         message["account"] = args.account
     if args.limit:
-        message["limits"] = _pairs(args.limit, money=True)
+        limits = _pairs(args.limit, money=True)
+        if args.terminal is not None:
+            limits["terminal"] = args.terminal
+        message["limits"] = limits
     if args.result:
         message["result"] = _pairs(args.result, money=False)
     token = staff_token(

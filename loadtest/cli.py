@@ -15,6 +15,7 @@ Only local targets (127.0.0.1, localhost, ::1) unless ``--allow-remote``.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,9 @@ from rich.console import Console
 from rich.live import Live
 
 from loadtest import report as rep
-from loadtest.runner import LoadTestError, RunSpec, run
-from loadtest.server_proc import GAME_OPTIONS, LocalServer, tables_toml
+from loadtest import stadium
+from loadtest.runner import LoadTestError, RunSpec, lobby, run
+from loadtest.server_proc import GAME_OPTIONS, LocalServer, fetch_health, tables_toml
 from loadtest.stats import Stats
 from server.cli import OneLineParser
 
@@ -79,6 +81,15 @@ def parser() -> argparse.ArgumentParser:
         "--allow-remote", action="store_true", help="allow a target other than this machine"
     )
     p.add_argument("--quiet", action="store_true", help="no live progress")
+    st = p.add_argument_group("stadium mode: terminals on one stadium table (QLD Sch 19)")
+    st.add_argument(
+        "--stadium",
+        metavar="TABLE",
+        help="put --terminals terminals on this stadium table, each wagering at random "
+        "every betting window, for --rounds settled rounds (then cash out and leave)",
+    )
+    st.add_argument("--terminals", type=int, default=100, help="terminals (default 100)")
+    st.add_argument("--rounds", type=int, default=5, help="rounds per terminal (default 5)")
     g = p.add_argument_group("a server of the load test's own (--serve)")
     g.add_argument(
         "--serve",
@@ -127,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             f"run: croupier serve --tables {args.write_config}"
         )
         return 0
+    if args.stadium:
+        return stadium_mode(args, console)
     if not args.serve and not is_local(args.url) and not args.allow_remote:
         console.print(
             f"croupier loadtest: refusing non-local target {args.url} "
@@ -183,6 +196,40 @@ def main(argv: list[str] | None = None) -> int:
     if args.html:
         rep.write_html(report, args.html)
     return 0 if report["ok"] else 1
+
+
+def stadium_mode(args: argparse.Namespace, console: Console) -> int:
+    """``--stadium TABLE``: terminals on one table of a running server (loadtest/stadium.py)."""
+    if not is_local(args.url) and not args.allow_remote:
+        console.print(f"croupier loadtest: refusing non-local target {args.url}")
+        return 2
+    tables = {t["id"]: t for t in trio.run(lobby, args.url)}
+    table = tables.get(args.stadium)
+    if table is None or "electronic terminals" not in table["description"]:
+        console.print(f"croupier loadtest: no stadium table {args.stadium!r} at {args.url}")
+        return 2
+    console.print(
+        f"{args.terminals} terminals on {args.stadium} ({table['game']}), {args.rounds} rounds"
+    )
+    stats = trio.run(
+        stadium.run_terminals,
+        args.url,
+        args.stadium,
+        table["game"],
+        args.terminals,
+        args.rounds,
+        args.seed or 1,
+    )
+    report = stadium.summary(stats)
+    money = fetch_health(args.url)["money"]
+    held = money["wallets"] + money["stakes"] + money.get("house", 0)
+    report["conserved"] = money["issued"] == held + money.get("jackpot_contributed", 0) - money.get(
+        "jackpot_paid", 0
+    )
+    console.print(json.dumps(report, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    return 0 if report["conserved"] and not report["refused"].get("internal") else 1
 
 
 def _run(spec: RunSpec, console: Console, live: bool) -> dict[str, Any]:

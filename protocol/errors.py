@@ -51,6 +51,10 @@ BAD_NAME = "bad_name"  # a display name with control characters or that passes f
 SPECTATORS_FULL = "spectators_full"  # the table has as many spectators as it takes
 NOT_SUPPORTED = "not_supported"  # an operator control this table kind does not have
 BAD_LIMITS = "bad_limits"  # new limits the game's rules refuse
+# stadium tables (electronic player terminals, QLD Sch 19)
+GAME_FULL = "game_full"  # the game has its approved maximum of terminals (Sch 19 s2(3))
+BAD_RESULT = "bad_result"  # a result the game cannot have, or entered when none is awaited
+NO_SUCH_ROUND = "no_such_round"  # a correction of a round the table no longer keeps
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -92,6 +96,9 @@ ERROR_CODES: dict[str, str] = {
     SPECTATORS_FULL: "the table has as many spectators as it takes; try again later",
     NOT_SUPPORTED: "this kind of table has no such control",
     BAD_LIMITS: "the game's rules refuse those limits",
+    GAME_FULL: "the game has its approved maximum number of terminals (QLD Sch 19 s2(3))",
+    BAD_RESULT: "that result is not one of this game's, or no result is awaited now",
+    NO_SUCH_ROUND: "the table keeps no settled round with that number to correct",
 }
 
 

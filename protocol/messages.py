@@ -230,10 +230,13 @@ Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
 class Operator(_Client, tag="operator", frozen=True):
-    """Staff only (roles supervisor and manager; protocol/README.md, "Operator channel"): a
-    control of a table (``table``) or an account (``account``), with the reason that goes
-    into the audit log. ``limits``: new table limits for ``set_limits`` (cents), in force
-    from the next round; ``result``: a corrected result for ``correct_result``."""
+    """Staff only (roles by control: server/operator.py; protocol/README.md, "Operator
+    channel"): a control of a table (``table``) or an account (``account``), with the reason
+    that goes into the audit log. ``limits``: new table limits for ``set_limits`` (cents),
+    in force from the next round (stadium tables: after the notice of Part 2 s12, and
+    ``terminal``: one terminal's limits); ``result``: a corrected result for
+    ``correct_result`` (stadium tables: the outcome as in ``result`` plus ``round``, the
+    kept round to re-settle)."""
 
     action: OperatorAction
     reason: Reason
@@ -246,6 +249,68 @@ class Operator(_Client, tag="operator", frozen=True):
 class Logout(_Client, tag="logout", frozen=True):
     """End the session: this connection's token is revoked (refused from now on, before its
     expiry), every seat is left as on a disconnect, and the server closes with 1000."""
+
+
+# -- stadium tables (electronic player terminals on one shared outcome, QLD Sch 19) -----------
+Position = Annotated[str, msgspec.Meta(min_length=1, max_length=48, pattern=r"^[a-z0-9_]+$")]
+DeviceRef = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+#: a result as the game's scenario shape (``{"number": 17}``, ``{"dice": [1, 4, 4]}``,
+#: ``{"segment": "b"}``, ``{"dice": [3, 4]}``, ``{"cards": [...]}``) or ``{"invalid": reason}``
+Outcome = Annotated[dict[str, Any], msgspec.Meta(max_length=2)]
+
+
+class Place(_Client, tag="place", frozen=True):
+    """A terminal makes, changes (``amount`` is the wager's new total) or withdraws
+    (``amount`` 0) a wager on a layout position while betting is open (Sch 19 s5(2))."""
+
+    table: TableId
+    position: Position
+    amount: Amount
+
+
+class Marker(_Client, tag="marker", frozen=True):
+    """Craps: the on (``True``) / off marker on a place, buy, hardway or come-odds wager (s7)."""
+
+    table: TableId
+    position: Position
+    on: bool
+
+
+class Collect(_Client, tag="collect", frozen=True):
+    """Move every wager left riding on this terminal's layout to its credit meter (s7(4))."""
+
+    table: TableId
+
+
+class CreditIn(_Client, tag="credit_in", frozen=True):
+    """Buy credits from the wallet onto the terminal's credit meter (Sch 19 s4(2));
+    idempotent on ``device_ref``."""
+
+    table: TableId
+    amount: Amount
+    device_ref: DeviceRef | None = None
+
+
+class CashOut(_Client, tag="cash_out", frozen=True):
+    """Pay the credit meter (after collecting the layout) to the player's account (s9(3))."""
+
+    table: TableId
+
+
+class EnterResult(_Client, tag="result", frozen=True):
+    """Staff (a session whose token has the role dealer, stickperson, boxperson or
+    supervisor): the live result of the round, or ``{"invalid": reason}`` (a no spin / no
+    roll). Corrections of a settled round go through ``operator`` (``correct_result``)."""
+
+    table: TableId
+    outcome: Outcome
+
+
+class CloseBetting(_Client, tag="close_betting", frozen=True):
+    """Staff (the roles of ``result``): call "no more bets" now (the physical process sets
+    the close)."""
+
+    table: TableId
 
 
 ClientMessage = (
@@ -269,6 +334,13 @@ ClientMessage = (
     | Operator
     | Logout
     | History
+    | Place
+    | Marker
+    | Collect
+    | CreditIn
+    | CashOut
+    | EnterResult
+    | CloseBetting
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -291,6 +363,13 @@ CLIENT_TYPES: tuple[str, ...] = (
     "operator",
     "logout",
     "history",
+    "place",
+    "marker",
+    "collect",
+    "credit_in",
+    "cash_out",
+    "result",
+    "close_betting",
 )
 
 

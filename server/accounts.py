@@ -23,7 +23,9 @@ class BadToken(Exception):
     """The token is malformed, forged, or expired."""
 
 
-ROLES = ("player", "cashier", "supervisor", "manager")
+#: stadium tables (QLD Sch 19 s6; general.md §4) add the table staff who enter results:
+#: ``dealer``, ``stickperson`` and ``boxperson`` (craps, Sch 4 s24)
+ROLES = ("player", "cashier", "dealer", "stickperson", "boxperson", "supervisor", "manager")
 #: roles that may read the operator status (``/status``)
 STAFF = frozenset({"cashier", "supervisor", "manager"})
 

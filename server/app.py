@@ -43,7 +43,7 @@ from server.config import DEFAULT_PORT, DEFAULT_TABLES, ConfigError, ServerConfi
 from server.connections import run_connection
 from server.errors import ScenarioError
 from server.games.poker import rules_for
-from server.games.registry import GAMES, TableKind
+from server.games.registry import TableKind, table_kind
 from server.jackpots.service import open_jackpot_service
 from server.router import Router
 from server.store.ledger import AsyncStore, Ledger, Store
@@ -56,6 +56,7 @@ from server.tables.base import Shutdown, TableActor
 from server.tables.blackjack import BlackjackTable
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
+from server.tables.stadium import StadiumTable
 from server.waiting import WaitingLists
 
 log = logging.getLogger("croupier.server")
@@ -65,18 +66,21 @@ TABLE_CLASSES: dict[TableKind, type[TableActor]] = {
     "poker": PokerTable,
     "banked": BankedTable,
     "blackjack": BlackjackTable,
+    "stadium": StadiumTable,
 }
 
 
-def table_class(game: str) -> type[TableActor]:
-    entry = GAMES.get(game)
-    if entry is None or entry.kind is None:
-        raise ConfigError(f"unknown game {game!r}" if entry is None else f"no tables of {game}")
-    return TABLE_CLASSES[entry.kind]
+def table_class(game: str, kind: str | None = None) -> type[TableActor]:
+    """The class of a table of ``game``; ``kind`` as the table config asks (default: the
+    game's first kind in the registry)."""
+    try:
+        return TABLE_CLASSES[table_kind(game, kind)]
+    except LookupError as exc:
+        raise ConfigError(str(exc.args[0])) from None
 
 
 class Croupier:
-    """The server's state: config, accounts, wallet, tables and live connections."""
+    """The server's state: config, accounts, ledger, tables and live connections."""
 
     def __init__(
         self,
@@ -112,13 +116,16 @@ class Croupier:
         self.accounts = Accounts(config.secret, ttl=config.token_ttl, dev_secret=dev_secret)
         self.tables: dict[str, TableActor] = {}
         seat_index: dict[str, set[str]] = {}  # account -> table ids, shared by the tables
+        sessions: dict[str, set[str]] = {}  # account -> stadium tables (one credit meter)
         for table in config.tables:
             try:
-                kind = table_class(table.game)
+                kind = table_class(table.game, table.kind)
             except ConfigError as exc:
                 raise ConfigError(f"table {table.id}: {exc}") from None
             actor = self.tables[table.id] = kind(table, config, self.ledger)
             actor.seat_index = seat_index
+            if isinstance(actor, StadiumTable):
+                actor.sessions = sessions
         poker = {tid: t for tid, t in self.tables.items() if isinstance(t, PokerTable)}
         waiting = WaitingLists(poker)  # waiting lists span tables: the server owns them
         for t in poker.values():
@@ -150,7 +157,7 @@ class Croupier:
             "stakes": sum(m["stakes"] for m in per_table),
             "commission": sum(m["commission"] for m in per_table),
         }
-        if any(isinstance(t, BankedTable) for t in self.tables.values()):
+        if any(isinstance(t, BankedTable | StadiumTable) for t in self.tables.values()):
             for key in ("house", "jackpot_contributed", "jackpot_paid"):
                 out[key] = sum(m[key] for m in per_table)
         return out
@@ -505,12 +512,12 @@ def main(argv: list[str] | None = None) -> int:
         tables = load_tables(args.tables)
         for t in tables:
             try:
-                kind = table_class(t.game)
+                kind = table_class(t.game, t.kind)
             except ConfigError as exc:
                 raise ConfigError(f"table {t.id}: {exc}") from None
             if kind is PokerTable:
                 rules_for(t.game, dict(t.options))
-            elif issubclass(kind, BankedTable):
+            elif issubclass(kind, BankedTable | StadiumTable):
                 kind.check_config(t)
     except (ConfigError, ScenarioError) as exc:
         print(f"croupier serve: {exc}", file=sys.stderr)

@@ -134,6 +134,11 @@ class SeededRandomSource:
         return self._rng.randrange(n)
 
 
+def random_source(seed: int | None) -> RandomSource:
+    """The system CSPRNG, or (tests only: a table config's ``seed``) a seeded source."""
+    return SeededRandomSource(seed) if seed is not None else SystemRandomSource()
+
+
 T = TypeVar("T")
 
 

@@ -38,6 +38,11 @@ class TableConfig:
     #: after a jackpot outage: "auto" (wagers reopen when the pool answers) or "approval"
     #: (a manager approves, ACT 2017 r 14.5); None: approval for ACT 2017 tables, else auto
     jackpot_reopen: str | None = None
+    # the kind of table (None: the game's default; server/games/registry.py)
+    kind: str | None = None
+    # stadium tables (server/tables/stadium.py)
+    max_terminals: int = 1000  # terminals approved for the game (Sch 19 s2(3))
+    result_source: str = "rng"  # "rng" (the CSPRNG) or "dealer" (a staff ``result`` message)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The operator channel: who may use which control, and the audit log.
 
-Staff sessions (a token with role ``supervisor`` or ``manager``) send ``operator`` messages
-on the same WebSocket as players (protocol/README.md, "Operator channel"):
+Staff sessions (a token with a staff role) send ``operator`` messages on the same WebSocket
+as players (protocol/README.md, "Operator channel"):
 
 ========================  ==========  =====================================================
 control                   roles       effect
@@ -11,8 +11,9 @@ control                   roles       effect
 ``open_table``            sup., mgr.  the table takes players and starts rounds again
 ``set_limits``            sup., mgr.  new limits, announced now, in force from the next round
 ``void_round``            sup., mgr.  the round in play is void: every wager returned
-``correct_result``        manager     a result corrected and re-settled (ETG s9; tables
-                                      that have results to correct)
+``correct_result``        dealer,     a result corrected and re-settled (ETG s9, Sch 19
+                          boxperson,  s10(2); stadium tables): no correction is
+                          sup., mgr.  manager-only (general.md §4)
 ``approve_jackpot``       manager     jackpot wagers reopen after an outage (ACT 2017
                                       r 14.5; tables with ``jackpot_reopen = "approval"``)
 ``suspend``/``unsuspend`` manager     an account's tokens refused, its seats vacated
@@ -20,12 +21,14 @@ control                   roles       effect
 
 Every operator message, applied or refused, is appended to the audit log in the ledger's
 store (who, role, when, what, why, and the outcome): ``croupier admin audit`` prints it.
+Staff commands at stadium tables (``result``, ``close_betting``) are entered there too.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from protocol.messages import Operator
 from server.store.ledger import Ledger
@@ -37,8 +40,12 @@ MANAGER_ACTIONS: Final = SUPERVISOR_ACTIONS | {
     "suspend",
     "unsuspend",
 }
+#: table staff who may correct a result they (or a stickperson) entered (general.md §4)
+CORRECTION_ONLY: Final = frozenset({"correct_result"})
 ALLOWED: Final[dict[str, frozenset[str]]] = {
-    "supervisor": SUPERVISOR_ACTIONS,
+    "dealer": CORRECTION_ONLY,
+    "boxperson": CORRECTION_ONLY,
+    "supervisor": SUPERVISOR_ACTIONS | CORRECTION_ONLY,
     "manager": MANAGER_ACTIONS,
 }
 ACCOUNT_ACTIONS: Final = frozenset({"suspend", "unsuspend"})
@@ -50,6 +57,35 @@ def allowed(role: str, action: str) -> bool:
 
 def audit(ledger: Ledger, who: str, role: str, m: Operator, outcome: str) -> None:
     """Append one entry to the audit log (kept in the ledger's store with the next batch)."""
+    entry(
+        ledger,
+        who,
+        role,
+        m.action,
+        table=m.table,
+        account=m.account,
+        why=m.reason,
+        limits=dict(m.limits) or None,
+        result=dict(m.result) or None,
+        outcome=outcome,
+    )
+
+
+def entry(
+    ledger: Ledger,
+    who: str,
+    role: str,
+    action: str,
+    *,
+    why: str,
+    outcome: str,
+    table: str | None = None,
+    account: str | None = None,
+    limits: dict[str, int] | None = None,
+    result: Mapping[str, Any] | None = None,
+) -> None:
+    """One audit entry: an operator control, or a staff command at a table (a stadium
+    result entered, "no more bets" called)."""
     ledger.note(
         {
             "id": f"audit:{ledger.instance}:{time.time_ns()}",
@@ -57,12 +93,12 @@ def audit(ledger: Ledger, who: str, role: str, m: Operator, outcome: str) -> Non
             "at": time.time(),
             "who": who,
             "role": role,
-            "action": m.action,
-            "table": m.table,
-            "account": m.account,
-            "why": m.reason,
-            "limits": dict(m.limits) or None,
-            "result": dict(m.result) or None,
+            "action": action,
+            "table": table,
+            "account": account,
+            "why": why,
+            "limits": limits,
+            "result": dict(result) if result is not None else None,
             "outcome": outcome,
         }
     )

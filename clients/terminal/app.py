@@ -36,6 +36,7 @@ from clients.terminal.session import (
     read_keys,
     read_lines,
 )
+from clients.terminal.stadium import StadiumSession
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 
@@ -223,7 +224,8 @@ async def session(
         )
     )
     banked = isinstance(view.view.get("table", {}).get("wagers"), list)
-    if role == "player" and not banked and not view.stake:
+    stadium = bool(view.view.get("table", {}).get("stadium"))
+    if role == "player" and not banked and not stadium and not view.stake:
         amount = buy_in_amount(chosen, 0, args.buy_in)
         try:
             balance = await client.buy_in(chosen["id"], amount)
@@ -232,9 +234,11 @@ async def session(
             console.print(f"[red]buy-in refused: {exc}[/red]")
     rng = random.Random(args.seed) if args.bot else None
     live = editor is not None
-    kind = BankedSession if banked else RoomSession  # a poker table, and the room around it
+    kind: type[Session] = BankedSession if banked else RoomSession  # poker: the room around it
     if banked and is_blackjack(str(chosen.get("game", ""))):
         kind = BlackjackSession  # hands, splits, every verb listed (clients/terminal/blackjack.py)
+    if stadium:
+        kind = StadiumSession  # credits, wagers on one shared outcome (clients/terminal/stadium.py)
     player: Session = kind(
         client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
     )

@@ -396,7 +396,8 @@ function newRound(t, seats) {
 function onSnapshot(msg) {
   if (window.Room && Room.snapshot(msg)) return;  // another table's (room.js)
   const previous = state.table && state.table.id === msg.table ? state.table : null;
-  state.table = isBankedView(msg.view) ? newBankedTable(msg) : newTable(msg);
+  state.table = window.Stadium && Stadium.isView(msg.view) ? Stadium.newTable(msg)
+    : isBankedView(msg.view) ? newBankedTable(msg) : newTable(msg);
   if (previous) {  // a resumed seat: the snapshot replaces the state, the log carries on
     state.table.log = previous.log;
     addLog(state.table, `Reconnected (${Math.max(0, msg.seq - previous.seq - 1)} messages missed).`, "sys");
@@ -430,6 +431,7 @@ function addLog(t, text, kind = "") {
 function onEvent(ev) {
   const t = state.table;
   const type = ALIASES[ev.type] || ev.type;
+  if (t.stadium) return Stadium.onEvent(t, ev);
   if (t.banked) return onBankedEvent(t, ev);
   if (!t.poker) return logGeneric(t, type, ev);
   if (window.Room && Room.onEvent(t, type, ev)) return;  // pre-actions, time bank (room.js)
@@ -769,7 +771,9 @@ function renderTable() {
   $("crumb-table").textContent = t.info.name || t.id;
   $("table-title").textContent = `${t.info.name || t.id}` + (t.hand ? ` \u00b7 hand #${t.hand}` : "");
   $("banked").hidden = true;
-  if (t.banked) renderBanked(t);
+  if (window.Stadium && Stadium.render(t)) {
+    // a stadium terminal (stadium.js) draws itself
+  } else if (t.banked) renderBanked(t);
   else if (!t.poker) renderOtherTable(t);
   else {
     renderBoard(t);
@@ -1711,6 +1715,7 @@ function renderBankedResult(t) {
 function onRecall(msg) {
   const t = state.table;
   if (!t || t.id !== msg.table) return;
+  if (t.stadium) { Stadium.onRecall(t, msg); renderTable(); return; }
   const r = msg.last_round;
   if (!r) { toast("No previous round at this table yet."); return; }
   const boxes = Object.entries(r.boxes || {}).map(([b, x]) =>

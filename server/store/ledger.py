@@ -354,11 +354,18 @@ class Ledger:
         self.open_rounds = {}
         cashed = 0
         for name, amount in sorted(self.balances.items()):
-            if ":stake:" not in name or amount <= 0:
+            if amount <= 0:
                 continue
-            if tables is None or name.split(":", 2)[1] in tables:
+            if ":stake:" in name and (tables is None or name.split(":", 2)[1] in tables):
                 owner = name.split(":", 4)[4]  # table:TABLE:stake:SEAT:ACCOUNT
                 self.move(name, wallet(owner), amount, "cash_out_recovery", None)
+                cashed += 1
+            elif tables is None and name.startswith("wallet:") and name.endswith("/meter"):
+                # a stadium credit meter (server/tables/books.py meter): no terminal session
+                # survives a restart, so its credits go home (not on a shared store: the
+                # meters of another live server's terminals are theirs)
+                owner = name[len("wallet:") : -len("/meter")]
+                self.move(name, wallet(owner), amount, "credit_out_recovery", None)
                 cashed += 1
         self.flush_now()
         return {"rounds_voided": voided, "stakes_returned": cashed}

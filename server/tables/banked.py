@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import logging
 import math
-import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -53,8 +52,8 @@ import trio
 
 from protocol import errors
 from protocol import messages as wire
-from protocol.messages import Balance, RoundRecall, TableInfo
-from server.cards import CardError, RandomSource, SeededRandomSource, SystemRandomSource, card
+from protocol.messages import Balance, TableInfo
+from server.cards import CardError, RandomSource, card, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked.base import (
@@ -80,13 +79,14 @@ from server.games.visibility import Visibility, may_see
 from server.jackpots.model import JackpotError, MeterUpdate, check_pool_name
 from server.jackpots.service import JackpotService
 from server.store.ledger import Ledger
-from server.store.memory import MemoryStore
 from server.store.model import InsufficientFunds, RoundState
 from server.tables import books
-from server.tables.base import BASE_HANDLERS, Handler, Member, Recipient, TableActor, TableCommand
+from server.tables.base import Handler, Member, Recipient, TableCommand
 from server.tables.connection import Connection
 from server.tables.jackpot_link import CoinInResult, JackpotLink, LinkError, pool_config_for
 from server.tables.phases import Phase
+from server.tables.views import ms_left
+from server.tables.window import WINDOW_HANDLERS, WindowTable
 
 log = logging.getLogger("croupier.tables.banked")
 
@@ -156,7 +156,7 @@ class Player(Member):
         self.boxes: set[int] = set()
 
 
-class BankedTable(TableActor):
+class BankedTable(WindowTable):
     """A table of one banked game (see the module docstring)."""
 
     kind = "banked"
@@ -182,28 +182,20 @@ class BankedTable(TableActor):
         except (InvalidRound, LinkError, JackpotError) as exc:
             raise ConfigError(f"table {table.id}: {exc}") from None
         self.num_boxes: int = self.options["num_boxes"]
-        self.rng: RandomSource = (
-            SeededRandomSource(table.seed) if table.seed is not None else SystemRandomSource()
-        )
+        self.rng: RandomSource = random_source(table.seed)
         self.link: JackpotLink | None = None
         self.jackpot_open = False
         self.owners: dict[int, str] = {}  # box -> account, while the player is at the table
-        self.instance = secrets.token_hex(4)  # round ids unique across processes and restarts
-        self.round_no = 0
-        self.round_id = ""
         self.layout: dict[int, dict[str, int]] = {}
         self.round_owners: dict[int, str] = {}
         self.round_events: list[tuple[dict[str, Any], Visibility | None]] = []
         #: the window's wager commands, journalled with their times when the round is dealt
         self.wagers_made: list[dict[str, Any]] = []
         self.engine: BankedRound | None = None
-        self.closes_at = math.inf
         self.decision_deadline = math.inf
         #: the decisions prompted and not yet made, (box, street) -> when their clock runs out
         self.prompted: dict[tuple[int, str], float] = {}
-        self.next_round_at = math.inf
         self.forced: Forced | None = None
-        self.last_round: dict[str, dict[str, Any]] = {}
         self.meter: int | None = None
         #: jackpot wagers sent to the pool whose answer has not come back, by box
         self.in_flight: dict[int, int] = {}
@@ -221,11 +213,6 @@ class BankedTable(TableActor):
         self.jackpot_closed_by_outage = False
         self.awaiting_approval = False
         self.jackpot_held = 0
-
-    @classmethod
-    def check_config(cls, table: TableConfig) -> None:
-        """Raise ConfigError if ``table`` cannot be tabled (``croupier serve`` exit 2)."""
-        cls(table, ServerConfig(), Ledger(MemoryStore()))
 
     # -- wiring ------------------------------------------------------------------------------
     def use_jackpots(self, service: JackpotService) -> None:
@@ -249,17 +236,8 @@ class BankedTable(TableActor):
         stakes = {"minimum": self.options["minimum"], "maximum": self.options["maximum"]}
         if self.options.get("jackpot_wager") is not None:
             stakes["jackpot_wager"] = self.options["jackpot_wager"]
-        return TableInfo(
-            id=self.id,
-            name=self.table.name or self.id,
-            game=self.game,
-            description=f"{self.spec.title} ({self.spec.rules})",
-            stakes=stakes,
-            min_buy_in=0,
-            max_buy_in=None,
-            seats=self.num_boxes,
-            taken=len(self.owners),
-            spectators=len(self.spectators),
+        return self.lobby_row(
+            f"{self.spec.title} ({self.spec.rules})", stakes, self.num_boxes, len(self.owners)
         )
 
     def _jackpot_view(self) -> dict[str, Any] | None:
@@ -296,7 +274,7 @@ class BankedTable(TableActor):
                         {
                             **d.to_wire(),
                             "round": self.round_no,
-                            "time_ms": self._ms_left(deadline, now),
+                            "time_ms": ms_left(deadline, now),
                         }
                     )
         betting = self.phase is Phase.BETTING
@@ -313,7 +291,7 @@ class BankedTable(TableActor):
             "no_more_bets": not betting,
             "round": self.round_no,
             "round_id": self.round_id,
-            "closes_in_ms": self._ms_left(self.closes_at, now) if betting else 0,
+            "closes_in_ms": ms_left(self.closes_at, now) if betting else 0,
             "boxes": [
                 {"box": b, "player": self._name(a), "wagers": dict(self.layout.get(b, {}))}
                 for b, a in sorted(self.owners.items())
@@ -324,10 +302,6 @@ class BankedTable(TableActor):
             "pending": pending,
             "last_round": self.last_round.get(player.account) if player else None,
         }
-
-    @staticmethod
-    def _ms_left(deadline: float, now: float) -> int:
-        return 0 if deadline == math.inf else max(0, int((deadline - now) * 1000))
 
     def _name(self, account: str) -> str:
         p = self.members.get(account)
@@ -468,20 +442,9 @@ class BankedTable(TableActor):
         self.broadcast({"type": "jackpot_status", "open": True, "status": "open"})
         return "jackpot wagers open again"
 
-    def reopen(self) -> None:
-        if self.members and self.phase in (Phase.IDLE, Phase.PAUSE):
-            self.next_round_at = trio.current_time()
-
-    def _open_betting(self, now: float) -> None:
+    def open_betting(self, now: float) -> None:
         if self.staged_options is not None:  # limits changed with notice: between rounds
             self.options, self.staged_options = self.staged_options, None
-        if not self.books.can_move:
-            self.next_round_at = now + 1.0  # no round starts while the ledger is out
-            return
-        self.phases.to(Phase.BETTING)
-        self.round_no += 1
-        self.round_id = f"{self.id}.{self.instance}.{self.round_no}"
-        self.books.open_round(self.round_id)
         self.layout = {}
         self.round_owners = {}
         self.round_events = []
@@ -489,20 +452,7 @@ class BankedTable(TableActor):
         self.coined = {}
         self.engine = None
         self.prompted = {}
-        self.closes_at = now + self.table.betting_seconds
-        self.next_round_at = math.inf
-        wall = int(time.time() * 1000)
-        self.broadcast(
-            {
-                "type": "betting_open",
-                "round": self.round_no,
-                "round_id": self.round_id,
-                "closes_in_ms": int(self.table.betting_seconds * 1000),
-                "server_time": wall,
-                "closes_at": wall + int(self.table.betting_seconds * 1000),
-                "jackpot_open": self.jackpot_open,
-            }
-        )
+        self.open_window(now, jackpot_open=self.jackpot_open)
 
     def on_wager(self, cmd: TableCommand[wire.Wager]) -> None:
         """Make, change or withdraw a wager (Sch 19 s5(2)); refused after no more bets (s3(3))."""
@@ -510,7 +460,7 @@ class BankedTable(TableActor):
         if player is None:
             return
         m = cmd.message
-        if self._betting_refused(cmd):
+        if self.refuse_after_close(cmd.conn, "wager"):
             return
         if not self._box_free(cmd.conn, m.box, "wager"):
             return
@@ -576,23 +526,7 @@ class BankedTable(TableActor):
             }
         )
 
-    def _betting_refused(self, cmd: TableCommand[wire.Wager]) -> bool:
-        """No wager while the ledger's store is out, nor after no more bets (Sch 19 s3(3));
-        the refusal is sent."""
-        if not self.books.can_move:
-            self.error(cmd.conn, errors.STORE_UNAVAILABLE, self.books.why_not(), "wager")
-            return True
-        if self.phase is not Phase.BETTING:
-            self.error(
-                cmd.conn,
-                errors.BETTING_CLOSED,
-                "no more bets: wait for the next betting window (Sch 19 s3(3))",
-                "wager",
-            )
-            return True
-        return False
-
-    def _close_betting(self) -> None:
+    def close_betting(self) -> None:
         """No more bets: the layout is frozen; coin-in, then the deal."""
         self.closes_at = math.inf
         self.broadcast(
@@ -1098,10 +1032,7 @@ class BankedTable(TableActor):
             {"type": "jackpot_status", "open": item.open, "status": self._jackpot_status()}
         )
 
-    # -- recall and dev ----------------------------------------------------------------------
-    def on_recall(self, cmd: TableCommand[wire.Recall]) -> None:
-        cmd.conn.send(RoundRecall(self.id, self.last_round.get(cmd.conn.account or "")))
-
+    # -- dev ---------------------------------------------------------------------------------
     def on_dev_force(self, cmd: TableCommand[wire.DevForce]) -> None:
         """Dev mode only: the next round's cards (SCENARIOS.md forced outcome)."""
         if not self.config.dev:
@@ -1151,10 +1082,9 @@ class BankedTable(TableActor):
         )
 
     handlers: ClassVar[Mapping[type, Handler]] = {
-        **BASE_HANDLERS,
+        **WINDOW_HANDLERS,
         wire.Wager: on_wager,
         wire.Decide: on_decide,
-        wire.Recall: on_recall,
         wire.DevForce: on_dev_force,
         wire.Act: on_poker_message,
         wire.BuyIn: on_poker_message,
@@ -1168,27 +1098,13 @@ class BankedTable(TableActor):
     }
 
     # -- time --------------------------------------------------------------------------------
-    def round_deadline(self) -> float:
-        deadline = min(self.closes_at, self.decision_deadline)
-        if self.phase in (Phase.IDLE, Phase.PAUSE) and self.members and not self.closing:
-            deadline = min(deadline, self.next_round_at)
-        return deadline
+    def other_deadline(self) -> float:
+        return self.decision_deadline
 
-    def on_round_time(self, now: float) -> None:
-        if self.phase is Phase.BETTING and now >= self.closes_at:
-            self._close_betting()
+    def on_other_time(self, now: float) -> None:
         if self.phase is Phase.DECIDING and now >= self.decision_deadline:
             assert self.engine is not None
             self._timeouts(self.engine, now)
-        if (
-            self.phase in (Phase.IDLE, Phase.PAUSE)
-            and not self.closing
-            and self.members
-            and now >= self.next_round_at
-        ):
-            self._open_betting(now)
-        if self.phase is Phase.PAUSE and not self.members:
-            self.phases.to(Phase.IDLE)
 
     # -- shutdown ----------------------------------------------------------------------------
     def void_round(self, reason: str) -> None:

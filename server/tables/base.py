@@ -132,6 +132,15 @@ InboxItem = TableCommand[Any] | Detach | Shutdown | JobDone | object
 Handler = Callable[[Any, Any], None]
 
 
+class Refused(Exception):
+    """A kind hook of the operator channel refuses: the error ``code`` and its text."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
 # -- who receives a table's messages -------------------------------------------------------------
 class Recipient:
     """Someone who receives this table's messages: a seat holder or a spectator."""
@@ -493,7 +502,7 @@ class TableActor(ABC):
                 self.error(cmd.conn, errors.BAD_LIMITS, refused, "operator")
                 return
             notice["limits"] = dict(m.limits)
-            detail = "new limits from the next round"
+            detail = self.limits_detail()
         elif m.action == "approve_jackpot":
             approved = self.approve_jackpot()
             if approved is None:
@@ -507,7 +516,13 @@ class TableActor(ABC):
             self.void_round(m.reason)
             detail = "the round in play is void: every wager returned"
         else:  # correct_result
-            outcome = self.correct_result(dict(m.result))
+            try:
+                outcome = self.correct_result(
+                    dict(m.result), (cmd.conn.account or "", cmd.conn.role)
+                )
+            except Refused as exc:
+                self.error(cmd.conn, exc.code, exc.text, "operator")
+                return
             if outcome is None:
                 self.error(
                     cmd.conn,
@@ -529,13 +544,18 @@ class TableActor(ABC):
         """New limits from the next round on; the reason they are refused, or None."""
         return f"a {self.kind} table has no limits to change"
 
+    def limits_detail(self) -> str:
+        """When limits staged by :meth:`stage_limits` take effect (the operator's reply)."""
+        return "new limits from the next round"
+
     def approve_jackpot(self) -> str | None:
         """Reopen jackpot wagers after an outage (ACT 2017 r 14.5); None: nothing awaits."""
         return None
 
-    def correct_result(self, result: dict[str, Any]) -> str | None:
-        """Re-settle the last round with a corrected result (ETG s9): what was done, or
-        None when this kind has no result to correct."""
+    def correct_result(self, result: dict[str, Any], by: tuple[str, str]) -> str | None:
+        """Re-settle a round with a corrected result (ETG s9) for ``by`` (account, role):
+        what was done, or None when this kind has no result to correct; :class:`Refused`
+        when this correction cannot be made."""
         return None
 
     def close_if_due(self) -> None:
@@ -642,6 +662,23 @@ class TableActor(ABC):
     @abstractmethod
     def info(self) -> TableInfo:
         """The table's lobby row."""
+
+    def lobby_row(
+        self, description: str, stakes: dict[str, int], seats: int, taken: int, **more: Any
+    ) -> TableInfo:
+        """A lobby row with the fields every kind fills alike; ``more``: buy-in limits and
+        the like (default: no buy-in)."""
+        return TableInfo(
+            id=self.id,
+            name=self.table.name or self.id,
+            game=self.table.game,
+            description=description,
+            stakes=stakes,
+            seats=seats,
+            taken=taken,
+            spectators=len(self.spectators),
+            **{"min_buy_in": 0, "max_buy_in": None, **more},
+        )
 
     @abstractmethod
     def view_for(self, member: Member | None) -> dict[str, Any]:

@@ -119,7 +119,7 @@ class BlackjackTable(BankedTable):
         if player is None:
             return
         m = cmd.message
-        if self._betting_refused(cmd):
+        if self.refuse_after_close(cmd.conn, "wager"):
             return
         if not 1 <= m.box <= self.num_boxes:
             self.error(cmd.conn, errors.BAD_BOX, f"boxes are 1 to {self.num_boxes}", "wager")
@@ -190,17 +190,17 @@ class BlackjackTable(BankedTable):
         """SW s6(1),(2): the main wager stands on each of the box's two areas."""
         return sum(wagers.values()) + wagers.get("main", 0) * (self.bj_cls.variant.areas - 1)
 
-    def _open_betting(self, now: float) -> None:
+    def open_betting(self, now: float) -> None:
         self.backing = {}
         self.back_layout = {}
-        super()._open_betting(now)
+        super().open_betting(now)
 
-    def _close_betting(self) -> None:
+    def close_betting(self) -> None:
         """No more bets: a backer of a box with no wager has his wagers back."""
         for at in sorted(self.back_layout):
             if at[0] not in self.layout:
                 self._return_backer(at, "the box has no wager")
-        super()._close_betting()
+        super().close_betting()
 
     def _return_backer(self, at: Place, reason: str) -> None:
         account = self.backing.pop(at)

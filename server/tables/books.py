@@ -53,6 +53,13 @@ def wallet(account: str) -> str:
     return f"wallet:{account}"
 
 
+def meter(account: str) -> str:
+    """A terminal session's credit meter (QLD Sch 19 s4(2)): a wallet-side account of its
+    own (in the ledger: never below zero, outside every table), shared by every stadium
+    table the account plays at (s4(3)), so that a wager reserves credits with one debit."""
+    return f"wallet:{account}/meter"
+
+
 class BooksError(RuntimeError):
     """The books do not balance: a bug in a table, logged with where every cent is."""
 
@@ -203,6 +210,38 @@ class Books:
         """A jackpot prize the pool paid (QLD Sch 3 s23(3))."""
         self._move(JACKPOT, wallet(account), amount, "jackpot_prize")
         return self._ledger.balance(account)
+
+    # -- stadium: terminals' credit meters (QLD Sch 19 s4, s7, s9, s10) ------------------
+    def credit_in(self, account: str, amount: int) -> None:
+        """Credits bought from the wallet onto the terminal's credit meter (s4(2))."""
+        self._move(wallet(account), meter(account), amount, "credit_in")
+
+    def credit_out(self, account: str, amount: int) -> None:
+        """The meter paid to the player's account (s9(3))."""
+        self._move(meter(account), wallet(account), amount, "credit_out")
+
+    def reserve(self, account: str, number: int, amount: int) -> None:
+        """Credits to the terminal's layout (a wager made or raised, s5(2))."""
+        self._move(meter(account), box(number), amount, "wager")
+
+    def release(self, account: str, number: int, amount: int, kind: str = "wager_returned") -> None:
+        """Layout back to the meter: a wager lowered or withdrawn, a stake returned or
+        collected (s7(3)(c), s7(4)), winnings credited (s7(3)(b))."""
+        self._move(box(number), meter(account), amount, kind)
+
+    def engine_transfer(self, source: str, target: str, amount: int) -> None:
+        """One of the engine's own settlement transfers between ``box:N`` and ``house``:
+        a loss collected, a win paid, a commission charged or returned."""
+        kind = "lost" if target == HOUSE else "won"
+        self._move(source, target, amount, kind)
+
+    def adjust(self, account: str, amount: int) -> None:
+        """A correction's difference posted to the meter (s10(2)): house to meter
+        (``amount`` > 0) or meter to house (< 0)."""
+        if amount >= 0:
+            self._move(HOUSE, meter(account), amount, "adjustment")
+        else:
+            self._move(meter(account), HOUSE, -amount, "adjustment")
 
     # -- where every cent is ----------------------------------------------------------------
     def held(self) -> int:

@@ -51,7 +51,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance, SeatOffer, TableInfo
-from server.cards import RandomSource, SeededRandomSource, SystemRandomSource
+from server.cards import RandomSource, random_source
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction, ScenarioError
 from server.games.poker import PokerRound, RuleSet, blind_posters, next_designated, rules_for
@@ -117,9 +117,7 @@ class PokerTable(TableActor):
         super().__init__(table, config, ledger)
         self.rules = rules_for(table.game, dict(table.options))
         self.game = table.game
-        self.rng: RandomSource = (
-            SeededRandomSource(table.seed) if table.seed is not None else SystemRandomSource()
-        )
+        self.rng: RandomSource = random_source(table.seed)
         self.seats: dict[int, Seat] = {}
         self.round: PokerRound | None = None
         self.in_round_seats: set[int] = set()
@@ -153,17 +151,13 @@ class PokerTable(TableActor):
     # -- lobby and views --------------------------------------------------------------------
     def info(self) -> TableInfo:
         stakes = {f"blind_{i + 1}": b for i, b in enumerate(self.rules.blinds)}
-        return TableInfo(
-            id=self.id,
-            name=self.table.name or self.id,
-            game=self.game,
-            description=f"{self.rules.title}, {self.rules.structure}",
-            stakes=stakes,
+        return self.lobby_row(
+            f"{self.rules.title}, {self.rules.structure}",
+            stakes,
+            self.rules.max_seats,
+            len(self.seats),
             min_buy_in=self.rules.min_buy_in,
             max_buy_in=self.rules.max_buy_in,
-            seats=self.rules.max_seats,
-            taken=len(self.seats),
-            spectators=len(self.spectators),
             entry_post=self.entry_post(),
         )
 

@@ -10,12 +10,18 @@ event whose audience is unknown must not leak. Snapshots come from the engine's
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from server.games.poker import PokerRound
 from server.games.visibility import EVERYONE, NOBODY, may_see
 
-__all__ = ["EVERYONE", "NOBODY", "legal_for", "may_see", "round_view"]
+__all__ = ["EVERYONE", "NOBODY", "legal_for", "may_see", "ms_left", "round_view"]
+
+
+def ms_left(deadline: float, now: float) -> int:
+    """A countdown as shown to clients: whole milliseconds to ``deadline`` (0: none)."""
+    return 0 if deadline == math.inf else max(0, int((deadline - now) * 1000))
 
 
 def legal_for(to_act: int, viewer: int | None, legal: list[Any]) -> list[Any]:

@@ -224,7 +224,7 @@ def test_croupier_serve_prints_its_url():
         ws = next(line.split()[-1] for line in lines if "clients:" in line)
         assert page.startswith("http://127.0.0.1:") and ws.startswith("ws://127.0.0.1:")
         with urllib.request.urlopen(page + "status", timeout=10) as r:
-            assert json.loads(r.read())["tables"] == 21  # 6 poker + 15 banked tables
+            assert json.loads(r.read())["tables"] == 26  # 6 poker + 15 banked + 5 stadium
     finally:
         proc.terminate()
         proc.wait(timeout=20)

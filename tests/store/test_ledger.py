@@ -108,6 +108,33 @@ def test_recovery_voids_open_rounds_and_returns_stakes(tmp_path: Path) -> None:
     again.close()
 
 
+def test_recovery_pays_stadium_credit_meters_home(tmp_path: Path) -> None:
+    """No terminal session survives a restart: a credit meter (wallet:ACCOUNT/meter) goes
+    back to its owner's wallet; a wager of a round in play is back on the meter first."""
+    store = SqliteStore(tmp_path / "d")
+    store.commit(
+        [
+            Batch(
+                transfers=[
+                    _t("d1", "cashier", "wallet:ann", 10_000),
+                    _t("c1", "wallet:ann", "wallet:ann/meter", 3000),
+                ]
+            ),
+            Batch(
+                opened=[RoundOpened("rou.1", "rou", "dead")],
+                transfers=[_t("w1", "wallet:ann/meter", "table:rou:box:1", 500, "rou.1")],
+            ),
+        ]
+    )
+    store.close()
+    again = SqliteStore(tmp_path / "d")
+    ledger = Ledger(again)
+    assert ledger.recover() == {"rounds_voided": 1, "stakes_returned": 1}
+    assert ledger.balance("ann") == 10_000 and ledger.balance("ann/meter") == 0
+    assert again.check().balanced
+    again.close()
+
+
 def test_a_wallet_never_goes_below_zero() -> None:
     ledger = Ledger(MemoryStore())
     ledger.open("ann", 500)

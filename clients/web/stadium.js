@@ -1,0 +1,398 @@
+"use strict";
+// Stadium tables: an electronic player terminal (QLD Sch 19; protocol/README.md "Stadium
+// tables"). The layout is drawn from the server's game_config (ETG-10): a roulette grid whose
+// numbers, splits, corners, streets, dozens and columns are clicked; sic-bo totals and
+// combinations; a wheel of fortune's symbols; a craps line with odds, numbers and
+// propositions; baccarat's player, banker and tie. It shows the countdown and, whenever
+// betting is closed, the words "no more bets" (s3(2)(c)-(d)); the credit meter (s3(2)(e));
+// the previous round's bet, result and win (s3(2)(f)-(h)). Loaded after app.js, which calls
+// Stadium.isView / newTable / onEvent / render / onRecall (small hooks).
+
+const Stadium = (() => {
+  const GUARD_MS = 300;  // lock the betting UI this long before closes_at (ETG §3)
+
+  function isView(view) {
+    return !!(view && view.table && view.table.stadium);
+  }
+
+  function newTable(snapshot) {
+    const v = snapshot.view || {};
+    const t = {
+      id: snapshot.table, role: snapshot.role, seat: snapshot.seat, seq: snapshot.seq,
+      info: v.table || { id: snapshot.table }, stadium: true, banked: false, poker: false,
+      config: v.game_config || {}, status: v.status, roundNo: v.round || 0, seats: {},
+      wagers: Object.assign({}, v.wagers || {}), credits: v.credit_meter || 0,
+      lastRound: v.last_round || null, history: v.history || [], puck: v.puck,
+      notices: v.limit_notices || [], log: [], chip: null, lastResult: null,
+      closesAt: null,
+    };
+    if (v.status === "betting_open" && v.closes_in_ms) {
+      t.closesAt = Date.now() + v.closes_in_ms;
+    }
+    return t;
+  }
+
+  function limits(t) {
+    return (t.config && t.config.limits) || { minimum: 100, maximum: 100000 };
+  }
+
+  function chips(t) {
+    const { minimum, maximum } = limits(t);
+    const all = [minimum, 100, 500, 600, 2500, 10000].filter((c) => c >= minimum && c <= maximum);
+    return [...new Set(all)].sort((a, b) => a - b);
+  }
+
+  function bettingOpen(t) {
+    return t.status === "betting_open" && t.closesAt !== null && t.closesAt - Date.now() > GUARD_MS;
+  }
+
+  function onEvent(t, ev) {
+    switch (ev.type) {
+      case "betting_open":
+        t.status = "betting_open";
+        t.roundNo = ev.round;
+        // server clock offset: count down to closes_at on the server's clock
+        t.closesAt = Date.now() + (ev.closes_at - ev.server_time);
+        if (ev.round) addLog(t, `Round #${ev.round}: place your bets.`, "hand");
+        break;
+      case "no_more_bets":
+        t.status = "no_more_bets";
+        t.closesAt = null;
+        addLog(t, "No more bets.", "sys");
+        break;
+      case "awaiting_result":
+        addLog(t, "Waiting for the dealer's result.", "sys");
+        break;
+      case "no_spin":
+        addLog(t, `No spin (${ev.reason}): your wagers stand for the re-spin.`, "sys");
+        break;
+      case "round_result":
+        t.status = "settled";
+        t.lastResult = ev;
+        if (ev.puck !== undefined) t.puck = ev.puck;
+        if (ev.outcome) t.history.unshift({ round: ev.round, outcome: ev.outcome, call: ev.call });
+        t.history = t.history.slice(0, 20);
+        addLog(t, `Result: ${ev.call}.`, "hand");
+        break;
+      case "settlement":
+        t.credits = ev.credits;
+        t.wagers = Object.assign({}, ev.riding || {});
+        t.lastRound = ev;
+        addLog(t, `You bet ${money(ev.bet_total)}, won ${money(ev.won_total)}` +
+          (Object.keys(ev.riding || {}).length ? "; wagers left on the layout play on until collected." : "."), "hand");
+        break;
+      case "bet_ack":
+        t.wagers = Object.assign({}, ev.wagers || {});
+        t.credits = ev.credits;
+        break;
+      case "credit_meter":
+        t.credits = ev.credits;
+        break;
+      case "cashed_out":
+        t.credits = 0;
+        addLog(t, `Cashed out ${money(ev.amount)} to your account.`, "sys");
+        break;
+      case "round_voided":
+        addLog(t, `Round #${ev.round} void: ${ev.reason}.`, "sys");
+        break;
+      case "result_corrected":
+        addLog(t, `Round #${ev.round} corrected to ${ev.call} by the ${ev.role}.`, "sys");
+        break;
+      case "round_adjusted":
+        t.credits = ev.credits;
+        addLog(t, `Round #${ev.round} re-settled: ${ev.amount >= 0 ? "+" : "-"}${money(Math.abs(ev.amount))}.`, "sys");
+        break;
+      case "limits_notice":
+        t.notices.push(ev);
+        addLog(t, `Limits change from round #${ev.from_round}: ${money(ev.minimum)} to ${money(ev.maximum)}.`, "sys");
+        break;
+      case "limits_changed":
+        t.config.limits = { minimum: ev.minimum, maximum: ev.maximum };
+        t.notices = [];
+        addLog(t, `Limits now ${money(ev.minimum)} to ${money(ev.maximum)}.`, "sys");
+        break;
+      case "table_closing":
+        addLog(t, "The table is closing.", "sys");
+        break;
+      default:
+        break;
+    }
+  }
+
+  function onRecall(t, msg) {
+    const r = msg.last_round;
+    if (!r) { toast("No previous round at this table yet."); return; }
+    t.lastRound = r;
+    addLog(t, `Last round #${r.round}: ${r.call}; bet ${money(r.bet_total)}, won ${money(r.won_total)}.`, "hand");
+  }
+
+  // ---- sending ------------------------------------------------------------------------------
+  function place(t, position, amount) {
+    if (!bettingOpen(t)) { toast("No more bets."); return; }
+    send({ type: "place", table: t.id, position, amount });
+  }
+
+  function addChip(t, position) {
+    const chip = t.chip || chips(t)[0] || limits(t).minimum;
+    place(t, position, (t.wagers[position] || 0) + chip);
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------
+  function container() {
+    let el = document.getElementById("stadium");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "stadium";
+      el.className = "stadium";
+      const wrap = document.querySelector(".felt-wrap");
+      wrap.insertBefore(el, wrap.firstChild);
+    }
+    return el;
+  }
+
+  function hide() {
+    const el = document.getElementById("stadium");
+    if (el) el.hidden = true;
+    document.body.classList.remove("stadium-on");
+    const felt = document.getElementById("felt");
+    if (felt) felt.hidden = false;
+  }
+
+  function button(label, position, t, cls = "") {
+    const b = document.createElement("button");
+    b.className = "st-pos " + cls;
+    b.dataset.position = position;
+    const mine = t.wagers[position];
+    b.innerHTML = `<span class="st-label"></span>` + (mine ? `<span class="st-chip">${money(mine)}</span>` : "");
+    b.querySelector(".st-label").textContent = label;
+    b.disabled = !bettingOpen(t) || t.role !== "player";
+    b.onclick = () => addChip(t, position);
+    return b;
+  }
+
+  function pays(p) {
+    if (!p) return "";
+    const [w, per] = p;
+    return per === 1 ? ` ${w}:1` : ` ${w}:${per}`;
+  }
+
+  function roulette(t, cfg) {
+    const red = new Set(cfg.red || []);
+    const box = document.createElement("div");
+    box.className = "st-roulette";
+    const zeros = document.createElement("div");
+    zeros.className = "st-zeros";
+    for (const z of cfg.zeros || ["0"]) zeros.appendChild(button(z, `straight_${z}`, t, "green"));
+    box.appendChild(zeros);
+    const grid = document.createElement("div");
+    grid.className = "st-grid";
+    for (let row = 0; row < 3; row++) {
+      for (let col = 0; col < 12; col++) {
+        const n = 3 * col + (3 - row);
+        const cell = button(String(n), `straight_${n}`, t, red.has(n) ? "red" : "black");
+        cell.classList.add("st-num");
+        // splits on the right and top edges, a corner at the top-right
+        if (n <= 33) cell.appendChild(edge(t, `split_${n}_${n + 3}`, "st-edge-r"));
+        if (n % 3 !== 0) cell.appendChild(edge(t, `split_${n}_${n + 1}`, "st-edge-t"));
+        if (n % 3 !== 0 && n <= 32) cell.appendChild(edge(t, `corner_${n}_${n + 1}_${n + 3}_${n + 4}`, "st-edge-c"));
+        grid.appendChild(cell);
+      }
+    }
+    box.appendChild(grid);
+    const cols = document.createElement("div");
+    cols.className = "st-cols";
+    for (const k of [3, 2, 1]) cols.appendChild(button("2:1", `column_${k}`, t, "outside"));
+    box.appendChild(cols);
+    const streets = document.createElement("div");
+    streets.className = "st-row st-streets";
+    for (let r = 1; r <= 12; r++) {
+      streets.appendChild(button(`${3 * r - 2}-${3 * r}`, `street_${3 * r - 2}_${3 * r - 1}_${3 * r}`, t, "outside small"));
+    }
+    box.appendChild(streets);
+    const outside = document.createElement("div");
+    outside.className = "st-row";
+    for (const k of [1, 2, 3]) outside.appendChild(button(`${12 * k - 11}-${12 * k}`, `dozen_${k}`, t, "outside"));
+    for (const [w, l] of [["low", "1-18"], ["even", "Even"], ["red", "Red"], ["black", "Black"], ["odd", "Odd"], ["high", "19-36"]]) {
+      outside.appendChild(button(l, w, t, "outside " + (w === "red" || w === "black" ? w : "")));
+    }
+    box.appendChild(outside);
+    return box;
+  }
+
+  function edge(t, position, cls) {
+    const e = document.createElement("span");
+    e.className = "st-edge " + cls + (t.wagers[position] ? " on" : "");
+    e.dataset.position = position;
+    e.title = position.replace(/_/g, " ");
+    e.onclick = (ev) => { ev.stopPropagation(); addChip(t, position); };
+    return e;
+  }
+
+  function list(t, items, cls = "") {
+    const row = document.createElement("div");
+    row.className = "st-row " + cls;
+    for (const it of items) row.appendChild(button(it.label + pays(it.pays), it.id, t));
+    return row;
+  }
+
+  function craps(t, cfg) {
+    const box = document.createElement("div");
+    box.className = "st-craps";
+    const puck = document.createElement("div");
+    puck.className = "st-puck";
+    puck.textContent = t.puck ? `Point: ${t.puck} (ON)` : "Puck OFF: come-out roll";
+    box.appendChild(puck);
+    const names = { win: "Pass line (win)", dont_win: "Don't pass", come: "Come", dont_come: "Don't come",
+      win_odds: "Odds on the line", dont_win_odds: "Don't pass odds" };
+    box.appendChild(list(t, (cfg.line || []).map((x) => Object.assign({}, x, { label: names[x.id] || x.label, pays: null })), "st-line"));
+    const nums = document.createElement("div");
+    nums.className = "st-row st-numbers";
+    for (const n of cfg.points || []) {
+      const col = document.createElement("div");
+      col.className = "st-point";
+      for (const k of ["place", "buy", "lay"]) {
+        const it = (cfg.numbers || []).find((x) => x.id === `${k}_${n}`);
+        if (it) col.appendChild(button(`${k} ${n}${pays(it.pays)}`, it.id, t, "small"));
+      }
+      nums.appendChild(col);
+    }
+    box.appendChild(nums);
+    box.appendChild(list(t, cfg.props || [], "st-props"));
+    return box;
+  }
+
+  function layout(t) {
+    const cfg = (t.config && t.config.layout) || {};
+    if (cfg.kind === "roulette") return roulette(t, cfg);
+    if (cfg.kind === "craps") return craps(t, cfg);
+    const box = document.createElement("div");
+    box.className = "st-" + (cfg.kind || "layout");
+    box.appendChild(list(t, cfg.positions || []));
+    return box;
+  }
+
+  /** The terminal's buttons: chips, buy credits, collect, cash out, recall (built once per
+   *  table, so that an amount being typed survives the re-renders). */
+  function bar(t) {
+    if (!t.barEl) {
+      const el = document.createElement("div");
+      el.className = "st-bar";
+      el.innerHTML = `<span class="st-chips"></span>
+        <input id="st-credit-amount" type="number" step="0.01" inputmode="decimal" value="100">
+        <button id="st-credit-btn" class="primary">Buy credits</button>
+        <button id="st-collect-btn">Collect</button>
+        <button id="st-cashout-btn">Cash out</button>
+        <button id="st-recall-btn">Last round</button>`;
+      el.querySelector("#st-credit-btn").onclick = () => {
+        const cents = toCents(el.querySelector("#st-credit-amount").value);
+        if (cents > 0) send({ type: "credit_in", table: t.id, amount: cents });
+      };
+      el.querySelector("#st-collect-btn").onclick = () => send({ type: "collect", table: t.id });
+      el.querySelector("#st-cashout-btn").onclick = () => send({ type: "cash_out", table: t.id });
+      el.querySelector("#st-recall-btn").onclick = () => send({ type: "recall", table: t.id });
+      t.barEl = el;
+    }
+    const chipBox = t.barEl.querySelector(".st-chips");
+    chipBox.textContent = "";
+    const all = chips(t);
+    if (!t.chip || !all.includes(t.chip)) t.chip = all[0];
+    for (const c of all) {
+      const b = document.createElement("button");
+      b.className = "st-chip-btn" + (c === t.chip ? " on" : "");
+      b.textContent = money(c);
+      b.onclick = () => { t.chip = c; render(t); };
+      chipBox.appendChild(b);
+    }
+    return t.barEl;
+  }
+
+  function render(t) {
+    if (!t || !t.stadium) { hide(); return false; }
+    for (const id of ["board", "pot", "seats"]) $(id).textContent = "";
+    $("felt").hidden = true;
+    $("buyin").hidden = true;
+    $("banked").hidden = true;
+    for (const v of ["fold", "check", "call", "bet", "raise", "allin"]) $("act-" + v).hidden = true;
+    $("amount-box").hidden = true;
+    $("sit-out-btn").hidden = true;
+    $("sit-in-btn").hidden = true;
+    $("result").hidden = true;
+    $("turn-info").textContent = "";
+    $("leave-btn").textContent = t.role === "player" ? "Cash out and leave" : "Stop watching";
+    const el = container();
+    el.hidden = false;
+    document.body.classList.add("stadium-on");
+    el.textContent = "";
+    const head = document.createElement("div");
+    head.className = "st-head";
+    head.innerHTML = `<div class="st-title"></div><div id="st-clock" class="st-clock"></div>
+      <div class="st-meter">Credits <b id="st-credits"></b></div>
+      <div class="st-limits"></div>`;
+    head.querySelector(".st-title").textContent = `${t.info.name || t.id} \u00b7 round #${t.roundNo}` +
+      (t.seat ? ` \u00b7 terminal ${t.seat}` : "");
+    head.querySelector("#st-credits").textContent = money(t.credits);
+    const lim = limits(t);
+    head.querySelector(".st-limits").textContent = `Limits ${money(lim.minimum)} \u2013 ${money(lim.maximum)}` +
+      (t.notices.length ? ` (change notified from round #${t.notices[0].from_round})` : "");
+    el.appendChild(head);
+    if (t.role === "player") el.appendChild(bar(t));
+    const lay = document.createElement("div");
+    lay.className = "st-layout-wrap";
+    lay.appendChild(layout(t));
+    el.appendChild(lay);
+    const mine = document.createElement("div");
+    mine.className = "st-mine";
+    const entries = Object.entries(t.wagers);
+    mine.innerHTML = `<b>Your wagers</b> `;
+    if (!entries.length) mine.appendChild(document.createTextNode("none"));
+    for (const [p, a] of entries) {
+      const w = document.createElement("button");
+      w.className = "st-wager";
+      w.dataset.position = p;
+      w.textContent = `${p.replace(/_/g, " ")} ${money(a)} \u00d7`;
+      w.title = "withdraw";
+      w.onclick = () => place(t, p, 0);
+      mine.appendChild(w);
+    }
+    el.appendChild(mine);
+    const recall = document.createElement("div");
+    recall.className = "st-recall";
+    const r = t.lastRound;
+    recall.innerHTML = `<div class="st-last"></div><div class="st-history"></div>`;
+    recall.querySelector(".st-last").textContent = r
+      ? `Previous round #${r.round}: result ${r.call}; credits bet ${money(r.bet_total)}; credits won ${money(r.won_total)}`
+      : "Previous round: none yet";
+    recall.querySelector(".st-history").textContent = "Last results: " +
+      (t.history.map((h) => h.call).join(" \u00b7 ") || "none");
+    el.appendChild(recall);
+    renderLog(t);
+    clock(t);
+    return true;
+  }
+
+  function clock(t) {
+    const el = document.getElementById("st-clock");
+    if (!el || !t || !t.stadium) return;
+    if (t.status === "betting_open" && t.closesAt !== null) {
+      const left = t.closesAt - Date.now();
+      if (left > GUARD_MS) {
+        el.textContent = `Place your bets: ${Math.ceil(left / 1000)} s`;
+        el.className = "st-clock open";
+        return;
+      }
+    }
+    el.textContent = "no more bets";  // s3(2)(d): every state but an open window
+    el.className = "st-clock closed";
+  }
+
+  let wasOpen = null;
+  setInterval(() => {
+    const t = state.table;
+    if (!t || !t.stadium) return;
+    const open = bettingOpen(t);
+    if (open !== wasOpen) { wasOpen = open; render(t); } else clock(t);
+  }, 200);
+
+  return { isView, newTable, onEvent, onRecall, render, hide };
+})();
+window.Stadium = Stadium;

@@ -1,0 +1,180 @@
+"""Stadium mode of the load test: N terminals on one stadium table (QLD Sch 19).
+
+Each terminal connects over a real WebSocket, says ``hello`` (a dev-mode guest), joins the
+table, buys credits and, every betting window, places one or two random wagers of the
+table minimum (``place``, without waiting for the ``bet_ack``: a thousand terminals touch
+the layout at once). A reader timestamps every frame: the settlement latency of a terminal
+is the wall-clock time from the server's "no more bets" (``no_more_bets.server_time``) to the
+frame that carries its ``settlement``. The run ends after ``rounds`` settled rounds per
+terminal; every terminal then cashes out and leaves, so the conservation check
+(``/status``: issued == wallets + layout + house) sees every cent.
+
+Used by ``croupier loadtest --stadium TABLE --terminals N`` and by
+``benchmarks/stadium_bench.py``; ``python -m loadtest.stadium URL TABLE GAME N ROUNDS
+[WARMUP]`` runs one process's share and prints its figures as JSON (the benchmark's client
+processes).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+import trio
+from websockets.trio.client import connect
+
+from clients.client import unbatch
+
+#: positions a terminal picks from, per game (every one is on every layout of the game)
+POSITIONS: dict[str, tuple[str, ...]] = {
+    "roulette": ("red", "black", "odd", "even", "low", "high", "dozen_1", "straight_17"),
+    "sic-bo": ("small", "big", "odd", "even", "total_10", "single_3"),
+    "wheel-of-fortune": ("a", "b", "c", "d"),
+    "craps": ("field", "any7", "eleven"),
+    "baccarat": ("player", "banker", "tie"),
+}
+
+
+@dataclass
+class TerminalStats:
+    """What one process's terminals measured."""
+
+    latencies_ms: list[float] = field(default_factory=list)  # per terminal per round
+    round_max_ms: dict[int, float] = field(default_factory=dict)  # the last terminal's
+    wagers: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    settled: int = 0
+    frame_bytes: list[int] = field(default_factory=list)  # the frames with a settlement
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "latencies_ms": self.latencies_ms,
+            "round_max_ms": {str(k): v for k, v in self.round_max_ms.items()},
+            "wagers": self.wagers,
+            "refused": self.refused,
+            "settled": self.settled,
+            "frame_bytes": self.frame_bytes,
+        }
+
+
+async def terminal(
+    url: str,
+    table: str,
+    game: str,
+    rounds: int,
+    stats: TerminalStats,
+    rng: random.Random,
+    ready: trio.Event | None = None,
+    warmup: int = 0,
+) -> None:
+    """One terminal (see the module docstring)."""
+    async with connect(url, compression=None, proxy=None, max_size=2**22, max_queue=None) as ws:
+
+        async def send(msg: dict[str, Any]) -> None:
+            await ws.send(msgpack.packb(msg, use_bin_type=True))
+
+        async def frames() -> Any:
+            while True:
+                raw = await ws.recv()
+                at = time.time() * 1000
+                for m in unbatch(msgpack.unpackb(raw, raw=False, strict_map_key=False)):
+                    yield at, len(raw), m
+
+        await send({"type": "hello", "protocol": 1})
+        await send({"type": "join", "table": table})
+        await send({"type": "credit_in", "table": table, "amount": 1_000_000})
+        closed_at: dict[int, float] = {}
+        done = 0
+        choices = POSITIONS.get(game, ("red",))
+        minimum = 100
+        async for at, size, m in frames():
+            if m.get("type") == "snapshot":
+                minimum = m["view"]["game_config"]["limits"]["minimum"]
+                if ready is not None:
+                    ready.set()
+                continue
+            if m.get("type") == "error":
+                stats.refused[m["code"]] = stats.refused.get(m["code"], 0) + 1
+                continue
+            if m.get("type") != "event":
+                continue
+            ev = m["event"]
+            kind = ev.get("type")
+            if kind == "betting_open" and done < rounds:
+                for position in rng.sample(choices, rng.randint(1, 2)):
+                    await send(
+                        {"type": "place", "table": table, "position": position, "amount": minimum}
+                    )
+                    stats.wagers += 1
+            elif kind == "no_more_bets":
+                closed_at[ev["round"]] = ev["server_time"]
+            elif kind == "settlement":
+                start = closed_at.get(ev["round"])
+                if start is not None and done >= warmup:
+                    ms = at - start
+                    stats.latencies_ms.append(ms)
+                    r = ev["round"]
+                    stats.round_max_ms[r] = max(stats.round_max_ms.get(r, 0.0), ms)
+                    stats.frame_bytes.append(size)
+                stats.settled += 1
+                done += 1
+                if done >= rounds:
+                    break
+        await send({"type": "cash_out", "table": table})
+        await send({"type": "leave", "table": table})
+        async for _at, _size, m in frames():
+            if m.get("type") == "left":
+                break
+
+
+async def run_terminals(
+    url: str, table: str, game: str, count: int, rounds: int, seed: int = 1, warmup: int = 0
+) -> TerminalStats:
+    """``count`` terminals on ``table`` until each has ``rounds`` settlements; the latency of
+    each terminal's first ``warmup`` settlements is left out (rounds while others connect)."""
+    stats = TerminalStats()
+    async with trio.open_nursery() as nursery:
+        for i in range(count):
+            rng = random.Random(seed + i)
+            nursery.start_soon(terminal, url, table, game, rounds, stats, rng, None, warmup)
+            if i % 50 == 49:
+                await trio.sleep(0.05)  # connect in waves, not one SYN flood
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) by nearest rank; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def summary(stats: TerminalStats) -> dict[str, Any]:
+    lat = stats.latencies_ms
+    return {
+        "settlements": stats.settled,
+        "wagers": stats.wagers,
+        "refused": stats.refused,
+        "p50_ms": round(percentile(lat, 0.5), 1),
+        "p99_ms": round(percentile(lat, 0.99), 1),
+        "max_ms": round(max(lat, default=0.0), 1),
+        "last_terminal_p50_ms": round(percentile(list(stats.round_max_ms.values()), 0.5), 1),
+    }
+
+
+def main() -> int:
+    url, table, game, count, rounds = sys.argv[1:6]
+    warmup = int(sys.argv[6]) if len(sys.argv) > 6 else 0
+    stats = trio.run(run_terminals, url, table, game, int(count), int(rounds), 1, warmup)
+    print(json.dumps(stats.to_json()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""``croupier play`` at stadium tables (QLD Sch 19): typed wagers and the bot mode."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from clients.terminal.commands import BadCommand
+from clients.terminal.stadium import StadiumCommand, parse_stadium_command, positions
+from server.config import TableConfig
+from server.tables.stadium import layout_config
+from tests.clients.support import config, running_server
+from tests.clients.test_terminal import _run_main
+
+TABLE = "rou-term"
+
+
+def test_typed_stadium_commands_parse() -> None:
+    assert parse_stadium_command("b straight_17 $5") == StadiumCommand("place", "straight_17", 500)
+    assert parse_stadium_command("b red 0") == StadiumCommand("place", "red", 0)
+    assert parse_stadium_command("$ $50") == StadiumCommand("credit", amount=5000)
+    assert parse_stadium_command("$ 50") == StadiumCommand("credit", amount=5000)  # dollars
+    assert parse_stadium_command("credit 25") == StadiumCommand("credit", amount=2500)
+    assert parse_stadium_command("b red 6.50") == StadiumCommand("place", "red", 650)
+    assert parse_stadium_command("c") == StadiumCommand("collect")
+    assert parse_stadium_command("x") == StadiumCommand("cash_out")
+    assert parse_stadium_command("m place_6 on") == StadiumCommand("marker", "place_6", on=True)
+    assert parse_stadium_command("l") == StadiumCommand("recall")
+    for bad in ("b red", "m place_6 maybe", "$", "zz"):
+        with pytest.raises(BadCommand):
+            parse_stadium_command(bad)
+
+
+def test_bot_positions_come_from_the_layout_config() -> None:
+    sic = positions(layout_config("sic-bo", {}))
+    assert "total_10" in sic and "combo_1_2" in sic and "four_2356" in sic
+    crp = positions(layout_config("craps", {"odds_multiple": 1}))
+    assert "win" in crp and "place_6" in crp and "hard_8" in crp
+
+
+async def test_bot_terminal_plays_three_rounds_at_a_roulette_stadium() -> None:
+    table = TableConfig(
+        id=TABLE,
+        game="roulette",
+        kind="stadium",
+        options={"minimum": 100, "maximum": 10_000},
+        betting_seconds=0.5,
+    )
+    async with running_server(config(table, round_pause=0.1)) as server:
+        argv = ["--url", server.url, "--bot", "--hands", "3", "--table", TABLE, "--seed", "2"]
+        with trio.fail_after(60):
+            code, out = await trio.to_thread.run_sync(_run_main, argv)
+        assert code == 0, out
+        assert "round #1: place your bets" in out and "result: " in out
+        assert "you bet $1.00" in out
+        assert "played 3 rounds" in out
+        m = server.croupier.money()
+        assert m["wallets"] + m["stakes"] + m["house"] == m["issued"]
+        assert not server.croupier.tables[TABLE].members

@@ -1,0 +1,40 @@
+"""``croupier loadtest --stadium``: terminals on one stadium table over real WebSockets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import trio
+
+from loadtest import cli
+from loadtest.stadium import percentile
+from server.config import TableConfig
+from tests.clients.support import config, running_server
+
+
+def test_percentile_by_nearest_rank() -> None:
+    assert percentile([], 0.5) == 0.0
+    assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert percentile([float(i) for i in range(1, 101)], 0.99) == 99.0
+
+
+async def test_stadium_mode_wagers_every_window_and_money_is_conserved(tmp_path: Path) -> None:
+    table = TableConfig(
+        id="rou-load",
+        game="roulette",
+        kind="stadium",
+        options={"minimum": 100, "maximum": 10_000},
+        betting_seconds=0.4,
+    )
+    out = tmp_path / "stadium.json"
+    async with running_server(config(table, round_pause=0.05)) as server:
+        argv = ["--url", server.url, "--stadium", "rou-load", "--terminals", "40"]
+        argv += ["--rounds", "3", "--json", str(out)]
+        with trio.fail_after(60):
+            code = await trio.to_thread.run_sync(cli.main, argv)
+        report = json.loads(out.read_text())
+        assert code == 0, report
+        assert report["conserved"] and report["settlements"] == 40 * 3
+        assert report["wagers"] >= 40 * 3 and report["p99_ms"] >= report["p50_ms"] > 0
+        assert not server.croupier.tables["rou-load"].members
