@@ -360,6 +360,13 @@ class Ledger:
                 owner = name.split(":", 4)[4]  # table:TABLE:stake:SEAT:ACCOUNT
                 self.move(name, wallet(owner), amount, "cash_out_recovery", None)
                 cashed += 1
+            elif ":box:" in name and (tables is None or name.split(":", 2)[1] in tables):
+                # a stadium wager left riding on the layout after its settled round: home to
+                # the terminal's owner (recorded when it was placed: Books.reserve)
+                holder = self.meta.get("owner:" + name)
+                if holder:
+                    self.move(name, wallet(holder), amount, "riding_recovery", None)
+                    cashed += 1
             elif tables is None and name.startswith("wallet:") and name.endswith("/meter"):
                 # a stadium credit meter (server/tables/books.py meter): no terminal session
                 # survives a restart, so its credits go home (not on a shared store: the

@@ -221,7 +221,12 @@ class Books:
         self._move(meter(account), wallet(account), amount, "credit_out")
 
     def reserve(self, account: str, number: int, amount: int) -> None:
-        """Credits to the terminal's layout (a wager made or raised, s5(2))."""
+        """Credits to the terminal's layout (a wager made or raised, s5(2)). Who owns the
+        layout is kept in the store, so that crash recovery can send a wager left riding
+        after its round home (``Ledger.recover``)."""
+        key = f"owner:{self._prefix}{box(number)}"
+        if self._ledger.meta.get(key) != account:
+            self._ledger.remember(key, account)
         self._move(meter(account), box(number), amount, "wager")
 
     def release(self, account: str, number: int, amount: int, kind: str = "wager_returned") -> None:

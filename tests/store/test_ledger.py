@@ -135,6 +135,35 @@ def test_recovery_pays_stadium_credit_meters_home(tmp_path: Path) -> None:
     again.close()
 
 
+def test_recovery_sends_a_wager_left_riding_home(tmp_path: Path) -> None:
+    """A stadium wager that stayed on the layout after its settled round (a winning stake
+    riding, ETG s7(4)) goes home to the terminal's owner, recorded when it was placed."""
+    store = SqliteStore(tmp_path / "d")
+    store.commit(
+        [
+            Batch(
+                transfers=[
+                    _t("d1", "cashier", "wallet:bob", 10_000),
+                    _t("c1", "wallet:bob", "wallet:bob/meter", 3000),
+                ]
+            ),
+            Batch(
+                opened=[RoundOpened("rou.1", "rou", "dead")],
+                transfers=[_t("w1", "wallet:bob/meter", "table:rou:box:4", 500, "rou.1")],
+                notes=[{"meta": "owner:table:rou:box:4", "value": "bob"}],
+            ),
+            Batch(closed=[RoundClosed("rou.1", "settled")]),  # the stake stays riding
+        ]
+    )
+    store.close()
+    again = SqliteStore(tmp_path / "d")
+    ledger = Ledger(again)
+    assert ledger.recover() == {"rounds_voided": 0, "stakes_returned": 2}  # layout and meter
+    assert ledger.balance("bob") == 10_000
+    assert not ledger.balances.get("table:rou:box:4") and again.load().balances["wallet:bob"]
+    again.close()
+
+
 def test_a_wallet_never_goes_below_zero() -> None:
     ledger = Ledger(MemoryStore())
     ledger.open("ann", 500)
