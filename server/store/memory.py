@@ -97,7 +97,9 @@ class MemoryStore:
 
     def check(self, owners_alive: bool = False) -> CheckReport:
         rounds = {ref: state for ref, (_t, _o, state) in self.rounds.items()}
-        return check_books(self.balances, self.transfers.values(), rounds, owners_alive)
+        return check_books(
+            self.balances, self.transfers.values(), rounds, owners_alive, meta=self.meta
+        )
 
     def close(self) -> None:
         return None

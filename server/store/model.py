@@ -146,6 +146,7 @@ def check_books(
     transfers: Iterable[Transfer],
     rounds: Mapping[str, RoundState],
     owners_alive: bool = False,
+    meta: Mapping[str, str] | None = None,
 ) -> CheckReport:
     """The checks of ``croupier ledger check`` on a store's whole content:
 
@@ -153,11 +154,19 @@ def check_books(
     * the accounts sum to zero (double entry: the cashier's is minus what was issued);
     * no player balance (wallet or stake) is negative;
     * every closed round's transfers net to zero on its table-side accounts (box, pot):
-      what the players put on the layout went somewhere;
+      what the players put on the layout went somewhere; except a stadium layout, where a
+      winning stake may ride into the next round (ETG s7(4)): those boxes (their owner is
+      in ``meta`` as ``owner:ACCOUNT-NAME``) are held to the other checks only (balance
+      equal to transfers, never negative), and crash recovery sends them home;
     * no round is open while no server owns it (``owners_alive``: a live server may have
       rounds in play).
     """
     problems: list[str] = []
+    riding = {k[len("owner:") :] for k in (meta or {}) if k.startswith("owner:")}
+
+    def carried_over(name: str) -> bool:
+        return name in riding
+
     derived: dict[str, int] = {}
     per_round: dict[str, dict[str, int]] = {}
     for t in transfers:
@@ -187,6 +196,8 @@ def check_books(
         settled += state == "settled"
         voided += state == "voided"
         for name, v in per_round.get(ref, {}).items():
+            if v and carried_over(name):
+                continue
             if v and (":box:" in name or name.endswith(":pot")):
                 problems.append(f"round {ref}: {name} nets {v}, not 0")
     if still_open and not owners_alive:

@@ -331,11 +331,13 @@ class RedisStore:
             transfers_r = pipe.hgetall(key("transfers"))
             rounds_r = pipe.hgetall(key("rounds"))
             alive_r = pipe.hgetall(key("alive"))
+            facts_r = pipe.hgetall(key("facts"))
         balances = {a: int(v) for a, v in (await balances_r).items()}
         transfers = [parse_transfer(t) for t in (await transfers_r).values()]
         rounds: dict[str, RoundState] = dict(await rounds_r)  # type: ignore[arg-type]
         alive = bool(self._alive(await alive_r))
-        return check_books(balances, transfers, rounds, owners_alive=alive)
+        meta = dict(await facts_r)
+        return check_books(balances, transfers, rounds, owners_alive=alive, meta=meta)
 
     @staticmethod
     def _alive(expiries: dict[str, str]) -> set[str]:

@@ -235,7 +235,8 @@ class SqliteStore:
         rounds: dict[str, RoundState] = {
             ref: state for ref, state in self.db.execute("SELECT ref, state FROM rounds")
         }
-        return check_books(balances, transfers, rounds, owners_alive)
+        meta = {k: v for k, v in self.db.execute("SELECT key, value FROM meta")}
+        return check_books(balances, transfers, rounds, owners_alive, meta=meta)
 
     def close(self) -> None:
         self.db.close()

@@ -17,6 +17,7 @@ import random
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -91,10 +92,14 @@ async def window(client: Client, server: RunningServer, table: str = TABLE) -> d
     )
 
 
-async def test_200_terminals_20_rounds_money_conserved() -> None:
-    """s4(2) credits, s5 wagers, s7 settlement on one shared spin, for 200 terminals."""
+async def test_200_terminals_20_rounds_money_conserved(tmp_path: Path) -> None:
+    """s4(2) credits, s5 wagers, s7 settlement on one shared spin, for 200 terminals; the
+    ledger (SQLite) passes its books check after."""
     n_terms, rounds = 200, 20
-    async with running(config()) as server, AsyncExitStack() as stack:
+    async with (
+        running(replace(config(), data=tmp_path / "var")) as server,
+        AsyncExitStack() as stack,
+    ):
         clients = [
             await stack.enter_async_context(Client.connect(server.url, name=f"t{i}"))
             for i in range(n_terms)
@@ -133,6 +138,13 @@ async def test_200_terminals_20_rounds_money_conserved() -> None:
             await c.leave(TABLE)
         m = money(server)
         assert m["stakes"] == 0 and m["wallets"] + m["house"] == issued
+    from server.store.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path / "var", lock=False, readonly=True)
+    report = store.check()
+    store.close()
+    assert report.balanced, report.problems
+    assert report.rounds_settled >= rounds
 
 
 async def test_wager_after_no_more_bets_is_refused_and_changes_nothing() -> None:
