@@ -66,10 +66,11 @@ def play_terminal(http_url: str, size: str) -> dict[str, Any]:
             row = page.locator(f'tr[data-table="{ROU}"]')
             expect(row).to_be_visible(timeout=10_000)
             row.locator(".join-player").click()
-            expect(page.locator("#stadium")).to_be_visible()
+            expect(page.locator("#stadium")).to_be_visible(timeout=10_000)
             page.fill("#st-credit-amount", "50")
             page.click("#st-credit-btn")
-            expect(page.locator("#st-credits")).to_contain_text("50")
+            # a loaded machine (CI runs everything on 2 cores) may take more than 5 s here
+            expect(page.locator("#st-credits")).to_contain_text("50", timeout=15_000)
             for position in ("straight_17", "split_17_20", "dozen_2"):
                 click_when_open(page, f'[data-position="{position}"]')
                 expect(page.locator(f'.st-wager[data-position="{position}"]')).to_be_visible(
@@ -85,7 +86,7 @@ def play_terminal(http_url: str, size: str) -> dict[str, Any]:
             row = page.locator(f'tr[data-table="{CRP}"]')
             expect(row).to_be_visible(timeout=10_000)
             row.locator(".join-player").click()
-            expect(page.locator(".st-puck")).to_be_visible()
+            expect(page.locator(".st-puck")).to_be_visible(timeout=10_000)
             click_when_open(page, '[data-position="win"]')
             expect(page.locator('.st-wager[data-position="win"]')).to_be_visible(timeout=5_000)
             expect(page.locator(".st-puck")).to_contain_text("Point: 6", timeout=15_000)
