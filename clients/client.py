@@ -127,7 +127,7 @@ class TableView:
         self.seq = message.get("seq", self.seq)
         kind = message["type"]
         if kind == "snapshot":
-            self.__init__(message)  # type: ignore[misc]
+            self.__init__(message)  # type: ignore[misc]  # a snapshot re-initialises the view in place
             return
         if kind == "turn":
             self.turn = message

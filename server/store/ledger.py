@@ -262,7 +262,7 @@ class Ledger:
             batches = list(self._pending)  # none: a probe (the store's checks, no write)
             try:
                 if self._async:
-                    version = await self.store.commit(batches)  # type: ignore[misc]
+                    version = await self.store.commit(batches)  # type: ignore[misc]  # an AsyncStore here (Store | AsyncStore union)
                 else:
                     version = await trio.to_thread.run_sync(
                         self.store.commit, batches, limiter=limiter

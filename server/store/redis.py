@@ -334,7 +334,7 @@ class RedisStore:
             facts_r = pipe.hgetall(key("facts"))
         balances = {a: int(v) for a, v in (await balances_r).items()}
         transfers = [parse_transfer(t) for t in (await transfers_r).values()]
-        rounds: dict[str, RoundState] = dict(await rounds_r)  # type: ignore[arg-type]
+        rounds: dict[str, RoundState] = dict(await rounds_r)  # type: ignore[arg-type]  # Redis holds only the three states
         alive = bool(self._alive(await alive_r))
         meta = dict(await facts_r)
         return check_books(balances, transfers, rounds, owners_alive=alive, meta=meta)
