@@ -275,6 +275,9 @@ class TableActor(ABC):
             if revealed is not None:
                 self.broadcast(revealed)
         self.flush()
+        if not self.books.moved:
+            return  # most steps (a poker action, a join) move no money: nothing to check
+        self.books.moved = False
         try:
             self.books.check(self.where_money_is())
         except BooksError:

@@ -67,7 +67,17 @@ class BooksError(RuntimeError):
 class Books:
     """The money of one table (see the module docstring)."""
 
-    __slots__ = ("_ledger", "_prefix", "closed", "names", "round", "table", "totals", "wallet")
+    __slots__ = (
+        "_ledger",
+        "_prefix",
+        "closed",
+        "moved",
+        "names",
+        "round",
+        "table",
+        "totals",
+        "wallet",
+    )
 
     def __init__(self, table: str, ledger: Ledger) -> None:
         self.table = table
@@ -83,6 +93,8 @@ class Books:
         self.wallet = sum(self.balance(n) for n in self.names)
         #: the round transfers are booked against (``None`` between rounds)
         self.round: str | None = None
+        #: money moved since the last :meth:`check` (a step that moved nothing needs none)
+        self.moved = True
         #: how the last round closed (the journal records it)
         self.closed: RoundState = "settled"
 
@@ -99,6 +111,7 @@ class Books:
                 raise BooksError(f"negative transfer {source} -> {target}: {amount}")
             return
         self._ledger.move(self._full(source), self._full(target), amount, kind, self.round)
+        self.moved = True
         if source.startswith("wallet:"):
             self.wallet += amount
         if target.startswith("wallet:"):
