@@ -72,6 +72,8 @@ class RedisServer:
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
                     s.sendall(b"PING\r\n")
@@ -80,7 +82,12 @@ class RedisServer:
             except OSError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        code = self.proc.poll()
+        if code is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+        raise RuntimeError(f"redis-server on port {self.port} did not start (exit {code})")
 
     def kill(self) -> None:
         """An outage: the process dies at once (AOF has every acknowledged write)."""
@@ -99,6 +106,8 @@ class RedisCluster:
         for i in range(3):
             node_dir = directory / f"node{i}"
             node_dir.mkdir(parents=True)
+            # The bus port defaults to port + 10000, past 65535 for an ephemeral port:
+            # name a free one (Redis 7 ``cluster-port``).
             self.nodes.append(
                 RedisServer(
                     node_dir,
@@ -106,6 +115,8 @@ class RedisCluster:
                     "yes",
                     "--cluster-config-file",
                     str(node_dir / "nodes.conf"),
+                    "--cluster-port",
+                    str(free_port()),
                 )
             )
 
