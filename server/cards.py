@@ -134,6 +134,18 @@ class SeededRandomSource:
         return self._rng.randrange(n)
 
 
+class FirstSource:
+    """No randomness: every draw is the first. For a round whose result is given (a rules
+    probe, a coup a dealer entered): the undrawn rest of the shoe is never seen, and a
+    round secret is not spent on it."""
+
+    def randbelow(self, n: int) -> int:
+        return 0
+
+
+FIRST: RandomSource = FirstSource()
+
+
 def random_source(seed: int | None) -> RandomSource:
     """The system CSPRNG, or (tests only: a table config's ``seed``) a seeded source."""
     return SeededRandomSource(seed) if seed is not None else SystemRandomSource()

@@ -15,8 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from server import fair
-from server.cards import card, card_str
+from server.cards import FIRST, card, card_str
 from server.games.banked.base import Forced, JackpotState
+from server.games.banked.craps import Craps, Layout
+from server.games.banked.outcome import SharedOutcomeRound
 from server.games.banked.scenario import round_class
 from server.games.poker import PokerRound, rules_for
 from server.games.poker.events import Event
@@ -72,6 +74,9 @@ def replay(rnd: JournalRound, secret: bytes) -> tuple[list[dict[str, Any]], fair
             elif op == "void":
                 add(poker.void(str(c["reason"])))
         return out, source
+    if start["kind"] == "stadium":
+        add(_stadium(start, commands, source))
+        return out, source
     cls = round_class(start["game"])
     options = cls.spec.validate_options(dict(start["rules"]))
     wagers = {int(b): dict(v["wagers"]) for b, v in start["boxes"].items()}
@@ -91,6 +96,27 @@ def replay(rnd: JournalRound, secret: bytes) -> tuple[list[dict[str, Any]], fair
         elif op == "void":
             add(banked.void(str(c["reason"])))
     return out, source
+
+
+def _stadium(
+    start: Mapping[str, Any], commands: list[dict[str, Any]], source: fair.SecretSource
+) -> list[Any]:
+    """A stadium round (``server/tables/stadium.py``): the frozen layout (craps: the layout
+    the roll was thrown on) settled on the entered result, or on the round's secret."""
+    entered = next((c["outcome"] for c in commands if c["op"] == "result"), None)
+    cls = round_class(start["game"])
+    options = dict(start["rules"])
+    if start["before"] is not None:
+        craps = Craps(options, {}, source, layout=Layout.from_json(start["before"]))
+        craps.start()
+        return craps.roll(entered)
+    frozen = {int(n): dict(b["wagers"]) for n, b in start["boxes"].items()}
+    if issubclass(cls, SharedOutcomeRound):
+        return cls(options, frozen, source).start(entered)
+    if entered is None:
+        return cls(options, frozen, source).start()
+    forced = Forced(shoe=[card(c) for c in entered["cards"]])
+    return cls(options, frozen, FIRST, forced=forced).start()
 
 
 def verify_round(rnd: JournalRound) -> list[str]:

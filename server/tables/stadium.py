@@ -44,6 +44,7 @@ from __future__ import annotations
 import copy
 import logging
 import math
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Mapping
@@ -56,7 +57,7 @@ from protocol import errors
 from protocol import messages as wire
 from protocol.messages import TableInfo
 from server import operator
-from server.cards import CardError, RandomSource, card, random_source
+from server.cards import FIRST, CardError, RandomSource, card, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked import base as rules
@@ -153,15 +154,8 @@ class EnteredSource(ResultSource):
 RESULT_SOURCES: dict[str, type[ResultSource]] = {"rng": RngSource, "dealer": EnteredSource}
 
 
-class _ProbeRandom:
-    """Randomness for a validation probe (a round built only to ask the rules): no draw of the
-    table's own source is spent on it."""
-
-    def randbelow(self, n: int) -> int:
-        return 0
-
-
-_PROBE: RandomSource = _ProbeRandom()
+#: a validation probe (a round built only to ask the rules) draws nothing of the table's own
+_PROBE = FIRST
 
 
 # -- one settled round, as each terminal and the table see it ---------------------------------
@@ -286,14 +280,22 @@ class OneShot(Play):
             self._layout.pop(number, None)
         return 0
 
+    def round_options(self) -> dict[str, Any]:
+        """The options a round is settled on: each wager was checked against its terminal's
+        own limits when it was made (s8), so the round takes the loosest."""
+        t = self.table
+        return {**t.options, "minimum": 1, "maximum": t.loosest_maximum()}
+
     def _round(self, frozen: dict[int, dict[str, int]], outcome: Mapping[str, Any] | None) -> Any:
         t = self.table
-        options = {**t.options, "minimum": 1, "maximum": t.loosest_maximum()}
+        options = self.round_options()
         if issubclass(t.round_cls, SharedOutcomeRound):
             rnd: Any = t.round_cls(options, frozen, t.rng)
             return rnd, rnd.start(outcome)
         forced = None
+        rng = t.rng
         if outcome is not None:
+            rng = FIRST  # an entered coup spends nothing of the round's secret
             cards = outcome.get("cards") if set(outcome) == {"cards"} else None
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                 raise InvalidRound('a coup is entered as {"cards": ["9h", "Kd", ...]}')
@@ -301,7 +303,7 @@ class OneShot(Play):
                 forced = rules.Forced(shoe=[card(c) for c in cards])
             except CardError as exc:
                 raise InvalidRound(str(exc)) from None
-        rnd = t.round_cls(options, frozen, t.rng, forced=forced)
+        rnd = t.round_cls(options, frozen, rng, forced=forced)
         events = rnd.start()
         if forced is not None:
             drawn = sum(len(ev.cards) for ev in events if type(ev) is rules.CardsDealt)
@@ -578,6 +580,8 @@ class StadiumTable(WindowTable):
         self.grandfathered: dict[str, int] = {}  # account -> the minimum it keeps (s12(2))
         self.changes: list[LimitChange] = []
         self.frozen: dict[int, dict[str, int]] = {}
+        #: the window's place / marker commands, journalled with their times at no more bets
+        self.places_made: list[dict[str, Any]] = []
         self.records: deque[RoundRecord] = deque(maxlen=int(self.stadium["kept_rounds"]))
         self.owed: dict[str, int] = {}  # account -> cents a correction could not take back
         self.device_refs: set[tuple[str, str]] = set()
@@ -832,6 +836,7 @@ class StadiumTable(WindowTable):
     def open_betting(self, now: float) -> None:
         self._apply_limit_changes(now)
         self.frozen = {}
+        self.places_made = []
         self.open_window(now)
         self.play.open()
         self._enforce_limits()
@@ -863,6 +868,9 @@ class StadiumTable(WindowTable):
         self._book_engine_moves(n, into)
         self._square(account, n, before + into, sum(self.play.wagers(n).values()))
         self.numbers[n] = account
+        self.places_made.append(
+            {"terminal": n, "position": m.position, "amount": m.amount, "at": time.time()}
+        )
         self._ack(terminal, m.position)
 
     def _book_engine_moves(self, number: int, into: int) -> None:
@@ -890,6 +898,14 @@ class StadiumTable(WindowTable):
         except IllegalAction as exc:
             self.error(cmd.conn, errors.WAGER_REFUSED, exc.message, "marker", exc.code)
             return
+        self.places_made.append(
+            {
+                "terminal": terminal.number,
+                "marker": cmd.message.position,
+                "on": cmd.message.on,
+                "at": time.time(),
+            }
+        )
         self._ack(terminal, cmd.message.position)
 
     def _ack(self, terminal: Terminal, position: str | None) -> None:
@@ -923,18 +939,56 @@ class StadiumTable(WindowTable):
         self.closes_at = math.inf
         self.phases.to(Phase.NO_MORE_BETS)
         self.frozen = {n: dict(ws) for n, ws in self.play.layout().items() if ws}
-        self.broadcast(
-            {"type": "no_more_bets", "round": self.round_no, "server_time": window.wall_ms()}
-        )
         if not self.frozen and not isinstance(self.play, Rolls):
+            self.broadcast(
+                {"type": "no_more_bets", "round": self.round_no, "server_time": window.wall_ms()}
+            )
             self._announce(None, "no wagers: no spin", "none")
             self._end_round()
             return
+        self._open_record()
+        self.broadcast(
+            {"type": "no_more_bets", "round": self.round_no, "server_time": window.wall_ms()}
+        )
         now, outcome = self.source.at_no_more_bets()
         if now:
             self._result(outcome)
         else:
             self.broadcast({"type": "awaiting_result", "round": self.round_no})
+
+    def _open_record(self) -> None:
+        """Put the round on the record (``server/store/journal.py``) at no more bets, before
+        the result: the frozen layout and its owners, the window's commands with their
+        times, and the commitment to the round's secret (``server/fair.py``), which is the
+        random source of the round's draws from here on (the engine's die, wheel or card)."""
+        source = self.journal.begin()
+        self.rng = source  # OneShot rounds are built on it at the result
+        before = None
+        if isinstance(self.play, Rolls):
+            engine = self.play._engine()
+            engine.rng = source
+            before = engine.layout.to_json()
+            rules_used = self.engine_options()
+        else:
+            assert isinstance(self.play, OneShot)
+            rules_used = self.play.round_options()
+        self.open_journal(
+            self.round_id,
+            {
+                "options": dict(self.table.options),
+                "rules": rules_used,
+                "round_no": self.round_no,
+                "result_source": self.source.name,
+                "approval": self.stadium["approval"],
+                "boxes": {
+                    str(n): {"account": self.numbers[n], "wagers": ws}
+                    for n, ws in sorted(self.frozen.items())
+                },
+                "before": before,
+            },
+        )
+        for p in self.places_made:
+            self.journal.command("place" if "position" in p else "marker", **p)
 
     # -- the result (ETG-05) and settlement (s7) ---------------------------------------------------
     def on_result(self, cmd: TableCommand[wire.EnterResult]) -> None:
@@ -984,9 +1038,29 @@ class StadiumTable(WindowTable):
 
     def _result(self, outcome: Mapping[str, Any] | None) -> None:
         played = self.play.play(outcome)  # InvalidRound: nothing changed
+        if outcome is not None:
+            self.journal.command("result", outcome=dict(outcome))
+        self.journal.events(played.events)
         owners = {n: self.numbers[n] for n in set(self.frozen) | set(played.wagers)}
         holds = {n: sum(ws.values()) for n, ws in self.frozen.items()}
         house_net = self._book_settlement(played, holds, owners)
+        self.journal.settlement(
+            {
+                "state": "settled",
+                "outcome": played.outcome,
+                "call": played.call,
+                "dealer": None,
+                "boxes": {
+                    str(n): {
+                        "player": owners[n],
+                        "wagers": played.wagers.get(n, {}),
+                        "bet": holds.get(n, 0),
+                        "paid": holds.get(n, 0) + house_net[n],
+                    }
+                    for n in sorted(owners)
+                },
+            }
+        )
         self.play.keep_riding(played.standing)
         record = RoundRecord(
             self.round_no,

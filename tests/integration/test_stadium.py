@@ -256,6 +256,7 @@ async def test_dealer_result_no_spin_and_correction_resettle_exactly(tmp_path: P
         (ann.account, "correct_result", "refused: role"),
         ("boss", "correct_result", "sent to the table"),
     ]
+    verify_journal(tmp_path / "var", {"roulette": 1})
 
 
 async def test_disconnect_mid_window_finds_wagers_and_meter_on_reconnect() -> None:
@@ -291,7 +292,20 @@ async def test_join_beyond_max_terminals_is_refused() -> None:
             assert full.value.code == "game_full"
 
 
-async def test_craps_line_odds_and_no_roll_with_a_stickperson() -> None:
+def verify_journal(data: Path, rounds: dict[str, int]) -> None:
+    """Every entered result is on the record: each round replays to the same events and
+    verifies against its commitment (issue 10; ETG-05)."""
+    from tests.records.test_journal import check_round, rounds_in
+
+    played = [r for r in rounds_in(data) if r.start["boxes"] and r.final_state == "settled"]
+    for rnd in played:
+        check_round(rnd)
+        assert rnd.start["result_source"] == "dealer"
+        assert [c["op"] for c in rnd.of("command")][-1] == "result"
+    assert {g: sum(r.start["game"] == g for r in played) for g in rounds} == rounds
+
+
+async def test_craps_line_odds_and_no_roll_with_a_stickperson(tmp_path: Path) -> None:
     """Sch 4: a win bet through its point with odds (s14), a place bet standing, a no roll
     (s23: every wager stands), each roll one betting window."""
     table = TableConfig(
@@ -307,6 +321,7 @@ async def test_craps_line_odds_and_no_roll_with_a_stickperson() -> None:
         tables=(table,),
         round_pause=0.05,
         close_timeout=1.0,
+        data=tmp_path,
     )
     async with running(cfg) as server:
         token = server.croupier.accounts.issue("stick", "Stick", role="stickperson")
@@ -351,6 +366,7 @@ async def test_craps_line_odds_and_no_roll_with_a_stickperson() -> None:
                 assert s["riding"] == {"win": 500, "place_8": 600}  # the win bet stays up
                 assert s["credits"] == 10_000 - 1_600 + 500 + 600 + 500
                 assert conserved({"money": money(server)})
+    verify_journal(tmp_path, {"craps": 3})
 
 
 async def test_one_credit_meter_for_two_games_and_limits_with_notice() -> None:
@@ -409,7 +425,7 @@ async def test_one_credit_meter_for_two_games_and_limits_with_notice() -> None:
             assert conserved({"money": money(server)})
 
 
-async def test_baccarat_coup_entered_by_the_dealer() -> None:
+async def test_baccarat_coup_entered_by_the_dealer(tmp_path: Path) -> None:
     """ETG-05 a live table feeding terminals (baccarat Sch 1 s3(3)): the coup's cards."""
     table = TableConfig(
         id="bac",
@@ -419,7 +435,7 @@ async def test_baccarat_coup_entered_by_the_dealer() -> None:
         betting_seconds=0.3,
         result_source="dealer",
     )
-    cfg = ServerConfig(port=0, tables=(table,), round_pause=0.02, close_timeout=1.0)
+    cfg = ServerConfig(port=0, tables=(table,), round_pause=0.02, close_timeout=1.0, data=tmp_path)
     async with running(cfg) as server:
         token = server.croupier.accounts.issue("d", "D", role="dealer")
         async with (
@@ -442,3 +458,4 @@ async def test_baccarat_coup_entered_by_the_dealer() -> None:
             s = await until_event(ann, "bac", "settlement")
             assert s["result"]["winner"] == "banker" and s["call"].startswith("banker wins 9")
             assert s["wagers"]["banker"]["net"] == 1_900 - 1_900 % 50  # 19:20, 50c round down
+    verify_journal(tmp_path, {"baccarat": 1})

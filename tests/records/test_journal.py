@@ -11,6 +11,7 @@ import copy
 import functools
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -18,7 +19,7 @@ from server.config import ServerConfig
 from server.fair import commitment
 from server.games.registry import tabled
 from server.games.replay import verify_round
-from server.store.journal import JournalQuery, JournalRound
+from server.store.journal import JournalQuery, JournalRound, players_of, recall
 from server.store.memory import MemoryStore
 from server.store.model import Batch
 from server.store.sqlite import SqliteStore
@@ -107,6 +108,85 @@ async def test_every_banked_game_is_journalled_and_replays(tmp_path: Path) -> No
         check_round(rnd)
         assert rnd.start["boxes"]
     tamper(next(r for r in rounds if any("cards" in e for e in r.of("event"))))
+
+
+STADIUM_WAGER = {
+    "roulette": "red",
+    "sic-bo": "big",
+    "wheel-of-fortune": "a",
+    "craps": "field",
+    "baccarat": "banker",
+}
+
+
+def same_round(opened: dict[str, Any], event: dict[str, Any]) -> bool:
+    return bool(event["round"] == opened["round"])
+
+
+async def test_every_stadium_game_is_journalled_and_replays(tmp_path: Path) -> None:
+    """A stadium round is on the record from no more bets: its frozen layout, the window's
+    commands with their times, the commitment to the secret its draws come from, the
+    engine's events and the settlement; it replays and verifies (QLD Sch 19 s3(2), ETG-05)."""
+    from clients.client import Client
+    from clients.stadium import credit_in, place, until_event
+    from server.app import serve
+    from server.config import TableConfig
+
+    games = tabled("stadium")
+    assert set(games) == set(STADIUM_WAGER)
+    cfg = ServerConfig(
+        port=0,
+        tables=tuple(
+            TableConfig(
+                id=f"st-{g}",
+                game=g,
+                kind="stadium",
+                seed=i + 3,
+                options={"minimum": 100, "maximum": 10_000},
+                betting_seconds=0.25,
+            )
+            for i, g in enumerate(games)
+        ),
+        round_pause=0.02,
+        close_timeout=1.0,
+        data=tmp_path,
+    )
+
+    async def terminal(url: str, game: str) -> None:
+        table_id = f"st-{game}"
+        async with Client.connect(url, name=f"t-{game}") as c:
+            await c.join(table_id)
+            await credit_in(c, table_id, 5_000)
+            for _ in range(3):
+                opened = await until_event(c, table_id, "betting_open")
+                await place(c, table_id, STADIUM_WAGER[game], 100)
+                await until_event(
+                    c, table_id, "settlement", where=functools.partial(same_round, opened)
+                )
+
+    async with trio.open_nursery() as outer:
+        server = await outer.start(functools.partial(serve, cfg))
+        try:
+            with trio.fail_after(60):
+                async with trio.open_nursery() as nursery:
+                    for game in games:
+                        nursery.start_soon(terminal, server.url, game)
+        finally:
+            with trio.CancelScope(shield=True):
+                await server.aclose()
+    rounds = [r for r in rounds_in(tmp_path) if r.start["kind"] == "stadium" and r.start["boxes"]]
+    assert Counter(r.start["game"] for r in rounds) == Counter({g: 3 for g in games})
+    for rnd in rounds:
+        check_round(rnd)
+        assert len(rnd.start["boxes"]) == 1
+        assert [c["op"] for c in rnd.of("command")][:1] == ["place"]
+        (owner,) = players_of(rnd.start)
+        recalled = recall(rnd, owner)  # what ``history`` shows the terminal (ETG recall)
+        (n,) = rnd.start["boxes"]
+        assert recalled["boxes"][n] == {STADIUM_WAGER[rnd.start["game"]]: 100}
+        assert recalled["net"] == recalled["results"][n]["paid"] - 100
+        assert recalled["state"] == "settled" and recalled["reveal"]
+    tamper(next(r for r in rounds if r.start["game"] == "baccarat"))
 
 
 def test_journal_is_append_only_and_idempotent(tmp_path: Path) -> None:

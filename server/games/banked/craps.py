@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from math import ceil, floor
 from typing import Any, ClassVar
@@ -240,6 +240,22 @@ class Layout:
 
     point: int | None = None
     wagers: list[Standing] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The layout as JSON (a stadium round's record: the layout a roll was thrown on)."""
+        return {"point": self.point, "wagers": [asdict(w) for w in self.wagers]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Layout:
+        wagers = []
+        for w in data["wagers"]:
+            units = w.get("units")
+            fields = {
+                **w,
+                "units": None if units is None else {int(k): v for k, v in units.items()},
+            }
+            wagers.append(Standing(**fields))
+        return cls(data["point"], wagers)
 
 
 @dataclass(frozen=True)
