@@ -99,7 +99,7 @@ def load_rounds(path: Path) -> list[JournalRound]:
 
 
 def verify_main(argv: list[str] | None = None) -> int:
-    from server.games.replay import verify_round
+    from server.games.replay import shoe_secrets, verify_round
 
     parser = OneLineParser(prog="croupier verify", description="check rounds' fair-shuffle reveals")
     parser.add_argument(
@@ -107,16 +107,19 @@ def verify_main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     bad = checked = 0
+    files = []
     for path in args.files:
         try:
-            rounds = load_rounds(path)
+            files.append(load_rounds(path))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             print(f"croupier verify: cannot read {path}: {exc}", file=sys.stderr)
             return 3
+    shoes = shoe_secrets(rnd for rounds in files for rnd in rounds)  # blackjack shoes
+    for rounds in files:
         for rnd in rounds:
             checked += 1
             try:
-                problems = verify_round(rnd)
+                problems = verify_round(rnd, shoes)
             except (KeyError, ValueError, TypeError) as exc:
                 problems = [f"the round cannot be replayed: {exc!r}"]
             if problems:

@@ -11,12 +11,14 @@ included, is what the secret produces (same deck + same commands = same events).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from server import fair
 from server.cards import FIRST, card, card_str
 from server.games.banked.base import Forced, JackpotState
+from server.games.banked.blackjack.engine import BlackjackRound
+from server.games.banked.blackjack.shoe import BlackjackShoe
 from server.games.banked.craps import Craps, Layout
 from server.games.banked.outcome import SharedOutcomeRound
 from server.games.banked.scenario import round_class
@@ -48,8 +50,27 @@ def forced_from_json(data: Mapping[str, Any] | None) -> Forced | None:
     )
 
 
-def replay(rnd: JournalRound, secret: bytes) -> tuple[list[dict[str, Any]], fair.SecretSource]:
-    """The engine events of ``rnd`` replayed with the round secret (and the source)."""
+def shoe_secrets(rounds: Iterable[JournalRound]) -> dict[str, str]:
+    """The blackjack shoes' secrets revealed in ``rounds`` (``shoe_reveal``), by shoe id."""
+    return {b["id"]: b["secret"] for rnd in rounds for b in rnd.of("shoe_reveal")}
+
+
+def _table_shoe(start: Mapping[str, Any], secret: str) -> BlackjackShoe:
+    """The table's shoe as it stood when the round was dealt: shuffled again from its
+    revealed secret, then put where the record says it stood."""
+    cls = round_class(start["game"])
+    assert issubclass(cls, BlackjackRound)
+    options = cls.spec.validate_options(dict(start["rules"]))
+    shoe = cls.new_shoe(options, fair.SecretSource(bytes.fromhex(secret)))
+    shoe.restore(start["shoe"])
+    return shoe
+
+
+def replay(
+    rnd: JournalRound, secret: bytes, shoes: Mapping[str, str] | None = None
+) -> tuple[list[dict[str, Any]], fair.SecretSource]:
+    """The engine events of ``rnd`` replayed with the round secret (and the source); a
+    blackjack round dealt from a table's shoe needs that shoe's secret (``shoes``)."""
     start = rnd.start
     source = fair.SecretSource(secret)
     out: list[dict[str, Any]] = []
@@ -80,15 +101,30 @@ def replay(rnd: JournalRound, secret: bytes) -> tuple[list[dict[str, Any]], fair
     cls = round_class(start["game"])
     options = cls.spec.validate_options(dict(start["rules"]))
     wagers = {int(b): dict(v["wagers"]) for b, v in start["boxes"].items()}
+    for backer in start.get("backers", ()):  # blackjack: other players on a box (BJ s29)
+        wagers[int(backer["box"])].setdefault("others", {})[backer["place"]] = backer["wagers"]
     jackpot = None if start.get("jackpot") is None else JackpotState(*start["jackpot"])
+    extra: dict[str, Any] = {}
+    if start.get("shoe") is not None:
+        extra["shoe"] = _table_shoe(start, (shoes or {})[start["shoe"]["id"]])
     banked = cls(
-        options, wagers, source, forced=forced_from_json(start.get("forced")), jackpot=jackpot
+        options,
+        wagers,
+        source,
+        forced=forced_from_json(start.get("forced")),
+        jackpot=jackpot,
+        **extra,
     )
     add(banked.start())
     for c in commands:
         op = c["op"]
         if op == "decide":
-            add(banked.decide(int(c["box"]), str(c["verb"]), c.get("amount")))
+            place = c.get("player")  # blackjack: a backer's decision (BJ s29)
+            qualifiers = {"player": place} if place else None
+            add(banked.decide(int(c["box"]), str(c["verb"]), c.get("amount"), qualifiers))
+        elif op == "decline_offers":
+            assert isinstance(banked, BlackjackRound)
+            add(banked.decline_offers(int(c["box"]), c.get("player")))
         elif op == "insufficient":
             add(banked.insufficient(int(c["box"])))
         elif op == "timeout":
@@ -119,9 +155,22 @@ def _stadium(
     return cls(options, frozen, FIRST, forced=forced).start()
 
 
-def verify_round(rnd: JournalRound) -> list[str]:
-    """``croupier verify``: what is wrong with a round's reveal (empty: it verifies)."""
+def verify_round(rnd: JournalRound, shoes: Mapping[str, str] | None = None) -> list[str]:
+    """``croupier verify``: what is wrong with a round's reveal (empty: it verifies).
+
+    A blackjack round dealt from a table's shoe verifies once the shoe's secret is revealed
+    (``shoes``: :func:`shoe_secrets` of the rounds at hand, this one included)."""
     problems: list[str] = []
+    shoe = rnd.start.get("shoe")
+    if shoe is not None:
+        shoes = {**(shoes or {}), **shoe_secrets([rnd])}
+        if shoe["id"] not in shoes:
+            return [
+                f"round {rnd.ref}: its shoe {shoe['id']} is still in play (its secret is "
+                "revealed after the round that reshuffles it)"
+            ]
+        if not fair.matches(shoe["id"], shoes[shoe["id"]], str(shoe["commitment"])):
+            return ["SHA-256 of the revealed shoe secret does not match the shoe's commitment"]
     reveals = rnd.of("reveal")
     if not reveals:
         return [f"round {rnd.ref}: no reveal (the round has not ended)"]
@@ -132,7 +181,7 @@ def verify_round(rnd: JournalRound) -> list[str]:
     if not fair.matches(rnd.ref, str(shown.get("secret", "")), published):
         problems.append("SHA-256 of the revealed secret does not match the commitment")
         return problems
-    events, source = replay(rnd, bytes.fromhex(str(shown["secret"])))
+    events, source = replay(rnd, bytes.fromhex(str(shown["secret"])), shoes)
     recorded = rnd.of("event")
     if fair.draws_json(source) != shown.get("draws"):
         problems.append("the revealed draws are not those the secret produces")

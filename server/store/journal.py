@@ -125,8 +125,8 @@ class JournalQuery:
 
 def players_of(start: dict[str, Any]) -> list[str]:
     """The accounts that played a round (its seats' or boxes' owners)."""
-    places = {**start.get("seats", {}), **start.get("boxes", {})}
-    return sorted({str(s["account"]) for s in places.values()})
+    places = [*start.get("seats", {}).values(), *start.get("boxes", {}).values()]
+    return sorted({str(s["account"]) for s in [*places, *start.get("backers", ())]})
 
 
 class Sink(Protocol):
@@ -147,9 +147,18 @@ class Journal:
 
     def begin(self) -> fair.SecretSource:
         """A fresh round secret and the round's random source (before the engine is built)."""
-        self._secret = fair.new_secret(self._seeded)
+        self._secret = self.new_secret()
         self.source = fair.SecretSource(self._secret)
         return self.source
+
+    def new_secret(self) -> bytes:
+        """A secret for a round, or for something that outlives one (a blackjack shoe)."""
+        return fair.new_secret(self._seeded)
+
+    def note(self, kind: str, body: dict[str, Any]) -> None:
+        """Another entry of the round in play (``shoe_reveal``: a retired shoe's secret)."""
+        if self.round is not None:
+            self._add(kind, body)
 
     def _add(self, kind: str, body: dict[str, Any], at: float | None = None) -> None:
         assert self.round is not None

@@ -634,11 +634,16 @@ class BankedTable(WindowTable):
                 },
                 "forced": None if forced is None else forced_json(forced),
                 "jackpot": None if jackpot is None else [jackpot.pool, jackpot.reserve],
+                **self.round_record(),
             },
         )
         for w in self.wagers_made:  # the betting window's commands (the layout is in start)
             self.journal.command("wager", **w)
         self._after(events)
+
+    def round_record(self) -> dict[str, Any]:
+        """What else the round's record starts with (a blackjack table: its shoe)."""
+        return {}
 
     def _new_round(
         self, forced: Forced | None, jackpot: JackpotState | None, rng: RandomSource
@@ -738,12 +743,20 @@ class BankedTable(WindowTable):
     def _engine_decide(
         self, engine: BankedRound, decision: Decision, verb: str, amount: int | None
     ) -> list[Event]:
-        """Apply a decision (``timeout``/``insufficient`` included) for whoever owes it."""
+        """Apply a decision (``timeout``/``insufficient`` included) for whoever owes it, and
+        put the engine command on the record once the engine took it."""
+        box = decision.box
         if verb == "timeout":
-            return engine.timeout(decision.box)
-        if verb == "insufficient":
-            return engine.insufficient(decision.box)
-        return engine.decide(decision.box, verb, amount)
+            events = engine.timeout(box)
+        elif verb == "insufficient":
+            events = engine.insufficient(box)
+        else:
+            events = engine.decide(box, verb, amount)
+        if verb in ("timeout", "insufficient"):
+            self.journal.command(verb, box=box)
+        else:
+            self.journal.command("decide", box=box, verb=verb, amount=amount)
+        return events
 
     def _place_of(self, decision: Decision) -> str | None:
         """The books' sub-account of the one deciding (``None``: the box's player)."""
@@ -771,13 +784,11 @@ class BankedTable(WindowTable):
                 )
             cost = choice.resolve(m.amount) or 0
             if cost > self.ledger.balance(player.account):
-                self.journal.command("insufficient", box=m.box, verb=m.verb, amount=m.amount)
                 events = self._engine_decide(engine, found, "insufficient", None)
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
                 before = self._held(engine, m.box, found)
                 events = self._engine_decide(engine, found, m.verb, m.amount)
-                self.journal.command("decide", box=m.box, verb=m.verb, amount=m.amount)
                 added = self._held(engine, m.box, found) - before
                 if added > 0:  # the wager the decision put on the layout (bet, play, war...)
                     balance = self.books.wager(player.account, m.box, added, self._place_of(found))
@@ -809,7 +820,6 @@ class BankedTable(WindowTable):
         if place is not None:
             event["place"] = place  # another player on the box (a backer)
         self.broadcast(event)
-        self.journal.command("timeout", box=decision.box)
         self._after(self._engine_decide(engine, decision, "timeout", None))
 
     # -- settlement --------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance
+from server import fair
 from server.cards import RandomSource
 from server.errors import IllegalAction
 from server.games.banked.base import (
@@ -71,6 +72,10 @@ class BlackjackTable(BankedTable):
         assert issubclass(self.round_cls, BlackjackRound)
         self.bj_cls: type[BlackjackRound] = self.round_cls
         self.shoe: BlackjackShoe | None = None
+        self.shoes = 0  # shoes shuffled at this table
+        self.shoe_id = ""  # the shoe's id and secret (empty: a dev-forced shoe)
+        self.shoe_secret = b""
+        self.shoe_at: dict[str, Any] = {}  # where the shoe stood when this round was dealt
         #: this round's backers, (box, place) -> account, and their wagers
         self.backing: dict[Place, str] = {}
         self.back_layout: dict[Place, dict[str, int]] = {}
@@ -262,11 +267,57 @@ class BlackjackTable(BankedTable):
         for (box, place), ws in sorted(self.back_layout.items()):
             wagers[box].setdefault("others", {})[place] = dict(ws)
         fresh = forced is not None and bool(forced.shoe)
+        if not fresh and self.shoe is None:
+            self._new_shoe()
         engine = self.bj_cls(
             self.options, wagers, rng, forced, jackpot, shoe=None if fresh else self.shoe
         )
-        self.shoe = engine.shoe
+        if fresh:  # a dev-forced shoe is shuffled by nobody: no secret to keep
+            self.shoe, self.shoe_secret, self.shoe_id = engine.shoe, b"", ""
+        self.shoe_at = engine.shoe.state()
         return engine
+
+    # -- the shoe on the record (server/fair.py) ------------------------------------------
+    def _new_shoe(self) -> None:
+        """A new shoe, shuffled from a secret of its own. Its cards are dealt over many
+        rounds, so no round's reveal may let anyone work out its order: each round's record
+        carries the shoe's commitment and where the shoe stood, and the shoe's secret is
+        revealed (``shoe_reveal``) only when the shoe is retired: after the round in which
+        it was reshuffled (the cutting card came out, s19; the discards were shuffled,
+        BJ s52). The next round gets a new shoe with a new secret."""
+        self.shoes += 1
+        self.shoe_id = f"{self.id}.{self.instance}.shoe{self.shoes}"
+        self.shoe_secret = self.journal.new_secret()
+        self.shoe = self.bj_cls.new_shoe(self.options, fair.SecretSource(self.shoe_secret))
+
+    def round_record(self) -> dict[str, Any]:
+        """The backers' wagers (BJ s29) and, for a shoe of the table's, the shoe."""
+        backers = [
+            {"box": box, "place": place, "account": account, "wagers": self.back_layout[key]}
+            for key, account in sorted(self.backing.items())
+            for box, place in [key]
+            if self.back_layout.get(key)
+        ]
+        if not self.shoe_id:
+            return {"backers": backers}
+        return {
+            "backers": backers,
+            "shoe": {
+                "id": self.shoe_id,
+                "commitment": fair.commitment(self.shoe_id, self.shoe_secret),
+                **self.shoe_at,
+            },
+        }
+
+    def _settle(self, engine: BankedRound) -> None:
+        super()._settle(engine)
+        shoe = self.shoe
+        if shoe is not None and shoe.reshuffles != self.shoe_at.get("reshuffles"):
+            if self.shoe_id:
+                self.journal.note(
+                    "shoe_reveal", {"id": self.shoe_id, "secret": self.shoe_secret.hex()}
+                )
+            self.shoe, self.shoe_secret, self.shoe_id = None, b"", ""
 
     def _promptable(self, engine: BankedRound) -> list[Decision]:
         """The open offers; the hand to act once no offer is open (module docstring, 2)."""
@@ -312,11 +363,14 @@ class BlackjackTable(BankedTable):
         key = (decision.box, decision.street)
         place = self.owed_by.get(key)
         if verb in ("timeout", "insufficient") and key != self.acting_key:
-            return engine.decline_offers(decision.box, place)
+            events = engine.decline_offers(decision.box, place)
+            self.journal.command("decline_offers", box=decision.box, player=place)
+            return events
         if verb in ("timeout", "insufficient"):
-            return engine.decide(decision.box, verb)
-        qualifiers = {"player": place} if place is not None else None
-        return engine.decide(decision.box, verb, amount, qualifiers)
+            return super()._engine_decide(engine, decision, verb, amount)
+        events = engine.decide(decision.box, verb, amount, {"player": place} if place else None)
+        self.journal.command("decide", box=decision.box, verb=verb, amount=amount, player=place)
+        return events
 
     def _places(
         self, engine: BankedRound

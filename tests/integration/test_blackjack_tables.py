@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,9 +20,11 @@ import trio
 
 from clients.client import Client, ServerError
 from server.config import ServerConfig, TableConfig
+from server.games.replay import shoe_secrets, verify_round
 from server.tables.blackjack import BlackjackTable
 from tests.integration.helpers import conserved
 from tests.integration.test_banked_round import running
+from tests.records.test_journal import check_round, rounds_in
 
 VARIANTS = ("blackjack", "spanish-blackjack", "blackjack-switch", "blackjack-challenge")
 ROUNDS = 50
@@ -163,9 +166,11 @@ def check_replay(frames: list[dict[str, Any]]) -> int:
 
 
 @pytest.mark.parametrize("game", VARIANTS)
-async def test_full_table_plays_50_rounds_money_conserved_sch19_s7(game: str) -> None:
+async def test_full_table_plays_50_rounds_money_conserved_sch19_s7(
+    game: str, tmp_path: Path
+) -> None:
     boxes = 5 if game == "blackjack-switch" else 7
-    async with running(cfg(table(game))) as server:
+    async with running(cfg(table(game), data=tmp_path)) as server:
         actor = server.croupier.tables[game]
         assert isinstance(actor, BlackjackTable)
         assert actor.num_boxes == boxes
@@ -212,8 +217,31 @@ async def test_full_table_plays_50_rounds_money_conserved_sch19_s7(game: str) ->
                 await trio.sleep(0.05)
         health = server.croupier.health()
         assert conserved(health), health
-        shoe = actor.shoe
-        assert shoe is not None and shoe.reshuffles >= 1  # one shoe across rounds, reshuffled
+        assert actor.shoes >= 2  # one shoe across rounds, until a reshuffle retired it
+    check_shoes_on_the_record(tmp_path, game)
+
+
+def check_shoes_on_the_record(data: Path, game: str) -> None:
+    """Every round dealt from a retired shoe replays and verifies against the round's and
+    the shoe's commitments; a round's own reveal holds nothing of the shoe (no draws), and
+    a shoe's secret is revealed only after its last round (server/tables/blackjack.py)."""
+    rounds = [r for r in rounds_in(data) if r.final_state == "settled"]
+    shoes = shoe_secrets(rounds)
+    assert shoes, "a reshuffle retired a shoe and revealed its secret"
+    last_round_of: dict[str, int] = {}
+    for i, rnd in enumerate(rounds):
+        last_round_of[rnd.start["shoe"]["id"]] = i
+        assert rnd.of("reveal")[0]["draws"] == []
+    verified = 0
+    for i, rnd in enumerate(rounds):
+        for revealed in rnd.of("shoe_reveal"):
+            assert last_round_of[revealed["id"]] == i
+        if rnd.start["shoe"]["id"] in shoes:
+            check_round(rnd, shoes)
+            verified += 1
+        else:  # the shoe still in play: its cards are not verifiable yet, and not known
+            assert verify_round(rnd, shoes)[0].endswith("reshuffles it)")
+    assert verified >= 10, (game, verified)
 
 
 LEAK_SHOE = ["9h", "6c", "7d", "Qs", "5h"]  # box 1: 9 7 = 16, stands; dealer 6 Q 5 = 21

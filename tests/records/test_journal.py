@@ -36,8 +36,8 @@ def rounds_in(data: Path) -> list[JournalRound]:
         store.close()
 
 
-def check_round(rnd: JournalRound) -> None:
-    assert verify_round(rnd) == [], (rnd.ref, verify_round(rnd))
+def check_round(rnd: JournalRound, shoes: dict[str, str] | None = None) -> None:
+    assert verify_round(rnd, shoes) == [], (rnd.ref, verify_round(rnd, shoes))
     kinds = [e.kind for e in rnd.entries]
     assert kinds[0] == "start" and kinds[-2:] == ["reveal", "end"], kinds
     assert [e.seq for e in rnd.entries] == list(range(1, len(kinds) + 1))

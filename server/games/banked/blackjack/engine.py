@@ -38,7 +38,7 @@ Money moves only through the framework's ledger (:meth:`BankedRound._transfer`):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -274,6 +274,14 @@ class BlackjackRound(BankedRound):
 
     variant: ClassVar[Variant]
 
+    @classmethod
+    def new_shoe(
+        cls, options: Mapping[str, Any], rng: RandomSource, forced: Sequence[Card] = ()
+    ) -> BlackjackShoe:
+        """A freshly shuffled shoe for ``options`` (validated: ``decks``, ``cut_card``):
+        a table keeps it across rounds, shuffled from its own secret (server/fair.py)."""
+        return BlackjackShoe(cls.variant.deck, options["decks"], rng, options["cut_card"], forced)
+
     def __init__(
         self,
         options: Mapping[str, Any] | None,
@@ -314,12 +322,11 @@ class BlackjackRound(BankedRound):
             self.box_play[box] = BoxPlay(box, players)
         if forced is not None and (forced.boxes or forced.dealer or forced.board or forced.outcome):
             raise InvalidRound(f"{v.id} is dealt from a shoe: give cards.shoe in dealing order")
-        cut = self.options["cut_card"]
-        decks = self.options["decks"]
         if shoe is None:
-            shoe = BlackjackShoe(v.deck, decks, rng, cut, forced.shoe if forced else ())
+            shoe = self.new_shoe(self.options, rng, forced.shoe if forced else ())
         elif forced is not None and forced.shoe:
             raise InvalidRound("a table shoe and a forced shoe together")
+        cut = self.options["cut_card"]
         if cut is not None and cut > (2 * shoe.size) // 3:
             raise InvalidRound("option cut_card: at most about two-thirds of the shoe (s13(8))")
         self.shoe = shoe

@@ -27,9 +27,10 @@ Randomness comes only from the injected :class:`~server.cards.RandomSource`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from server.cards import Card, RandomSource, card_str, shuffle
+from server.cards import Card, RandomSource, card, card_str, shuffle
 from server.games.banked.base import InvalidRound
 
 
@@ -139,6 +140,28 @@ class BlackjackShoe:
             self.reshuffle()
             return True
         return False
+
+    def state(self) -> dict[str, Any]:
+        """Where the shoe stands between rounds, as JSON: the read position and what is
+        public (the discards, every one of them seen); the order of the undealt cards is
+        not in it (a table's record of a round, server/tables/blackjack.py)."""
+        return {
+            "position": self.pos,
+            "discards": [card_str(c) for c in self.discards],
+            "on_table": [card_str(c) for c in self.on_table],  # a voided round's
+            "cut_reached": self.cut_reached,
+            "last_rounds": self.last_rounds,
+            "reshuffles": self.reshuffles,
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Back to :meth:`state` (a replay: this shoe was shuffled by the same secret)."""
+        self.pos = int(state["position"])
+        self.discards = [card(c) for c in state["discards"]]
+        self.on_table = [card(c) for c in state["on_table"]]
+        self.cut_reached = bool(state["cut_reached"])
+        self.last_rounds = state["last_rounds"]
+        self.reshuffles = int(state["reshuffles"])
 
     def _refill_from_discards(self) -> None:
         """Not enough cards (BJ s52): shuffle the discards and complete the round. The new
