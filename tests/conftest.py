@@ -1,7 +1,11 @@
 """Shared fixtures. Servers started by tests listen on 127.0.0.1 only."""
 
 import os
+import re
 import tempfile
+
+import pytest
+from hypothesis import settings
 
 # A ``croupier serve`` a test starts without ``--data`` keeps its ledger in a directory of
 # the test run, never in the checkout's ./var (tests that run two servers at once give each
@@ -9,11 +13,15 @@ import tempfile
 os.environ.setdefault("CROUPIER_DATA", tempfile.mkdtemp(prefix="croupier-tests-"))
 
 
+# -- property tests: CI runs the same examples every time ---------------------------------------
+# A red CI must mean a change broke something, not that hypothesis drew a new example: under
+# ``.ci/run`` (HYPOTHESIS_PROFILE=ci) every property test is derandomized. A developer's run
+# explores new examples each time (the default profile); a failure it finds is a new test.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
 # -- people read dollars: no refusal a table sends writes an amount as bare cents -------------
-import re
-
-import pytest
-
 #: a figure of 3+ digits not written as dollars ($4,000.00) nor part of a rule number
 _BARE = re.compile(r"(?<![$\d,.(])\d{3,}(?![\d,.)])|\bcents?\b")
 
