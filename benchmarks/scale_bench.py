@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -152,6 +153,7 @@ def phase(n: int, redis: RedisServer, args: argparse.Namespace) -> dict[str, Any
         ]
         with CpuSampler([*(s.pid for s in servers), redis.proc.pid]) as cpu:
             loads = trio.run(load_all, servers, args)
+        load_average = os.getloadavg()[0]  # the machine's, other users' work included
     windows = [load.steady(args) for load in loads]
     rates = [w[2] for w in windows]
     shares = [cpu.shares(w[0], w[1])[i] for i, w in enumerate(windows)]
@@ -170,6 +172,7 @@ def phase(n: int, redis: RedisServer, args: argparse.Namespace) -> dict[str, Any
         "per_process_us": [s / max(r, 1e-9) * 1e6 for s, r in zip(shares, rates, strict=True)],
         "redis_us": redis_share / max(actions, 1e-9) * 1e6,
         "ok": all(clean(r) for r in reports),
+        "load_average": load_average,
         "problems": [
             {
                 "process": i + 1,
@@ -221,7 +224,8 @@ def main() -> int:
                     f"N={n}: {row['bots']:5d} bots, {row['actions']:6.1f} actions/s ({per}), "
                     f"p99 {row['p99']:6.1f} ms (worst process), servers' CPU "
                     f"{row['server_share']:4.0%} = {row['server_us']:5.0f} us/action "
-                    f"({per_us}), Redis {row['redis_us']:4.0f} us/action, clean={row['ok']}",
+                    f"({per_us}), Redis {row['redis_us']:4.0f} us/action, clean={row['ok']}, load "
+                    f"average {row['load_average']:.1f} on {os.cpu_count()} cores",
                     flush=True,
                 )
                 for problem in row["problems"]:
