@@ -33,6 +33,7 @@ setup_system() {
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # a throwaway CA: Redis over TLS
   if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
       apt-get update -qq

@@ -49,8 +49,11 @@ GAME_OPTIONS.update(BANKED_OPTIONS)
 BANKED_CLOCKS = "betting_seconds = 0.3\ndecision_seconds = 1.0"
 
 
-def tables_toml(count: int, seats: int, games: list[str] | None = None) -> str:
-    """A lobby of ``count`` tables of ``seats`` seats, cycling through ``games``."""
+def tables_toml(
+    count: int, seats: int, games: list[str] | None = None, *, prefix: str = "lt"
+) -> str:
+    """A lobby of ``count`` tables of ``seats`` seats, cycling through ``games``; table ids
+    start with ``prefix`` (several servers on one Redis each get their own)."""
     games = games or ["holdem-act"]
     for g in games:
         if g not in GAME_OPTIONS:
@@ -61,7 +64,7 @@ def tables_toml(count: int, seats: int, games: list[str] | None = None) -> str:
         lines += [
             "",
             "[[tables]]",
-            f'id = "lt-{game}-{i + 1}"',
+            f'id = "{prefix}-{game}-{i + 1}"',
             f'name = "Load test {i + 1} ({game})"',
             f'game = "{game}"',
         ]
@@ -95,6 +98,12 @@ def fetch_health(ws_url: str, timeout: float = 10.0) -> dict[str, Any]:
     raise RuntimeError("the server shows no money status (/status or /health)")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time process ``pid`` used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class LocalServer:
     """``croupier serve`` in a subprocess with a generated lobby; use as a context manager."""
 
@@ -110,9 +119,11 @@ class LocalServer:
         starting_balance: int = 10_000_000,
         extra: list[str] | None = None,
         prefix: list[str] | None = None,
+        id_prefix: str = "lt",
     ) -> None:
-        """``prefix`` replaces the interpreter, e.g. ``[python, "-m", "pyinstrument", ...]``."""
-        self.toml = tables_toml(tables, seats, games)
+        """``prefix`` replaces the interpreter, e.g. ``[python, "-m", "pyinstrument", ...]``;
+        ``id_prefix`` starts the table ids."""
+        self.toml = tables_toml(tables, seats, games, prefix=id_prefix)
         self.args = [
             "--turn-time",
             str(turn_time),
@@ -179,8 +190,7 @@ class LocalServer:
 
     def cpu_seconds(self) -> float:
         """User + system CPU time the server process used so far (Linux /proc)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.pid)
 
     def rss_bytes(self) -> int:
         """The server process's resident set size (Linux /proc)."""

@@ -302,14 +302,17 @@ async def open_server_store(
         )
     from server.store.redis import RedisStore, connect, open_redis_store, public_url
 
-    if not config.allow_volatile_redis:
-        async with connect(config.redis) as client:
-            if not await RedisStore(client, config.redis).appendonly():
-                raise StoreError(
-                    f"the Redis at {public_url(config.redis)} has no AOF persistence "
-                    "(appendonly no): a restart would lose money; set appendonly yes and "
-                    "appendfsync always (README, Redis), or give --allow-volatile-redis"
-                )
+    async with connect(config.redis) as client:
+        # a refused password or ACL fails here, in one line (a jackpot-only server may
+        # start while its Redis is down: the pools are unavailable until it is back)
+        probe = RedisStore(client, config.redis)
+        await probe.check_access(down_ok=not config.redis_ledger)
+        if not config.allow_volatile_redis and not await probe.appendonly():
+            raise StoreError(
+                f"the Redis at {public_url(config.redis)} has no AOF persistence "
+                "(appendonly no): a restart would lose money; set appendonly yes and "
+                "appendfsync always (README, Redis), or give --allow-volatile-redis"
+            )
     # the SQLite store locks the data directory itself
     witness = None if config.data is None else Witness(config.data, lock=config.redis_ledger)
     try:
@@ -471,7 +474,8 @@ def main(argv: list[str] | None = None) -> int:
         metavar="URL",
         default=None,
         help="keep every store (ledger, accounts, jackpot pools) in Redis "
-        "(redis://HOST:PORT), shared by every server on it; --data then holds only the "
+        "(redis://[USER:PASSWORD@]HOST:PORT, rediss:// for TLS, redis+cluster://: "
+        "docs/redis.md), shared by every server on it; --data then holds only the "
         "witness file; default: SQLite in --data, jackpot pools in memory",
     )
     parser.add_argument(

@@ -30,15 +30,14 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import trio
-from coredis.exceptions import AuthenticationError, AuthorizationError
 from coredis.exceptions import ConnectionError as RedisConnectionError
 
 from server.cli import OneLineParser, debug, dollars_option, leaves
 from server.jackpots.model import JackpotError, JackpotUnavailable, PoolConfig, Snapshot
 from server.jackpots.service import JackpotService, open_jackpot_service
+from server.redis_client import RedisURLError, options, public_url, refusal
 from server.store.sqlite import default_data_dir
 from server.store.witness import Witness, pool_stream, witnessed_pools
 from server.store.witness import verdict as witness_verdict
@@ -68,22 +67,15 @@ def where(url: str | None) -> str:
     """Where the pools were looked for, for people (a password in the URL is hidden)."""
     if url is None:
         return "this command's own in-memory store (no --redis, no $CROUPIER_REDIS)"
-    parts = urlsplit(url)
-    if parts.password:
-        host = parts.netloc.rsplit("@", 1)[1]
-        user = parts.username or ""
-        url = urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
-    return f"the Redis at {url}"
+    return f"the Redis at {public_url(url)}"
 
 
 def store_problem(exc: BaseException, url: str | None) -> str | None:
     """One line for a pool store that cannot be used (None: another failure)."""
     for e in leaves(exc):
-        if isinstance(e, AuthenticationError | AuthorizationError):
-            return (
-                f"{where(url)} refused the password: give it in the URL "
-                "(redis://:PASSWORD@HOST:PORT)"
-            )
+        refused = refusal(e, url) if url is not None else None
+        if refused is not None:  # wrong user or password, or an ACL short of a command
+            return refused
         if isinstance(e, RedisConnectionError | OSError):
             return f"cannot reach {where(url)}: is Redis running there, and is the URL right?"
     return None
@@ -199,8 +191,6 @@ def _witness(args: argparse.Namespace) -> tuple[Witness | None, str]:
     """The witness of ``--data`` for the Redis of ``--redis`` (None without Redis)."""
     if args.redis is None or args.command != "check":
         return None, ""
-    from server.store.redis import public_url
-
     try:
         return Witness(args.data), public_url(args.redis)
     except (OSError, ValueError, TypeError, AttributeError):
@@ -255,13 +245,12 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.redis is not None and urlsplit(args.redis).scheme not in ("redis", "rediss"):
-        print(
-            f"croupier jackpot: --redis {args.redis} is not a Redis URL: use "
-            "redis://[:PASSWORD@]HOST:PORT[/DB]",
-            file=sys.stderr,
-        )
-        return 3
+    if args.redis is not None:
+        try:
+            options(args.redis)
+        except RedisURLError as exc:
+            print(f"croupier jackpot: --redis {exc}", file=sys.stderr)
+            return 3
     try:
         return trio.run(run, args, sys.stdout)
     except (Exception, BaseExceptionGroup) as exc:

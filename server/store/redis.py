@@ -38,7 +38,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 import coredis
@@ -48,12 +47,14 @@ from coredis.tokens import PureToken
 
 from server import redis_client
 from server.redis_client import RedisClient
+from server.redis_client import public_url as public_url  # re-exported (callers import it here)
 from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
 from server.store.model import (
     Batch,
     CheckReport,
     Loaded,
     RoundState,
+    StoreError,
     StoreLost,
     StoreUnavailable,
     Transfer,
@@ -87,19 +88,13 @@ def key(name: str) -> str:
 KEYS = [key(n) for n in NAMES]
 
 
-def public_url(url: str) -> str:
-    """The URL without its password (for the witness file, messages and logs)."""
-    parts = urlsplit(url)
-    if parts.password:
-        host = parts.netloc.rsplit("@", 1)[1]
-        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
-    return urlunsplit(parts)
-
-
 def connect(url: str, *, timeout: float = 5.0) -> RedisClient:
     """A client that fails fast (no retries: the ledger retries whole commits); one Redis or
     a Redis Cluster (``server/redis_client.py``)."""
-    client: RedisClient = redis_client.connect(url, stream_timeout=timeout)
+    try:
+        client: RedisClient = redis_client.connect(url, stream_timeout=timeout)
+    except redis_client.RedisURLError as exc:
+        raise StoreError(str(exc)) from None
     return client
 
 
@@ -154,6 +149,7 @@ class RedisStore:
         #: a commit counts once this many replicas have it too (WAIT; 0: the primary's AOF)
         self.replicas = replicas
         self.client = client
+        self._url = url  # with its credentials (a cluster's nodes are dialled with them)
         self.url = public_url(url)
         self.op_timeout = op_timeout
         self._script = client.register_script(LUA)
@@ -171,7 +167,25 @@ class RedisStore:
             with trio.fail_after(self.op_timeout):
                 return await awaitable
         except DOWN_ERRORS as exc:
-            raise StoreUnavailable(f"ledger store {self.url}: {exc or type(exc).__name__}") from exc
+            refused = redis_client.refusal(exc, self._url)  # an ACL changed under us: retry
+            raise StoreUnavailable(
+                refused or f"ledger store {self.url}: {redis_client.reason(exc)}"
+            ) from exc
+
+    async def check_access(self, *, down_ok: bool = False) -> None:
+        """PING with the URL's credentials at start: Redis refusing them (wrong user or
+        password, an ACL without PING) is a StoreError, one line for ``croupier serve``;
+        an unreachable Redis is StoreUnavailable unless ``down_ok``."""
+        try:
+            with trio.fail_after(self.op_timeout):
+                await self.client.ping()
+        except redis_client.REFUSED as exc:
+            raise StoreError(redis_client.refusal(exc, self._url)) from None
+        except DOWN_ERRORS as exc:
+            if not down_ok:
+                raise StoreUnavailable(
+                    f"cannot reach the Redis at {self.url}: {redis_client.reason(exc)}"
+                ) from exc
 
     # -- start --------------------------------------------------------------------------------
     async def init(self) -> None:
@@ -208,20 +222,22 @@ class RedisStore:
         return self._loaded
 
     async def appendonly(self) -> bool:
-        """Whether Redis persists every write in its append-only file (CONFIG GET; on a
-        cluster, every primary)."""
+        """Whether Redis persists every write in its append-only file (INFO persistence,
+        readable by the minimal ACL of docs/redis.md; on a cluster, every primary)."""
         if not redis_client.is_cluster(self.url):
-            reply = await self._call(self.client.config_get(["appendonly"]))
-            return str(reply.get("appendonly", "no")).lower() == "yes"
+            return await self._aof_enabled(self.client)
         nodes = await self._call(self.client.cluster_nodes())
         for node in nodes:
             if "master" not in node["flags"]:
                 continue
-            async with redis_client.node_client(self.url, node["host"], node["port"]) as one:
-                reply = await self._call(one.config_get(["appendonly"]))
-            if str(reply.get("appendonly", "no")).lower() != "yes":
-                return False
+            async with redis_client.node_client(self._url, node["host"], node["port"]) as one:
+                if not await self._aof_enabled(one):
+                    return False
         return True
+
+    async def _aof_enabled(self, client: Any) -> bool:
+        reply = await self._call(client.info("persistence"))
+        return str(reply.get("aof_enabled", "0")) == "1"
 
     # -- commit -------------------------------------------------------------------------------
     async def commit(self, batches: list[Batch]) -> int:

@@ -276,6 +276,7 @@ class BotStats:
     jackpot_reopened_seen: bool = False
     results: list[dict[str, Any]] = field(default_factory=list)
     paid: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
+    token: str | None = None  # the bot's account, for a later connection (recall)
 
     @property
     def jackpot_accepted(self) -> int:
@@ -301,6 +302,7 @@ async def banked_bot(
     rng = random.Random(seed)
     with trio.fail_after(deadline):
         async with Client.connect(url, name=name) as client:
+            stats.token = client.token
             view = await client.join(table)
             jackpot_open = bool((view.view.get("jackpot") or {}).get("open"))
             if force is not None:
