@@ -24,6 +24,7 @@ import functools
 import logging
 import os
 import secrets
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -577,39 +578,46 @@ async def _main(config: ServerConfig) -> None:
         running: RunningServer = await nursery.start(
             functools.partial(serve, config, port=config.port)
         )
-        mode = "dev mode: guest accounts" if config.dev else "tokens required"
-        stamp = datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S")
-        print(
-            f"croupier serving {len(running.croupier.tables)} tables ({mode}) at {stamp}",
-            flush=True,
-        )
-        print(f"  page:    {running.http_url}", flush=True)
-        print(f"  clients: {running.url}", flush=True)
-        where = (
-            f"in Redis {public_url(config.redis)}"
-            if config.redis and config.redis_ledger
-            else "in memory (tests only)"
-            if config.data is None
-            else f"in {config.data}/"
-        )
-        recovered = running.croupier.recovered
-        print(
-            f"  ledger:  {where}; crash recovery voided {recovered['rounds_voided']} rounds, "
-            f"returned {recovered['stakes_returned']} stakes",
-            flush=True,
-        )
-        gc_policy.tune_at_startup()  # full collections off the hot path (docs/perf.md)
-        gc_policy.watch_pauses()
-        nursery.start_soon(gc_policy.keep)
-        try:
-            await trio.sleep_forever()
-        finally:
-            with trio.CancelScope(shield=True), trio.move_on_after(15):
-                await running.aclose()
+        # From here on a Ctrl-C (SIGINT) is a message, not an exception. Trio's default raises
+        # KeyboardInterrupt in whatever task runs when the signal lands (a table mid-step, a
+        # connection mid-send): that tore down the tables and the ledger's committer before
+        # the graceful stop could void their rounds, and left a round open in the store.
+        with trio.open_signal_receiver(signal.SIGINT) as signals:
+            mode = "dev mode: guest accounts" if config.dev else "tokens required"
             stamp = datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S")
-            ledger = running.croupier.ledger
             print(
-                f"croupier stopped at {stamp}: rounds voided, stakes returned, "
-                f"{ledger.committed} ledger batches committed, {ledger.backlog} left",
+                f"croupier serving {len(running.croupier.tables)} tables ({mode}) at {stamp}",
                 flush=True,
             )
+            print(f"  page:    {running.http_url}", flush=True)
+            print(f"  clients: {running.url}", flush=True)
+            where = (
+                f"in Redis {public_url(config.redis)}"
+                if config.redis and config.redis_ledger
+                else "in memory (tests only)"
+                if config.data is None
+                else f"in {config.data}/"
+            )
+            recovered = running.croupier.recovered
+            print(
+                f"  ledger:  {where}; crash recovery voided {recovered['rounds_voided']} rounds, "
+                f"returned {recovered['stakes_returned']} stakes",
+                flush=True,
+            )
+            gc_policy.tune_at_startup()  # full collections off the hot path (docs/perf.md)
+            gc_policy.watch_pauses()
+            nursery.start_soon(gc_policy.keep)
+            try:
+                async for _ in signals:
+                    break  # Ctrl-C: the graceful stop
+            finally:
+                with trio.CancelScope(shield=True), trio.move_on_after(15):
+                    await running.aclose()
+                stamp = datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S")
+                ledger = running.croupier.ledger
+                print(
+                    f"croupier stopped at {stamp}: rounds voided, stakes returned, "
+                    f"{ledger.committed} ledger batches committed, {ledger.backlog} left",
+                    flush=True,
+                )
+        nursery.cancel_scope.cancel()  # the gc keeper
