@@ -582,7 +582,8 @@ async def _main(config: ServerConfig) -> None:
         # KeyboardInterrupt in whatever task runs when the signal lands (a table mid-step, a
         # connection mid-send): that tore down the tables and the ledger's committer before
         # the graceful stop could void their rounds, and left a round open in the store.
-        with trio.open_signal_receiver(signal.SIGINT) as signals:
+        # SIGTERM (systemd, docker stop, kill) stops the server the same graceful way.
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             mode = "dev mode: guest accounts" if config.dev else "tokens required"
             stamp = datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S")
             print(
@@ -609,7 +610,7 @@ async def _main(config: ServerConfig) -> None:
             nursery.start_soon(gc_policy.keep)
             try:
                 async for _ in signals:
-                    break  # Ctrl-C: the graceful stop
+                    break  # Ctrl-C or SIGTERM: the graceful stop
             finally:
                 with trio.CancelScope(shield=True), trio.move_on_after(15):
                     await running.aclose()

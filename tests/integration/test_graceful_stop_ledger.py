@@ -1,4 +1,4 @@
-"""A graceful stop (SIGINT) of ``croupier serve --data DIR`` leaves no round open in the
+"""A graceful stop (SIGINT or SIGTERM) of ``croupier serve --data DIR`` leaves no round open in the
 ledger: ``croupier ledger check`` passes after it, whatever the server was doing when the
 signal came.
 
@@ -69,8 +69,8 @@ async def _ask(url: str, name: str, stop: trio.Event) -> None:
         return
 
 
-async def _stop(server: ServerProcess, token: str) -> None:
-    """The player back on its token asks for its history; SIGINT while the server answers
+async def _stop(server: ServerProcess, token: str, sig: signal.Signals) -> None:
+    """The player back on its token asks for its history; ``sig`` while the server answers
     it and the other requests."""
     stop = trio.Event()
     async with trio.open_nursery() as nursery:
@@ -81,21 +81,22 @@ async def _stop(server: ServerProcess, token: str) -> None:
             await client.send({"type": "history", "table": TABLE})
             for _ in range(PRESSES):
                 if server.proc.poll() is None:
-                    server.proc.send_signal(signal.SIGINT)
+                    server.proc.send_signal(sig)
                     await trio.sleep(0.01)
             await trio.to_thread.run_sync(server.proc.wait, 25)
         stop.set()
 
 
-async def test_sigint_leaves_no_round_open(tmp_path: Path) -> None:
+async def test_sigint_or_sigterm_leaves_no_round_open(tmp_path: Path) -> None:
+    """SIGTERM (systemd, docker stop) stops the server as gracefully as Ctrl-C."""
     tables = write_tables(tmp_path / "tables.toml", [csp_table(TABLE, "stop-link")])
-    for i in range(STOPS):
+    for i, sig in enumerate([signal.SIGINT, signal.SIGTERM, signal.SIGINT][:STOPS]):
         data = tmp_path / f"data{i}"
         server = ServerProcess(tables, None, "--data", str(data))
         try:
             await server.started()
             with trio.fail_after(40):
-                await _stop(server, await _two_rounds(server.url))
+                await _stop(server, await _two_rounds(server.url), sig)
         finally:
             server.stop()
         out, err = server.proc.communicate(timeout=5)
