@@ -42,7 +42,7 @@ def play_and_recall(browser: Any, http_url: str) -> dict[str, Any]:
             page.click(f"#act-{verb}", timeout=5_000)
         seen["log"] = log.inner_text()
         page.click("#history-btn")
-        expect(log).to_contain_text("Your last", timeout=10_000)
+        expect(log).to_contain_text("Your last", timeout=20_000)
         seen["recalled"] = page.locator("#log li.log-mine").all_inner_texts()
     return seen
 
