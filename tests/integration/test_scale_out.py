@@ -1,0 +1,338 @@
+"""Scale out on Redis: three ``croupier serve --directory`` processes, one lobby, failover.
+
+Three real server processes share one real ``redis-server`` (and, in the cluster variant, a
+three-master Redis Cluster), each with 10 Caribbean stud tables in its own ``--tables``
+file. Bots (one account each) play at all 30 tables, each first sent to a process that does
+not serve its table, so every bot is redirected (``table_elsewhere``) before it plays. The
+lobby of every process lists all 30 tables. Then one process is killed with SIGKILL in the
+middle of play: within the lease (2 s here) the two others own its tables, the interrupted
+rounds are voided through the ledger's recovery and the stakes refunded, and the bots
+rejoin (``table_moving``, then a redirect) and play on. ``croupier ledger check`` passes,
+nothing is left on a layout, and each account got its starting balance exactly once.
+
+A second test pauses an owner (SIGSTOP) until another process has taken its tables over,
+then resumes it (SIGCONT): the paused process writes nothing more with its stale tokens
+(the store refuses them, or its renewal finds the lease lost first) and leaves the tables.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import trio
+from websockets.exceptions import ConnectionClosed
+
+from clients.client import Client, ServerError
+from server.store.redis import connect, key, parse_transfer
+from tests.integration.helpers import RedisCluster, RedisServer, ServerProcess, write_tables
+from tests.shared import REPO
+
+pytestmark = pytest.mark.slow
+
+PROCESSES = 3
+TABLES = 10  # per process
+LEASE = 2.0
+STARTING = 10_000_00  # cents: ServerProcess gives every guest $10,000
+
+
+def _tables(path: Path, prefix: str, n: int) -> Path:
+    return write_tables(
+        path,
+        [
+            {
+                "id": f"{prefix}-{j}",
+                "game": "caribbean-stud",
+                "betting_seconds": 0.3,
+                "decision_seconds": 0.4,
+                "options": {"minimum": 100, "maximum": 10000},
+            }
+            for j in range(n)
+        ],
+    )
+
+
+@dataclass
+class Bot:
+    """One account playing one table wherever it is served."""
+
+    table: str
+    name: str
+    rounds: int = 0
+    joins: int = 0
+    redirected: int = 0
+    urls_played: set[str] = field(default_factory=set)
+    token: str | None = None
+
+
+async def play(bot: Bot, urls: list[str], first: str, stop: trio.Event) -> None:
+    """Join ``bot.table`` through ``first`` (maybe the wrong process: the client follows
+    the redirect), ante and bet every round; after a ``left`` or a lost connection, rejoin
+    through any process that still answers."""
+    rng = random.Random(bot.name)
+    url = first
+    while not stop.is_set():
+        try:
+            async with Client.connect(url, name=bot.name, token=bot.token) as client:
+                bot.token = client.token
+                while not stop.is_set():
+                    before = client.url
+                    await client.join(bot.table)
+                    bot.joins += 1
+                    bot.redirected += client.url != before
+                    assert client.url is not None
+                    bot.urls_played.add(client.url)
+                    await _rounds(client, bot, stop)
+        except (ConnectionClosed, OSError, ServerError, trio.TooSlowError):
+            url = rng.choice(urls)  # the process may be dead: any other one
+            await trio.sleep(0.2)
+
+
+async def _rounds(client: Client, bot: Bot, stop: trio.Event) -> None:
+    """Play until the table leaves (``left``: it moved) or ``stop``."""
+    table = bot.table
+    async for message in client:
+        if stop.is_set():
+            return
+        if message.get("type") == "left" and message.get("table") == table:
+            return
+        if message.get("type") != "event" or message.get("table") != table:
+            continue
+        event = message["event"]
+        if event["type"] == "betting_open":
+            try:
+                await client.wager(table, 1, "ante", 500)
+            except ServerError:
+                continue
+        elif event["type"] == "decision" and event["box"] == 1:
+            await client.decide(table, 1, "bet")
+        elif event["type"] == "round_result" and "1" in event["boxes"]:
+            bot.rounds += 1
+    raise ConnectionClosed(None, None)
+
+
+async def _wait(what: str, check: object, timeout: float) -> None:
+    with trio.fail_after(timeout):
+        while not await check():  # type: ignore[operator]
+            await trio.sleep(0.2)
+
+
+async def _owned(server: ServerProcess) -> list[str]:
+    try:
+        return list((await server.health())["directory"]["owned"])
+    except OSError:
+        return []
+
+
+def _ledger_check(redis_url: str) -> dict[str, object]:
+    check = subprocess.run(
+        [sys.executable, "-m", "server.cli", "ledger", "check", "--redis", redis_url, "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    report: dict[str, object] = json.loads(check.stdout)
+    assert check.returncode == 0, report
+    return report
+
+
+async def _store(redis_url: str) -> tuple[dict[str, int], list[tuple[str, str, int, str]]]:
+    async with connect(redis_url) as client:
+        raw = await client.hgetall(key("balances"))
+        texts = await client.hgetall(key("transfers"))
+    transfers = [parse_transfer(t) for t in texts.values()]
+    return {a: int(v) for a, v in raw.items()}, [
+        (t.source, t.target, t.amount, t.kind) for t in transfers
+    ]
+
+
+@pytest.fixture(params=["redis", "cluster"])
+def redis_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    (tmp_path / "redis").mkdir()
+    redis: RedisServer | RedisCluster = (
+        RedisCluster(tmp_path / "redis")
+        if request.param == "cluster"
+        else RedisServer(tmp_path / "redis")
+    )
+    redis.start()
+    try:
+        yield redis.url
+    finally:
+        redis.kill()
+
+
+async def _deploy(tmp_path: Path, redis_url: str, n: int, tables: int) -> list[ServerProcess]:
+    servers = []
+    for i in range(n):
+        path = _tables(tmp_path / f"tables-{i}.toml", f"p{i}", tables)
+        server = ServerProcess(
+            path, redis_url, "--directory", "--lease", str(LEASE), ledger_on_redis=True
+        )
+        servers.append(await server.started())
+    return servers
+
+
+def _stop(servers: list[ServerProcess]) -> None:
+    for server in servers:
+        if server.proc.poll() is None:
+            server.proc.send_signal(signal.SIGCONT)
+        server.stop()
+
+
+async def test_three_processes_one_lobby_redirects_and_failover(
+    tmp_path: Path, redis_url: str
+) -> None:
+    servers = await _deploy(tmp_path, redis_url, PROCESSES, TABLES)
+    try:
+        urls = [s.url for s in servers]
+        for i, server in enumerate(servers):  # each owns its own file's tables
+            assert sorted(await _owned(server)) == sorted(f"p{i}-{j}" for j in range(TABLES))
+
+        async def all_known() -> bool:  # each process's directory has read the others
+            known = [(await s.health())["directory"]["known"] for s in servers]
+            return known == [PROCESSES * TABLES] * PROCESSES
+
+        await _wait("the directory", all_known, 10)
+        # one lobby: every process lists all 30 tables, each with its owner's URL
+        for server in servers:
+            async with Client.connect(server.url, name="lobby") as client:
+                rows = await client.lobby()
+            assert len(rows) == PROCESSES * TABLES
+            owner = {r["id"]: r["url"] for r in rows}
+            assert all(owner[f"p{i}-{j}"] == urls[i] for i in range(PROCESSES) for j in range(4))
+
+        bots = [Bot(f"p{i}-{j}", f"bot{i}x{j}") for i in range(PROCESSES) for j in range(TABLES)]
+        stop = trio.Event()
+        async with trio.open_nursery() as nursery:
+            for bot in bots:  # each sent first to a process that does not serve its table
+                owner_index = int(bot.table[1])
+                nursery.start_soon(play, bot, urls, urls[(owner_index + 1) % PROCESSES], stop)
+
+            async def everyone_played() -> bool:
+                return all(b.rounds >= 2 for b in bots)
+
+            await _wait("every bot plays", everyone_played, 60)
+            assert all(b.redirected >= 1 for b in bots)  # followed table_elsewhere
+
+            # SIGKILL process 0 in the middle of play
+            victim = servers[0]
+            lost = [b for b in bots if b.table.startswith("p0-")]
+            before = {b.name: b.rounds for b in lost}
+            victim.proc.send_signal(signal.SIGKILL)
+            victim.proc.wait(10)
+            killed = time.monotonic()
+
+            async def taken_over() -> bool:
+                owned = [t for s in servers[1:] for t in await _owned(s)]
+                return sorted(owned) == sorted(b.table for b in bots)
+
+            await _wait("failover", taken_over, LEASE * 4 + 10)
+            failover = time.monotonic() - killed
+            # a lease of LEASE seconds, renewed every LEASE/3: taken within about a lease
+            # plus one loop round (a loaded 2-core box: some slack)
+            assert failover < LEASE * 3 + 4, failover
+
+            async def rejoined() -> bool:
+                return all(b.rounds >= before[b.name] + 2 for b in lost)
+
+            await _wait("bots play on", rejoined, 60)
+            assert all(b.urls_played & set(urls[1:]) for b in lost)  # at a survivor
+            stop.set()
+            nursery.cancel_scope.cancel()
+        taken = [(await s.health())["directory"]["taken_over"] for s in servers[1:]]
+        assert sum(taken) == TABLES and all(taken), taken  # the survivors split them
+    finally:
+        _stop(servers)
+    for server in servers[1:]:
+        assert server.proc.returncode == 0, server.proc.stderr.read() if server.proc.stderr else ""
+
+    report = _ledger_check(redis_url)
+    assert report["balanced"] and report["open_rounds"] == 0, report
+    assert int(report["rounds_voided"]) >= 1, report  # type: ignore[call-overload]
+    balances, transfers = await _store(redis_url)
+    # nothing left on any layout; every voided round's wagers went home
+    assert {a: v for a, v in balances.items() if v and ":box:" in a} == {}
+    # each account got its starting balance exactly once, though it met three processes
+    minted: dict[str, int] = {}
+    for _source, target, amount, kind in transfers:
+        if kind == "starting_balance":
+            assert amount == STARTING
+            minted[target] = minted.get(target, 0) + 1
+    assert minted and all(n == 1 for n in minted.values()), minted
+    # no wallet below zero, and the cashier issued exactly what wallets and tables hold
+    assert all(v >= 0 for a, v in balances.items() if a.startswith("wallet:"))
+    assert sum(balances.values()) == 0
+
+
+async def test_a_paused_owner_cannot_write_with_its_stale_token(tmp_path: Path) -> None:
+    (tmp_path / "redis").mkdir()
+    redis = RedisServer(tmp_path / "redis")
+    redis.start()
+    servers: list[ServerProcess] = []
+    try:
+        servers = await _deploy(tmp_path, redis.url, 2, 4)
+        paused, other = servers
+        urls = [s.url for s in servers]
+        bots = [Bot(f"p0-{j}", f"pz{j}") for j in range(4)]
+        stop = trio.Event()
+        async with trio.open_nursery() as nursery:
+            for bot in bots:
+                nursery.start_soon(play, bot, urls, paused.url, stop)
+
+            async def playing() -> bool:
+                return all(b.rounds >= 2 for b in bots)
+
+            await _wait("bots play", playing, 60)
+            instance = (await paused.health())["directory"]["instance"]
+            paused.proc.send_signal(signal.SIGSTOP)
+
+            async def taken() -> bool:
+                return sorted(await _owned(other)) == sorted(
+                    [f"p1-{j}" for j in range(4)] + [b.table for b in bots]
+                )
+
+            await _wait("takeover", taken, LEASE * 4 + 10)
+            _, written = await _ids(redis.url, instance)
+            paused.proc.send_signal(signal.SIGCONT)
+
+            async def left() -> bool:
+                return await _owned(paused) == []
+
+            await _wait("the paused owner leaves", left, 20)
+            status = (await paused.health())["directory"]
+            assert status["lost"] >= 1 or status["refused"] >= 1, status
+            await trio.sleep(1.0)
+            _, after = await _ids(redis.url, instance)
+            assert after == written  # nothing written with the stale tokens
+
+            before = {b.name: b.rounds for b in bots}
+
+            async def play_on() -> bool:
+                return all(b.rounds >= before[b.name] + 2 for b in bots)
+
+            await _wait("bots play on at the new owner", play_on, 60)
+            assert all(other.url in b.urls_played for b in bots)
+            stop.set()
+            nursery.cancel_scope.cancel()
+    finally:
+        _stop(servers)
+        report = _ledger_check(redis.url)
+        redis.kill()
+    assert report["balanced"] and report["open_rounds"] == 0, report
+
+
+async def _ids(redis_url: str, instance: str) -> tuple[int, set[str]]:
+    """The store's version and the transfer ids written by ``instance``."""
+    async with connect(redis_url) as client:
+        ids = await client.hkeys(key("transfers"))
+        version = await client.hget(key("meta"), "version")
+    return int(version or 0), {str(i) for i in ids if str(i).startswith(instance + ":")}
