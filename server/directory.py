@@ -263,6 +263,8 @@ class Directory:
 
     async def tick(self, host: Host) -> None:
         for table in await self.renew(host.owned()):
+            if table not in host.owned():
+                continue  # stopped meanwhile (a write of it refused: counted there)
             self.lost += 1
             log.error("directory: the lease of table %s is lost; the table stops", table)
             host.abandon(table, "moved")

@@ -309,6 +309,7 @@ async def test_a_paused_owner_cannot_write_with_its_stale_token(tmp_path: Path) 
 
             await _wait("the paused owner leaves", left, 20)
             status = (await paused.health())["directory"]
+            print("PAUSED STATUS", status)
             assert status["lost"] >= 1 or status["refused"] >= 1, status
             await trio.sleep(1.0)
             _, after = await _ids(redis.url, instance)
