@@ -337,3 +337,63 @@ async def _ids(redis_url: str, instance: str) -> tuple[int, set[str]]:
         ids = await client.hkeys(key("transfers"))
         version = await client.hget(key("meta"), "version")
     return int(version or 0), {str(i) for i in ids if str(i).startswith(instance + ":")}
+
+
+async def test_loadtest_spreads_bots_over_a_deployment(tmp_path: Path) -> None:
+    """``croupier loadtest --redis URL`` reads the directory, sends each table's bots to its
+    owner, and checks the deployment's ledger."""
+    (tmp_path / "redis").mkdir()
+    redis = RedisServer(tmp_path / "redis")
+    redis.start()
+    servers: list[ServerProcess] = []
+    try:
+        for i in range(2):
+            path = write_tables(
+                tmp_path / f"poker-{i}.toml",
+                [
+                    {"id": f"h{i}-{j}", "game": "holdem-act", "options": {"blinds": [100, 200]}}
+                    for j in range(2)
+                ],
+            )
+            server = ServerProcess(
+                path, redis.url, "--directory", "--lease", str(LEASE), ledger_on_redis=True
+            )
+            servers.append(await server.started())
+        out = tmp_path / "report.json"
+        run = await trio.to_thread.run_sync(
+            lambda: subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "loadtest",
+                    "--url",
+                    servers[0].url,
+                    "--redis",
+                    redis.url,
+                    "--tables",
+                    "4",
+                    "--seats",
+                    "3",
+                    "--duration",
+                    "6",
+                    "--quiet",
+                    "--seed",
+                    "7",
+                    "--json",
+                    str(out),
+                ],
+                cwd=REPO,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+        )
+        report = json.loads(out.read_text())
+        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+        assert sorted(report["config"]["owners"]) == sorted(s.url for s in servers)
+        assert report["hands"] > 0 and report["ok"], report["conservation"]
+        assert report["conservation"]["ledger"]["balanced"]
+    finally:
+        _stop(servers)
+        redis.kill()
