@@ -215,11 +215,23 @@ class Croupier:
             actor.submit(Abandon(reason))
 
     def fenced(self, table: str) -> None:
-        """The store refused a batch of ``table`` (a stale token): the table stops."""
+        """The store refused a batch of ``table`` (a stale table or wallet token): the table
+        stops, and its lease, if still ours, is given up so that a live process (maybe this
+        one) takes it over at once from what the store holds."""
+        token = self.ledger.fences.get(table)
         if table in self.tables and self.directory is not None:
             self.directory.lost += 1
             log.error("table %s: a write with a stale token was refused; the table stops", table)
         self.abandon(table, "moved")
+        if token is not None and self.directory is not None and self._nursery is not None:
+            self._nursery.start_soon(self._release, table, token)
+
+    async def _release(self, table: str, token: int) -> None:
+        assert self.directory is not None
+        try:
+            await self.directory.release({table: token})
+        except StoreError:
+            pass  # the lease then expires
 
     @property
     def closing(self) -> bool:

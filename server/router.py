@@ -91,6 +91,13 @@ class Router:
             conn.send(Pong(message.nonce))
             return None
         if isinstance(message, Cashier):
+            if (
+                self.directory is not None
+                and message.op == "withdraw"
+                and conn.role == "cashier"
+                and message.account not in self.ledger.wallet_tokens
+            ):
+                return self._cashier_elsewhere(conn, message)
             self.cashier(conn, message)
             return None
         if isinstance(message, Logout):
@@ -274,6 +281,18 @@ class Router:
                 repeated=repeated,
             )
         )
+
+    async def _cashier_elsewhere(self, conn: Connection, m: Cashier) -> None:
+        """A deployment: a withdrawal from a wallet this process does not hold takes the
+        wallet first (a new wallet token; docs/rulings.md, "A deployment of several
+        servers"), so the debit is checked against the stored balance."""
+        assert self.directory is not None
+        try:
+            await self.directory.take_wallet(self.ledger, m.account)
+        except StoreUnavailable:
+            refuse(conn, errors.STORE_UNAVAILABLE, self.ledger.why_not())
+            return
+        self.cashier(conn, m)
 
     def operate(self, conn: Connection, m: Operator) -> None:
         """A staff control: authorised by role, written to the audit log, then applied

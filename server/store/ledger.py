@@ -205,7 +205,7 @@ class Ledger:
         token = None
         if self.shared and source.startswith("wallet:"):
             token = self.wallet_tokens.get(holder_of(source))
-            if token is None and kind != "withdraw":  # the cashier's own check: ledger.lua
+            if token is None:
                 raise WalletElsewhere(
                     "this wallet is in use on another server: play where you are connected",
                     0,
