@@ -111,6 +111,11 @@ class Host(Protocol):
         """Stop ``table`` at once, moving no money: its lease is lost."""
         ...
 
+    @property
+    def closing(self) -> bool:
+        """The process is stopping: it takes no table over."""
+        ...
+
 
 class Directory:
     """The deployment's directory as one process sees it (see the module docstring)."""
@@ -236,16 +241,27 @@ class Directory:
         return out
 
     # -- wallets ----------------------------------------------------------------------------
-    async def take_wallet(self, ledger: Ledger, account: str) -> None:
-        """This process holds ``account``'s wallet from now on (its player connected here)."""
-        token, balance, opened = await self.store.wallet(account)
-        ledger.adopt_wallet(account, token, balance, opened)
+    async def take_wallet(
+        self, ledger: Ledger, account: str, starting_balance: int | None = None
+    ) -> None:
+        """This process holds ``account``'s wallet from now on (its player connected here);
+        taken between two of the ledger's commits. ``starting_balance`` (dev mode): an
+        account new to the whole deployment gets it here, once (the ``opened`` fact is set
+        in Redis in the same transaction)."""
+        dev = starting_balance is not None
+        async with ledger.committing:
+            token, balance, first = await self.store.wallet(account, open_account=dev)
+            ledger.adopt_wallet(account, token, balance, opened=dev)
+        if first and starting_balance:
+            ledger.deposit(account, starting_balance, "starting_balance")
 
     # -- the loop ---------------------------------------------------------------------------
     async def start(self, host: Host, configs: tuple[TableConfig, ...]) -> None:
         """Claim the tables of this process's own config (those no live process owns)."""
         await self.renew({})  # this process is live before it claims anything
         for config in configs:
+            if host.closing:
+                return
             token = await self.claim(config.id, config)
             if token is not None:
                 await host.adopt(config, token)
@@ -280,7 +296,7 @@ class Directory:
         share = math.ceil(len(orphans) / live)
         configs = await self.store._call(self.store.client.hmget(KEYS[0], orphans[:share]))
         for table, text in zip(orphans[:share], configs, strict=True):
-            if text is None or table in host.owned():
+            if text is None or table in host.owned() or host.closing:
                 continue
             token = await self.claim(table)
             if token is None:

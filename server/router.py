@@ -197,8 +197,9 @@ class Router:
         self, conn: Connection, message: Hello, ident: Identity, token: str
     ) -> None:
         assert self.directory is not None
+        starting = self.config.starting_balance if self.accounts.dev else None
         try:
-            await self.directory.take_wallet(self.ledger, ident.account)
+            await self.directory.take_wallet(self.ledger, ident.account, starting)
         except StoreUnavailable:
             raise ProtocolError(errors.STORE_UNAVAILABLE, self.ledger.why_not()) from None
         self.welcome(conn, message, ident, token)

@@ -178,6 +178,8 @@ class Ledger:
         self.on_fenced: list[Callable[[str], None]] = []
         self.refused = 0  # batches the store refused (stale tokens)
         self._round_tables: dict[str, str] = {}
+        #: held while a commit is in flight: a wallet is taken (a new token) between commits
+        self.committing = trio.Lock()
         self._reread = False
         self._reread_at = 0.0
         self._wake = trio.Event()
@@ -294,8 +296,14 @@ class Ledger:
 
     def adopt_wallet(self, account: str, token: int, balance: int, opened: bool) -> None:
         """This process now holds ``account``'s wallet (its player connected here): the
-        stored balance plus what this process moved that is not committed yet."""
+        stored balance plus what this process moved that is not committed yet. Taken while
+        no commit is in flight (:attr:`committing`); this process's own uncommitted debits
+        of the wallet are carried forward under the new token (the store still refuses
+        them below zero)."""
         self.wallet_tokens[account] = token
+        for batch in (*self._pending, *self._open):
+            if account in batch.wallets:
+                batch.wallets[account] = token
         name = wallet(account)
         self.balances[name] = balance + self._uncommitted(name)
         if opened:
@@ -394,7 +402,8 @@ class Ledger:
             batches = list(self._pending)  # none: a probe (the store's checks, no write)
             try:
                 if self._async:
-                    version = await self.store.commit(batches)  # type: ignore[misc]  # an AsyncStore here (Store | AsyncStore union)
+                    async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
+                        version = await self.store.commit(batches)  # type: ignore[misc]  # an AsyncStore here (Store | AsyncStore union)
                 else:
                     version = await trio.to_thread.run_sync(
                         self.store.commit, batches, limiter=limiter

@@ -352,18 +352,22 @@ class RedisStore:
             rounds[ref] = (where, server, [parse_transfer(t) for t in texts if t])
         return balances, rounds
 
-    async def wallet(self, account: str) -> tuple[int, int, bool]:
+    async def wallet(self, account: str, *, open_account: bool = False) -> tuple[int, int, bool]:
         """Take ``account``'s wallet for this server (server/directory.py, "Wallets"): a
-        new wallet token (HINCRBY, so every earlier holder's is stale), the balance, and
-        whether the account was opened (dev mode's starting balance), in one transaction."""
+        new wallet token (HINCRBY, so every earlier holder's is stale) and the stored
+        balance, in one transaction. ``open_account`` (dev mode): also mark the account
+        opened (HSETNX); the third value is whether this call opened it (then this server
+        gives the starting balance: once across the deployment)."""
 
         async def take() -> tuple[int, int, bool]:
             async with self.client.pipeline(transaction=True) as pipe:
                 token_r = pipe.hincrby(key("wfence"), account, 1)
                 balance_r = pipe.hget(key("balances"), f"wallet:{account}")
-                opened_r = pipe.hget(key("facts"), f"opened:{account}")
-            token, balance, opened = await token_r, await balance_r, await opened_r
-            return int(token), int(balance or 0), bool(opened)
+                if open_account:
+                    opened_r = pipe.hsetnx(key("facts"), f"opened:{account}", "1")
+            token, balance = await token_r, await balance_r
+            first = bool(await opened_r) if open_account else False
+            return int(token), int(balance or 0), first
 
         result: tuple[int, int, bool] = await self._call(take())
         return result
