@@ -24,6 +24,7 @@ import functools
 import logging
 import os
 import secrets
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -183,7 +184,8 @@ class Croupier:
 
     # -- a deployment (server/directory.py): the directory's host ---------------------------
     def owned(self) -> dict[str, int]:
-        return {t: self.ledger.fences[t] for t in self.tables if t in self.ledger.fences}
+        """The tables this process holds a lease of, and their tokens."""
+        return dict(self.ledger.fences)
 
     def rows(self) -> dict[str, TableInfo]:
         return {t: self.router.lobby_row(a) for t, a in self.tables.items()}
@@ -203,6 +205,8 @@ class Croupier:
             self.recovered[name] += n
         if counts["rounds_voided"] or counts["stakes_returned"]:
             log.warning("table %s taken over (token %d): %s", config.id, token, counts)
+        if self.closing:  # recovered (the shutdown's drain commits it), not reopened
+            return
         await self.start_table(self.add_table(config))
 
     def abandon(self, table: str, reason: str) -> None:
@@ -744,7 +748,12 @@ async def _main(config: ServerConfig) -> None:
         gc_policy.watch_pauses()
         nursery.start_soon(gc_policy.keep)
         try:
-            await trio.sleep_forever()
+            # Ctrl-C / SIGTERM as a message to this task, not a KeyboardInterrupt raised in
+            # whatever task runs at that moment (a table's, the ledger's: then nothing would
+            # be left to void the rounds); a second Ctrl-C during the stop interrupts it
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for _ in signals:
+                    break
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(15):
                 await running.aclose()
@@ -755,3 +764,4 @@ async def _main(config: ServerConfig) -> None:
                 f"{ledger.committed} ledger batches committed, {ledger.backlog} left",
                 flush=True,
             )
+            nursery.cancel_scope.cancel()  # the server's and the GC keeper's tasks

@@ -265,6 +265,7 @@ class Directory:
             token = await self.claim(config.id, config)
             if token is not None:
                 await host.adopt(config, token)
+        await self.publish(host.rows())  # the others' lobbies show our tables at once
         await self.refresh()
 
     async def run(self, host: Host) -> None:

