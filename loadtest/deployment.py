@@ -4,7 +4,8 @@ A deployment's lobby (any process's, or the directory itself read from Redis wit
 ``--redis URL``) gives each table the client URL of the process that serves it; the load
 test sends each table's bots straight to that process, so the bots are spread over the
 owners as the tables are. Money is checked on the deployment's ledger (``--redis``): one
-process's ``/status`` counts only its own tables and the wallets it holds.
+process's ``/status`` counts only its own tables and the wallets it holds. A table that
+changes owner during the run is not followed by its bots (they report its errors).
 """
 
 from __future__ import annotations

@@ -222,7 +222,7 @@ class Ledger:
         balances[source] = have - amount
         balances[target] = balances.get(target, 0) + amount
         ident = f"{self.instance}:{next(self._ids)}"
-        batch = self._batch_for(table_of(source) or table_of(target))
+        batch = self._batch_for((table_of(source) or table_of(target)) if self.shared else None)
         batch.transfers.append(Transfer(ident, source, target, amount, kind, round_))
         if token is not None:
             batch.wallets[holder_of(source)] = token
