@@ -399,6 +399,7 @@ async def serve(
                 previous=store.previous,
             )
             croupier.directory = croupier.router.directory = directory
+            croupier.gate.peers = directory.peers
             croupier.ledger.on_fenced.append(croupier.fenced)
             await directory.start(croupier, config.tables)
             nursery.start_soon(directory.run, croupier)

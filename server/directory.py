@@ -213,6 +213,10 @@ class Directory:
             )
         self.entries = entries
 
+    def peers(self) -> list[str]:
+        """The client URLs of the other live servers (the page's CSP allows them)."""
+        return sorted({e.url for e in self.entries.values() if e.url and e.url != self.url})
+
     def where(self, table: str) -> Entry | None:
         return self.entries.get(table)
 
