@@ -3,9 +3,9 @@
 // with the same token, and joins there), waits out `table_moving`, and joins again a table
 // that moved (`left` with reason "moved": its server lost it; the new owner voided the round
 // and sent the stakes home). app.js calls these hooks; without this file nothing changes.
-// The page's Content-Security-Policy allows WebSockets to its own origin only: a
-// deployment that serves pages sends players through one origin (a reverse proxy, each
-// process's --advertise URL a route of it: docs/).
+// The page's Content-Security-Policy names the deployment's live servers beside its own
+// origin (server/http.py, Gate.peers); the other server must also accept the page's
+// origin (--origin).
 "use strict";
 
 window.Deployment = (() => {
