@@ -418,3 +418,49 @@ async def test_loadtest_spreads_bots_over_a_deployment(tmp_path: Path) -> None:
     finally:
         _stop(servers)
         redis.kill()
+
+
+async def test_a_restarted_process_takes_its_tables_back_at_once(tmp_path: Path) -> None:
+    """kill -9, then a restart on the same data directory: the witness names the dead
+    instance, whose leases the new process takes at once (not after the lease), voiding the
+    interrupted rounds."""
+    (tmp_path / "redis").mkdir()
+    redis = RedisServer(tmp_path / "redis")
+    redis.start()
+    data = tmp_path / "data"
+    path = _tables(tmp_path / "tables.toml", "r", 3)
+
+    def start() -> ServerProcess:
+        return ServerProcess(
+            path, redis.url, "--directory", "--lease", "60", "--data", str(data),
+            ledger_on_redis=True,
+        )  # fmt: skip
+
+    server = await start().started()
+    try:
+        bots = [Bot(f"r-{j}", f"rb{j}") for j in range(3)]
+        stop = trio.Event()
+        async with trio.open_nursery() as nursery:
+            for bot in bots:
+                nursery.start_soon(play, bot, [server.url], server.url, stop)
+
+            async def in_play() -> bool:
+                return sum(b.in_play for b in bots) >= 2 and all(b.rounds >= 1 for b in bots)
+
+            await _wait("antes down", in_play, 60)
+            server.proc.kill()
+            server.proc.wait(10)
+            stop.set()
+            nursery.cancel_scope.cancel()
+        started = time.monotonic()
+        server = await start().started()
+        assert sorted(await _owned(server)) == ["r-0", "r-1", "r-2"]
+        assert time.monotonic() - started < 30  # well inside the 60 s lease
+        server.stop()
+        assert server.proc.returncode == 0
+        report = _ledger_check(redis.url)
+        assert report["balanced"] and report["open_rounds"] == 0, report
+        assert int(report["rounds_voided"]) >= 1, report  # type: ignore[call-overload]
+    finally:
+        server.stop()
+        redis.kill()
