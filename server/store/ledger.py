@@ -426,7 +426,11 @@ class Ledger:
                 delay = min(delay * 2, 2.0)
                 continue
             fenced = self._refused(batches)
-            del self._pending[: len(batches)]
+            if self.shared:  # drop_table may have taken some out meanwhile: by identity
+                sent = {id(b) for b in batches}
+                self._pending = [b for b in self._pending if id(b) not in sent]
+            else:
+                del self._pending[: len(batches)]
             self.committed += len(batches)
             for table in fenced:
                 for notify in self.on_fenced:
