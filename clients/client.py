@@ -12,6 +12,11 @@ It speaks only what ``protocol/README.md`` documents, so it doubles as a worked 
                 await client.act(message["table"], "check" if "check" in message["legal"]
                                  else "fold")
 
+A deployment of several servers (``croupier serve --directory``): :meth:`Client.join` follows
+a ``table_elsewhere`` answer on its own (it moves this client's one connection to the
+server named, says ``hello`` there with the same token, and joins again) and waits out a
+``table_moving`` answer (the table's server died; another takes it over within its lease).
+
 Messages are plain dicts (``msgpack.unpackb``). The server sends the events of one table step
 in one ``events`` frame; the client hands them out one by one (:func:`unbatch`), each with its
 own ``seq``: an ``event`` message per event, and a ``turn`` message for a ``turn`` event (its
@@ -22,14 +27,19 @@ joined table and applies the table-level events and turns to it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import msgpack
+import trio
 from websockets.trio.client import connect as ws_connect
 
 PROTOCOL_VERSION = 1
+#: ``table_elsewhere`` answers followed in a row before :meth:`Client.join` gives up
+MAX_REDIRECTS = 5
+#: seconds :meth:`Client.join` waits out ``table_moving`` (a lease runs 10 s by default)
+MOVING_WAIT = 30.0
 
 Message = dict[str, Any]
 
@@ -271,6 +281,9 @@ class Client:
         self.balance: int | None = None
         self._pending: deque[Message] = deque()
         self._unbatched: deque[Message] = deque()  # the rest of the last events frame
+        self.url: str | None = None
+        self._open: Callable[[str], Awaitable[Any]] | None = None  # a connection to a URL
+        self._name: str | None = None
 
     # -- connection ------------------------------------------------------------------------
     @classmethod
@@ -292,18 +305,43 @@ class Client:
         (the server drops clients that fall too far behind anyway), so that closing never
         waits on a paused reader.
         """
-        async with ws_connect(
-            url,
-            max_size=max_size,
-            max_queue=max_queue,
-            compression=None,
-            proxy=None,
-            close_timeout=close_timeout,
-        ) as ws:
+
+        def opener(to: str) -> Any:
+            return ws_connect(
+                to,
+                max_size=max_size,
+                max_queue=max_queue,
+                compression=None,
+                proxy=None,
+                close_timeout=close_timeout,
+            )
+
+        first = opener(url)
+        async with first as ws:
             client = cls(ws)
-            if hello:
-                await client.hello(token=token, name=name)
-            yield client
+            client.url = url
+            # a redirect's connection runs in the first one's nursery (closed before it)
+            client._open = lambda to: opener(to).connect(first.nursery)
+            try:
+                if hello:
+                    await client.hello(token=token, name=name)
+                yield client
+            finally:
+                if client.ws is not ws:
+                    await client.ws.aclose()
+
+    async def move(self, url: str) -> None:
+        """Move this client's connection to the server at ``url`` (a deployment's redirect):
+        the same account (its token), no table joined there yet."""
+        if self._open is None:
+            raise RuntimeError("this client cannot move (not opened by Client.connect)")
+        ws = await self._open(url)
+        old, self.ws, self.url = self.ws, ws, url
+        await old.aclose()
+        self.tables.clear()
+        self._pending.clear()
+        self._unbatched.clear()
+        await self.hello(token=self.token, name=self._name)
 
     @property
     def token(self) -> str | None:
@@ -381,6 +419,7 @@ class Client:
             msg["token"] = token
         if name:
             msg["name"] = name
+            self._name = name
         self.welcome = await self.request(msg, "welcome")
         self.balance = self.welcome["balance"]
         return self.welcome
@@ -396,14 +435,31 @@ class Client:
         seat: int | None = None,
         last_seq: int | None = None,
     ) -> TableView:
-        """Join (or resume) a table; returns its view once the snapshot arrived."""
+        """Join (or resume) a table; returns its view once the snapshot arrived. In a
+        deployment, a ``table_elsewhere`` answer moves the connection to the server named
+        and joins there; ``table_moving`` is waited out (up to :data:`MOVING_WAIT`)."""
         msg: Message = {"type": "join", "table": table, "role": role}
         if seat is not None:
             msg["seat"] = seat
         if last_seq is not None:
             msg["last_seq"] = last_seq
-        await self.request(msg, "snapshot")
-        return self.tables[table]
+        redirects = 0
+        with trio.move_on_after(MOVING_WAIT) as waited:
+            while True:
+                try:
+                    await self.request(msg, "snapshot")
+                    return self.tables[table]
+                except ServerError as exc:
+                    url = exc.message.get("url")
+                    if exc.code == "table_elsewhere" and url and redirects < MAX_REDIRECTS:
+                        redirects += 1
+                        await self.move(url)
+                    elif exc.code == "table_moving":
+                        await trio.sleep(0.25)
+                    else:
+                        raise
+        assert waited.cancelled_caught
+        raise ServerError({"code": "table_moving", "message": f"table {table} did not reopen"})
 
     async def buy_in(self, table: str, amount: int) -> int:
         """Buy in or top up; returns the new wallet balance."""

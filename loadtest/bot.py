@@ -47,6 +47,7 @@ class TablePlan:
     max_buy_in: int | None
     game: str = ""
     banked: bool = False  # a table against the house: loadtest/banked_bot.py plays it
+    url: str | None = None  # a deployment: the process that serves it (else the run's URL)
 
     @property
     def buy_in(self) -> int:
@@ -174,7 +175,7 @@ class Bot:
         held = True
         try:
             async with connect(
-                self.ctx.url,
+                self.plan.url or self.ctx.url,
                 compression=None,
                 max_size=2**16,
                 proxy=None,

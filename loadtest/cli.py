@@ -66,6 +66,14 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--procs", type=int, default=1, help="worker processes for the bots")
     p.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="a deployment of several servers (croupier serve --directory): read its table "
+        "directory from this Redis, send each table's bots to the process that serves it, "
+        "and check its ledger afterwards (without it, a deployment's lobby at --url is used)",
+    )
+    p.add_argument(
         "--chaos", action="store_true", help="random disconnects/reconnects and slow readers"
     )
     p.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
@@ -171,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         warmup=args.warmup,
         only_games=args.game,
+        redis=args.redis,
     )
     try:
         report = _run(spec, console, live=not args.quiet)

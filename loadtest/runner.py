@@ -26,6 +26,7 @@ import msgpack
 import trio
 from websockets.trio.client import connect
 
+from loadtest import deployment
 from loadtest.bot import BENIGN_ERRORS
 from loadtest.server_proc import health
 from loadtest.stats import Histogram, Stats
@@ -58,6 +59,8 @@ class RunSpec:
     warmup: float = 0.0  # seconds left out of ``latency_ms_steady`` (connection storm)
     only_games: list[str] | None = None  # fill only tables of these games (``--game``)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: a deployment's Redis (loadtest/deployment.py): its directory and its ledger check
+    redis: str | None = None
 
 
 class LoadTestError(Exception):
@@ -88,6 +91,7 @@ def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, A
             "max_buy_in": t.get("max_buy_in"),
             "game": t.get("game", ""),
             "banked": banked,
+            "url": t.get("url"),  # a deployment: the process that serves it
         }
         for t in tables
         for banked in [GAMES.get(t.get("game", "")) in BANKED_ENTRIES]
@@ -345,11 +349,36 @@ def build_report(
 
 async def run(spec: RunSpec, on_progress: Progress | None = None) -> dict[str, Any]:
     """The whole run against ``spec.url``; returns the report dict."""
-    try:
-        before = (await health(spec.url)).get("money")
-    except OSError as exc:
-        raise LoadTestError(f"no server answers at {spec.url}: {exc}") from None
-    chosen = pick_tables(await lobby(spec.url), spec)
+    rows = await deployment.directory_rows(spec.redis) if spec.redis else None
+    if rows is None or not deployment.is_deployment(rows):
+        try:
+            before = (await health(spec.url)).get("money")
+        except OSError as exc:
+            raise LoadTestError(f"no server answers at {spec.url}: {exc}") from None
+        rows = await lobby(spec.url)
+        if deployment.is_deployment(rows):  # any process's lobby of a deployment
+            before = None
+    else:
+        before = None
+    chosen = pick_tables(rows, spec)
     stats, played = await run_workers(spec, chosen, on_progress)
-    after = (await health(spec.url)).get("money")
-    return build_report(spec, stats, played, before, after)
+    if not deployment.is_deployment(rows):
+        after = (await health(spec.url)).get("money")
+        return build_report(spec, stats, played, before, after)
+    # a deployment: bots went to each table's owner; money is checked on its ledger
+    report = build_report(spec, stats, played, None, None)
+    urls = deployment.owners(rows)
+    report["config"]["owners"] = urls
+    if spec.redis:
+        report["conservation"] = deployment.conservation(
+            await deployment.ledger_check(spec.redis), urls
+        )
+    else:
+        report["conservation"] = {"deployment": urls, "conserved": None}
+    report["conserved"] = report["conservation"]["conserved"]
+    report["ok"] = (
+        report["conserved"] is not False
+        and report["unexpected"] == 0
+        and all(g.get("conserved") is not False for g in report["by_game"].values())
+    )
+    return report

@@ -34,6 +34,7 @@ def build_bots(ctx: RunContext, spec: dict[str, Any]) -> list[Bot]:
             t.get("max_buy_in"),
             t.get("game", ""),
             bool(t.get("banked")),
+            t.get("url"),
         )
         kind = BankedBot if plan.banked else Bot
         for seat in range(1, plan.seats + 1):

@@ -55,6 +55,9 @@ BAD_LIMITS = "bad_limits"  # new limits the game's rules refuse
 GAME_FULL = "game_full"  # the game has its approved maximum of terminals (Sch 19 s2(3))
 BAD_RESULT = "bad_result"  # a result the game cannot have, or entered when none is awaited
 NO_SUCH_ROUND = "no_such_round"  # a correction of a round the table no longer keeps
+# a deployment of several servers (server/directory.py)
+TABLE_ELSEWHERE = "table_elsewhere"  # another server serves the table: ``url`` says which
+TABLE_MOVING = "table_moving"  # the table's server is gone; another takes it over shortly
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -98,6 +101,8 @@ ERROR_CODES: dict[str, str] = {
     BAD_LIMITS: "the game's rules refuse those limits",
     GAME_FULL: "the game has its approved maximum number of terminals (QLD Sch 19 s2(3))",
     BAD_RESULT: "that result is not one of this game's, or no result is awaited now",
+    TABLE_ELSEWHERE: "another server of the deployment serves this table: reconnect to 'url'",
+    TABLE_MOVING: "the table's server stopped; another takes the table over: retry shortly",
     NO_SUCH_ROUND: "the table keeps no settled round with that number to correct",
 }
 

@@ -410,6 +410,9 @@ class TableInfo(msgspec.Struct):
     waiting: int = 0
     #: what a new player posts before being dealt in (QLD Sch 11 s23A(1)); 0: nothing
     entry_post: int = 0
+    #: a deployment of several servers (server/directory.py): the client URL of the server
+    #: that serves this table now (None: this server, or no server until one takes it over)
+    url: str | None = None
 
 
 class LobbyList(_Server, tag="lobby"):
@@ -466,6 +469,9 @@ class Error(_Server, tag="error"):
     #: the amounts the refusal is about, in cents (``min``, ``max``, ``balance``,
     #: ``amount``...): a client formats them itself; ``message`` writes them in dollars
     amounts: dict[str, int] | None = None
+    #: ``table_elsewhere``: the client URL of the server that serves the table (reconnect
+    #: there with the same token and send the message again)
+    url: str | None = None
 
 
 class Waiting(_Server, tag="waiting"):

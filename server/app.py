@@ -29,7 +29,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 from websockets.http11 import Request, Response
@@ -37,10 +37,19 @@ from websockets.trio.server import ServerConnection
 from websockets.trio.server import serve as ws_serve
 
 from protocol.errors import CloseCode
+from protocol.messages import TableInfo
 from server import gc_policy, http
 from server.accounts import Accounts
 from server.cli import OneLineParser, dollars_option
-from server.config import DEFAULT_PORT, DEFAULT_TABLES, ConfigError, ServerConfig, load_tables
+from server.config import (
+    DEFAULT_LEASE,
+    DEFAULT_PORT,
+    DEFAULT_TABLES,
+    ConfigError,
+    ServerConfig,
+    TableConfig,
+    load_tables,
+)
 from server.connections import run_connection
 from server.errors import ScenarioError
 from server.games.poker import rules_for
@@ -53,12 +62,15 @@ from server.store.model import StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
 from server.store.witness import Witness, ledger_stream
 from server.tables.banked import BankedTable
-from server.tables.base import Shutdown, TableActor
+from server.tables.base import Abandon, Shutdown, TableActor
 from server.tables.blackjack import BlackjackTable
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
 from server.tables.stadium import StadiumTable
 from server.waiting import WaitingLists
+
+if TYPE_CHECKING:  # coredis is imported only by a server on Redis
+    from server.directory import Directory
 
 log = logging.getLogger("croupier.server")
 
@@ -102,9 +114,18 @@ class Croupier:
             witness = witness or Witness(config.data)
         instance = None if store is None else store.instance  # a shared store names us
         self.ledger = Ledger(self.store, witness=witness, instance=instance)
-        # rounds a dead process left open: voided (on a shared store: only our tables')
+        #: a deployment's table directory (``--directory``, server/directory.py): tables are
+        #: opened as their leases are won (:meth:`adopt`), not here
+        self.directory: Directory | None = None
+        self.ledger.shared = store is not None and config.directory
+        # rounds a dead process left open: voided (on a shared store: only our tables'; in a
+        # deployment each table's, when this process wins its lease: adopt)
         ours = {t.id for t in config.tables} if store is not None else None
-        self.recovered = self.ledger.recover(ours)
+        self.recovered = (
+            {"rounds_voided": 0, "stakes_returned": 0}
+            if self.ledger.shared
+            else self.ledger.recover(ours)
+        )
         if self.recovered["rounds_voided"] or self.recovered["stakes_returned"]:
             log.warning("crash recovery: %s", self.recovered)
         dev_secret = None
@@ -116,22 +137,17 @@ class Croupier:
                 self.ledger.flush_now()
         self.accounts = Accounts(config.secret, ttl=config.token_ttl, dev_secret=dev_secret)
         self.tables: dict[str, TableActor] = {}
-        seat_index: dict[str, set[str]] = {}  # account -> table ids, shared by the tables
-        sessions: dict[str, set[str]] = {}  # account -> stadium tables (one credit meter)
-        for table in config.tables:
-            try:
-                kind = table_class(table.game, table.kind)
-            except ConfigError as exc:
-                raise ConfigError(f"table {table.id}: {exc}") from None
-            actor = self.tables[table.id] = kind(table, config, self.ledger)
-            actor.seat_index = seat_index
-            if isinstance(actor, StadiumTable):
-                actor.sessions = sessions
-        poker = {tid: t for tid, t in self.tables.items() if isinstance(t, PokerTable)}
-        waiting = WaitingLists(poker)  # waiting lists span tables: the server owns them
-        for t in poker.values():
-            t.waiting = waiting
-        self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index, waiting)
+        self._seat_index: dict[str, set[str]] = {}  # account -> table ids, shared by tables
+        self._sessions: dict[str, set[str]] = {}  # account -> stadium tables (one meter)
+        self._poker: dict[str, PokerTable] = {}
+        self.waiting = WaitingLists(self._poker)  # waiting lists span tables: the server's
+        for table in () if self.ledger.shared else config.tables:
+            self.add_table(table)
+        self.router = Router(
+            config, self.accounts, self.ledger, self.tables, self._seat_index, self.waiting
+        )
+        self._nursery: trio.Nursery | None = None
+        self._jackpots: Any = None
         self.connections: set[Connection] = set()
         meta = self.ledger.meta
         self.accounts.revoked |= {k.split(":", 1)[1] for k in meta if k.startswith("revoked:")}
@@ -144,6 +160,82 @@ class Croupier:
             is_staff=self.accounts.is_staff,
             dev=config.dev,
         )
+
+    def add_table(self, table: TableConfig) -> TableActor:
+        """Build ``table``'s actor and give it the server's shared indexes."""
+        try:
+            kind = table_class(table.game, table.kind)
+        except ConfigError as exc:
+            raise ConfigError(f"table {table.id}: {exc}") from None
+        actor = self.tables[table.id] = kind(table, self.config, self.ledger)
+        actor.seat_index = self._seat_index
+        if isinstance(actor, StadiumTable):
+            actor.sessions = self._sessions
+        if isinstance(actor, PokerTable):
+            self._poker[table.id] = actor
+            actor.waiting = self.waiting
+        return actor
+
+    async def start_table(self, actor: TableActor) -> None:
+        assert self._nursery is not None, "tables start once the server runs"
+        if isinstance(actor, BankedTable):
+            actor.use_jackpots(self._jackpots)  # linked pools (in memory, or Redis: --redis)
+        await self._nursery.start(actor.run)
+
+    # -- a deployment (server/directory.py): the directory's host ---------------------------
+    def owned(self) -> dict[str, int]:
+        """The tables this process holds a lease of, and their tokens."""
+        return dict(self.ledger.fences)
+
+    def rows(self) -> dict[str, TableInfo]:
+        return {t: self.router.lobby_row(a) for t, a in self.tables.items()}
+
+    async def adopt(self, config: TableConfig, token: int) -> None:
+        """Run ``config``'s table, now owned with ``token``: its interrupted round voided
+        and its stakes sent home from what the store holds (the crash-recovery ruling)."""
+        if self.closing:
+            return
+        from server.store.redis import RedisStore
+
+        store = self.store
+        assert isinstance(store, RedisStore)
+        balances, rounds = await store.table_state(config.id)
+        counts = self.ledger.adopt_table(config.id, token, balances, rounds)
+        for name, n in counts.items():
+            self.recovered[name] += n
+        if counts["rounds_voided"] or counts["stakes_returned"]:
+            log.warning("table %s taken over (token %d): %s", config.id, token, counts)
+        if self.closing:  # recovered (the shutdown's drain commits it), not reopened
+            return
+        await self.start_table(self.add_table(config))
+
+    def abandon(self, table: str, reason: str) -> None:
+        """``table``'s lease is lost: it stops now and moves no more money (its new owner
+        voids the round and sends the stakes home from the store)."""
+        actor = self.tables.pop(table, None)
+        self._poker.pop(table, None)
+        self.ledger.drop_table(table)
+        if actor is not None:
+            actor.submit(Abandon(reason))
+
+    def fenced(self, table: str) -> None:
+        """The store refused a batch of ``table`` (a stale table or wallet token): the table
+        stops, and its lease, if still ours, is given up so that a live process (maybe this
+        one) takes it over at once from what the store holds."""
+        token = self.ledger.fences.get(table)
+        if table in self.tables and self.directory is not None:
+            self.directory.lost += 1
+            log.error("table %s: a write with a stale token was refused; the table stops", table)
+        self.abandon(table, "moved")
+        if token is not None and self.directory is not None and self._nursery is not None:
+            self._nursery.start_soon(self._release, table, token)
+
+    async def _release(self, table: str, token: int) -> None:
+        assert self.directory is not None
+        try:
+            await self.directory.release({table: token})
+        except StoreError:
+            pass  # the lease then expires
 
     @property
     def closing(self) -> bool:
@@ -170,6 +262,16 @@ class Croupier:
             "connections": len(self.connections),
             "money": self.money(),
         }
+        if self.directory is not None:  # a deployment: what this process owns and did
+            out["directory"] = {
+                "instance": self.ledger.instance,
+                "url": self.directory.url,
+                "owned": sorted(self.tables),
+                "taken_over": self.directory.taken_over,
+                "lost": self.directory.lost,
+                "refused": self.ledger.refused,
+                "known": len(self.directory.entries),
+            }
         jackpots = [
             t.jackpot_info()
             for t in self.tables.values()
@@ -222,6 +324,13 @@ class Croupier:
         # every movement so far committed, then the store released (the next server may start)
         if not await self.ledger.drain():
             log.error("shutdown: %d ledger batches not committed", self.ledger.backlog)
+        if self.directory is not None:  # the others take the tables over at once
+            with trio.move_on_after(2):
+                try:
+                    await self.directory.release(self.owned(), leaving=True)
+                except Exception as exc:  # best effort: the leases expire anyway (Ctrl-C
+                    # may have stopped the Redis client's own tasks already)
+                    log.warning("shutdown: leases not released (%s); they expire", exc)
         self.store.close()
 
 
@@ -269,16 +378,31 @@ async def serve(
         trio.open_nursery() as nursery,
     ):
         croupier = Croupier(config, store, witness)
+        croupier._nursery, croupier._jackpots = nursery, jackpots
         await nursery.start(croupier.ledger.run)
         if store is not None:
             nursery.start_soon(store.keep_alive, croupier.ledger.instance)
-        for table in croupier.tables.values():
-            if isinstance(table, BankedTable):
-                table.use_jackpots(jackpots)  # linked pools (in memory, or Redis: --redis)
-            await nursery.start(table.run)
+        for table in list(croupier.tables.values()):
+            await croupier.start_table(table)
         ws_server = await nursery.start(_ws_serve_partial(croupier, host, port, config))
         bound = ws_server.listeners[0].socket.getsockname()[1]
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)
+        if croupier.ledger.shared:  # a deployment: claim our tables, then keep the leases
+            from server.directory import Directory
+            from server.store.redis import RedisStore
+
+            assert isinstance(store, RedisStore)
+            directory = Directory(
+                store,
+                config.advertise or running.url,
+                lease=config.lease,
+                previous=store.previous,
+            )
+            croupier.directory = croupier.router.directory = directory
+            croupier.gate.peers = directory.peers
+            croupier.ledger.on_fenced.append(croupier.fenced)
+            await directory.start(croupier, config.tables)
+            nursery.start_soon(directory.run, croupier)
         task_status.started(running)
         await trio.sleep_forever()
 
@@ -493,6 +617,27 @@ def main(argv: list[str] | None = None) -> int:
         help="with --redis: a ledger commit counts only once N replicas confirm it (WAIT)",
     )
     parser.add_argument(
+        "--directory",
+        action="store_true",
+        help="with --redis: join the deployment's table directory (several processes on one "
+        "Redis: one lobby, each table owned by one process under a lease, failover)",
+    )
+    parser.add_argument(
+        "--lease",
+        type=float,
+        default=DEFAULT_LEASE,
+        metavar="SECONDS",
+        help=f"with --directory: a table's lease; a dead process's tables are taken over "
+        f"within it (default {DEFAULT_LEASE:g})",
+    )
+    parser.add_argument(
+        "--advertise",
+        metavar="URL",
+        default=None,
+        help="with --directory: the client URL other processes send players to (default "
+        "ws://HOST:PORT/ws)",
+    )
+    parser.add_argument(
         "--allow-volatile-redis",
         action="store_true",
         help="accept a Redis without AOF persistence (tests only: a restart loses money)",
@@ -511,6 +656,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"cannot read a secret from {args.secret_file}")
     if secret is not None and not args.origin:
         parser.error("a production server (with a secret) needs --origin URL, the page's origin")
+    if args.directory and not args.redis:
+        parser.error("--directory needs --redis (the deployment's ledger and directory)")
     if args.redis and args.jackpot_redis:
         parser.error("give --redis (every store) or --jackpot-redis (the pools only), not both")
     try:
@@ -550,6 +697,9 @@ def main(argv: list[str] | None = None) -> int:
         allow_volatile_redis=args.allow_volatile_redis,
         dev_redis=args.dev_redis,
         redis_replicas=args.redis_wait,
+        directory=args.directory,
+        lease=args.lease,
+        advertise=args.advertise,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     failed: list[BaseException] = []

@@ -16,6 +16,7 @@ from typing import Any
 from protocol.messages import MAX_FRAME
 
 DEFAULT_PORT = 8765
+DEFAULT_LEASE = 10.0  # seconds a deployment's table lease runs (server/directory.py)
 DEFAULT_TABLES = Path(__file__).with_name("default_tables.toml")
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
@@ -84,6 +85,11 @@ class ServerConfig:
     allow_volatile_redis: bool = False  # --redis without AOF persistence (tests only)
     dev_redis: bool = False  # a dev-mode server on a Redis (tests only)
     redis_replicas: int = 0  # --redis-wait N: a ledger commit counts once N replicas have it
+    #: a deployment (--directory, server/directory.py): tables under leases of ``lease``
+    #: seconds; ``advertise``: this process's client URL (default ws://HOST:PORT/ws)
+    directory: bool = False
+    lease: float = DEFAULT_LEASE
+    advertise: str | None = None
 
     @property
     def dev(self) -> bool:

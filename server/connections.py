@@ -10,7 +10,7 @@ it was at gets a :class:`~server.tables.base.Detach` (the seat is held for the g
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgpack
@@ -48,7 +48,7 @@ async def run_connection(
     ws: ServerConnection,
     conn: Connection,
     config: ServerConfig,
-    route: Callable[[Connection, Any], None],
+    route: Callable[[Connection, Any], Awaitable[None] | None],
 ) -> None:
     """Run ``conn``'s reader and writer until it closes (gracefully: drain the queue first)."""
     writer_done = trio.Event()
@@ -83,7 +83,7 @@ async def _reader(
     ws: ServerConnection,
     conn: Connection,
     config: ServerConfig,
-    route: Callable[[Connection, Any], None],
+    route: Callable[[Connection, Any], Awaitable[None] | None],
 ) -> None:
     limit = RateLimit(config.rate, config.burst)
     violations = 0
@@ -94,7 +94,9 @@ async def _reader(
             try:
                 if not limit.take():
                     raise ProtocolError(errors.RATE_LIMITED, "too many messages")
-                route(conn, decode_client(frame))
+                pending = route(conn, decode_client(frame))
+                if pending is not None:  # a hello in a deployment: its wallet first
+                    await pending
             except ProtocolError as exc:
                 violations += 1
                 conn.send(Error(code=exc.code, message=exc.message, ref=_ref(frame)))

@@ -48,6 +48,9 @@ class Gate:
     is_staff: Callable[[str], bool]
     dev: bool
     per_ip: dict[str, int] = field(default_factory=dict)
+    #: a deployment (server/directory.py): the other servers' client URLs, which the page may
+    #: connect to when a table it joins is served there (``table_elsewhere``)
+    peers: Callable[[], list[str]] | None = None
 
     def origin_ok(self, origin: str | None) -> bool:
         if origin is None:
@@ -100,7 +103,14 @@ def respond(
     ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
     if ctype.startswith("text/") or ctype.endswith("javascript"):
         ctype += "; charset=utf-8"
-    return response(200, target.read_bytes(), ctype)
+    answer = response(200, target.read_bytes(), ctype)
+    if gate.peers is not None:  # a deployment: the page may follow a redirect to a peer
+        del answer.headers["Content-Security-Policy"]
+        peers = " ".join(gate.peers())
+        answer.headers["Content-Security-Policy"] = CSP.replace(
+            "connect-src 'self'", f"connect-src 'self' {peers}".rstrip()
+        )
+    return answer
 
 
 def response(status: int, body: bytes, content_type: str) -> Response:

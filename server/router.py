@@ -9,7 +9,8 @@ decides what it does with it). Nothing here blocks or touches a table's state.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -38,10 +39,14 @@ from server import names, operator
 from server.accounts import Accounts, BadToken
 from server.config import ServerConfig
 from server.store.ledger import Ledger
-from server.store.model import InsufficientFunds
+from server.store.model import InsufficientFunds, StoreUnavailable
 from server.tables.base import Detach, Expel, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.waiting import WaitingLists
+
+if TYPE_CHECKING:
+    from server.accounts import Identity
+    from server.directory import Directory
 
 
 class Router:
@@ -65,30 +70,48 @@ class Router:
         self.by_account: dict[str, Connection] = {}
         self.closing = False
         self.waiting = waiting if waiting is not None else WaitingLists({})
+        #: a deployment (server/directory.py): every table's owner, for the lobby and joins
+        self.directory: Directory | None = None
 
-    def route(self, conn: Connection, message: Any) -> None:
-        """Handle one valid message: session and lobby here, table messages to the table."""
+    def route(self, conn: Connection, message: Any) -> Awaitable[None] | None:
+        """Handle one valid message: session and lobby here, table messages to the table.
+        A ``hello`` in a deployment returns an awaitable (its wallet is taken from the
+        store first); the connection's reader awaits it before the next message."""
         if isinstance(message, Hello):
-            self.hello(conn, message)
-            return
+            return self.hello(conn, message)
         if conn.account is None:
             raise ProtocolError(errors.HELLO_REQUIRED, "send hello first")
         if isinstance(message, Lobby):
-            conn.send(LobbyList([self.lobby_row(t) for t in self.tables.values()]))
-            return
+            rows = [self.lobby_row(t) for t in self.tables.values()]
+            if self.directory is not None:  # every table of the deployment
+                rows = self.directory.lobby({r.id: r for r in rows})
+            conn.send(LobbyList(rows))
+            return None
         if isinstance(message, Ping):
             conn.send(Pong(message.nonce))
-            return
+            return None
         if isinstance(message, Cashier):
+            if (
+                self.directory is not None
+                and message.op == "withdraw"
+                and conn.role == "cashier"
+                and message.account not in self.ledger.wallet_tokens
+            ):
+                return self._cashier_elsewhere(conn, message)
             self.cashier(conn, message)
-            return
+            return None
         if isinstance(message, Logout):
             self.logout(conn)
-            return
+            return None
         if isinstance(message, Operator):
             self.operate(conn, message)
-            return
+            return None
         table = self.tables.get(message.table)
+        if table is None and self.directory is not None and not self.closing:
+            entry = self.directory.where(message.table)
+            if entry is not None:  # another process's table, or one changing owner
+                self.elsewhere(conn, message, entry.url)
+                return None
         if table is None or self.closing:
             code, text = (
                 (errors.UNKNOWN_TABLE, f"no table {message.table!r}")
@@ -97,11 +120,27 @@ class Router:
             )
             ref = str(type(message).__struct_config__.tag)
             conn.send(Error(code=code, message=text, ref=ref, table=message.table))
-            return
+            return None
         if isinstance(message, Wait | Unwait):
             self.wait(conn, message)
-            return
+            return None
         table.submit(TableCommand(conn, message))
+        return None
+
+    def elsewhere(self, conn: Connection, message: Any, url: str | None) -> None:
+        """A message for a table this process does not serve: its server's URL
+        (``table_elsewhere``), or ``table_moving`` while no live process owns it."""
+        ref = str(type(message).__struct_config__.tag)
+        if url is not None and (self.directory is None or url != self.directory.url):
+            text = f"table {message.table!r} is served at {url}"
+            conn.send(
+                Error(
+                    code=errors.TABLE_ELSEWHERE, message=text, ref=ref, table=message.table, url=url
+                )
+            )
+            return
+        text = "the table's server stopped; another server takes it over: try again shortly"
+        conn.send(Error(code=errors.TABLE_MOVING, message=text, ref=ref, table=message.table))
 
     def lobby_row(self, table: TableActor) -> Any:
         """A table's lobby row with the length of its waiting list."""
@@ -125,7 +164,7 @@ class Router:
         else:
             self.waiting.add(conn, message.table, message.first_available)
 
-    def hello(self, conn: Connection, message: Hello) -> None:
+    def hello(self, conn: Connection, message: Hello) -> Awaitable[None] | None:
         if conn.account is not None:
             raise ProtocolError(errors.ALREADY_HELLO, "hello was already accepted")
         if message.protocol != PROTOCOL_VERSION:
@@ -149,6 +188,24 @@ class Router:
         if message.name is not None and message.name != ident.name and not self.accounts.dev:
             # production: a player's name is the operator's, on its session token
             raise ProtocolError(errors.BAD_NAME, "your name comes from your account")
+        if self.directory is not None:  # a deployment: the wallet comes here first
+            return self._take_wallet(conn, message, ident, token)
+        self.welcome(conn, message, ident, token)
+        return None
+
+    async def _take_wallet(
+        self, conn: Connection, message: Hello, ident: Identity, token: str
+    ) -> None:
+        assert self.directory is not None
+        starting = self.config.starting_balance if self.accounts.dev else None
+        try:
+            await self.directory.take_wallet(self.ledger, ident.account, starting)
+        except StoreUnavailable:
+            raise ProtocolError(errors.STORE_UNAVAILABLE, self.ledger.why_not()) from None
+        self.welcome(conn, message, ident, token)
+
+    def welcome(self, conn: Connection, message: Hello, ident: Identity, token: str) -> None:
+        """The session is established: the wallet's balance, the seats, ``welcome``."""
         if self.accounts.dev:  # no server mints money in production: the cashier does
             balance = self.ledger.open(ident.account, self.config.starting_balance)
         else:
@@ -226,6 +283,18 @@ class Router:
             )
         )
 
+    async def _cashier_elsewhere(self, conn: Connection, m: Cashier) -> None:
+        """A deployment: a withdrawal from a wallet this process does not hold takes the
+        wallet first (a new wallet token; docs/rulings.md, "A deployment of several
+        servers"), so the debit is checked against the stored balance."""
+        assert self.directory is not None
+        try:
+            await self.directory.take_wallet(self.ledger, m.account)
+        except StoreUnavailable:
+            refuse(conn, errors.STORE_UNAVAILABLE, self.ledger.why_not())
+            return
+        self.cashier(conn, m)
+
     def operate(self, conn: Connection, m: Operator) -> None:
         """A staff control: authorised by role, written to the audit log, then applied
         (account controls here, table controls by the table's own task)."""
@@ -268,7 +337,8 @@ class Router:
             if conn is not None:
                 conn.drop(CloseCode.POLICY, "account suspended")
             for table_id in sorted(self.seat_index.get(account, ())):
-                self.tables[table_id].submit(Expel(account, "suspended"))
+                if table_id in self.tables:
+                    self.tables[table_id].submit(Expel(account, "suspended"))
         else:
             self.accounts.suspended.discard(account)
             self.ledger.remember(key, "")
@@ -283,18 +353,23 @@ class Router:
     def detach(self, conn: Connection) -> None:
         """The connection is gone: every table it was at holds its seat for the grace."""
         for table_id in list(conn.tables):
-            self.tables[table_id].submit(Detach(conn))
+            table = self.tables.get(table_id)  # gone: a deployment's table that moved
+            if table is not None:
+                table.submit(Detach(conn))
 
     def disconnected(self, conn: Connection) -> None:
         if conn.account and self.by_account.get(conn.account) is conn:
             del self.by_account[conn.account]
+            if self.directory is not None:  # its wallet may be taken elsewhere now
+                self.ledger.release_wallet(conn.account)
         self.waiting.forget(conn)
         self.detach(conn)
 
     def seated_tables(self, account: str) -> list[str]:
         """Ids of the tables where ``account`` holds a seat, in lobby order (from the index
         the tables keep: a reconnect storm of thousands of players costs no table scan)."""
-        return sorted(self.seat_index.get(account, ()), key=self.table_order.__getitem__)
+        order = self.table_order
+        return sorted(self.seat_index.get(account, ()), key=lambda t: (order.get(t, len(order)), t))
 
 
 def refuse(conn: Connection, code: str, message: str) -> None:

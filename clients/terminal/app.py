@@ -213,6 +213,8 @@ async def session(
     if args.seat is not None and not 1 <= args.seat <= chosen["seats"]:
         raise PlayError(f"--seat {args.seat}: {chosen['name']} has seats 1 to {chosen['seats']}")
     view = await client.join(chosen["id"], role=role, seat=args.seat)
+    if client.url != args.url:  # a deployment: Client.join followed table_elsewhere
+        console.print(f"(the table is served at {client.url}: connected there)")
     console.print(
         f"joined [bold]{chosen['name']}[/bold] as "
         + (

@@ -34,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client, TableView
 from clients.terminal.commands import BadCommand
+from clients.terminal.deployment import rejoin_moved
 from clients.terminal.history import history_lines
 
 
@@ -155,6 +156,8 @@ class Session:
                 self.say(line, "cyan")
             return
         if kind == "left":
+            if await rejoin_moved(self, msg):  # a deployment: the table moved (deployment.py)
+                return
             self.returned = msg.get("returned")
             self.say(self.left_text(msg))
             self.done.set()

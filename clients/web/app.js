@@ -124,6 +124,7 @@ function holeCount(game) {
 
 // ---- connection ----------------------------------------------------------------------------
 function wsUrl() {
+  if (state.serverUrl) return state.serverUrl;  // a deployment's redirect (deployment.js)
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}/ws`;
 }
@@ -281,6 +282,10 @@ function onWelcome(msg) {
   try { localStorage.setItem("croupier.token", msg.token); } catch (e) { /* private mode */ }
   $("login").hidden = true;
   renderAccount();
+  if (window.Deployment && Deployment.afterWelcome(send)) {  // a redirect's join
+    state.wantTable = null;
+    return;
+  }
   const want = state.wantTable;
   const seated = msg.seated || [];
   if (want && (want.role === "spectator" || seated.includes(want.id))) {
@@ -620,6 +625,7 @@ function onLeft(msg) {
   const t = state.table;
   addLog(t, `You left the table; ${money(msg.returned)} back to your wallet.`, "sys");
   state.table = null;
+  if (window.Deployment) Deployment.moved(msg, send);  // a table that moved: join again
   if (window.Room && Room.afterLeft(t, msg)) return;  // another table takes the screen
   showLobby();
   toast(`Left ${t.info.name || t.id}: ${money(msg.returned)} returned` +
@@ -664,6 +670,8 @@ function errorText(msg) {
 }
 
 function onError(msg) {
+  if (window.Deployment && state.welcome && Deployment.handle(msg, {  // deployment.js
+    moveTo: (url) => { state.serverUrl = url; reconnect(); }, send })) return;
   const text = errorText(msg);
   if (state.reconnecting && (msg.code === "bad_token" || msg.code === "guests_disabled")) {
     state.welcome = null;  // the session is over (e.g. a restarted dev server): sign in again

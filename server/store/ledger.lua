@@ -11,15 +11,24 @@
 --                                      ('' before the first); gone once the round closes
 --   KEYS[7] ledger:{ledger}:facts      hash: what a server keeps (dev secret, request ids)
 --   KEYS[8] ledger:{ledger}:notes      hash: note id -> JSON (the cashier's log)
+--   KEYS[9] ledger:{ledger}:fence      hash: table -> its fencing token (server/directory.py)
+--   KEYS[10] ledger:{ledger}:wfence    hash: account -> its wallet token (the wallet's owner)
 -- ARGV[1] op: 'commit' or 'init'.
 -- init:   ARGV[2] a new epoch; sets it only on an empty store; reply {epoch, version}.
 -- commit: ARGV[2] the epoch this server works on, ARGV[3] the last version it saw, then one
 --         JSON batch per argument ({"o": opened, "t": transfers, "c": closed, "n": notes}).
---         Reply {'ok', version} or {'lost', epoch|'', version}: nothing written when lost.
+--         Reply {'ok', version, refused...} or {'lost', epoch|'', version}: nothing written
+--         when lost. A batch may also carry "f": [table, token], "w": {account: token} and
+--         "z": 1 (a deployment's directory, server/directory.py); such a batch is REFUSED
+--         (nothing of it written; its 0-based index listed after the version) when the
+--         table's current fencing token or a debited wallet's current token is higher than
+--         the one it carries (a stale owner), or, with "z", when a transfer not applied
+--         before would take a wallet or a stake below zero.
 -- Amounts travel as decimal strings: HINCRBY does the integer arithmetic, no Lua doubles.
 
 local meta, balances, transfers, rounds = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local owners, open, facts, notes = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+local fence, wfence = KEYS[9], KEYS[10]
 
 if ARGV[1] == 'init' then
   redis.call('HSETNX', meta, 'version', 0)
@@ -69,7 +78,43 @@ for i = 4, #ARGV do
   table.insert(batches, batch)
 end
 
-for _, batch in ipairs(batches) do
+-- a stale owner's batch (or one that would overdraw a player) writes nothing
+local function stale(batch)
+  if batch.f then
+    local now = redis.call('HGET', fence, batch.f[1])
+    if now and tonumber(now) > tonumber(batch.f[2]) then return true end
+  end
+  if batch.w then
+    for account, token in pairs(batch.w) do
+      local now = redis.call('HGET', wfence, account)
+      if now and tonumber(now) > tonumber(token) then return true end
+    end
+  end
+  if batch.z then
+    local delta = {}
+    for _, row in ipairs(batch.rows) do
+      local t = row[2]
+      if redis.call('HEXISTS', transfers, t[1]) == 0 then
+        local amount = tonumber(t[4])
+        delta[t[2]] = (delta[t[2]] or 0) - amount
+        delta[t[3]] = (delta[t[3]] or 0) + amount
+        local source = t[2]
+        if string.sub(source, 1, 7) == 'wallet:' or string.find(source, ':stake:', 1, true) then
+          local have = tonumber(redis.call('HGET', balances, source) or '0')
+          if have + delta[source] < 0 then return true end
+        end
+      end
+    end
+  end
+  return false
+end
+
+local refused = {}
+for index, batch in ipairs(batches) do
+  if stale(batch) then
+    table.insert(refused, index - 1)
+    batch = {o = {}, rows = {}, c = {}, n = {}}  -- Lua 5.1: no goto; write nothing of it
+  end
   for _, r in ipairs(batch.o) do
     if redis.call('HSETNX', rounds, r[1], 'open') == 1 then
       redis.call('HSET', owners, r[1], cjson.encode({r[2], r[3]}))
@@ -99,4 +144,6 @@ for _, batch in ipairs(batches) do
     redis.call('HSETNX', notes, n[1], n[4])
   end
 end
-return {'ok', redis.call('HINCRBY', meta, 'version', #ARGV - 3)}
+local reply = {'ok', redis.call('HINCRBY', meta, 'version', #ARGV - 3)}
+for _, index in ipairs(refused) do table.insert(reply, index) end
+return reply

@@ -26,6 +26,16 @@ are compared with what this server's data directory last saw of it; a store that
 or older is lost from the start (nothing is recovered, nothing committed). After commits the
 witness is brought forward (at most every :data:`WITNESS_EVERY` seconds, and at the end).
 
+A deployment (``croupier serve --redis URL --directory``, ``server/directory.py``): several
+processes share the store, each owning some tables (a lease with a fencing token) and the
+wallets of the players connected to it (a wallet token). Then :attr:`Ledger.shared` is set
+and the ledger keeps one batch per table (in step order), each carrying its table's token
+and the tokens of the wallets it debits; :meth:`Ledger.move` refuses to debit a wallet this
+process does not hold (:class:`WalletElsewhere`). The store refuses a stale batch whole
+(``ledger.lua``); the ledger then drops the table (:attr:`Ledger.on_fenced`) and re-reads the
+wallets it holds. A table's accounts are cached only while its process owns it
+(:meth:`Ledger.adopt_table` reads them, :meth:`Ledger.drop_table` forgets them).
+
 Crash recovery (:meth:`Ledger.recover`, before any table runs): every round a dead process
 left open is voided: its transfers are reversed (every wager back, poker contributions back
 to the stakes); then every seat's table stake goes back to its owner's wallet. The rounds
@@ -77,6 +87,22 @@ WITNESS_EVERY = 0.2
 PROBE_EVERY = 1.0
 
 
+class WalletElsewhere(InsufficientFunds):
+    """A deployment: the wallet is held by another process (the player's connection is
+    there); this process may credit it but not debit it."""
+
+
+def table_of(account: str) -> str | None:
+    """The table of a ``table:TABLE:...`` account (None: a wallet, the cashier)."""
+    return account.split(":", 2)[1] if account.startswith("table:") else None
+
+
+def holder_of(name: str) -> str:
+    """The account a wallet (``wallet:ACCOUNT`` or a stadium meter ``wallet:ACCOUNT/meter``)
+    belongs to."""
+    return name[len("wallet:") :].split("/", 1)[0]
+
+
 class Store(Protocol):
     """What the ledger needs of a store (SQLite, memory; Redis: :class:`AsyncStore`)."""
 
@@ -113,6 +139,11 @@ class AsyncStore(Protocol):
 
     async def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
 
+    #: indexes of the batches the last commit refused (a stale owner's: ledger.lua)
+    refused: list[int]
+
+    async def wallet_balances(self, accounts: list[str]) -> dict[str, int]: ...
+
 
 class Ledger:
     """Balances in memory, movements to the store (see the module docstring)."""
@@ -137,8 +168,20 @@ class Ledger:
         self.balances: dict[str, int] = dict(loaded.balances)
         self.open_rounds = loaded.open_rounds
         self._ids = itertools.count(1)
-        self._batch = Batch()
+        self._open: list[Batch] = []  # this moment's batches, in step order
         self._pending: list[Batch] = []
+        #: a deployment (server/directory.py): table -> the fencing token held, account ->
+        #: the wallet token held; callbacks told of a table whose batch the store refused
+        self.shared = False
+        self.fences: dict[str, int] = {}
+        self.wallet_tokens: dict[str, int] = {}
+        self.on_fenced: list[Callable[[str], None]] = []
+        self.refused = 0  # batches the store refused (stale tokens)
+        self._round_tables: dict[str, str] = {}
+        #: held while a commit is in flight: a wallet is taken (a new token) between commits
+        self.committing = trio.Lock()
+        self._reread = False
+        self._reread_at = 0.0
         self._wake = trio.Event()
         self.available = True
         self.lost: str | None = None
@@ -161,6 +204,15 @@ class Ledger:
             return
         balances = self.balances
         have = balances.get(source, 0)
+        token = None
+        if self.shared and source.startswith("wallet:"):
+            token = self.wallet_tokens.get(holder_of(source))
+            if token is None:
+                raise WalletElsewhere(
+                    "this wallet is in use on another server: play where you are connected",
+                    0,
+                    amount,
+                )
         if have < amount and is_player(source):
             raise InsufficientFunds(
                 f"the balance {dollars(max(have, 0))} does not cover {dollars(amount)}",
@@ -170,25 +222,119 @@ class Ledger:
         balances[source] = have - amount
         balances[target] = balances.get(target, 0) + amount
         ident = f"{self.instance}:{next(self._ids)}"
-        self._batch.transfers.append(Transfer(ident, source, target, amount, kind, round_))
+        batch = self._batch_for((table_of(source) or table_of(target)) if self.shared else None)
+        batch.transfers.append(Transfer(ident, source, target, amount, kind, round_))
+        if token is not None:
+            batch.wallets[holder_of(source)] = token
         self._dirty()
 
     def open_round(self, ref: str, table: str) -> None:
-        self._batch.opened.append(RoundOpened(ref, table, self.instance))
+        if self.shared:
+            self._round_tables[ref] = table
+        self._batch_for(table).opened.append(RoundOpened(ref, table, self.instance))
         self._dirty()
 
-    def close_round(self, ref: str, state: RoundState) -> None:
-        self._batch.closed.append(RoundClosed(ref, state))
+    def close_round(self, ref: str, state: RoundState, table: str | None = None) -> None:
+        """Close ``ref`` (``table``: the round's table when this process did not open it,
+        crash recovery). In a deployment a round of a table this process no longer owns is
+        not closed here: its new owner voids it."""
+        if self.shared:
+            table = self._round_tables.pop(ref, None) or table
+            if table is None:
+                return
+        self._batch_for(table).closed.append(RoundClosed(ref, state))
         self._dirty()
 
     def note(self, entry: dict[str, object]) -> None:
-        self._batch.notes.append(entry)
+        self._batch_for(None).notes.append(entry)
         self._dirty()
 
     def journal(self, entry: JournalEntry) -> None:
         """A round's record (``server/store/journal.py``), committed with the step's money."""
-        self._batch.journal.append(entry)
+        self._batch_for(entry.table).journal.append(entry)
         self._dirty()
+
+    def _batch_for(self, table: str | None) -> Batch:
+        """The open batch for a step of ``table``: one batch for everything, or in a
+        deployment one per table (a new one when another table's step came in between, so
+        the store applies them in the order they were made)."""
+        if not self.shared:
+            table = None
+        if self._open and self._open[-1].table == table:
+            return self._open[-1]
+        batch = Batch(table=table, guarded=self.shared)
+        self._open.append(batch)
+        return batch
+
+    # -- a deployment: tables and wallets owned by this process (server/directory.py) ---
+    def adopt_table(
+        self,
+        table: str,
+        token: int,
+        balances: dict[str, int],
+        open_rounds: dict[str, tuple[str, str, list[Transfer]]],
+    ) -> dict[str, int]:
+        """This process now owns ``table`` with fencing ``token``: its accounts are read
+        from the store (``balances``) and the rounds it had open are voided, its stakes
+        sent home (:meth:`recover`, the crash-recovery ruling). Returns recover's counts."""
+        self.drop_table(table)
+        self.fences[table] = token
+        self.balances.update(balances)
+        self.open_rounds = open_rounds
+        return self.recover({table})
+
+    def drop_table(self, table: str) -> None:
+        """Forget ``table``: its uncommitted batches (nothing of them may be written now),
+        its token and its accounts' cached balances. The wallets are read again."""
+        self.fences.pop(table, None)
+        kept = [b for b in self._open if b.table != table]
+        dropped = len(self._open) - len(kept) + sum(b.table == table for b in self._pending)
+        self._open = kept
+        self._pending = [b for b in self._pending if b.table != table]
+        prefix = f"table:{table}:"
+        for name in [n for n in self.balances if n.startswith(prefix)]:
+            del self.balances[name]
+        for ref in [r for r, t in self._round_tables.items() if t == table]:
+            del self._round_tables[ref]
+        if dropped:
+            self._reread = True
+            self._dirty()
+
+    def adopt_wallet(self, account: str, token: int, balance: int, opened: bool) -> None:
+        """This process now holds ``account``'s wallet (its player connected here): the
+        stored balance plus what this process moved that is not committed yet. Taken while
+        no commit is in flight (:attr:`committing`); this process's own uncommitted debits
+        of the wallet are carried forward under the new token (the store still refuses
+        them below zero)."""
+        self.wallet_tokens[account] = token
+        for batch in (*self._pending, *self._open):
+            if account in batch.wallets:
+                batch.wallets[account] = token
+        name = wallet(account)
+        self.balances[name] = balance + self._uncommitted(name)
+        if opened:
+            self.meta["opened:" + account] = "1"
+
+    def release_wallet(self, account: str) -> None:
+        self.wallet_tokens.pop(account, None)
+
+    def _uncommitted(self, name: str) -> int:
+        net = 0
+        for batch in (*self._pending, *self._open):
+            for t in batch.transfers:
+                net += (t.target == name) * t.amount - (t.source == name) * t.amount
+        return net
+
+    async def _reread_wallets(self) -> None:
+        """Bring the wallets this process holds up to the store (credits other processes
+        made, batches the store refused): the stored balance plus what is not committed."""
+        self._reread = False
+        self._reread_at = time.monotonic()
+        accounts = sorted(self.wallet_tokens)
+        stored = await self.store.wallet_balances(accounts)  # type: ignore[union-attr]  # shared: an AsyncStore
+        for account, balance in stored.items():
+            if account in self.wallet_tokens:
+                self.balances[wallet(account)] = balance + self._uncommitted(wallet(account))
 
     def _dirty(self) -> None:
         if not self._wake.is_set():
@@ -262,7 +408,8 @@ class Ledger:
             batches = list(self._pending)  # none: a probe (the store's checks, no write)
             try:
                 if self._async:
-                    version = await self.store.commit(batches)  # type: ignore[misc]  # an AsyncStore here (Store | AsyncStore union)
+                    async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
+                        version = await self.store.commit(batches)  # type: ignore[misc]  # an AsyncStore here (Store | AsyncStore union)
                 else:
                     version = await trio.to_thread.run_sync(
                         self.store.commit, batches, limiter=limiter
@@ -278,19 +425,51 @@ class Ledger:
                 await trio.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
-            del self._pending[: len(batches)]
+            fenced = self._refused(batches)
+            if self.shared:  # drop_table may have taken some out meanwhile: by identity
+                sent = {id(b) for b in batches}
+                self._pending = [b for b in self._pending if id(b) not in sent]
+            else:
+                del self._pending[: len(batches)]
             self.committed += len(batches)
+            for table in fenced:
+                for notify in self.on_fenced:
+                    notify(table)
+            if self.shared and (self._reread or time.monotonic() - self._reread_at > PROBE_EVERY):
+                try:
+                    await self._reread_wallets()
+                except StoreUnavailable:
+                    self._reread = True
             self._witness(version)
             delay = 0.05
             if not self.available:
                 self._status(available=True)
-            if not self._batch and not self._pending:
+            if not self._open and not self._pending:
                 self._wake = trio.Event()
 
+    def _refused(self, batches: list[Batch]) -> set[str]:
+        """The tables whose batches the store just refused (a stale token); counted."""
+        indexes = getattr(self.store, "refused", None) or []
+        fenced = set()
+        for i in indexes:
+            self.refused += 1
+            self._reread = True
+            table = batches[i].table
+            log.error("ledger: the store refused a batch of table %s (a stale owner)", table)
+            if table is not None:
+                fenced.add(table)
+        return fenced
+
     def _take(self) -> None:
-        if self._batch:
-            self._pending.append(self._batch)
-            self._batch = Batch()
+        for batch in self._open:
+            if not batch:
+                continue
+            if self.shared and batch.table is not None:
+                batch.fence = self.fences.get(batch.table)
+                if batch.fence is None:
+                    continue  # a table this process no longer owns: nothing written
+            self._pending.append(batch)
+        self._open = []
 
     def _status(self, *, available: bool | None = None, lost: str | None = None) -> None:
         if available is not None:
@@ -323,7 +502,7 @@ class Ledger:
 
     @property
     def backlog(self) -> int:
-        return len(self._pending) + bool(self._batch)
+        return len(self._pending) + sum(1 for b in self._open if b)
 
     async def drain(self, timeout: float = 10.0) -> bool:
         """Wait until every movement so far is committed (shutdown)."""
@@ -349,7 +528,7 @@ class Ledger:
                 continue
             for source, target, amount in reversal(transfers):
                 self.move(source, target, amount, "void_recovery", ref)
-            self.close_round(ref, "voided")
+            self.close_round(ref, "voided", table)
             voided += 1
         self.open_rounds = {}
         cashed = 0

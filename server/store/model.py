@@ -100,6 +100,13 @@ class Batch:
     closed: list[RoundClosed] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)  # cashier log entries
     journal: list[JournalEntry] = field(default_factory=list)  # rounds on the record
+    #: a deployment's table directory (``server/directory.py``): the table whose steps these
+    #: are, the fencing token its owner holds, the wallet tokens of the wallets it debits,
+    #: and ``guarded``: the store refuses the batch if a player account would go below zero
+    table: str | None = None
+    fence: int | None = None
+    wallets: dict[str, int] = field(default_factory=dict)
+    guarded: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.transfers or self.opened or self.closed or self.notes or self.journal)

@@ -63,7 +63,18 @@ from server.store.model import (
 
 LUA = files("server.store").joinpath("ledger.lua").read_text()
 TAG = "{ledger}"
-NAMES = ("meta", "balances", "transfers", "rounds", "owners", "open", "facts", "notes")
+NAMES = (
+    "meta",
+    "balances",
+    "transfers",
+    "rounds",
+    "owners",
+    "open",
+    "facts",
+    "notes",
+    "fence",  # table -> fencing token (server/directory.py)
+    "wfence",  # account -> wallet token (server/directory.py)
+)
 ALIVE_SECONDS = 5.0
 
 #: Redis cannot be reached or cannot serve now (LOADING, OOM, ...): retry later.
@@ -111,17 +122,24 @@ def _encode(batch: Batch) -> str:
                 json.dumps(note, default=str),
             ]
         )
-    return json.dumps(
-        {
-            "o": [[r.ref, r.table, r.owner] for r in batch.opened],
-            "t": [
-                json.dumps([t.id, t.source, t.target, str(t.amount), t.kind, t.round])
-                for t in batch.transfers
-            ],
-            "c": [[c.ref, c.state] for c in batch.closed],
-            "n": notes,
-        }
-    )
+    body: dict[str, object] = {
+        "o": [[r.ref, r.table, r.owner] for r in batch.opened],
+        "t": [
+            json.dumps([t.id, t.source, t.target, str(t.amount), t.kind, t.round])
+            for t in batch.transfers
+        ],
+        "c": [[c.ref, c.state] for c in batch.closed],
+        "n": notes,
+    }
+    # a deployment's directory (server/directory.py): the fencing token of the batch's table,
+    # the wallet tokens of the wallets it debits; "z": no player account below zero
+    if batch.table is not None and batch.fence is not None:
+        body["f"] = [batch.table, str(batch.fence)]
+    if batch.wallets:
+        body["w"] = {a: str(t) for a, t in batch.wallets.items()}
+    if batch.guarded:
+        body["z"] = 1
+    return json.dumps(body)
 
 
 def parse_transfer(text: str) -> Transfer:
@@ -156,6 +174,8 @@ class RedisStore:
         self.epoch = ""
         self.version = 0
         self._loaded: Loaded | None = None
+        #: the batches (indexes) the last commit refused: a stale owner's (ledger.lua)
+        self.refused: list[int] = []
 
     @property
     def id(self) -> str:
@@ -261,7 +281,9 @@ class RedisStore:
                 "an older snapshot, or replaced?)"
             )
         self.version = int(reply[1])
-        await self._journal([e for b in batches for e in b.journal])
+        self.refused = [int(i) for i in reply[2:]]
+        no = set(self.refused)  # a refused batch's records are not written either
+        await self._journal([e for i, b in enumerate(batches) if i not in no for e in b.journal])
         return self.version
 
     # -- the journal ----------------------------------------------------------------------------
@@ -318,6 +340,61 @@ class RedisStore:
             if query.limit is not None and len(out) >= query.limit:
                 break
         return list(reversed(out))
+
+    async def table_state(
+        self, table: str
+    ) -> tuple[dict[str, int], dict[str, tuple[str, str, list[Transfer]]]]:
+        """What a new owner of ``table`` reads (server/directory.py): the balances of the
+        table's accounts, and its rounds still open (with their transfers)."""
+        c = self.client
+
+        async def scan() -> dict[str, int]:
+            found: dict[str, int] = {}
+            async for name, value in c.hscan_iter(key("balances"), match=f"table:{table}:*"):
+                found[str(name)] = int(value)
+            return found
+
+        balances: dict[str, int] = await self._call(scan())
+        opened = await self._call(c.hgetall(key("open")))
+        rounds: dict[str, tuple[str, str, list[Transfer]]] = {}
+        refs = sorted(opened)
+        who = await self._call(c.hmget(key("owners"), refs)) if refs else []
+        for ref, owner in zip(refs, who, strict=True):
+            where, server = json.loads(owner or '["", ""]')
+            if where != table:
+                continue
+            ids = [i for i in opened[ref].split("\n") if i]
+            texts = await self._call(c.hmget(key("transfers"), ids)) if ids else ()
+            rounds[ref] = (where, server, [parse_transfer(t) for t in texts if t])
+        return balances, rounds
+
+    async def wallet(self, account: str, *, open_account: bool = False) -> tuple[int, int, bool]:
+        """Take ``account``'s wallet for this server (server/directory.py, "Wallets"): a
+        new wallet token (HINCRBY, so every earlier holder's is stale) and the stored
+        balance, in one transaction. ``open_account`` (dev mode): also mark the account
+        opened (HSETNX); the third value is whether this call opened it (then this server
+        gives the starting balance: once across the deployment)."""
+
+        async def take() -> tuple[int, int, bool]:
+            async with self.client.pipeline(transaction=True) as pipe:
+                token_r = pipe.hincrby(key("wfence"), account, 1)
+                balance_r = pipe.hget(key("balances"), f"wallet:{account}")
+                if open_account:
+                    opened_r = pipe.hsetnx(key("facts"), f"opened:{account}", "1")
+            token, balance = await token_r, await balance_r
+            first = bool(await opened_r) if open_account else False
+            return int(token), int(balance or 0), first
+
+        result: tuple[int, int, bool] = await self._call(take())
+        return result
+
+    async def wallet_balances(self, accounts: list[str]) -> dict[str, int]:
+        """The stored balances of these accounts' wallets."""
+        if not accounts:
+            return {}
+        names = [f"wallet:{a}" for a in accounts]
+        values = await self._call(self.client.hmget(key("balances"), names))
+        return {a: int(v or 0) for a, v in zip(accounts, values, strict=True)}
 
     async def set_meta(self, name: str, value: str) -> None:
         await self._call(self.client.hset(key("facts"), {name: value}))

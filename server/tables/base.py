@@ -99,6 +99,14 @@ class Shutdown:
 
 
 @dataclass(frozen=True, slots=True)
+class Abandon:
+    """A deployment (``server/directory.py``): the table's lease is lost. Stop at once and
+    move no money: the new owner voids the round and sends the stakes home from the store."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Expel:
     """An account must leave (an operator suspended it): vacate its seat now, or when the
     round it plays in ends."""
@@ -473,6 +481,27 @@ class TableActor(ABC):
         self.closed.set()
         item.done.set()
 
+    def on_abandon(self, item: Abandon) -> None:
+        """Leave the table to its new owner: everyone is told ``left`` (nothing returned
+        here: the money is where the store has it), no more rounds, the task ends."""
+        self.closing = True
+        for member in list(self.members.values()):
+            del self.members[member.account]
+            held = self.seat_index.get(member.account)
+            if held is not None:
+                held.discard(self.id)
+                if not held:
+                    del self.seat_index[member.account]
+            self.deliver(member, lambda seq: Left(self.id, seq, 0, item.reason))
+            if member.conn is not None:
+                member.conn.tables.discard(self.id)
+        for conn_id in list(self.spectators):
+            to = self.spectators.pop(conn_id)
+            if to.conn is not None:
+                to.conn.tables.discard(self.id)
+            self.deliver(to, lambda seq: Left(self.id, seq, 0, item.reason))
+        self.closed.set()
+
     def on_expel(self, item: Expel) -> None:
         member = self.members.get(item.account)
         if member is None:
@@ -761,6 +790,7 @@ BASE_HANDLERS: dict[type, Handler] = {
     wire.Leave: TableActor.on_leave,
     Detach: TableActor.on_detach,
     Shutdown: TableActor.on_shutdown,
+    Abandon: TableActor.on_abandon,
     StoreStatus: TableActor.on_store_status,
     Expel: TableActor.on_expel,
     wire.Operator: TableActor.on_operator,
