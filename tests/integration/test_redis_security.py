@@ -129,7 +129,9 @@ async def test_the_documented_acl_runs_a_server_and_a_round(tmp_path: Path, kind
     tables = write_tables(tmp_path / "t.toml", [csp_table(TABLE, f"acl-{kind}")])
     with deployment(tmp_path, kind) as (nodes, url):
         set_acl(nodes, documented_acl())
-        server = ServerProcess(tables, url, "--data", str(data), ledger_on_redis=True)
+        server = ServerProcess(
+            tables, url, "--directory", "--data", str(data), ledger_on_redis=True
+        )
         try:
             await server.started()
             stats = BotStats()
