@@ -55,6 +55,9 @@ BAD_LIMITS = "bad_limits"  # new limits the game's rules refuse
 GAME_FULL = "game_full"  # the game has its approved maximum of terminals (Sch 19 s2(3))
 BAD_RESULT = "bad_result"  # a result the game cannot have, or entered when none is awaited
 NO_SUCH_ROUND = "no_such_round"  # a correction of a round the table no longer keeps
+# tournaments (server/tournaments/)
+UNKNOWN_TOURNAMENT = "unknown_tournament"  # no tournament has this id
+TOURNAMENT_REFUSED = "tournament_refused"  # the conditions or the phase refuse; ``reason`` says
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -99,6 +102,8 @@ ERROR_CODES: dict[str, str] = {
     GAME_FULL: "the game has its approved maximum number of terminals (QLD Sch 19 s2(3))",
     BAD_RESULT: "that result is not one of this game's, or no result is awaited now",
     NO_SUCH_ROUND: "the table keeps no settled round with that number to correct",
+    UNKNOWN_TOURNAMENT: "no tournament has this id",
+    TOURNAMENT_REFUSED: "the tournament's conditions or phase refuse that (see 'reason')",
 }
 
 

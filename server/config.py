@@ -84,6 +84,10 @@ class ServerConfig:
     allow_volatile_redis: bool = False  # --redis without AOF persistence (tests only)
     dev_redis: bool = False  # a dev-mode server on a Redis (tests only)
     redis_replicas: int = 0  # --redis-wait N: a ledger commit counts once N replicas have it
+    #: tournaments (server/tournaments/conditions.py ``Conditions``), each run by its own task
+    tournaments: tuple[Any, ...] = ()
+    #: seconds in a minute of the tournaments' clock (levels, breaks); tests shorten it
+    tournament_minute: float = 60.0
 
     @property
     def dev(self) -> bool:

@@ -30,6 +30,10 @@ from protocol.messages import (
     OperatorDone,
     Ping,
     Pong,
+    Register,
+    TournamentList,
+    Tournaments,
+    Unregister,
     Unwait,
     Wait,
     Welcome,
@@ -65,6 +69,8 @@ class Router:
         self.by_account: dict[str, Connection] = {}
         self.closing = False
         self.waiting = waiting if waiting is not None else WaitingLists({})
+        #: tournament id -> its runner (server/tournaments/runner.py), set by the server
+        self.tournaments: dict[str, Any] = {}
 
     def route(self, conn: Connection, message: Any) -> None:
         """Handle one valid message: session and lobby here, table messages to the table."""
@@ -87,6 +93,13 @@ class Router:
             return
         if isinstance(message, Operator):
             self.operate(conn, message)
+            return
+        if isinstance(message, Tournaments):
+            rows = [r.info() for r in self.tournaments.values()]
+            conn.send(TournamentList(rows))
+            return
+        if isinstance(message, Register | Unregister):
+            self.to_tournament(conn, message, message.tournament)
             return
         table = self.tables.get(message.table)
         if table is None or self.closing:
@@ -240,6 +253,10 @@ class Router:
                 )
             )
             return
+        if m.action in operator.TOURNAMENT_ACTIONS:
+            operator.audit(self.ledger, who, conn.role, m, "sent to the tournament")
+            self.to_tournament(conn, m, m.tournament or "")
+            return
         if m.action in operator.ACCOUNT_ACTIONS:
             if m.account is None:
                 raise ProtocolError(errors.BAD_MESSAGE, f"{m.action} needs an account")
@@ -256,6 +273,16 @@ class Router:
             return
         operator.audit(self.ledger, who, conn.role, m, "sent to the table")
         table.submit(TableCommand(conn, m))
+
+    def to_tournament(self, conn: Connection, message: Any, tournament: str) -> None:
+        """A tournament message to its runner's inbox (server/tournaments/runner.py)."""
+        runner = self.tournaments.get(tournament)
+        if runner is None:
+            ref = str(type(message).__struct_config__.tag)
+            text = f"no tournament {tournament!r}"
+            conn.send(Error(code=errors.UNKNOWN_TOURNAMENT, message=text, ref=ref))
+            return
+        runner.submit(TableCommand(conn, message))
 
     def suspend(self, account: str, on: bool, reason: str) -> None:
         """Suspend (or lift): the account's tokens are refused; its connection is closed and

@@ -29,10 +29,12 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
+from server.errors import ScenarioError
+from server.games.poker.rules import STRUCTURES, rules_for
 from server.games.poker.rules import defaults as poker_defaults
 from server.money import dollars
 
@@ -146,6 +148,8 @@ class Conditions(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     progression: str = ""  #: r 17.3(a)(ii)(C)-(E) in words (repechage, points, ...)
     buy_backs: BuyBacks = BuyBacks()
     levels: list[Level] = []
+    #: poker: the betting structure of the tournament's tables (None: the game's default)
+    structure: str | None = None
     limits: Limits | None = None
     jackpot_wagers: JackpotWagers = "none"
     player_groups: str = "none"
@@ -326,6 +330,8 @@ def _play(c: Conditions, book: Rulebook) -> list[str]:
             return [f"{c.game}: poker plays blind levels, not table limits"]
         if not c.levels:
             return [f"{c.game}: give the blind levels ([[levels]] blinds and minutes)"]
+        if c.structure is not None and c.structure not in STRUCTURES:
+            return [f"structure {c.structure!r} is not one of {', '.join(STRUCTURES)}"]
         count = len(poker_defaults(c.game)["blinds"])
         before = [0] * count
         for n, level in enumerate(c.levels, 1):
@@ -339,6 +345,11 @@ def _play(c: Conditions, book: Rulebook) -> list[str]:
             before = b
         if c.chips < c.levels[0].blinds[-1]:
             return ["chips: fewer than the first level's big blind"]
+        for n, level in enumerate(c.levels, 1):
+            try:
+                rules_for(c.game, table_options(c, level.blinds))
+            except ScenarioError as exc:
+                return [f"level {n}: {exc}"]
         return []
     if c.levels:
         return [f"{c.game}: Canberra Poker plays table limits, not blind levels"]
@@ -409,6 +420,22 @@ def _breaks(c: Conditions) -> list[str]:
         elif b.after_level is not None and not 1 <= b.after_level < len(c.levels):
             out.append(f"break {n}: after_level must be 1..{max(len(c.levels) - 1, 0)}")
     return out
+
+
+def table_options(c: Conditions, blinds: list[int], seats: int | None = None) -> dict[str, Any]:
+    """The poker options of a tournament table at a level with ``blinds``: tournament chips
+    (a chip is the unit), no commission on pots (ACT r 19: the operator's share is the
+    tournament commission), any stake of one chip or more plays (no top-up, no buy-in)."""
+    options: dict[str, Any] = {
+        "blinds": list(blinds),
+        "commission": "none",
+        "chip_unit": 1,
+        "min_table_stake": 1,
+        "max_seats": seats or c.sessions[0].players_per_table,
+    }
+    if c.structure is not None:
+        options["structure"] = c.structure
+    return options
 
 
 def tables_for(entries: int, session: Session) -> int:

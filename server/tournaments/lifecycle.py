@@ -109,6 +109,14 @@ class Entered(Event, frozen=True, kw_only=True):
     how: Literal["entry", "buy_back", "reserve"]
 
 
+class Unregistered(Event, frozen=True, kw_only=True):
+    """An entry withdrawn before seating: its fee and commission refunded in full."""
+
+    TYPE: ClassVar[str] = "tournament_unregistered"
+    player: str
+    refunded: int
+
+
 class Reserved(Event, frozen=True, kw_only=True):
     TYPE: ClassVar[str] = "tournament_reserved"
     player: str
@@ -159,6 +167,14 @@ class Eliminated(Event, frozen=True, kw_only=True):
     TYPE: ClassVar[str] = "tournament_eliminated"
     players: tuple[str, ...]
     first: int
+
+
+class Disqualified(Event, frozen=True, kw_only=True):
+    """The Tournament Director disqualified ``player``: out now, chips out of play."""
+
+    TYPE: ClassVar[str] = "tournament_disqualified"
+    player: str
+    chips: int
 
 
 class ExtraRounds(Event, frozen=True, kw_only=True):
@@ -313,6 +329,28 @@ class Tournament:
         if self.conditions.sit_and_go == len(self.status):
             self._seat(step, list(self.status))
         return step
+
+    def unregister(self, player: str) -> Step:
+        """Withdraw an entry while entries are open: the entry fee and commission go back
+        to the wallet in full, as on a cancellation (r 17.23; our reading: docs/rulings.md)."""
+        self._require(Phase.REGISTERING)
+        if self.status.get(player) != "entered":
+            raise TournamentError("not_entered", f"{player} has no entry to withdraw")
+        step = Step()
+        mine = [e for e in self.entries if e.player == player]
+        self.entries = [e for e in self.entries if e.player != player]
+        del self.status[player]
+        for e in mine:
+            self._refund(step, e)
+        step.events.append(Unregistered(player=player, refunded=sum(e.fee for e in mine)))
+        return step
+
+    def _refund(self, step: Step, e: Entry) -> None:
+        pool = e.fee - e.commission
+        self._transfer(step, self.pool_account, wallet(e.player), pool, "refund_entry_fee")
+        self._transfer(
+            step, self.commission_account, wallet(e.player), e.commission, "refund_commission"
+        )
 
     def reserve(self, player: str) -> Step:
         """Put ``player`` on the reserve list: they pay only when given a seat (r 17.10)."""
@@ -509,6 +547,43 @@ class Tournament:
             self._complete(step, [self.playing])
         return step
 
+    def move(self, player: str, table: int, seat: int) -> Step:
+        """The Tournament Director moves ``player`` to a free ``seat`` of ``table`` (between
+        hands); journalled as a draw like the balancing moves."""
+        self._require(Phase.RUNNING, Phase.ON_BREAK)
+        where = self._where(player)
+        target = next((t for t in self.tables if t.number == table), None)
+        if where is None or self.status.get(player) != "playing":
+            raise TournamentError("not_playing", f"{player} is not playing in this session")
+        if target is None or not 1 <= seat <= target.seats or seat in target.players:
+            raise TournamentError("no_seat", f"table {table} has no free seat {seat}")
+        move = balancing.Move(player, where[0], where[1], table, seat)
+        self.tables = balancing.apply(self.tables, [move])
+        step = Step()
+        self._draw(
+            step, Seated(session=self.session, player=player, table=table, seat=seat, how="moved")
+        )
+        return step
+
+    def disqualify(self, player: str, chips: int) -> Step:
+        """The Tournament Director disqualifies ``player``, who held ``chips``: out now, as
+        if eliminated in a round of their own, and the chips leave play (our reading of the
+        conditions prevailing, ACT r 19.3; docs/rulings.md)."""
+        self._require(Phase.RUNNING, Phase.ON_BREAK)
+        if self.status.get(player) != "playing" or len(self.playing) < 2:
+            raise TournamentError("not_playing", f"{player} cannot be disqualified now")
+        resume = self.phase
+        self.phase = Phase.RUNNING  # an elimination, on a break too
+        try:
+            step = self.eliminate({player: chips})
+        finally:
+            if self.phase is Phase.RUNNING:
+                self.phase = resume
+        self.issued -= chips
+        self.chips.pop(player, None)
+        step.events.insert(0, Disqualified(player=player, chips=chips))
+        return step
+
     def before_round(self, chips: Mapping[str, int]) -> Step:
         """Canberra Poker, before each round of play with every remaining player's chips:
         those who cannot wager the table minimum are eliminated together (r 17.14). If that
@@ -663,11 +738,7 @@ class Tournament:
             raise TournamentError("wrong_phase", f"the tournament is {self.phase.value}")
         step = Step()
         for e in self.entries:
-            pool = e.fee - e.commission
-            self._transfer(step, self.pool_account, wallet(e.player), pool, "refund_entry_fee")
-            self._transfer(
-                step, self.commission_account, wallet(e.player), e.commission, "refund_commission"
-            )
+            self._refund(step, e)
         refunded = sum(e.fee for e in self.entries)
         step.events.append(Cancelled(reason=reason, refunded=refunded))
         self.tables = []

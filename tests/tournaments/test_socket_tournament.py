@@ -1,0 +1,159 @@
+"""Tournaments played over real WebSockets (issue 15): the runner, the tournament tables on
+the one table layer, the ledger.
+
+* 90 bots, ten tables of nine, a sit-and-go of no-limit hold'em (ACT r 19) with short
+  levels, played to a winner: chips conserved after every hand (the runner's check and every
+  table's books check), the prize pool is the fees less the commission (ACT r 19.4), the
+  prizes sum to the pool (2017 r 17.21), the ledger check passes (``croupier ledger
+  check``), and the tables are within one player after every round of eliminations.
+* Cancelling mid-registration refunds every fee and commission exactly (r 17.23).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+import trio
+
+from clients.client import Client, ServerError
+from server.store import cli as ledger_cli
+from server.store.model import CASHIER
+from tests.server.helpers import running_server
+from tests.tournaments.helpers import PokerBot, holdem, server_config
+
+START = 1_000_000  # each bot's starting balance (fast_config)
+
+
+@pytest.mark.trio
+async def test_ninety_bots_play_a_ten_table_tournament_to_a_winner(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR)
+    conditions = holdem(
+        90, sit_and_go=90, tables=10, min_players=18, prizes=["40", "25", "15", "10", "6", "4"]
+    )
+    config = server_config(conditions, data=tmp_path, minute=1.0)
+    async with running_server(config) as server:
+        runner = server.croupier.tournaments["bots"]
+        bots = [PokerBot(server.url, f"bot{i}", "bots", seed=i) for i in range(90)]
+        with trio.fail_after(150):
+            async with trio.open_nursery() as nursery:
+                for bot in bots:
+                    nursery.start_soon(bot.run)
+                while not runner.over:
+                    await trio.sleep(0.2)
+                # every bot hears its place (the last ``tournament`` message)
+                while not all(b.states and b.states[-1]["place"] for b in bots):
+                    await trio.sleep(0.05)
+                nursery.cancel_scope.cancel()
+        t = runner.tournament
+        assert t.phase.value == "complete"
+        assert runner.problems == []  # chips conserved after every hand
+        # ten tables of nine by ballot, balanced within one player after every round
+        assert len(t.draws) >= 90 and {d.table for d in t.draws if d.how == "ballot"} == set(
+            range(1, 11)
+        )
+        assert runner.sizes and all(max(s) - min(s) <= 1 for s in runner.sizes if s)
+        # every player finished somewhere; one winner
+        places = runner.places
+        assert len(places) == 90 and sorted(p for p, _ in places.values()).count(1) == 1
+        # money: pool = fees less commission; prizes sum to the pool, exactly, to wallets
+        pool = 90 * (1100 - 100)
+        assert t.pool == pool
+        prizes = {a: prize or 0 for a, (_, prize) in places.items()}
+        assert sum(prizes.values()) == pool
+        ledger = server.croupier.ledger
+        assert ledger.balances.get(t.pool_account, 0) == 0
+        assert ledger.balances.get(t.commission_account, 0) == 90 * 100
+        for account, prize in prizes.items():
+            assert ledger.balance(account) == START - 1100 + prize
+        # the chips have their own books, and they balance; nothing left in play
+        runner.chips.flush_now()
+        report = runner.chips.store.check()  # type: ignore[union-attr]
+        assert report.balanced, report.problems
+        assert -runner.chips.balances[CASHIER] == t.issued == 90 * 1000
+        winner = next(a for a, (p, _) in places.items() if p == 1)
+        assert runner.chips.balance(winner) == 90 * 1000
+        # each bot saw its own place and prize; nobody was refused anything
+        for bot in bots:
+            assert bot.client is not None and bot.client.account is not None
+            last = bot.states[-1]
+            assert (last["place"], last["prize"] or 0) == (
+                places[bot.client.account][0],
+                prizes[bot.client.account],
+            )
+            assert last["phase"] == "complete" and not bot.errors
+        # moves were announced to the players moved, and they played on at the new table
+        moved = {d.player for d in t.draws if d.how == "moved"}
+        assert moved
+        travelled = [b for b in bots if b.client is not None and len(b.client.tables) >= 2]
+        assert travelled  # (a player told to move may bust in the hand before it moves)
+        for bot in travelled:
+            assert bot.client is not None and bot.client.account in moved
+            assert any(
+                ev["type"] == "tournament_seated" and ev["how"] == "moved"
+                for st in bot.states
+                for ev in st["events"]
+            )
+    # the books of the whole store: croupier ledger check
+    assert ledger_cli.main(["check", "--data", str(tmp_path)]) == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+@pytest.mark.trio
+async def test_cancelling_mid_registration_refunds_every_fee_and_commission() -> None:
+    conditions = holdem(18, id="cx", entry_fee=5500, commission=500, min_players=9)
+    async with running_server(server_config(conditions)) as server:
+        runner = server.croupier.tournaments["cx"]
+        accounts = server.croupier.accounts
+        director = accounts.issue("tina", "Tina", role="tournament_director")
+        async with (
+            Client.connect(server.url, name="ann") as ann,
+            Client.connect(server.url, name="bob") as bob,
+            Client.connect(server.url, token=director) as td,
+        ):
+            listed = await ann.tournaments()
+            assert listed[0]["id"] == "cx" and listed[0]["phase"] == "registering"
+            assert listed[0]["conditions"]["entry_fee"] == 5500  # published (r 17.2(b))
+            state = await ann.register("cx")
+            assert state["registered"] and state["entries"] == 1
+            await bob.register("cx")
+            with pytest.raises(ServerError) as refused:
+                await bob.register("cx")  # one entry per player (r 17.6)
+            assert refused.value.code == "tournament_refused"
+            ledger = server.croupier.ledger
+            assert ledger.balance(ann.account or "") == START - 5500
+            assert ledger.balances[runner.tournament.commission_account] == 1000
+            # a player withdraws: refunded in full
+            state = await bob.unregister("cx")
+            assert not state["registered"] and ledger.balance(bob.account or "") == START
+            await bob.register("cx")
+            # a player may not cancel; the Tournament Director may (a token with the role)
+            with pytest.raises(ServerError) as denied:
+                await ann.request(
+                    {
+                        "type": "operator",
+                        "action": "cancel_tournament",
+                        "tournament": "cx",
+                        "reason": "test",
+                    },
+                    "operator",
+                )
+            assert denied.value.code == "not_authorized"
+            done = await td.request(
+                {
+                    "type": "operator",
+                    "action": "cancel_tournament",
+                    "tournament": "cx",
+                    "reason": "not enough players",
+                },
+                "operator",
+            )
+            assert "refunded" in done["detail"]
+            for client in (ann, bob):
+                assert ledger.balance(client.account or "") == START
+            assert ledger.balances[runner.tournament.pool_account] == 0
+            assert ledger.balances[runner.tournament.commission_account] == 0
+            assert runner.tournament.phase.value == "cancelled"
