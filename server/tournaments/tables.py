@@ -223,6 +223,11 @@ class PokerTournamentTable(PokerTable):
         self._gather()
 
     def on_move_out(self, item: MoveOut) -> None:
+        waiting = [a for a in self.arriving if a.account == item.account]
+        if waiting:  # not seated yet (its seat was still taken): it goes on at once
+            self.arriving = [a for a in self.arriving if a.account != item.account]
+            self.report(Released(self.number, item.account, item.reason))
+            return
         if item.account not in self.members:
             return
         self.moving[item.account] = item.reason

@@ -66,8 +66,11 @@ class PokerBot:
     """Registers, then plays every hand it is dealt at whatever table the tournament seats
     it: all-in now and then, a min-raise sometimes, else check, call a small bet, fold."""
 
-    def __init__(self, url: str, name: str, tournament: str, seed: int) -> None:
+    def __init__(
+        self, url: str, name: str, tournament: str, seed: int, passive: bool = False
+    ) -> None:
         self.url, self.name, self.tournament = url, name, tournament
+        self.passive = passive  # check or call the blind, never raise: nobody busts soon
         self.rng = random.Random(seed)
         self.client: Client | None = None
         self.registered = trio.Event()
@@ -93,7 +96,10 @@ class PokerBot:
         r = self.rng.random()
         raise_verb = "raise" if "raise" in legal else "bet" if "bet" in legal else None
         stack = legal.get("allin", {}).get("amount", 0)
-        if "allin" in legal and r < 0.04:
+        if self.passive:
+            verb = "check" if "check" in legal else "call" if "call" in legal else "fold"
+            await client.act(table, verb)
+        elif "allin" in legal and r < 0.04:
             await client.act(table, "allin")
         elif raise_verb and r < 0.15:
             await client.act(table, raise_verb, legal[raise_verb]["min"])

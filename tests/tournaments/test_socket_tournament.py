@@ -11,7 +11,11 @@ the one table layer, the ledger.
 
 from __future__ import annotations
 
+import json
 import logging
+import math
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,6 +23,7 @@ import trio
 
 from clients.client import Client, ServerError
 from server.store import cli as ledger_cli
+from server.store.sqlite import LEDGER_FILE
 from server.store.model import CASHIER
 from tests.server.helpers import running_server
 from tests.tournaments.helpers import PokerBot, holdem, server_config
@@ -157,3 +162,88 @@ async def test_cancelling_mid_registration_refunds_every_fee_and_commission() ->
             assert ledger.balances[runner.tournament.pool_account] == 0
             assert ledger.balances[runner.tournament.commission_account] == 0
             assert runner.tournament.phase.value == "cancelled"
+
+
+CONTROLS = (
+    "start_tournament",
+    "pause_tournament",
+    "resume_tournament",
+    "move_player",
+    "disqualify",
+    "award_places",
+)
+
+
+async def director(client: Client, action: str, **fields: object) -> dict[str, object]:
+    message = {"type": "operator", "action": action, "tournament": "td", "reason": "test"}
+    return await client.request({**message, **fields}, "operator")
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
+    with trio.fail_after(timeout):
+        while not predicate():
+            await trio.sleep(0.02)
+
+
+@pytest.mark.trio
+async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
+    """Start, break and resume, move a player, disqualify, award places: each applied
+    between hands, each in the audit log."""
+    conditions = holdem(12, id="td", min_players=4)
+    config = server_config(conditions, minute=60.0, data=tmp_path)
+    async with running_server(config) as server:
+        runner = server.croupier.tournaments["td"]
+        t = runner.tournament
+        token = server.croupier.accounts.issue("tina", "Tina", role="tournament_director")
+        bots = [PokerBot(server.url, f"p{i}", "td", seed=i, passive=True) for i in range(12)]
+        async with trio.open_nursery() as nursery, Client.connect(server.url, token=token) as td:
+            for bot in bots:
+                nursery.start_soon(bot.run)
+            await until(lambda: len(t.entries) == 12)
+            done = await director(td, "start_tournament")
+            assert "started with 12 players" in str(done["detail"])
+            assert t.phase.value == "running" and len(runner.tables) == 2
+            await until(lambda: min(tb.hand for tb in runner.tables.values()) >= 2)
+            # a break: no table deals another hand, then the clock stops until resumed
+            await director(td, "pause_tournament")
+            await until(lambda: t.phase.value == "on_break")
+            hands = {n: tb.hand for n, tb in runner.tables.items()}
+            assert all(tb.round is None for tb in runner.tables.values())
+            assert runner.level_ends == math.inf
+            await trio.sleep(0.3)
+            assert {n: tb.hand for n, tb in runner.tables.items()} == hands
+            await director(td, "resume_tournament")
+            assert t.phase.value == "running"
+            await until(lambda: sum(tb.hand for tb in runner.tables.values()) > sum(hands.values()))
+            # move a player to a free seat of the other table, between hands
+            mover = sorted(t.tables[0].players.items())[0][1]
+            free = min(set(range(1, 10)) - set(t.tables[1].players))
+            await director(td, "move_player", account=mover, limits={"table": 2, "seat": free})
+            mover_bot = next(b for b in bots if b.client and b.client.account == mover)
+            table_2 = runner.tables[2].id
+            await until(lambda: table_2 in mover_bot.client.tables)  # type: ignore[union-attr]
+            assert mover_bot.client.tables[table_2].seat == free  # type: ignore[union-attr]
+            # disqualify: out after the hand in play, chips out of play
+            victim = sorted(t.tables[1].players.items())[-1][1]
+            await director(td, "disqualify", account=victim)
+            await until(lambda: victim in runner.places)
+            assert t.status[victim] == "out" and runner.chips.balance(victim) == 0
+            # award places by chip count: every table between hands, then the prizes
+            await director(td, "award_places")
+            await until(lambda: runner.over)
+            nursery.cancel_scope.cancel()
+        assert t.phase.value == "complete" and runner.problems == []
+        prizes = [prize or 0 for _, prize in runner.places.values()]
+        assert sum(prizes) == t.pool == 12 * 1000
+        assert len(runner.places) == 12
+    # every control is in the audit log (the ledger's store), and so are the tournament's steps
+    db = sqlite3.connect(tmp_path / LEDGER_FILE)
+    notes = [json.loads(body) for (body,) in db.execute("SELECT body FROM notes ORDER BY at")]
+    db.close()
+    audited = [(n["action"], n["who"], n["outcome"]) for n in notes if n.get("audit")]
+    for action in CONTROLS:
+        assert (action, "tina", "sent to the tournament") in audited
+    journal = [ev for n in notes if n.get("tournament") == "td" for ev in n["events"]]
+    kinds = {ev["type"] for ev in journal}
+    assert {"tournament_seated", "tournament_disqualified", "tournament_place"} <= kinds
+    assert sum(ev["type"] == "tournament_seated" and ev["how"] == "ballot" for ev in journal) == 12
