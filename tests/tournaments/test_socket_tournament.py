@@ -23,8 +23,8 @@ import trio
 
 from clients.client import Client, ServerError
 from server.store import cli as ledger_cli
-from server.store.sqlite import LEDGER_FILE
 from server.store.model import CASHIER
+from server.store.sqlite import LEDGER_FILE
 from tests.server.helpers import running_server
 from tests.tournaments.helpers import PokerBot, holdem, server_config
 
