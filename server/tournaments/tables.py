@@ -35,9 +35,10 @@ from protocol import messages as wire
 from server.config import ServerConfig, TableConfig
 from server.games.poker import rules_for
 from server.store.ledger import Ledger
-from server.tables.base import Handler, Member, TableCommand
+from server.tables.base import Handler, Member, TableActor, TableCommand
 from server.tables.books import Books
 from server.tables.connection import Connection
+from server.tables.phases import Phase
 from server.tables.poker import PokerTable, Seat
 
 __all__ = [
@@ -99,7 +100,117 @@ class Released:
     reason: str
 
 
-class PokerTournamentTable(PokerTable):
+class TournamentSeats(TableActor):
+    """What every tournament table shares, whatever its game: chips books, seats given by
+    the tournament, moves between rounds, no money held. A kind writes how a seat is made
+    (:meth:`taken`, :meth:`seat_member`, :meth:`seated`) and what leaving means."""
+
+    number: int
+    chips: Ledger
+    report: Callable[[object], None]
+    moving: dict[str, str]  #: accounts to take off after the round in play: reason
+    arriving: list[SeatPlayer]  #: seats still taken by a player moving off
+
+    def join_tournament(self, number: int, chips: Ledger, report: Callable[[object], None]) -> None:
+        self.number = number
+        self.chips = chips
+        self.books = Books(self.id, chips)  # tournament chips: the chips ledger, never money
+        self.report = report
+        self.moving = {}
+        self.arriving = []
+
+    def admit(self, conn: Connection, join: wire.Join) -> Member | None:
+        self.error(
+            conn, errors.NOT_AUTHORIZED, "the tournament seats its players (watch instead)", "join"
+        )
+        return None
+
+    def money(self) -> dict[str, int]:
+        """No money is held here (tournament chips are not money)."""
+        return {
+            "stakes": 0,
+            "commission": 0,
+            "house": 0,
+            "jackpot_contributed": 0,
+            "jackpot_paid": 0,
+        }
+
+    @property
+    def between_rounds(self) -> bool:
+        return self.phase in (Phase.IDLE, Phase.PAUSE)
+
+    def taken(self, seat: int) -> bool:
+        """Whether the seat (or box) is held."""
+        raise NotImplementedError
+
+    def seat_member(self, item: SeatPlayer, conn: Connection) -> Member:
+        """The kind's member for a player seated at ``item.seat``."""
+        raise NotImplementedError
+
+    def seated(self, member: Member) -> None:
+        """The member sits (poker: its chips become its stake)."""
+        return None
+
+    def stop_playing(self, member: Member) -> None:
+        """A member leaves after the round in play (disqualified): stop it playing now."""
+        return None
+
+    def on_seat_player(self, item: SeatPlayer) -> None:
+        """Seat a player the tournament placed here (a seat taken by a player still moving
+        off waits for it); a player away sits out until it joins (its seat is kept)."""
+        if self.taken(item.seat):
+            self.arriving.append(item)
+            return
+        conn = item.conn if item.conn is not None and not item.conn.closing.is_set() else None
+        stand_in = conn or Connection(1)
+        if conn is None:
+            stand_in.account, stand_in.name = item.account, item.name
+        member = self.seat_member(item, stand_in)
+        member.name = item.name
+        if conn is None:
+            member.conn, member.connected = None, False
+        self.members[item.account] = member
+        self.seat_index.setdefault(item.account, set()).add(self.id)
+        if conn is not None:
+            conn.tables.add(self.id)
+            self.snapshot(member, "player", member)
+        self.seated(member)
+
+    def on_move_out(self, item: MoveOut) -> None:
+        waiting = [a for a in self.arriving if a.account == item.account]
+        if waiting:  # not seated yet (its seat was still taken): it goes on at once
+            self.arriving = [a for a in self.arriving if a.account != item.account]
+            self.report(Released(self.number, item.account, item.reason))
+            return
+        member = self.members.get(item.account)
+        if member is None:
+            return
+        self.moving[item.account] = item.reason
+        if self.between_rounds:
+            self.move_off()
+        elif item.reason == "disqualified":
+            self.stop_playing(member)
+
+    def move_off(self) -> None:
+        """Between rounds: players the tournament moves (or eliminated, or disqualified)
+        leave with their chips to their chips wallet; then any player waiting for one of
+        those seats sits."""
+        for account, reason in list(self.moving.items()):
+            member = self.members.get(account)
+            del self.moving[account]
+            if member is not None:
+                self.vacate(member, reason)
+                self.report(Released(self.number, account, reason))
+        waiting, self.arriving = self.arriving, []
+        for item in waiting:
+            self.on_seat_player(item)
+
+    def tournament_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        view["table"]["tournament"] = {"number": self.number, "chips": True}
+        return view
+
+
+class PokerTournamentTable(TournamentSeats, PokerTable):
     """A poker table of a tournament (see the module docstring)."""
 
     kind = "poker"
@@ -115,13 +226,8 @@ class PokerTournamentTable(PokerTable):
         report: Callable[[object], None],
     ) -> None:
         super().__init__(table, config, ledger)
-        self.number = number
-        self.chips = chips
-        self.books = Books(table.id, chips)  # tournament chips: the chips ledger, never money
-        self.report = report
+        self.join_tournament(number, chips, report)
         self.go = False  # the tournament lets the next hand be dealt
-        self.moving: dict[str, str] = {}  # accounts to take off after the hand: reason
-        self.arriving: list[SeatPlayer] = []  # seats still taken by a player moving off
 
     # -- what changes from the cash table (hooks of PokerTable) -----------------------------
     def may_deal(self) -> bool:
@@ -145,7 +251,7 @@ class PokerTournamentTable(PokerTable):
                 busted[account] = before[number]
                 self.moving.pop(account, None)
                 self.vacate(seat, "eliminated")
-        self._move_off()
+        self.move_off()
         self.report(HandDone(self.number, busted, self.stacks()))
 
     def stacks(self) -> dict[str, int]:
@@ -159,6 +265,13 @@ class PokerTournamentTable(PokerTable):
                 if isinstance(member, Seat):
                     member.sitting_out = True
 
+    def stop_playing(self, member: Member) -> None:
+        """Folds at its turn (now, if it is to act)."""
+        if isinstance(member, Seat):
+            member.sitting_out = True
+            if self.round is not None and self.round.to_act == member.number:
+                self._auto_fold(member)
+
     def on_leave_seat(self, cmd: TableCommand[wire.Leave]) -> None:
         """A tournament seat is not given up: the player sits out (still dealt in, folds)."""
         if cmd.conn.id in self.spectators:
@@ -166,92 +279,33 @@ class PokerTournamentTable(PokerTable):
             return
         seat = self._seat(cmd, "leave")
         if seat is not None and not seat.sitting_out:
-            seat.sitting_out = True
+            self.stop_playing(seat)
             self.broadcast({"type": "sat_out", "seat": seat.number})
-            if self.round is not None and self.round.to_act == seat.number:
-                self._auto_fold(seat)
-
-    def admit(self, conn: Connection, join: wire.Join) -> Member | None:
-        self.error(
-            conn, errors.NOT_AUTHORIZED, "the tournament seats its players (watch instead)", "join"
-        )
-        return None
 
     def on_buy_in(self, cmd: TableCommand[wire.BuyIn]) -> None:
         self.error(cmd.conn, errors.NOT_SUPPORTED, "tournament chips are not bought", "buy_in")
 
-    def money(self) -> dict[str, int]:
-        """No money is held here (tournament chips are not money)."""
-        return {
-            "stakes": 0,
-            "commission": 0,
-            "house": 0,
-            "jackpot_contributed": 0,
-            "jackpot_paid": 0,
-        }
-
     def view_for(self, member: Member | None) -> dict[str, Any]:
-        view = super().view_for(member)
-        view["table"]["tournament"] = {"number": self.number, "chips": True}
-        return view
+        return self.tournament_view(super().view_for(member))
 
     # -- the tournament's items ---------------------------------------------------------------
-    def on_seat_player(self, item: SeatPlayer) -> None:
-        """Seat a player the tournament placed here, with all its chips (between hands for
-        the seat's own sake: a seat taken by a player still moving off waits)."""
-        if item.seat in self.seats:
-            self.arriving.append(item)
-            return
-        conn = item.conn if item.conn is not None and not item.conn.closing.is_set() else None
-        stand_in = conn or Connection(1)
-        if conn is None:
-            stand_in.account, stand_in.name = item.account, item.name
-        seat = Seat(item.seat, stand_in, self.config.time_bank)
-        seat.name = item.name
-        if conn is None:
-            seat.conn, seat.connected, seat.sitting_out = None, False, True
+    def taken(self, seat: int) -> bool:
+        return seat in self.seats
+
+    def seat_member(self, item: SeatPlayer, conn: Connection) -> Member:
+        seat = Seat(item.seat, conn, self.config.time_bank)
+        seat.sitting_out = item.conn is not conn  # away: a stand-in connection
         self.broadcast({"type": "seat_taken", "seat": item.seat, "name": item.name})
         self.seats[item.seat] = seat
-        self.members[item.account] = seat
-        self.seat_index.setdefault(item.account, set()).add(self.id)
-        chips = self.chips.balance(item.account)
-        self.books.buy_in(item.account, item.seat, chips)
-        if conn is not None:
-            conn.tables.add(self.id)
-            self.snapshot(seat, "player", seat)
-        self.broadcast({"type": "stake", "seat": item.seat, "stake": chips, "added": chips})
+        return seat
+
+    def seated(self, member: Member) -> None:
+        """All the player's chips become the seat's stake."""
+        assert isinstance(member, Seat)
+        chips = self.chips.balance(member.account)
+        self.books.buy_in(member.account, member.number, chips)
+        self.broadcast({"type": "stake", "seat": member.number, "stake": chips, "added": chips})
         self._gather()
-
-    def on_move_out(self, item: MoveOut) -> None:
-        waiting = [a for a in self.arriving if a.account == item.account]
-        if waiting:  # not seated yet (its seat was still taken): it goes on at once
-            self.arriving = [a for a in self.arriving if a.account != item.account]
-            self.report(Released(self.number, item.account, item.reason))
-            return
-        if item.account not in self.members:
-            return
-        self.moving[item.account] = item.reason
-        if self.round is None:
-            self._move_off()
-        elif item.reason == "disqualified":
-            seat = self.members[item.account]
-            if isinstance(seat, Seat):  # folds at its turn; off after the hand
-                seat.sitting_out = True
-                if self.round.to_act == seat.number:
-                    self._auto_fold(seat)
-
-    def _move_off(self) -> None:
-        """Between hands: players the tournament moves (or disqualified) leave with their
-        chips to their chips wallet; then any player waiting for one of those seats sits."""
-        for account, reason in list(self.moving.items()):
-            member = self.members.get(account)
-            del self.moving[account]
-            if member is not None:
-                self.vacate(member, reason)
-                self.report(Released(self.number, account, reason))
-        waiting, self.arriving = self.arriving, []
-        for item in waiting:
-            self.on_seat_player(item)
 
     def on_proceed(self, item: Proceed) -> None:
         blinds = list(item.blinds)
@@ -265,8 +319,8 @@ class PokerTournamentTable(PokerTable):
         **PokerTable.handlers,
         wire.Leave: on_leave_seat,
         wire.BuyIn: on_buy_in,
-        SeatPlayer: on_seat_player,
-        MoveOut: on_move_out,
+        SeatPlayer: TournamentSeats.on_seat_player,
+        MoveOut: TournamentSeats.on_move_out,
         Proceed: on_proceed,
     }
 
