@@ -781,7 +781,7 @@ class BankedTable(WindowTable):
                     f"box {m.box} may {', '.join(c.verb for c in found.choices)} now",
                 )
             cost = choice.resolve(m.amount) or 0
-            if cost > self.ledger.balance(player.account):
+            if cost > self.books.wallet_balance(player.account):
                 self.journal.command("insufficient", box=m.box, verb=m.verb, amount=m.amount)
                 events = self._engine_decide(engine, found, "insufficient", None)
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})

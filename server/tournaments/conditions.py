@@ -438,6 +438,20 @@ def table_options(c: Conditions, blinds: list[int], seats: int | None = None) ->
     return options
 
 
+def banked_options(c: Conditions, session: int, seats: int) -> dict[str, Any]:
+    """The banked options of a Canberra Poker tournament table in session ``session``:
+    the session's table limits in tournament chips (r 17.3(a)(viii)), a box per seat, no
+    jackpot wager (r 17.3(a)(vii); 2004 r 17.18) and no payout cap in chips."""
+    limits = c.session_limits(session)
+    assert limits is not None
+    return {
+        "minimum": limits.minimum,
+        "maximum": limits.maximum,
+        "num_boxes": seats,
+        "max_payout": None,
+    }
+
+
 def tables_for(entries: int, session: Session) -> int:
     """Tables a session opens for ``entries`` players: as few as seat them all, as the
     balancing keeps them (r 17.8: the Tournament Director sets the players per table); a

@@ -55,7 +55,7 @@ from server.store.memory import MemoryStore
 from server.store.model import CASHIER, InsufficientFunds, wallet
 from server.tables.base import Shutdown, TableActor, TableCommand
 from server.tables.connection import Connection
-from server.tournaments.conditions import Conditions, table_options
+from server.tournaments.conditions import Conditions, banked_options, table_options
 from server.tournaments.lifecycle import (
     Eliminated,
     Finished,
@@ -66,12 +66,14 @@ from server.tournaments.lifecycle import (
     TournamentError,
 )
 from server.tournaments.tables import (
+    CanberraTournamentTable,
     HandDone,
     MoveOut,
     PokerTournamentTable,
     Proceed,
     Released,
     SeatPlayer,
+    TournamentSeats,
     chips_of,
 )
 
@@ -111,7 +113,7 @@ class TournamentRunner:
         self.host = host
         self.tournament = Tournament(conditions, rng or random_source(None))
         self.chips = Ledger(MemoryStore(), instance=f"chips-{conditions.id}")
-        self.tables: dict[int, PokerTournamentTable] = {}
+        self.tables: dict[int, TournamentSeats] = {}
         self.at: dict[str, int] = {}  #: player -> the table they play at (or go to)
         self.moving: dict[str, tuple[int, int]] = {}  #: player -> (table, seat) once released
         self.held: set[int] = set()  #: tables waiting for the runner's Proceed
@@ -126,6 +128,8 @@ class TournamentRunner:
         #: between hands
         self.pausing: tuple[int, bool] | None = None
         self.starts = math.inf
+        self.rounds = 0  #: Canberra Poker: rounds of play in the session
+        self.session_ends = math.inf
         self.notes = 0
         self.problems: list[str] = []  #: chips not conserved (never expected)
         #: table sizes after every round of eliminations and balancing (tests, /status)
@@ -399,24 +403,17 @@ class TournamentRunner:
         except TournamentError as exc:
             self._apply(t.cancel(str(exc)))
             return
+        for name, left in list(self.chips.balances.items()):  # last session's chips: back
+            if name.startswith("wallet:") and left > 0:
+                self.chips.move(name, CASHIER, left, "chips_returned", None)
         for player, chips in t.chips.items():
             self.chips.move(CASHIER, wallet(player), chips, "tournament_chips", None)
-        c = self.conditions
+        self.rounds = 0
+        spec = self.conditions.sessions[t.session - 1]
+        minutes = spec.minutes * self.minute if spec.minutes else math.inf
+        self.session_ends = trio.current_time() + minutes
         for table in t.tables:
-            config = TableConfig(
-                id=f"{self.id}.{table.number}"[:32],
-                game=c.game,
-                name=f"{c.name} table {table.number}",
-                options=table_options(c, self.blinds, table.seats),
-            )
-            actor = PokerTournamentTable(
-                config,
-                self.config,
-                self.ledger,
-                number=table.number,
-                chips=self.chips,
-                report=self.submit,
-            )
+            actor = self._table(table.number, table.seats)
             self.tables[table.number] = actor
             self.host.add_table(actor)
             for seat, player in sorted(table.players.items()):
@@ -428,6 +425,39 @@ class TournamentRunner:
         self._publish(Step(), everyone=True)
         for number in self.tables:
             self._proceed(number)
+
+    def _table(self, number: int, seats: int) -> TournamentSeats:
+        """A table of the session on the one table layer: poker in chips with the level's
+        blinds, or Canberra Poker in chips at the session's table limits."""
+        c, session = self.conditions, self.tournament.session
+        ident = f"{self.id}.{number}" if session == 1 else f"{self.id}.{session}.{number}"
+        name = f"{c.name} table {number}"
+        turn = self.config.turn_time
+        limits = c.session_limits(session)
+        if limits is None:
+            options = table_options(c, self.blinds, seats)
+            config = TableConfig(id=ident[:32], game=c.game, name=name, options=options)
+            return PokerTournamentTable(
+                config,
+                self.config,
+                self.ledger,
+                number=number,
+                chips=self.chips,
+                report=self.submit,
+            )
+        options = banked_options(c, session, seats)
+        config = TableConfig(
+            id=ident[:32], game=c.game, name=name, options=options, decision_seconds=turn
+        )
+        return CanberraTournamentTable(
+            config,
+            self.config,
+            self.ledger,
+            number=number,
+            chips=self.chips,
+            report=self.submit,
+            limits=limits,
+        )
 
     def _seat(self, player: str, number: int, seat: int) -> None:
         conn = self.host.connection(player)
@@ -449,6 +479,9 @@ class TournamentRunner:
         self.held.add(item.number)
         if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
             return
+        if not self.conditions.rulebook.poker:
+            self._round_of_play()
+            return
         if item.busted:
             self._apply(t.eliminate(item.busted))
             if self.over:
@@ -462,6 +495,49 @@ class TournamentRunner:
         self._award_if_ready()
         self._pause_if_ready()
         self._proceed(item.number)
+
+    def _round_of_play(self) -> None:
+        """Canberra Poker: every table has played the round. At the session's end (its
+        rounds or minutes) the results by chip count (r 17.3(a)(ix)); otherwise, before the
+        next round, the players below the table minimum are out (r 17.14); then every table
+        plays the next round (a break first if one is due)."""
+        t = self.tournament
+        if not set(self.tables) <= self.held or self.moving or self.pausing is not None:
+            self._pause_if_ready()
+            return
+        self.rounds += 1
+        spec = self.conditions.sessions[t.session - 1]
+        chips = {p: chips_of(self.chips, p) for p in t.playing}
+        due = (spec.rounds is not None and self.rounds >= spec.rounds) or (
+            trio.current_time() >= self.session_ends
+        )
+        session = t.session
+        if due:
+            step = t.end_session(chips)
+        else:
+            step = t.before_round(chips)
+        for ev in step.events:  # out: off their tables before the next round
+            if type(ev) is Eliminated:
+                for p in ev.players:
+                    if p in self.at and t.session == session:
+                        self.tables[self.at[p]].submit(MoveOut(p, "eliminated"))
+        self._apply(step)
+        if self.over:
+            self._close_tables()
+            return
+        if t.phase is Phase.SEATING:  # the next session: a new ballot, new tables
+            self._close_tables()
+            self.at = {}
+            after = next((b for b in self.conditions.breaks if b.after_session == session), None)
+            self._begin()
+            if after is not None:
+                self._break(after.minutes, scheduled=True)
+            return
+        for number in list(self.tables):
+            if not any(tb.number == number for tb in t.tables):
+                self._close(number)
+            else:
+                self._proceed(number)
 
     def _moves(self, step: Step) -> None:
         """Send each mover off its table; they sit at the new one once released."""

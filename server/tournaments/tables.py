@@ -26,22 +26,31 @@ hook of that class, nothing copied:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+import trio
 
 from protocol import errors
 from protocol import messages as wire
 from server.config import ServerConfig, TableConfig
 from server.games.poker import rules_for
 from server.store.ledger import Ledger
+from server.store.model import RoundState
+from server.tables.banked import BankedTable, Player
 from server.tables.base import Handler, Member, TableActor, TableCommand
 from server.tables.books import Books
 from server.tables.connection import Connection
 from server.tables.phases import Phase
 from server.tables.poker import PokerTable, Seat
+from server.tournaments import canberra
+from server.tournaments.canberra import AnteError, AnteRound
+from server.tournaments.conditions import Limits
 
 __all__ = [
+    "CanberraTournamentTable",
     "HandDone",
     "MoveOut",
     "PokerTournamentTable",
@@ -319,6 +328,199 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         **PokerTable.handlers,
         wire.Leave: on_leave_seat,
         wire.BuyIn: on_buy_in,
+        SeatPlayer: TournamentSeats.on_seat_player,
+        MoveOut: TournamentSeats.on_move_out,
+        Proceed: on_proceed,
+    }
+
+
+#: why an ante is refused, for people (the amounts go in the error's ``amounts``)
+ANTE_REFUSALS = {
+    "not_in_round": "you are not in this round",
+    "limits": "an ante is within the table limits in tournament chips (r 17.14)",
+    "chips": "you do not have that many tournament chips",
+    "placed": "your ante is placed and can no longer change (r 17.15)",
+}
+
+
+class CanberraTournamentTable(TournamentSeats, BankedTable):
+    """A Canberra Poker table of a tournament (2017 and 2004 r 17.13-17.16): the banked
+    table in tournament chips, the house's bank included (it pays and collects chips, so
+    a Canberra Poker session does not conserve chips: results are by chip count). Each
+    player holds the box of its ballot seat. The betting window is the ante round: the
+    players are asked in ante order from the starting marker (r 17.15,
+    :func:`server.tournaments.canberra.ante_order`), one at a time (``ante_turn``); an
+    opportunity ends when the next player is asked (r 17.16), which is as soon as the ante
+    is placed, or when ``decision_seconds`` run out: then the table minimum is placed for
+    the player (r 17.14: every player wagers at least the minimum each round; our reading).
+    An ante out of order stands and the player is warned (``ante_warning``); a further one
+    in the session is void (:class:`server.tournaments.canberra.AnteRound`). After each
+    round the marker moves to the next occupied box and the table waits for the tournament,
+    which eliminates the players below the table minimum before the next (r 17.14)."""
+
+    kind = "banked"
+    sends_balance = False
+
+    def __init__(
+        self,
+        table: TableConfig,
+        config: ServerConfig,
+        ledger: Ledger,
+        *,
+        number: int,
+        chips: Ledger,
+        report: Callable[[object], None],
+        limits: Limits,
+    ) -> None:
+        super().__init__(table, config, ledger)
+        self.join_tournament(number, chips, report)
+        self.limits = limits
+        self.marker = 1  #: the starting marker's box (r 17.15)
+        self.warned: set[str] = set()  #: out-of-order antes this session (r 17.15)
+        self.antes: AnteRound | None = None
+        self.ante_deadline = math.inf
+        self.next_round_at = math.inf  # held until the tournament says go
+
+    def boxes(self) -> dict[int, str]:
+        return dict(sorted(self.owners.items()))
+
+    # -- seats -------------------------------------------------------------------------------
+    def taken(self, seat: int) -> bool:
+        return seat in self.owners
+
+    def seat_member(self, item: SeatPlayer, conn: Connection) -> Member:
+        player = Player(conn)
+        player.boxes.add(item.seat)
+        self.owners[item.seat] = item.account
+        self.broadcast({"type": "box_taken", "box": item.seat, "name": item.name})
+        return player
+
+    def expire_grace(self, now: float) -> None:
+        """A player away keeps the box: it antes the minimum and folds (r 17.14; A8)."""
+        for member in self.members.values():
+            if member.grace_until is not None and now >= member.grace_until:
+                member.grace_until = None
+
+    def on_leave_seat(self, cmd: TableCommand[wire.Leave]) -> None:
+        if cmd.conn.id in self.spectators:
+            BankedTable.on_leave(self, cmd)
+            return
+        self.error(
+            cmd.conn,
+            errors.NOT_SUPPORTED,
+            "a tournament box is kept for the session: away, you ante the table minimum",
+            "leave",
+        )
+
+    def send_to(self, account: str, message: Any) -> None:
+        if not isinstance(message, wire.Balance):  # chips are not the wallet's money
+            super().send_to(account, message)
+
+    def view_for(self, member: Member | None) -> dict[str, Any]:
+        view = self.tournament_view(super().view_for(member))
+        view["table"]["tournament"].update(
+            marker=self.marker,
+            ante_turn=self.antes.current if self.antes is not None else None,
+            limits={"minimum": self.limits.minimum, "maximum": self.limits.maximum},
+        )
+        return view
+
+    # -- the ante round (r 17.15-17.16) ----------------------------------------------------------
+    def open_betting(self, now: float) -> None:
+        super().open_betting(now)
+        self.closes_at = math.inf  # the ante round, not a countdown, closes the betting
+        order = canberra.ante_order(self.boxes(), self.marker)
+        chips = {a: self.chips.balance(a) for a in order}
+        self.antes = AnteRound(order, self.limits, chips, warned=self.warned)
+        self.broadcast({"type": "starting_marker", "round": self.round_no, "box": self.marker})
+        self._ask_next(now)
+
+    def _ask_next(self, now: float) -> None:
+        antes = self.antes
+        assert antes is not None
+        player = antes.ask_next()
+        while player is not None and player in antes.antes:  # anted out of order: it stands
+            player = antes.ask_next()
+        if player is None:
+            self.antes, self.ante_deadline = None, math.inf
+            self.close_betting()
+            return
+        box = next(b for b, a in self.owners.items() if a == player)
+        self.ante_deadline = now + self.table.decision_seconds
+        self.broadcast(
+            {
+                "type": "ante_turn",
+                "round": self.round_no,
+                "box": box,
+                "name": self.members[player].name if player in self.members else player,
+                "time_ms": int(self.table.decision_seconds * 1000),
+            }
+        )
+
+    def on_ante(self, cmd: TableCommand[wire.Wager]) -> None:
+        player = self._player(cmd, "wager")
+        if player is None or self.refuse_after_close(cmd.conn, "wager"):
+            return
+        m, antes = cmd.message, self.antes
+        if m.wager != "ante" or m.box not in player.boxes or antes is None or m.behind:
+            text = "in a tournament you ante on your own box (no other wager, r 17.3(a)(vii))"
+            self.error(cmd.conn, errors.WAGER_REFUSED, text, "wager", "tournament")
+            return
+        try:
+            outcome = antes.ante(player.account, m.amount)
+        except AnteError as exc:
+            text = ANTE_REFUSALS.get(exc.code, "that ante is refused")
+            bounds = {"min": self.limits.minimum, "max": self.limits.maximum}
+            self.error(cmd.conn, errors.WAGER_REFUSED, text, "wager", exc.code, bounds)
+            return
+        if outcome == "void":
+            text = "a further ante out of order is void (r 17.15): wait to be asked"
+            self.error(cmd.conn, errors.WAGER_REFUSED, text, "wager", "out_of_order")
+            return
+        if not self.lay_wager(player, cmd.conn, m.box, "ante", m.amount):
+            antes.antes.pop(player.account, None)
+            return
+        if outcome == "out_of_order":
+            self.broadcast({"type": "ante_warning", "box": m.box, "name": player.name})
+        elif antes.current == player.account:
+            self._ask_next(trio.current_time())  # the opportunity ends: the next is asked
+
+    def other_deadline(self) -> float:
+        return min(super().other_deadline(), self.ante_deadline)
+
+    def on_other_time(self, now: float) -> None:
+        super().on_other_time(now)
+        antes = self.antes
+        if antes is not None and now >= self.ante_deadline and antes.current is not None:
+            account = antes.current
+            member = self.members.get(account)
+            box = next(b for b, a in self.owners.items() if a == account)
+            if isinstance(member, Player) and account not in antes.antes:
+                antes.ante(account, min(self.limits.minimum, antes.chips[account]))
+                self.lay_wager(member, None, box, "ante", antes.antes[account])
+            self._ask_next(now)
+
+    def _pause(self, state: RoundState = "settled") -> None:
+        """The round is over: the marker moves on (r 17.15) and the tournament decides."""
+        super()._pause(state)
+        self.next_round_at = math.inf
+        if self.owners:
+            self.marker = canberra.next_marker(self.boxes(), self.marker)
+        self.move_off()
+        chips = {a: self.chips.balance(a) for a in self.members}
+        self.report(HandDone(self.number, {}, chips))
+
+    def on_proceed(self, item: Proceed) -> None:
+        if self.between_rounds:
+            self.next_round_at = trio.current_time()
+
+    def stop_playing(self, member: Member) -> None:
+        return None  # folds by the decision clock; off after the round
+
+    handlers: ClassVar[Mapping[type, Handler]] = {
+        **BankedTable.handlers,
+        wire.Leave: on_leave_seat,
+        wire.Wager: on_ante,
         SeatPlayer: TournamentSeats.on_seat_player,
         MoveOut: TournamentSeats.on_move_out,
         Proceed: on_proceed,

@@ -109,3 +109,79 @@ class PokerBot:
             await client.act(table, "call")
         else:
             await client.act(table, "fold")
+
+
+def canberra_sng(**more: Any) -> Conditions:
+    """A one-table Canberra Poker sit-and-go (2017 r 17) with few chips, so players drop
+    below the table minimum within a few rounds."""
+    text = f"""
+id = "{more.pop("id", "cp")}"
+name = "Canberra bots"
+game = "canberra-poker-2017"
+entry = "bots"
+sit_and_go = 7
+entry_fee = 2000
+commission = 200
+chips = {more.pop("chips", 300)}
+min_players = 7
+max_players = 7
+ties = "share"
+same_round = "share"
+prizes = ["60", "30", "10"]
+
+[limits]
+minimum = 50
+maximum = 100
+
+[[sessions]]
+name = "Session"
+tables = 1
+players_per_table = 7
+rounds = {more.pop("rounds", 60)}
+"""
+    return decode(text)
+
+
+class CanberraBot:
+    """Registers; antes the table minimum when asked (``rogue``: at once, out of order, in
+    every round), bets when it can, else folds."""
+
+    def __init__(self, url: str, name: str, tournament: str, rogue: bool = False) -> None:
+        self.url, self.name, self.tournament, self.rogue = url, name, tournament, rogue
+        self.client: Client | None = None
+        self.events: list[dict[str, Any]] = []
+        self.states: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+
+    async def run(self) -> None:
+        async with Client.connect(self.url, name=self.name) as client:
+            self.client = client
+            await client.register(self.tournament)
+            async for msg in client:
+                kind = msg["type"]
+                if kind == "tournament":
+                    self.states.append(msg)
+                elif kind == "error":
+                    self.errors.append(msg)
+                elif kind == "event":
+                    await self.on_event(client, msg["table"], msg["event"])
+
+    async def on_event(self, client: Client, table: str, ev: dict[str, Any]) -> None:
+        self.events.append(ev)
+        view = client.tables.get(table)
+        box = view.seat if view is not None else None
+        etype = ev["type"]
+        if etype == "betting_open" and self.rogue:
+            await self._ante(client, table, box)
+        elif etype == "ante_turn" and ev["box"] == box:
+            await self._ante(client, table, box)
+        elif etype == "decision" and ev["box"] == box:
+            verbs = [c["verb"] for c in ev["legal"]]
+            verb = "bet" if "bet" in verbs else "fold"
+            await client.decide(table, box, verb)
+
+    async def _ante(self, client: Client, table: str, box: int | None) -> None:
+        if box is not None:
+            await client.send(
+                {"type": "wager", "table": table, "box": box, "wager": "ante", "amount": 50}
+            )
