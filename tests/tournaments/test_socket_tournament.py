@@ -189,19 +189,19 @@ async def until(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
 async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
     """Start, break and resume, move a player, disqualify, award places: each applied
     between hands, each in the audit log."""
-    conditions = holdem(12, id="td", min_players=4)
+    conditions = holdem(11, id="td", min_players=4)
     config = server_config(conditions, minute=60.0, data=tmp_path)
     async with running_server(config) as server:
         runner = server.croupier.tournaments["td"]
         t = runner.tournament
         token = server.croupier.accounts.issue("tina", "Tina", role="tournament_director")
-        bots = [PokerBot(server.url, f"p{i}", "td", seed=i, passive=True) for i in range(12)]
+        bots = [PokerBot(server.url, f"p{i}", "td", seed=i, passive=True) for i in range(11)]
         async with trio.open_nursery() as nursery, Client.connect(server.url, token=token) as td:
             for bot in bots:
                 nursery.start_soon(bot.run)
-            await until(lambda: len(t.entries) == 12)
+            await until(lambda: len(t.entries) == 11)
             done = await director(td, "start_tournament")
-            assert "started with 12 players" in str(done["detail"])
+            assert "started with 11 players" in str(done["detail"])
             assert t.phase.value == "running" and len(runner.tables) == 2
             await until(lambda: min(tb.hand for tb in runner.tables.values()) >= 2)
             # a break: no table deals another hand, then the clock stops until resumed
@@ -215,16 +215,19 @@ async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
             await director(td, "resume_tournament")
             assert t.phase.value == "running"
             await until(lambda: sum(tb.hand for tb in runner.tables.values()) > sum(hands.values()))
-            # move a player to a free seat of the other table, between hands
-            mover = sorted(t.tables[0].players.items())[0][1]
-            free = min(set(range(1, 10)) - set(t.tables[1].players))
-            await director(td, "move_player", account=mover, limits={"table": 2, "seat": free})
+            # move a player from the table of six to a free seat of the table of five
+            big, small = sorted(t.tables, key=lambda tb: -len(tb.players))
+            assert (len(big.players), len(small.players)) == (6, 5)
+            mover = sorted(big.players.items())[0][1]
+            free = min(set(range(1, 10)) - set(small.players))
+            limits = {"table": small.number, "seat": free}
+            await director(td, "move_player", account=mover, limits=limits)
             mover_bot = next(b for b in bots if b.client and b.client.account == mover)
-            table_2 = runner.tables[2].id
-            await until(lambda: table_2 in mover_bot.client.tables)  # type: ignore[union-attr]
-            assert mover_bot.client.tables[table_2].seat == free  # type: ignore[union-attr]
+            target = runner.tables[small.number].id
+            await until(lambda: target in mover_bot.client.tables)  # type: ignore[union-attr]
+            assert mover_bot.client.tables[target].seat == free  # type: ignore[union-attr]
             # disqualify: out after the hand in play, chips out of play
-            victim = sorted(t.tables[1].players.items())[-1][1]
+            victim = sorted(big.players.items())[-1][1]
             await director(td, "disqualify", account=victim)
             await until(lambda: victim in runner.places)
             assert t.status[victim] == "out" and runner.chips.balance(victim) == 0
@@ -234,8 +237,8 @@ async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
             nursery.cancel_scope.cancel()
         assert t.phase.value == "complete" and runner.problems == []
         prizes = [prize or 0 for _, prize in runner.places.values()]
-        assert sum(prizes) == t.pool == 12 * 1000
-        assert len(runner.places) == 12
+        assert sum(prizes) == t.pool == 11 * 1000
+        assert len(runner.places) == 11
     # every control is in the audit log (the ledger's store), and so are the tournament's steps
     db = sqlite3.connect(tmp_path / LEDGER_FILE)
     notes = [json.loads(body) for (body,) in db.execute("SELECT body FROM notes ORDER BY at")]
@@ -246,4 +249,4 @@ async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
     journal = [ev for n in notes if n.get("tournament") == "td" for ev in n["events"]]
     kinds = {ev["type"] for ev in journal}
     assert {"tournament_seated", "tournament_disqualified", "tournament_place"} <= kinds
-    assert sum(ev["type"] == "tournament_seated" and ev["how"] == "ballot" for ev in journal) == 12
+    assert sum(ev["type"] == "tournament_seated" and ev["how"] == "ballot" for ev in journal) == 11
