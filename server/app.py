@@ -185,6 +185,10 @@ class Croupier:
         if any(isinstance(t, BankedTable | StadiumTable) for t in self.tables.values()):
             for key in ("house", "jackpot_contributed", "jackpot_paid"):
                 out[key] = sum(m[key] for m in per_table)
+        if self.tournaments:  # entry fees held: prize pools and tournament commission
+            out["tournaments"] = sum(
+                v for k, v in self.ledger.balances.items() if k.startswith("tournament:")
+            )
         return out
 
     def health(self) -> dict[str, Any]:

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 import trio
 
+from loadtest.tournament import TournamentBot
 from server.tournaments import canberra
 from server.tournaments.tables import chips_of
 from tests.server.helpers import running_server
-from tests.tournaments.helpers import CanberraBot, canberra_sng, server_config
+from tests.tournaments.helpers import canberra_sng, server_config
 
 START = 1_000_000
 
@@ -25,7 +26,7 @@ async def test_a_canberra_poker_session_to_its_places() -> None:
     async with running_server(server_config(conditions)) as server:
         runner = server.croupier.tournaments["cp"]
         t = runner.tournament
-        bots = [CanberraBot(server.url, f"cp{i}", "cp", rogue=i == 3) for i in range(7)]
+        bots = [TournamentBot(server.url, f"cp{i}", "cp", rogue=i == 3) for i in range(7)]
         with trio.fail_after(90):
             async with trio.open_nursery() as nursery:
                 for bot in bots:

@@ -22,11 +22,12 @@ import pytest
 import trio
 
 from clients.client import Client, ServerError
+from loadtest.tournament import TournamentBot
 from server.store import cli as ledger_cli
 from server.store.model import CASHIER
 from server.store.sqlite import LEDGER_FILE
 from tests.server.helpers import running_server
-from tests.tournaments.helpers import PokerBot, holdem, server_config
+from tests.tournaments.helpers import holdem, server_config
 
 START = 1_000_000  # each bot's starting balance (fast_config)
 
@@ -42,7 +43,7 @@ async def test_ninety_bots_play_a_ten_table_tournament_to_a_winner(
     config = server_config(conditions, data=tmp_path, minute=1.0)
     async with running_server(config) as server:
         runner = server.croupier.tournaments["bots"]
-        bots = [PokerBot(server.url, f"bot{i}", "bots", seed=i) for i in range(90)]
+        bots = [TournamentBot(server.url, f"bot{i}", "bots", seed=i) for i in range(90)]
         with trio.fail_after(150):
             async with trio.open_nursery() as nursery:
                 for bot in bots:
@@ -195,7 +196,7 @@ async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
         runner = server.croupier.tournaments["td"]
         t = runner.tournament
         token = server.croupier.accounts.issue("tina", "Tina", role="tournament_director")
-        bots = [PokerBot(server.url, f"p{i}", "td", seed=i, passive=True) for i in range(11)]
+        bots = [TournamentBot(server.url, f"p{i}", "td", seed=i, passive=True) for i in range(11)]
         async with trio.open_nursery() as nursery, Client.connect(server.url, token=token) as td:
             for bot in bots:
                 nursery.start_soon(bot.run)
