@@ -64,9 +64,14 @@ class Rulebook:
     same_round: SameRound | None  #: 2004 r 17.24: eliminated in the same round share
     #: a Canberra Poker sit-and-go may move players between tables (2017 r 17.3(a)(ii)(B))
     sit_and_go_moves: bool = False
+    #: an entrant may withdraw before seating, the commission kept (ACT r 19.4: "whether an
+    #: entrant withdraws or not"); Canberra Poker entries are non-refundable (r 17.23/17.26)
+    withdrawals: bool = False
 
 
-_ACT_POKER = Rulebook("ACT poker, seed 001 r 19", True, 10, False, True, None, None)
+_ACT_POKER = Rulebook(
+    "ACT poker, seed 001 r 19", True, 10, False, True, None, None, withdrawals=True
+)
 RULEBOOKS: Final[dict[str, Rulebook]] = {
     "holdem-act": _ACT_POKER,
     "omaha-act": _ACT_POKER,

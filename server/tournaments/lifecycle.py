@@ -242,6 +242,7 @@ class Tournament:
         self.phase = Phase.ANNOUNCED
         self._resume = Phase.RUNNING  #: the phase a break returns to
         self.entries: list[Entry] = []
+        self.withdrawn: list[Entry] = []  #: entries withdrawn (ACT r 19.4: commission kept)
         self.status: dict[str, Status] = {}
         self.buy_backs: dict[str, int] = {}
         self.reserves: list[str] = []
@@ -331,22 +332,31 @@ class Tournament:
         return step
 
     def unregister(self, player: str) -> Step:
-        """Withdraw an entry while entries are open: the entry fee and commission go back
-        to the wallet in full, as on a cancellation (r 17.23; our reading: docs/rulings.md)."""
+        """Withdraw an entry while entries are open, where the rules allow it: under ACT
+        r 19.4 the operator keeps the commission "whether an entrant withdraws or not", so
+        the fee less the commission goes back to the wallet (our reading: docs/rulings.md);
+        Canberra Poker entries are non-refundable (2017 r 17.23, 2004 r 17.26)."""
         self._require(Phase.REGISTERING)
+        if not self.conditions.rulebook.withdrawals:
+            raise TournamentError(
+                "non_refundable", "entries are non-refundable (2017 r 17.23, 2004 r 17.26)"
+            )
         if self.status.get(player) != "entered":
             raise TournamentError("not_entered", f"{player} has no entry to withdraw")
         step = Step()
         mine = [e for e in self.entries if e.player == player]
         self.entries = [e for e in self.entries if e.player != player]
+        self.withdrawn += mine
         del self.status[player]
         for e in mine:
-            self._refund(step, e)
-        step.events.append(Unregistered(player=player, refunded=sum(e.fee for e in mine)))
+            pool = e.fee - e.commission
+            self._transfer(step, self.pool_account, wallet(player), pool, "refund_entry_fee")
+        refunded = sum(e.fee - e.commission for e in mine)
+        step.events.append(Unregistered(player=player, refunded=refunded))
         return step
 
-    def _refund(self, step: Step, e: Entry) -> None:
-        pool = e.fee - e.commission
+    def _refund(self, step: Step, e: Entry, fee: bool = True) -> None:
+        pool = e.fee - e.commission if fee else 0
         self._transfer(step, self.pool_account, wallet(e.player), pool, "refund_entry_fee")
         self._transfer(
             step, self.commission_account, wallet(e.player), e.commission, "refund_commission"
@@ -739,7 +749,9 @@ class Tournament:
         step = Step()
         for e in self.entries:
             self._refund(step, e)
-        refunded = sum(e.fee for e in self.entries)
+        for e in self.withdrawn:  # their fee less commission went back when they withdrew
+            self._refund(step, e, fee=False)
+        refunded = sum(e.fee for e in self.entries) + sum(e.commission for e in self.withdrawn)
         step.events.append(Cancelled(reason=reason, refunded=refunded))
         self.tables = []
         self._to(Phase.CANCELLED)

@@ -52,6 +52,8 @@ def server_config(*conditions: Conditions, **kw: Any) -> ServerConfig:
         tournaments=conditions,
         tournament_minute=kw.pop("minute", 1.0),
         max_per_ip=500,
+        rate=1000.0,  # bots act at once: heads-up at the end is hundreds of hands a second
+        burst=2000.0,
         outbound_queue=4096,
         turn_time=kw.pop("turn_time", 5.0),
         **kw,

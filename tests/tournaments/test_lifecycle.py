@@ -182,6 +182,26 @@ def test_cancelled_mid_registration_refunds_every_fee_and_commission_r_17_23() -
         t.cancel("again")
 
 
+def test_a_withdrawal_keeps_the_commission_act_r_19_4_and_a_cancellation_returns_it() -> None:
+    t, books = entered(HOLDEM, 3)
+    player = next(iter(t.status))
+    step = books.book(t.unregister(player))
+    assert player not in t.status and step.events[-1].refunded == 10000  # type: ignore[attr-defined]
+    assert books.balances[f"wallet:{player}"] == -1000  # the commission kept
+    assert t.pool == 2 * 10000
+    with pytest.raises(TournamentError):
+        t.unregister(player)
+    books.book(t.cancel("called off"))  # r 17.23 spirit: every fee and commission back
+    assert all(v == 0 for v in books.balances.values())
+
+
+def test_canberra_poker_entries_are_non_refundable_r_17_23() -> None:
+    t, _ = entered(CP2004, 3)
+    with pytest.raises(TournamentError) as refused:
+        t.unregister(next(iter(t.status)))
+    assert refused.value.code == "non_refundable"
+
+
 def test_cancelled_mid_play_refunds_buy_backs_and_forfeits_too() -> None:
     t, books = entered(CP2017, 7)
     for p in ["p0", "p1", "p2", "p3", "p4", "p5"]:
