@@ -341,7 +341,8 @@ class Register(_Client, tag="register", frozen=True):
 
 
 class Unregister(_Client, tag="unregister", frozen=True):
-    """Withdraw this player's entry before seating: fee and commission refunded in full."""
+    """Withdraw this player's entry before seating where the rules allow it (ACT poker: the
+    fee less the commission back, ACT r 19.4; Canberra Poker entries are non-refundable)."""
 
     tournament: TableId
 
