@@ -607,8 +607,8 @@ class Tournament:
         out = canberra.below_minimum(chips, limits)
         if not out:
             return Step()
-        if len(out) == len(chips):
-            return self.end_session(chips)
+        if len(out) == len(chips):  # nobody can play another round, extra ones neither
+            return self.end_session(chips, extra_rounds=False)
         return self.eliminate({p: chips[p] for p in out})
 
     def buy_back(self, player: str, level: int | None = None) -> Step:
@@ -667,12 +667,14 @@ class Tournament:
         self._to(self._resume)
         return Step([BreakEnded()])
 
-    def end_session(self, chips: Mapping[str, int]) -> Step:
+    def end_session(self, chips: Mapping[str, int], extra_rounds: bool = True) -> Step:
         """The session's end with every remaining player's tournament chips: results by chip
         count (2017 r 17.3(a)(ix)). The best ``advance`` progress to the next session's
         ballot; the rest are out, tied where their chips are equal. A tie that decides
         progression, or (with ``ties = "extra_rounds"``) a paid place, needs extra rounds:
-        :class:`ExtraRounds`, and the session goes on (2004 r 17.23, 2017 r 17.3(a)(xii)(D))."""
+        :class:`ExtraRounds`, and the session goes on (2004 r 17.23, 2017 r 17.3(a)(xii)(D)).
+        Without ``extra_rounds`` (nobody can wager the table minimum, r 17.14) tied players
+        share: a tied group across the progression cut progresses whole (our reading)."""
         self._require(Phase.RUNNING)
         playing = self.playing
         if sorted(chips) != sorted(playing) or any(v < 0 for v in chips.values()):
@@ -685,7 +687,7 @@ class Tournament:
         groups = places.by_chips(chips, self._ballot_order())
         spec = self.conditions.sessions[self.session - 1]
         last = self.session == len(self.conditions.sessions)
-        tied = self._deciding_ties(groups, spec.advance, last)
+        tied = self._deciding_ties(groups, spec.advance, last) if extra_rounds else []
         if tied:
             return Step([ExtraRounds(players=tuple(tied))])
         step = Step()

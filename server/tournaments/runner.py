@@ -512,9 +512,9 @@ class TournamentRunner:
             trio.current_time() >= self.session_ends
         )
         session = t.session
-        if due:
-            step = t.end_session(chips)
-        else:
+        step = t.end_session(chips) if due else t.before_round(chips)
+        if due and t.phase is Phase.RUNNING and t.session == session:
+            self._apply(step)  # extra rounds (ties): r 17.14 still holds before each
             step = t.before_round(chips)
         for ev in step.events:  # out: off their tables before the next round
             if type(ev) is Eliminated:

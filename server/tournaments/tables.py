@@ -495,9 +495,11 @@ class CanberraTournamentTable(TournamentSeats, BankedTable):
             account = antes.current
             member = self.members.get(account)
             box = next(b for b, a in self.owners.items() if a == account)
+            minimum = self.limits.minimum
             if isinstance(member, Player) and account not in antes.antes:
-                antes.ante(account, min(self.limits.minimum, antes.chips[account]))
-                self.lay_wager(member, None, box, "ante", antes.antes[account])
+                if antes.chips[account] >= minimum:  # (below it: out before the round)
+                    antes.ante(account, minimum)
+                    self.lay_wager(member, None, box, "ante", minimum)
             self._ask_next(now)
 
     def _pause(self, state: RoundState = "settled") -> None:

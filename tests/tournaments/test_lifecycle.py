@@ -403,6 +403,17 @@ def test_canberra_seats_are_kept_for_the_session_r_17_7() -> None:
     assert seats() == before and len(before) == 18
 
 
+def test_nobody_can_wager_the_minimum_so_ties_share_without_extra_rounds_2004() -> None:
+    """2004 r 17.23 wants extra rounds for a tie, but when every player is below the table
+    minimum none can be played (r 17.14): the tied players share (our reading)."""
+    t, books = seated(CP2004, 14)
+    chips = {p: 3000 for p in t.playing}
+    assert isinstance(t.end_session(chips).events[0], ExtraRounds)  # a tie across the cut
+    step = books.book(t.before_round(dict.fromkeys(t.playing, 40)))  # all below 100
+    assert t.phase is Phase.SEATING and t.session == 2  # all fourteen progress together
+    assert len([e for e in step.events if isinstance(e, Seated)]) == 14
+
+
 def test_before_each_round_below_the_minimum_is_out_r_17_14() -> None:
     t, books = seated(CP2017, 7)
     a, b, c, *rest = t.playing
