@@ -294,6 +294,15 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
     def on_buy_in(self, cmd: TableCommand[wire.BuyIn]) -> None:
         self.error(cmd.conn, errors.NOT_SUPPORTED, "tournament chips are not bought", "buy_in")
 
+    def on_join_seat(self, cmd: TableCommand[wire.Join]) -> None:
+        """The base's join (a held seat resumes); a player back at its seat plays again."""
+        PokerTable.on_join(self, cmd)
+        seat = self.members.get(cmd.conn.account or "")
+        if isinstance(seat, Seat) and seat.conn is cmd.conn and seat.sitting_out:
+            if cmd.message.role == "player":
+                seat.sitting_out = False
+                self.broadcast({"type": "sat_in", "seat": seat.number, "wait_for_blind": False})
+
     def view_for(self, member: Member | None) -> dict[str, Any]:
         return self.tournament_view(super().view_for(member))
 
@@ -328,6 +337,7 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         **PokerTable.handlers,
         wire.Leave: on_leave_seat,
         wire.BuyIn: on_buy_in,
+        wire.Join: on_join_seat,
         SeatPlayer: TournamentSeats.on_seat_player,
         MoveOut: TournamentSeats.on_move_out,
         Proceed: on_proceed,

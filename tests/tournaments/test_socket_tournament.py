@@ -26,6 +26,7 @@ from loadtest.tournament import TournamentBot
 from server.store import cli as ledger_cli
 from server.store.model import CASHIER
 from server.store.sqlite import LEDGER_FILE
+from server.tables.poker import Seat
 from tests.server.helpers import running_server
 from tests.tournaments.helpers import holdem, server_config
 
@@ -251,3 +252,29 @@ async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
     kinds = {ev["type"] for ev in journal}
     assert {"tournament_seated", "tournament_disqualified", "tournament_place"} <= kinds
     assert sum(ev["type"] == "tournament_seated" and ev["how"] == "ballot" for ev in journal) == 11
+
+
+@pytest.mark.trio
+async def test_a_player_away_is_blinded_and_plays_again_when_back() -> None:
+    """A tournament seat is kept through a disconnect (it sits out, still dealt in: ACT
+    6.3); the player's ``hello`` lists the table, and joining it resumes the seat."""
+    conditions = holdem(2, id="rc", sit_and_go=2, prizes=["100"])
+    async with running_server(server_config(conditions, grace=0.2)) as server:
+        runner = server.croupier.tournaments["rc"]
+        async with Client.connect(server.url, name="bob") as bob:
+            async with Client.connect(server.url, name="ann") as ann:
+                await ann.register("rc")
+                token, account = ann.token, ann.account or ""
+                await bob.register("rc")
+                await until(lambda: any(account in tb.members for tb in runner.tables.values()))
+            table = next(tb for tb in runner.tables.values() if account in tb.members)
+            await until(lambda: table.members[account].conn is None)
+            await trio.sleep(0.4)  # past the grace: the seat is kept, sitting out
+            seat = table.members[account]
+            assert isinstance(seat, Seat) and seat.sitting_out and account in table.members
+            async with Client.connect(server.url, token=token) as back:
+                assert back.welcome["seated"] == [table.id]
+                view = await back.join(table.id)
+                assert view.role == "player" and view.seat == seat.number
+                await until(lambda: not seat.sitting_out)
+            assert runner.tournament.status[account] == "playing"
