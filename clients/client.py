@@ -520,6 +520,11 @@ class Client:
         msg = {"type": "unregister", "tournament": tournament}
         return await self.request(msg, "tournament")
 
+    async def buy_back(self, tournament: str) -> Message:
+        """Re-enter after being eliminated, as the conditions allow; the ``tournament``
+        state (the new ``table`` and ``seat``)."""
+        return await self.request({"type": "buy_back", "tournament": tournament}, "tournament")
+
     async def ping(self, nonce: int = 0) -> Message:
         return await self.request({"type": "ping", "nonce": nonce}, "pong")
 

@@ -66,11 +66,14 @@ class TournamentBot:
         *,
         passive: bool = False,
         rogue: bool = False,
+        buy_back: bool = False,
     ) -> None:
         self.url, self.name, self.tournament = url, name, tournament
         self.rng = random.Random(seed)
         self.passive = passive  # poker: check or call the blind, never raise
         self.rogue = rogue
+        self.buy_back = buy_back  # buys back once when eliminated, if play goes on
+        self.bought = False
         self.client: Client | None = None
         self.states: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []  # every table event (Canberra Poker)
@@ -90,6 +93,10 @@ class TournamentBot:
                 kind = msg["type"]
                 if kind == "tournament":
                     self.states.append(msg)
+                    if self.buy_back and not self.bought and msg["place"]:
+                        if msg["phase"] == "running" and msg["players_left"] >= 2:
+                            self.bought = True
+                            await client.send({"type": "buy_back", "tournament": msg["tournament"]})
                 elif kind == "error":
                     self.errors.append(msg)
                 elif kind == "turn" and msg["legal"]:

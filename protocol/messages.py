@@ -347,6 +347,13 @@ class Unregister(_Client, tag="unregister", frozen=True):
     tournament: TableId
 
 
+class BuyBack(_Client, tag="buy_back", frozen=True):
+    """Re-enter ``tournament`` after being eliminated, as its conditions allow (2017
+    r 17.3(a)(ii)(F)): the entry fee again, the entry's chips, a seat at the shortest table."""
+
+    tournament: TableId
+
+
 ClientMessage = (
     Hello
     | Lobby
@@ -378,6 +385,7 @@ ClientMessage = (
     | Tournaments
     | Register
     | Unregister
+    | BuyBack
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -410,6 +418,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "tournaments",
     "register",
     "unregister",
+    "buy_back",
 )
 
 

@@ -19,6 +19,7 @@ from protocol.errors import CloseCode
 from protocol.messages import (
     PROTOCOL_VERSION,
     Balance,
+    BuyBack,
     Cashier,
     CashierDone,
     Error,
@@ -98,7 +99,7 @@ class Router:
             rows = [r.info() for r in self.tournaments.values()]
             conn.send(TournamentList(rows))
             return
-        if isinstance(message, Register | Unregister):
+        if isinstance(message, Register | Unregister | BuyBack):
             self.to_tournament(conn, message, message.tournament)
             return
         table = self.tables.get(message.table)

@@ -313,11 +313,32 @@ class TournamentRunner:
                     self._begin()
             elif isinstance(m, wire.Unregister):
                 self._apply(t.unregister(account), conn)
+            elif isinstance(m, wire.BuyBack):
+                self.buy_back(conn, account)
             elif isinstance(m, wire.Operator):
                 self.on_director(conn, m)
         except TournamentError as exc:
             ref = str(type(m).__struct_config__.tag)  # type: ignore[attr-defined]  # a wire message
             self._refuse(conn, ref, errors.TOURNAMENT_REFUSED, str(exc), exc.code)
+
+    def buy_back(self, conn: Connection, account: str) -> None:
+        """An eliminated player re-enters as the conditions allow (2017 r 17.3(a)(ii)(F)):
+        the fee from the wallet, the entry's chips, the seat the lifecycle drew."""
+        fee = self.conditions.entry_fee
+        if self.ledger.balance(account) < fee or not self.ledger.can_move:
+            text = "the wallet does not cover the entry fee"
+            code = errors.INSUFFICIENT_FUNDS if self.ledger.can_move else errors.STORE_UNAVAILABLE
+            self._refuse(conn, "buy_back", code, text)
+            return
+        t = self.tournament
+        step = t.buy_back(account, self.level + 1 if self.conditions.levels else None)
+        seat = next(e for e in step.events if type(e) is Seated)
+        self.chips.move(CASHIER, wallet(account), t.chips[account], "tournament_chips", None)
+        self.places.pop(account, None)
+        self.at[account] = seat.table
+        self.names[account] = conn.name
+        self._seat(account, seat.table, seat.seat)
+        self._apply(step, conn)
 
     def _refuse(
         self, conn: Connection, ref: str, code: str, text: str, reason: str | None = None

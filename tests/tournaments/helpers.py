@@ -42,6 +42,7 @@ tables = {tables or -(-players // 9)}
 players_per_table = 9
 
 {levels}
+{more.pop("extra", "")}
 """
     return decode(text)
 

@@ -278,3 +278,34 @@ async def test_a_player_away_is_blinded_and_plays_again_when_back() -> None:
                 assert view.role == "player" and view.seat == seat.number
                 await until(lambda: not seat.sitting_out)
             assert runner.tournament.status[account] == "playing"
+
+
+@pytest.mark.trio
+async def test_buy_backs_as_the_conditions_allow() -> None:
+    """2017 r 17.3(a)(ii)(F) / the conditions: an eliminated player buys back once (the fee
+    again, the entry's chips, a seat at the shortest table); the pool grows by it and is paid
+    out in full; the chips issued grow by it and are conserved."""
+    extra = "[buy_backs]\nper_player = 1\nlast_session = 1\nlast_level = 12"
+    conditions = holdem(9, id="bb", sit_and_go=9, min_players=3, extra=extra)
+    async with running_server(server_config(conditions)) as server:
+        runner = server.croupier.tournaments["bb"]
+        t = runner.tournament
+        bots = [TournamentBot(server.url, f"bb{i}", "bb", i, buy_back=True) for i in range(9)]
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for bot in bots:
+                    nursery.start_soon(bot.run)
+                await until(lambda: runner.over)
+                nursery.cancel_scope.cancel()
+        bought = [e for e in t.entries if e.number > 9]
+        assert bought and len(t.entries) == 9 + len(bought) == 9 + sum(b.bought for b in bots)
+        assert t.pool == len(t.entries) * 1000 == sum(p or 0 for _, p in runner.places.values())
+        assert t.issued == len(t.entries) * 1000 == -runner.chips.balances[CASHIER]
+        assert runner.problems == [] and len(runner.places) == 9
+        assert any(d.how == "buy_back" for d in t.draws)
+        ledger = server.croupier.ledger
+        for bot in bots:
+            account = bot.client.account if bot.client else None
+            assert account is not None
+            paid = 1100 * sum(1 for e in t.entries if e.player == account)
+            assert ledger.balance(account) == START - paid + (runner.places[account][1] or 0)
