@@ -503,6 +503,14 @@ class Tournament:
         cents, :mod:`server.tournaments.places`)."""
         return list(dict.fromkeys(d.player for d in self.draws))
 
+    def mark(self, table: int, marker: int) -> None:
+        """Table ``table``'s marker is now at seat ``marker`` (the button after a hand, or
+        the Canberra Poker starting marker): moves that keep position use it."""
+        self.tables = [
+            balancing.Table(t.number, t.seats, t.players, marker) if t.number == table else t
+            for t in self.tables
+        ]
+
     def rebalance(self) -> Step:
         """Between hands: break surplus tables and balance the rest
         (:mod:`server.tournaments.balancing`); the moves are journalled as draws. Nothing

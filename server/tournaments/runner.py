@@ -500,6 +500,8 @@ class TournamentRunner:
         self.held.add(item.number)
         if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
             return
+        if item.marker is not None:
+            t.mark(item.number, item.marker)
         if not self.conditions.rulebook.poker:
             self._round_of_play()
             return

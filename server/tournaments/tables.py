@@ -98,6 +98,7 @@ class HandDone:
     number: int
     busted: Mapping[str, int]
     chips: Mapping[str, int]
+    marker: int | None = None  #: the button (poker) or starting marker after the hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +262,7 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
                 self.moving.pop(account, None)
                 self.vacate(seat, "eliminated")
         self.move_off()
-        self.report(HandDone(self.number, busted, self.stacks()))
+        self.report(HandDone(self.number, busted, self.stacks(), self.designated))
 
     def stacks(self) -> dict[str, int]:
         return {s.account: self.stake(s) for s in self.seats.values()}
@@ -520,7 +521,7 @@ class CanberraTournamentTable(TournamentSeats, BankedTable):
             self.marker = canberra.next_marker(self.boxes(), self.marker)
         self.move_off()
         chips = {a: self.chips.balance(a) for a in self.members}
-        self.report(HandDone(self.number, {}, chips))
+        self.report(HandDone(self.number, {}, chips, self.marker))
 
     def on_proceed(self, item: Proceed) -> None:
         if self.between_rounds:

@@ -429,3 +429,10 @@ def test_before_each_round_below_the_minimum_is_out_r_17_14() -> None:
     assert t.phase is Phase.COMPLETE
     with pytest.raises(TournamentError):
         seated(HOLDEM, 18)[0].before_round({})
+
+
+def test_the_tables_report_their_marker_for_moves_that_keep_position() -> None:
+    t, _ = seated(HOLDEM, 18)
+    number = t.tables[0].number
+    t.mark(number, 5)
+    assert t.tables[0].marker == 5 and all(tb.marker != 5 or tb.number == number for tb in t.tables)
