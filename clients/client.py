@@ -520,6 +520,11 @@ class Client:
         msg = {"type": "unregister", "tournament": tournament}
         return await self.request(msg, "tournament")
 
+    async def reserve(self, tournament: str) -> Message:
+        """Go on the reserve list (nothing paid until given a seat); the ``tournament``
+        state."""
+        return await self.request({"type": "reserve", "tournament": tournament}, "tournament")
+
     async def buy_back(self, tournament: str) -> Message:
         """Re-enter after being eliminated, as the conditions allow; the ``tournament``
         state (the new ``table`` and ``seat``)."""

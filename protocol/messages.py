@@ -347,6 +347,13 @@ class Unregister(_Client, tag="unregister", frozen=True):
     tournament: TableId
 
 
+class Reserve(_Client, tag="reserve", frozen=True):
+    """Go on ``tournament``'s reserve list (r 17.10): nothing is paid now; at the start a
+    reserve here takes the seat of an entrant who is not, paying the entry fee then."""
+
+    tournament: TableId
+
+
 class BuyBack(_Client, tag="buy_back", frozen=True):
     """Re-enter ``tournament`` after being eliminated, as its conditions allow (2017
     r 17.3(a)(ii)(F)): the entry fee again, the entry's chips, a seat at the shortest table."""
@@ -386,6 +393,7 @@ ClientMessage = (
     | Register
     | Unregister
     | BuyBack
+    | Reserve
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -419,6 +427,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "register",
     "unregister",
     "buy_back",
+    "reserve",
 )
 
 

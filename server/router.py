@@ -32,6 +32,7 @@ from protocol.messages import (
     Ping,
     Pong,
     Register,
+    Reserve,
     TournamentList,
     Tournaments,
     Unregister,
@@ -99,7 +100,7 @@ class Router:
             rows = [r.info() for r in self.tournaments.values()]
             conn.send(TournamentList(rows))
             return
-        if isinstance(message, Register | Unregister | BuyBack):
+        if isinstance(message, Register | Unregister | BuyBack | Reserve):
             self.to_tournament(conn, message, message.tournament)
             return
         table = self.tables.get(message.table)

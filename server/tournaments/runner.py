@@ -315,6 +315,9 @@ class TournamentRunner:
                 self._apply(t.unregister(account), conn)
             elif isinstance(m, wire.BuyBack):
                 self.buy_back(conn, account)
+            elif isinstance(m, wire.Reserve):
+                self.names[account] = conn.name
+                self._apply(t.reserve(account), conn)
             elif isinstance(m, wire.Operator):
                 self.on_director(conn, m)
         except TournamentError as exc:
@@ -416,9 +419,12 @@ class TournamentRunner:
         are issued, the tables open and deal."""
         t = self.tournament
         for player in [p for p, s in t.status.items() if s == "entered"]:
-            conn = self.host.connection(player)
-            if conn is not None and not conn.closing.is_set():
+            if self._here(player):
                 self._apply(t.take_seat(player))
+            elif t.session == 1:  # r 17.10-17.11: a reserve here takes the absent's seat
+                reserve = next((r for r in t.reserves if self._may_pay(r)), None)
+                if reserve is not None:
+                    self._apply(t.substitute(player, reserve))
         try:
             self._apply(t.start())
         except TournamentError as exc:
@@ -479,6 +485,14 @@ class TournamentRunner:
             report=self.submit,
             limits=limits,
         )
+
+    def _here(self, account: str) -> bool:
+        conn = self.host.connection(account)
+        return conn is not None and not conn.closing.is_set()
+
+    def _may_pay(self, account: str) -> bool:
+        """A reserve connected now whose wallet covers the entry fee."""
+        return self._here(account) and self.ledger.balance(account) >= self.conditions.entry_fee
 
     def _seat(self, player: str, number: int, seat: int) -> None:
         conn = self.host.connection(player)

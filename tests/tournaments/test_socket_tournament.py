@@ -309,3 +309,39 @@ async def test_buy_backs_as_the_conditions_allow() -> None:
             assert account is not None
             paid = 1100 * sum(1 for e in t.entries if e.player == account)
             assert ledger.balance(account) == START - paid + (runner.places[account][1] or 0)
+
+
+@pytest.mark.trio
+async def test_a_reserve_takes_the_seat_of_an_absent_entrant() -> None:
+    """r 17.9-17.11: an entrant not there at the start forfeits (the fee stays in the
+    pool); a reserve who is there takes the seat and pays the fee then."""
+    conditions = holdem(3, id="rs", sit_and_go=3, prizes=["100"])
+    async with running_server(server_config(conditions)) as server:
+        runner = server.croupier.tournaments["rs"]
+        t = runner.tournament
+        ledger = server.croupier.ledger
+        async with Client.connect(server.url, name="ann") as ann:
+            await ann.register("rs")
+            absent = ann.account or ""
+        await until(lambda: runner.host.connection(absent) is None)
+        async with (
+            Client.connect(server.url, name="carl") as carl,
+            Client.connect(server.url, name="bob") as bob,
+            Client.connect(server.url, name="dan") as dan,
+        ):
+            state = await carl.reserve("rs")
+            assert not state["registered"] and ledger.balance(carl.account or "") == START
+            await bob.register("rs")
+            await dan.register("rs")  # the third entry: the sit-and-go seats and starts
+            await until(lambda: t.phase.value == "running")
+            assert t.status[absent] == "forfeited" and t.status[carl.account or ""] == "playing"
+            assert ledger.balance(carl.account or "") == START - 1100
+            assert ledger.balance(absent) == START - 1100  # the fee stays (r 17.9)
+            assert t.pool == 4 * 1000
+            assert any(d.how == "reserve" and d.player == carl.account for d in t.draws)
+            tables = runner.tables.values()
+            await until(lambda: any(carl.account in tb.members for tb in tables))
+            snapshot = await carl.recv()
+            while snapshot["type"] != "snapshot":
+                snapshot = await carl.recv()
+            assert snapshot["role"] == "player"
