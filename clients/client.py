@@ -279,6 +279,8 @@ class Client:
         self.welcome: Message = {}
         self.tables: dict[str, TableView] = {}
         self.balance: int | None = None
+        #: the last ``tournament`` state message of each tournament (protocol/README.md)
+        self.tournament_state: dict[str, Message] = {}
         self._pending: deque[Message] = deque()
         self._unbatched: deque[Message] = deque()  # the rest of the last events frame
         self.url: str | None = None
@@ -376,6 +378,8 @@ class Client:
         kind = message.get("type")
         if kind == "balance":
             self.balance = message["balance"]
+        elif kind == "tournament":
+            self.tournament_state[message["tournament"]] = message
         elif kind == "snapshot":
             self.tables[message["table"]] = TableView(message)
         elif kind in ("event", "turn", "left"):
@@ -557,6 +561,30 @@ class Client:
             if event and event.get("type") == "dev_forced" and reply.get("table") == table:
                 return int(event["round"])
             self._pending.append(reply)
+
+    # -- tournaments (protocol/README.md, "Tournaments") ------------------------------------
+    async def tournaments(self) -> list[Message]:
+        """The tournaments with their published conditions and where each stands."""
+        return (await self.request({"type": "tournaments"}, "tournaments"))["tournaments"]
+
+    async def register(self, tournament: str) -> Message:
+        """Enter a tournament (the entry fee leaves the wallet); its ``tournament`` state."""
+        return await self.request({"type": "register", "tournament": tournament}, "tournament")
+
+    async def unregister(self, tournament: str) -> Message:
+        """Withdraw the entry before seating (refunded in full); the ``tournament`` state."""
+        msg = {"type": "unregister", "tournament": tournament}
+        return await self.request(msg, "tournament")
+
+    async def reserve(self, tournament: str) -> Message:
+        """Go on the reserve list (nothing paid until given a seat); the ``tournament``
+        state."""
+        return await self.request({"type": "reserve", "tournament": tournament}, "tournament")
+
+    async def buy_back(self, tournament: str) -> Message:
+        """Re-enter after being eliminated, as the conditions allow; the ``tournament``
+        state (the new ``table`` and ``seat``)."""
+        return await self.request({"type": "buy_back", "tournament": tournament}, "tournament")
 
     async def ping(self, nonce: int = 0) -> Message:
         return await self.request({"type": "ping", "nonce": nonce}, "pong")

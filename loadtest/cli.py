@@ -26,11 +26,13 @@ from rich.console import Console
 from rich.live import Live
 
 from loadtest import report as rep
-from loadtest import stadium
+from loadtest import stadium, tournament
 from loadtest.runner import LoadTestError, RunSpec, lobby, run
 from loadtest.server_proc import GAME_OPTIONS, LocalServer, fetch_health, tables_toml
 from loadtest.stats import Stats
 from server.cli import OneLineParser
+from server.tournaments.conditions import ConditionsError
+from server.tournaments.conditions import load as load_conditions
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
@@ -98,6 +100,23 @@ def parser() -> argparse.ArgumentParser:
     )
     st.add_argument("--terminals", type=int, default=100, help="terminals (default 100)")
     st.add_argument("--rounds", type=int, default=5, help="rounds per terminal (default 5)")
+    tg = p.add_argument_group("tournament mode: bots register and play a tournament to the end")
+    tg.add_argument(
+        "--tournament",
+        type=Path,
+        metavar="FILE",
+        help="register --players bots to the tournament of this conditions file (the server "
+        "runs it: croupier serve --tournament FILE, or --serve) and play it to the end, "
+        "at most --duration seconds",
+    )
+    tg.add_argument("--players", type=int, default=9, help="bots that register (default 9)")
+    tg.add_argument(
+        "--tournament-minute",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="with --serve: seconds in a minute of the tournament's clock (default 1)",
+    )
     g = p.add_argument_group("a server of the load test's own (--serve)")
     g.add_argument(
         "--serve",
@@ -148,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.stadium:
         return stadium_mode(args, console)
+    if args.tournament:
+        return tournament_mode(args, console)
     if not args.serve and not is_local(args.url) and not args.allow_remote:
         console.print(
             f"croupier loadtest: refusing non-local target {args.url} "
@@ -239,6 +260,53 @@ def stadium_mode(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0 if report["conserved"] and not report["refused"].get("internal") else 1
+
+
+def tournament_mode(args: argparse.Namespace, console: Console) -> int:
+    """``--tournament FILE --players N``: bots register and play it (loadtest/tournament.py)."""
+    try:
+        conditions = load_conditions(args.tournament)
+    except ConditionsError as exc:
+        console.print(f"croupier loadtest: {args.tournament}: {exc}")
+        return 2
+    if not args.serve and not is_local(args.url) and not args.allow_remote:
+        console.print(f"croupier loadtest: refusing non-local target {args.url}")
+        return 2
+    server: LocalServer | None = None
+    url = args.url
+    if args.serve:
+        extra = ["--tournament", str(args.tournament)]
+        extra += ["--tournament-minute", str(args.tournament_minute)]
+        extra += ["--max-per-ip", str(args.players + 16)]  # every bot on 127.0.0.1
+        server = LocalServer(
+            1,
+            2,
+            None,
+            turn_time=args.turn_time,
+            grace=args.grace,
+            round_pause=args.round_pause,
+            extra=extra,
+        )
+        url = server.start()
+        console.print(f"started croupier serve (pid {server.pid}) at {url}")
+    console.print(f"{args.players} bots register to {conditions.id} ({conditions.name})")
+    try:
+        outcome = trio.run(
+            tournament.run_players, url, conditions.id, args.players, args.seed or 1, args.duration
+        )
+        report = outcome.summary()
+        money = fetch_health(url)["money"]
+    finally:
+        if server is not None:
+            console.print(f"stopped the server (exit {server.stop()})")
+    held = sum(money.get(k, 0) for k in ("wallets", "stakes", "commission", "tournaments"))
+    held += money.get("house", 0) + money.get("jackpot_contributed", 0)
+    report["conserved"] = money["issued"] == held - money.get("jackpot_paid", 0)
+    console.print(json.dumps(report, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    ok = report["finished"] and report["conserved"] and not report["refused"].get("internal")
+    return 0 if ok else 1
 
 
 def _run(spec: RunSpec, console: Console, live: bool) -> dict[str, Any]:

@@ -58,6 +58,9 @@ NO_SUCH_ROUND = "no_such_round"  # a correction of a round the table no longer k
 # a deployment of several servers (server/directory.py)
 TABLE_ELSEWHERE = "table_elsewhere"  # another server serves the table: ``url`` says which
 TABLE_MOVING = "table_moving"  # the table's server is gone; another takes it over shortly
+# tournaments (server/tournaments/)
+UNKNOWN_TOURNAMENT = "unknown_tournament"  # no tournament has this id
+TOURNAMENT_REFUSED = "tournament_refused"  # the conditions or the phase refuse; ``reason`` says
 
 ERROR_CODES: dict[str, str] = {
     BAD_FRAME: "the frame is not a MessagePack map (or is a text frame)",
@@ -104,6 +107,8 @@ ERROR_CODES: dict[str, str] = {
     TABLE_ELSEWHERE: "another server of the deployment serves this table: reconnect to 'url'",
     TABLE_MOVING: "the table's server stopped; another takes the table over: retry shortly",
     NO_SUCH_ROUND: "the table keeps no settled round with that number to correct",
+    UNKNOWN_TOURNAMENT: "no tournament has this id",
+    TOURNAMENT_REFUSED: "the tournament's conditions or phase refuse that (see 'reason')",
 }
 
 

@@ -225,6 +225,15 @@ OperatorAction = Literal[
     "approve_jackpot",
     "suspend",
     "unsuspend",
+    # the Tournament Director's controls (``tournament``; server/tournaments/runner.py)
+    "start_tournament",
+    "pause_tournament",
+    "break_tournament",
+    "resume_tournament",
+    "move_player",
+    "disqualify",
+    "award_places",
+    "cancel_tournament",
 ]
 Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
@@ -244,6 +253,10 @@ class Operator(_Client, tag="operator", frozen=True):
     account: Account | None = None
     limits: dict[Annotated[str, msgspec.Meta(max_length=24)], Amount] = {}
     result: dict[Annotated[str, msgspec.Meta(max_length=24)], Any] = {}
+    #: the tournament a Tournament Director's control is for (``*_tournament``,
+    #: ``move_player`` with ``account`` and ``limits`` ``{table, seat}``, ``disqualify``,
+    #: ``award_places``; ``break_tournament`` with ``limits`` ``{minutes}``)
+    tournament: TableId | None = None
 
 
 class Logout(_Client, tag="logout", frozen=True):
@@ -313,6 +326,41 @@ class CloseBetting(_Client, tag="close_betting", frozen=True):
     table: TableId
 
 
+# -- tournaments (server/tournaments/; protocol/README.md, "Tournaments") --------------------
+
+
+class Tournaments(_Client, tag="tournaments", frozen=True):
+    """List the tournaments with their published conditions (answered by ``tournaments``)."""
+
+
+class Register(_Client, tag="register", frozen=True):
+    """Enter ``tournament`` (one entry per player, r 17.6): the entry fee leaves the wallet;
+    answered by a ``tournament`` state message."""
+
+    tournament: TableId
+
+
+class Unregister(_Client, tag="unregister", frozen=True):
+    """Withdraw this player's entry before seating where the rules allow it (ACT poker: the
+    fee less the commission back, ACT r 19.4; Canberra Poker entries are non-refundable)."""
+
+    tournament: TableId
+
+
+class Reserve(_Client, tag="reserve", frozen=True):
+    """Go on ``tournament``'s reserve list (r 17.10): nothing is paid now; at the start a
+    reserve here takes the seat of an entrant who is not, paying the entry fee then."""
+
+    tournament: TableId
+
+
+class BuyBack(_Client, tag="buy_back", frozen=True):
+    """Re-enter ``tournament`` after being eliminated, as its conditions allow (2017
+    r 17.3(a)(ii)(F)): the entry fee again, the entry's chips, a seat at the shortest table."""
+
+    tournament: TableId
+
+
 ClientMessage = (
     Hello
     | Lobby
@@ -341,6 +389,11 @@ ClientMessage = (
     | CashOut
     | EnterResult
     | CloseBetting
+    | Tournaments
+    | Register
+    | Unregister
+    | BuyBack
+    | Reserve
 )
 CLIENT_TYPES: tuple[str, ...] = (
     "hello",
@@ -370,6 +423,11 @@ CLIENT_TYPES: tuple[str, ...] = (
     "cash_out",
     "result",
     "close_betting",
+    "tournaments",
+    "register",
+    "unregister",
+    "buy_back",
+    "reserve",
 )
 
 
@@ -531,6 +589,53 @@ class CashierDone(_Server, tag="cashier"):
     repeated: bool
 
 
+class TournamentInfo(msgspec.Struct):
+    """One tournament in the lobby: its published conditions (the TOML file's fields, money
+    in cents, chips in tournament chips; 2017 r 17.2(b)) and where it stands."""
+
+    id: str
+    name: str
+    game: str
+    phase: str
+    entries: int
+    players_left: int
+    pool: int
+    conditions: dict[str, Any]
+
+
+class TournamentList(_Server, tag="tournaments"):
+    """Reply to ``tournaments``."""
+
+    tournaments: list[TournamentInfo]
+
+
+class TournamentState(_Server, tag="tournament"):
+    """Where ``tournament`` stands, for this player: sent on ``register``/``unregister``,
+    to every entrant when the phase, level or players left change, and to a player whose
+    table, seat or place changed. ``level`` is 1-based (0: not started); ``level_ms``: time
+    left in the level (the clock; null: no clock running), ``break_ms``: time left in a
+    break; ``table``/``seat``: where this player plays now (join that table: the seat is
+    taken for you); ``place``/``prize``: this player's finish (cents); ``events``: the
+    tournament events of this step (``tournament_seated`` ``how: moved``,
+    ``tournament_eliminated``, ``tournament_place``...)."""
+
+    tournament: str
+    phase: str
+    level: int
+    blinds: list[int]
+    level_ms: int | None
+    break_ms: int | None
+    players_left: int
+    entries: int
+    pool: int
+    registered: bool
+    table: str | None
+    seat: int | None
+    place: int | None
+    prize: int | None
+    events: list[dict[str, Any]]
+
+
 ServerMessage = (
     Welcome
     | LobbyList
@@ -546,4 +651,6 @@ ServerMessage = (
     | CashierDone
     | OperatorDone
     | HistoryRounds
+    | TournamentList
+    | TournamentState
 )

@@ -25,7 +25,16 @@ class BadToken(Exception):
 
 #: stadium tables (QLD Sch 19 s6; general.md §4) add the table staff who enter results:
 #: ``dealer``, ``stickperson`` and ``boxperson`` (craps, Sch 4 s24)
-ROLES = ("player", "cashier", "dealer", "stickperson", "boxperson", "supervisor", "manager")
+ROLES = (
+    "player",
+    "cashier",
+    "dealer",
+    "stickperson",
+    "boxperson",
+    "supervisor",
+    "manager",
+    "tournament_director",
+)
 #: roles that may read the operator status (``/status``)
 STAFF = frozenset({"cashier", "supervisor", "manager"})
 

@@ -67,6 +67,9 @@ from server.tables.blackjack import BlackjackTable
 from server.tables.connection import Connection
 from server.tables.poker import PokerTable
 from server.tables.stadium import StadiumTable
+from server.tournaments.conditions import ConditionsError
+from server.tournaments.conditions import load as load_conditions
+from server.tournaments.runner import TournamentRunner
 from server.waiting import WaitingLists
 
 if TYPE_CHECKING:  # coredis is imported only by a server on Redis
@@ -148,6 +151,11 @@ class Croupier:
         )
         self._nursery: trio.Nursery | None = None
         self._jackpots: Any = None
+        # tournaments (server/tournaments/runner.py): one task each, tables added as they open
+        self.tournaments: dict[str, TournamentRunner] = {
+            c.id: TournamentRunner(c, config, self.ledger, self) for c in config.tournaments
+        }
+        self.router.tournaments = self.tournaments
         self.connections: set[Connection] = set()
         meta = self.ledger.meta
         self.accounts.revoked |= {k.split(":", 1)[1] for k in meta if k.startswith("revoked:")}
@@ -241,6 +249,21 @@ class Croupier:
     def closing(self) -> bool:
         return self.router.closing
 
+    # -- the host of tournaments (server/tournaments/runner.py Host) -------------------------
+    def open_tournament_table(self, table: TableActor) -> None:
+        """A tournament opened a table: it joins the lobby and runs in the server's nursery."""
+        assert self._nursery is not None, "tables are added only while the server runs"
+        table.seat_index = self._seat_index
+        self.tables[table.id] = table
+        self.router.table_order[table.id] = len(self.router.table_order)
+        self._nursery.start_soon(table.run)
+
+    def remove_table(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+
+    def connection(self, account: str) -> Connection | None:
+        return self.router.by_account.get(account)
+
     # -- money (for /status and conservation tests) -----------------------------------------
     def money(self) -> dict[str, int]:
         per_table = [t.money() for t in self.tables.values()]
@@ -253,6 +276,10 @@ class Croupier:
         if any(isinstance(t, BankedTable | StadiumTable) for t in self.tables.values()):
             for key in ("house", "jackpot_contributed", "jackpot_paid"):
                 out[key] = sum(m[key] for m in per_table)
+        if self.tournaments:  # entry fees held: prize pools and tournament commission
+            out["tournaments"] = sum(
+                v for k, v in self.ledger.balances.items() if k.startswith("tournament:")
+            )
         return out
 
     def health(self) -> dict[str, Any]:
@@ -384,6 +411,8 @@ async def serve(
             nursery.start_soon(store.keep_alive, croupier.ledger.instance)
         for table in list(croupier.tables.values()):
             await croupier.start_table(table)
+        for runner in croupier.tournaments.values():
+            await nursery.start(runner.run)
         ws_server = await nursery.start(_ws_serve_partial(croupier, host, port, config))
         bound = ws_server.listeners[0].socket.getsockname()[1]
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)
@@ -647,6 +676,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="let a dev-mode server (no --secret) use --redis (tests only)",
     )
+    parser.add_argument(
+        "--tournament",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="run the tournament of this conditions file (TOML, docs/tournaments/; repeat "
+        "for more): in the lobby at once, registration open",
+    )
+    parser.add_argument(
+        "--tournament-minute",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds in a minute of the tournaments' clock: levels and breaks (default 60)",
+    )
     args = parser.parse_args(argv)
     secret = os.environ.get("CROUPIER_SECRET") or None
     if args.secret_file is not None:
@@ -671,7 +716,8 @@ def main(argv: list[str] | None = None) -> int:
                 rules_for(t.game, dict(t.options))
             elif issubclass(kind, BankedTable | StadiumTable):
                 kind.check_config(t)
-    except (ConfigError, ScenarioError) as exc:
+        tournaments = tuple(load_conditions(p) for p in args.tournament)
+    except (ConfigError, ScenarioError, ConditionsError) as exc:
         print(f"croupier serve: {exc}", file=sys.stderr)
         return 2
     config = ServerConfig(
@@ -700,6 +746,8 @@ def main(argv: list[str] | None = None) -> int:
         directory=args.directory,
         lease=args.lease,
         advertise=args.advertise,
+        tournaments=tournaments,
+        tournament_minute=args.tournament_minute,
     )
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     failed: list[BaseException] = []

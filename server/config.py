@@ -90,6 +90,10 @@ class ServerConfig:
     directory: bool = False
     lease: float = DEFAULT_LEASE
     advertise: str | None = None
+    #: tournaments (server/tournaments/conditions.py ``Conditions``), each run by its own task
+    tournaments: tuple[Any, ...] = ()
+    #: seconds in a minute of the tournaments' clock (levels, breaks); tests shorten it
+    tournament_minute: float = 60.0
 
     @property
     def dev(self) -> bool:

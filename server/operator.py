@@ -17,6 +17,9 @@ control                   roles       effect
 ``approve_jackpot``       manager     jackpot wagers reopen after an outage (ACT 2017
                                       r 14.5; tables with ``jackpot_reopen = "approval"``)
 ``suspend``/``unsuspend`` manager     an account's tokens refused, its seats vacated
+``start_tournament`` ...  tournament  a tournament's controls (``tournament``): start,
+                          director,   pause / break / resume, move a player, disqualify,
+                          manager     award places, cancel (refunds): TOURNAMENT_ACTIONS
 ========================  ==========  =====================================================
 
 Every operator message, applied or refused, is appended to the audit log in the ledger's
@@ -49,6 +52,22 @@ ALLOWED: Final[dict[str, frozenset[str]]] = {
     "manager": MANAGER_ACTIONS,
 }
 ACCOUNT_ACTIONS: Final = frozenset({"suspend", "unsuspend"})
+#: the Tournament Director's controls (issue 15; server/tournaments/runner.py), sent with
+#: ``tournament``; a manager may use them too
+TOURNAMENT_ACTIONS: Final = frozenset(
+    {
+        "start_tournament",
+        "pause_tournament",
+        "break_tournament",
+        "resume_tournament",
+        "move_player",
+        "disqualify",
+        "award_places",
+        "cancel_tournament",
+    }
+)
+ALLOWED["tournament_director"] = TOURNAMENT_ACTIONS
+ALLOWED["manager"] = MANAGER_ACTIONS | TOURNAMENT_ACTIONS
 
 
 def allowed(role: str, action: str) -> bool:

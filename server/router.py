@@ -20,6 +20,7 @@ from protocol.errors import CloseCode
 from protocol.messages import (
     PROTOCOL_VERSION,
     Balance,
+    BuyBack,
     Cashier,
     CashierDone,
     Error,
@@ -31,6 +32,11 @@ from protocol.messages import (
     OperatorDone,
     Ping,
     Pong,
+    Register,
+    Reserve,
+    TournamentList,
+    Tournaments,
+    Unregister,
     Unwait,
     Wait,
     Welcome,
@@ -72,6 +78,8 @@ class Router:
         self.waiting = waiting if waiting is not None else WaitingLists({})
         #: a deployment (server/directory.py): every table's owner, for the lobby and joins
         self.directory: Directory | None = None
+        #: tournament id -> its runner (server/tournaments/runner.py), set by the server
+        self.tournaments: dict[str, Any] = {}
 
     def route(self, conn: Connection, message: Any) -> Awaitable[None] | None:
         """Handle one valid message: session and lobby here, table messages to the table.
@@ -105,6 +113,13 @@ class Router:
             return None
         if isinstance(message, Operator):
             self.operate(conn, message)
+            return None
+        if isinstance(message, Tournaments):
+            rows = [r.info() for r in self.tournaments.values()]
+            conn.send(TournamentList(rows))
+            return None
+        if isinstance(message, Register | Unregister | BuyBack | Reserve):
+            self.to_tournament(conn, message, message.tournament)
             return None
         table = self.tables.get(message.table)
         if table is None and self.directory is not None and not self.closing:
@@ -309,6 +324,10 @@ class Router:
                 )
             )
             return
+        if m.action in operator.TOURNAMENT_ACTIONS:
+            operator.audit(self.ledger, who, conn.role, m, "sent to the tournament")
+            self.to_tournament(conn, m, m.tournament or "")
+            return
         if m.action in operator.ACCOUNT_ACTIONS:
             if m.account is None:
                 raise ProtocolError(errors.BAD_MESSAGE, f"{m.action} needs an account")
@@ -325,6 +344,16 @@ class Router:
             return
         operator.audit(self.ledger, who, conn.role, m, "sent to the table")
         table.submit(TableCommand(conn, m))
+
+    def to_tournament(self, conn: Connection, message: Any, tournament: str) -> None:
+        """A tournament message to its runner's inbox (server/tournaments/runner.py)."""
+        runner = self.tournaments.get(tournament)
+        if runner is None:
+            ref = str(type(message).__struct_config__.tag)
+            text = f"no tournament {tournament!r}"
+            conn.send(Error(code=errors.UNKNOWN_TOURNAMENT, message=text, ref=ref))
+            return
+        runner.submit(TableCommand(conn, message))
 
     def suspend(self, account: str, on: bool, reason: str) -> None:
         """Suspend (or lift): the account's tokens are refused; its connection is closed and

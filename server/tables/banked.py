@@ -160,6 +160,8 @@ class BankedTable(WindowTable):
     """A table of one banked game (see the module docstring)."""
 
     kind = "banked"
+    #: a wager's reply includes the wallet balance (not at a table played in tournament chips)
+    sends_balance: ClassVar[bool] = True
 
     def __init__(self, table: TableConfig, config: ServerConfig, ledger: Ledger) -> None:
         super().__init__(table, config, ledger)
@@ -487,44 +489,53 @@ class BankedTable(WindowTable):
         if spec.limits == "jackpot" and m.amount and not self.jackpot_open:
             self.error(cmd.conn, errors.JACKPOT_UNAVAILABLE, UNAVAILABLE_TEXT, "wager")
             return
-        old = self.layout.get(m.box, {})
-        new = with_wager(old, m.wager, m.amount)
+        self.lay_wager(player, cmd.conn, m.box, m.wager, m.amount)
+
+    def lay_wager(
+        self, player: Player, conn: Connection | None, box: int, wager: str, amount: int
+    ) -> bool:
+        """Put a wager checked for the window on the layout (or change or withdraw it):
+        the rules' limits, then the money; refusals go to ``conn``. True when laid."""
+        old = self.layout.get(box, {})
+        new = with_wager(old, wager, amount)
         if new:
             try:
-                validate_wagers(self.spec, self.options, {m.box: new})
+                validate_wagers(self.spec, self.options, {box: new})
             except IllegalAction as exc:
-                self.error(
-                    cmd.conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts
-                )
-                return
+                if conn is not None:
+                    self.error(
+                        conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts
+                    )
+                return False
         try:
             delta = self._layout_money(new) - self._layout_money(old)
-            balance = self.books.wager(player.account, m.box, delta)
+            balance = self.books.wager(player.account, box, delta)
         except InsufficientFunds as exc:
-            self.error(
-                cmd.conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager", amounts=exc.amounts()
-            )
-            return
+            if conn is not None:
+                self.error(
+                    conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager", amounts=exc.amounts()
+                )
+            return False
         if new:
-            self.layout[m.box] = new
-            self._take_box(player, m.box)
+            self.layout[box] = new
+            self._take_box(player, box)
         else:
-            self.layout.pop(m.box, None)
-        cmd.conn.send(Balance(balance))
-        self.wagers_made.append(
-            {"box": m.box, "wager": m.wager, "amount": m.amount, "at": time.time()}
-        )
+            self.layout.pop(box, None)
+        if conn is not None and self.sends_balance:
+            conn.send(Balance(balance))
+        self.wagers_made.append({"box": box, "wager": wager, "amount": amount, "at": time.time()})
         self.broadcast(
             {
                 "type": "wager_placed",
                 "round": self.round_no,
-                "box": m.box,
-                "wager": m.wager,
-                "amount": m.amount,
+                "box": box,
+                "wager": wager,
+                "amount": amount,
                 "name": player.name,
                 "box_wagers": dict(new),
             }
         )
+        return True
 
     def close_betting(self) -> None:
         """No more bets: the layout is frozen; coin-in, then the deal."""
@@ -783,7 +794,7 @@ class BankedTable(WindowTable):
                     f"box {m.box} may {', '.join(c.verb for c in found.choices)} now",
                 )
             cost = choice.resolve(m.amount) or 0
-            if cost > self.ledger.balance(player.account):
+            if cost > self.books.wallet_balance(player.account):
                 events = self._engine_decide(engine, found, "insufficient", None)
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
@@ -792,7 +803,8 @@ class BankedTable(WindowTable):
                 added = self._held(engine, m.box, found) - before
                 if added > 0:  # the wager the decision put on the layout (bet, play, war...)
                     balance = self.books.wager(player.account, m.box, added, self._place_of(found))
-                    cmd.conn.send(Balance(balance))
+                    if self.sends_balance:
+                        cmd.conn.send(Balance(balance))
         except IllegalAction as exc:
             self.error(
                 cmd.conn, errors.ILLEGAL_ACTION, exc.message, "decide", exc.code, exc.amounts

@@ -121,6 +121,11 @@ class Books:
     def balance(self, account: str) -> int:
         return self._ledger.balances.get(self._prefix + account, 0)
 
+    def wallet_balance(self, account: str) -> int:
+        """What the player's wallet holds: where this table's buy-ins and wagers come from
+        (a tournament table's books keep tournament chips: server/tournaments/tables.py)."""
+        return self._ledger.balance(account)
+
     @property
     def can_move(self) -> bool:
         """Whether money may move now (the ledger's store answers and lost nothing)."""

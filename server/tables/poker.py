@@ -486,7 +486,7 @@ class PokerTable(TableActor):
         deadline = min(self.turn_deadline, self.bank_at)
         for o in self.offers.values():
             deadline = min(deadline, o.expires)
-        if self.round is None and not self.closing and self._eligible_count() >= 2:
+        if self.round is None and self.may_deal() and self._eligible_count() >= 2:
             return min(deadline, self.next_round_at)
         return deadline
 
@@ -510,7 +510,7 @@ class PokerTable(TableActor):
             )
             self.broadcast({"type": "timed_out", "seat": seat_no, "verb": verb})
             self._after(events)
-        if self.round is None and not self.closing and now >= self.next_round_at:
+        if self.round is None and self.may_deal() and now >= self.next_round_at:
             self._start_round()
 
     def _gather(self) -> None:
@@ -781,6 +781,7 @@ class PokerTable(TableActor):
         stacks = {int(k): v for k, v in result.stacks.items()}
         taken = result.commission + result.fees
         owners = {n: self.seats[n].account for n in self.round_stakes}
+        before = self.round_stakes
         self.journal.settlement(
             {
                 "before": {str(n): v for n, v in self.round_stakes.items()},
@@ -802,6 +803,18 @@ class PokerTable(TableActor):
         self.phases.to(Phase.PAUSE)
         for seat in list(self.seats.values()):
             self._after_round(seat, seat.number in played)
+        self.hand_over(owners, before, stacks)
+
+    def hand_over(
+        self, owners: dict[int, str], before: dict[int, int], after: dict[int, int]
+    ) -> None:
+        """A hand was settled: the ``owners`` of the seats dealt in, their stacks
+        ``before`` and ``after`` it (a tournament table reports to its tournament)."""
+        return None
+
+    def may_deal(self) -> bool:
+        """Whether the next hand may start when due (a tournament holds its tables)."""
+        return not self.closing
 
     def _after_round(self, seat: Seat, played: bool) -> None:
         if seat.leaving:
@@ -819,6 +832,11 @@ class PokerTable(TableActor):
             seat.abstained = 0
         else:
             seat.abstained += 1
+        self.seat_rules(seat)
+
+    def seat_rules(self, seat: Seat) -> None:
+        """After a round, the cash table's rules that vacate a seat (a tournament table's
+        seats stay until the tournament moves or eliminates them)."""
         if self.rules.vacates_abstainers:
             if seat.abstained >= self.config.abstain_rounds:
                 self.vacate(seat, "abstained")  # ACT 18.8

@@ -46,7 +46,12 @@ def next_marker(boxes: Mapping[int, str], marker: int) -> int:
 
 
 class AnteError(ValueError):
-    """An ante the rules refuse: the message says why (one line)."""
+    """An ante the rules refuse: the message says why (one line); ``code`` for machines
+    (``not_in_round``, ``limits``, ``chips``, ``placed``)."""
+
+    def __init__(self, message: str, code: str = "ante") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 Outcome = Literal["placed", "changed", "out_of_order", "void"]
@@ -84,19 +89,22 @@ class AnteRound:
 
     def ante(self, player: str, amount: int) -> Outcome:
         if player not in self.order:
-            raise AnteError(f"{player} is not in this round")
+            raise AnteError(f"{player} is not in this round", "not_in_round")
         if not self.limits.minimum <= amount <= self.limits.maximum:
             raise AnteError(
-                f"an ante is {self.limits.minimum}..{self.limits.maximum} tournament chips"
+                f"an ante is {self.limits.minimum}..{self.limits.maximum} tournament chips",
+                "limits",
             )
         if amount > self.chips[player]:
-            raise AnteError(f"{player} has {self.chips[player]} tournament chips")
+            raise AnteError(f"{player} has {self.chips[player]} tournament chips", "chips")
         if player == self.current:
             changed = player in self.antes
             self.antes[player] = amount
             return "changed" if changed else "placed"
         if player in self.antes:
-            raise AnteError(f"{player}'s ante is placed and can no longer change (r 17.15)")
+            raise AnteError(
+                f"{player}'s ante is placed and can no longer change (r 17.15)", "placed"
+            )
         if player in self.warned:
             return "void"
         self.warned.add(player)

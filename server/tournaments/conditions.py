@@ -29,10 +29,12 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
+from server.errors import ScenarioError
+from server.games.poker.rules import STRUCTURES, rules_for
 from server.games.poker.rules import defaults as poker_defaults
 from server.money import dollars
 
@@ -62,9 +64,14 @@ class Rulebook:
     same_round: SameRound | None  #: 2004 r 17.24: eliminated in the same round share
     #: a Canberra Poker sit-and-go may move players between tables (2017 r 17.3(a)(ii)(B))
     sit_and_go_moves: bool = False
+    #: an entrant may withdraw before seating, the commission kept (ACT r 19.4: "whether an
+    #: entrant withdraws or not"); Canberra Poker entries are non-refundable (r 17.23/17.26)
+    withdrawals: bool = False
 
 
-_ACT_POKER = Rulebook("ACT poker, seed 001 r 19", True, 10, False, True, None, None)
+_ACT_POKER = Rulebook(
+    "ACT poker, seed 001 r 19", True, 10, False, True, None, None, withdrawals=True
+)
 RULEBOOKS: Final[dict[str, Rulebook]] = {
     "holdem-act": _ACT_POKER,
     "omaha-act": _ACT_POKER,
@@ -146,6 +153,8 @@ class Conditions(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_onl
     progression: str = ""  #: r 17.3(a)(ii)(C)-(E) in words (repechage, points, ...)
     buy_backs: BuyBacks = BuyBacks()
     levels: list[Level] = []
+    #: poker: the betting structure of the tournament's tables (None: the game's default)
+    structure: str | None = None
     limits: Limits | None = None
     jackpot_wagers: JackpotWagers = "none"
     player_groups: str = "none"
@@ -326,6 +335,8 @@ def _play(c: Conditions, book: Rulebook) -> list[str]:
             return [f"{c.game}: poker plays blind levels, not table limits"]
         if not c.levels:
             return [f"{c.game}: give the blind levels ([[levels]] blinds and minutes)"]
+        if c.structure is not None and c.structure not in STRUCTURES:
+            return [f"structure {c.structure!r} is not one of {', '.join(STRUCTURES)}"]
         count = len(poker_defaults(c.game)["blinds"])
         before = [0] * count
         for n, level in enumerate(c.levels, 1):
@@ -339,6 +350,11 @@ def _play(c: Conditions, book: Rulebook) -> list[str]:
             before = b
         if c.chips < c.levels[0].blinds[-1]:
             return ["chips: fewer than the first level's big blind"]
+        for n, level in enumerate(c.levels, 1):
+            try:
+                rules_for(c.game, table_options(c, level.blinds))
+            except ScenarioError as exc:
+                return [f"level {n}: {exc}"]
         return []
     if c.levels:
         return [f"{c.game}: Canberra Poker plays table limits, not blind levels"]
@@ -409,6 +425,36 @@ def _breaks(c: Conditions) -> list[str]:
         elif b.after_level is not None and not 1 <= b.after_level < len(c.levels):
             out.append(f"break {n}: after_level must be 1..{max(len(c.levels) - 1, 0)}")
     return out
+
+
+def table_options(c: Conditions, blinds: list[int], seats: int | None = None) -> dict[str, Any]:
+    """The poker options of a tournament table at a level with ``blinds``: tournament chips
+    (a chip is the unit), no commission on pots (ACT r 19: the operator's share is the
+    tournament commission), any stake of one chip or more plays (no top-up, no buy-in)."""
+    options: dict[str, Any] = {
+        "blinds": list(blinds),
+        "commission": "none",
+        "chip_unit": 1,
+        "min_table_stake": 1,
+        "max_seats": seats or c.sessions[0].players_per_table,
+    }
+    if c.structure is not None:
+        options["structure"] = c.structure
+    return options
+
+
+def banked_options(c: Conditions, session: int, seats: int) -> dict[str, Any]:
+    """The banked options of a Canberra Poker tournament table in session ``session``:
+    the session's table limits in tournament chips (r 17.3(a)(viii)), a box per seat, no
+    jackpot wager (r 17.3(a)(vii); 2004 r 17.18) and no payout cap in chips."""
+    limits = c.session_limits(session)
+    assert limits is not None
+    return {
+        "minimum": limits.minimum,
+        "maximum": limits.maximum,
+        "num_boxes": seats,
+        "max_payout": None,
+    }
 
 
 def tables_for(entries: int, session: Session) -> int:

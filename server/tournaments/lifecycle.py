@@ -109,6 +109,14 @@ class Entered(Event, frozen=True, kw_only=True):
     how: Literal["entry", "buy_back", "reserve"]
 
 
+class Unregistered(Event, frozen=True, kw_only=True):
+    """An entry withdrawn before seating: its fee and commission refunded in full."""
+
+    TYPE: ClassVar[str] = "tournament_unregistered"
+    player: str
+    refunded: int
+
+
 class Reserved(Event, frozen=True, kw_only=True):
     TYPE: ClassVar[str] = "tournament_reserved"
     player: str
@@ -159,6 +167,14 @@ class Eliminated(Event, frozen=True, kw_only=True):
     TYPE: ClassVar[str] = "tournament_eliminated"
     players: tuple[str, ...]
     first: int
+
+
+class Disqualified(Event, frozen=True, kw_only=True):
+    """The Tournament Director disqualified ``player``: out now, chips out of play."""
+
+    TYPE: ClassVar[str] = "tournament_disqualified"
+    player: str
+    chips: int
 
 
 class ExtraRounds(Event, frozen=True, kw_only=True):
@@ -226,6 +242,7 @@ class Tournament:
         self.phase = Phase.ANNOUNCED
         self._resume = Phase.RUNNING  #: the phase a break returns to
         self.entries: list[Entry] = []
+        self.withdrawn: list[Entry] = []  #: entries withdrawn (ACT r 19.4: commission kept)
         self.status: dict[str, Status] = {}
         self.buy_backs: dict[str, int] = {}
         self.reserves: list[str] = []
@@ -313,6 +330,37 @@ class Tournament:
         if self.conditions.sit_and_go == len(self.status):
             self._seat(step, list(self.status))
         return step
+
+    def unregister(self, player: str) -> Step:
+        """Withdraw an entry while entries are open, where the rules allow it: under ACT
+        r 19.4 the operator keeps the commission "whether an entrant withdraws or not", so
+        the fee less the commission goes back to the wallet (our reading: docs/rulings.md);
+        Canberra Poker entries are non-refundable (2017 r 17.23, 2004 r 17.26)."""
+        self._require(Phase.REGISTERING)
+        if not self.conditions.rulebook.withdrawals:
+            raise TournamentError(
+                "non_refundable", "entries are non-refundable (2017 r 17.23, 2004 r 17.26)"
+            )
+        if self.status.get(player) != "entered":
+            raise TournamentError("not_entered", f"{player} has no entry to withdraw")
+        step = Step()
+        mine = [e for e in self.entries if e.player == player]
+        self.entries = [e for e in self.entries if e.player != player]
+        self.withdrawn += mine
+        del self.status[player]
+        for e in mine:
+            pool = e.fee - e.commission
+            self._transfer(step, self.pool_account, wallet(player), pool, "refund_entry_fee")
+        refunded = sum(e.fee - e.commission for e in mine)
+        step.events.append(Unregistered(player=player, refunded=refunded))
+        return step
+
+    def _refund(self, step: Step, e: Entry, fee: bool = True) -> None:
+        pool = e.fee - e.commission if fee else 0
+        self._transfer(step, self.pool_account, wallet(e.player), pool, "refund_entry_fee")
+        self._transfer(
+            step, self.commission_account, wallet(e.player), e.commission, "refund_commission"
+        )
 
     def reserve(self, player: str) -> Step:
         """Put ``player`` on the reserve list: they pay only when given a seat (r 17.10)."""
@@ -455,6 +503,14 @@ class Tournament:
         cents, :mod:`server.tournaments.places`)."""
         return list(dict.fromkeys(d.player for d in self.draws))
 
+    def mark(self, table: int, marker: int) -> None:
+        """Table ``table``'s marker is now at seat ``marker`` (the button after a hand, or
+        the Canberra Poker starting marker): moves that keep position use it."""
+        self.tables = [
+            balancing.Table(t.number, t.seats, t.players, marker) if t.number == table else t
+            for t in self.tables
+        ]
+
     def rebalance(self) -> Step:
         """Between hands: break surplus tables and balance the rest
         (:mod:`server.tournaments.balancing`); the moves are journalled as draws. Nothing
@@ -509,6 +565,43 @@ class Tournament:
             self._complete(step, [self.playing])
         return step
 
+    def move(self, player: str, table: int, seat: int) -> Step:
+        """The Tournament Director moves ``player`` to a free ``seat`` of ``table`` (between
+        hands); journalled as a draw like the balancing moves."""
+        self._require(Phase.RUNNING, Phase.ON_BREAK)
+        where = self._where(player)
+        target = next((t for t in self.tables if t.number == table), None)
+        if where is None or self.status.get(player) != "playing":
+            raise TournamentError("not_playing", f"{player} is not playing in this session")
+        if target is None or not 1 <= seat <= target.seats or seat in target.players:
+            raise TournamentError("no_seat", f"table {table} has no free seat {seat}")
+        move = balancing.Move(player, where[0], where[1], table, seat)
+        self.tables = balancing.apply(self.tables, [move])
+        step = Step()
+        self._draw(
+            step, Seated(session=self.session, player=player, table=table, seat=seat, how="moved")
+        )
+        return step
+
+    def disqualify(self, player: str, chips: int) -> Step:
+        """The Tournament Director disqualifies ``player``, who held ``chips``: out now, as
+        if eliminated in a round of their own, and the chips leave play (our reading of the
+        conditions prevailing, ACT r 19.3; docs/rulings.md)."""
+        self._require(Phase.RUNNING, Phase.ON_BREAK)
+        if self.status.get(player) != "playing" or len(self.playing) < 2:
+            raise TournamentError("not_playing", f"{player} cannot be disqualified now")
+        resume = self.phase
+        self.phase = Phase.RUNNING  # an elimination, on a break too
+        try:
+            step = self.eliminate({player: chips})
+        finally:
+            if self.phase is Phase.RUNNING:
+                self.phase = resume
+        self.issued -= chips
+        self.chips.pop(player, None)
+        step.events.insert(0, Disqualified(player=player, chips=chips))
+        return step
+
     def before_round(self, chips: Mapping[str, int]) -> Step:
         """Canberra Poker, before each round of play with every remaining player's chips:
         those who cannot wager the table minimum are eliminated together (r 17.14). If that
@@ -522,8 +615,8 @@ class Tournament:
         out = canberra.below_minimum(chips, limits)
         if not out:
             return Step()
-        if len(out) == len(chips):
-            return self.end_session(chips)
+        if len(out) == len(chips):  # nobody can play another round, extra ones neither
+            return self.end_session(chips, extra_rounds=False)
         return self.eliminate({p: chips[p] for p in out})
 
     def buy_back(self, player: str, level: int | None = None) -> Step:
@@ -582,12 +675,14 @@ class Tournament:
         self._to(self._resume)
         return Step([BreakEnded()])
 
-    def end_session(self, chips: Mapping[str, int]) -> Step:
+    def end_session(self, chips: Mapping[str, int], extra_rounds: bool = True) -> Step:
         """The session's end with every remaining player's tournament chips: results by chip
         count (2017 r 17.3(a)(ix)). The best ``advance`` progress to the next session's
         ballot; the rest are out, tied where their chips are equal. A tie that decides
         progression, or (with ``ties = "extra_rounds"``) a paid place, needs extra rounds:
-        :class:`ExtraRounds`, and the session goes on (2004 r 17.23, 2017 r 17.3(a)(xii)(D))."""
+        :class:`ExtraRounds`, and the session goes on (2004 r 17.23, 2017 r 17.3(a)(xii)(D)).
+        Without ``extra_rounds`` (nobody can wager the table minimum, r 17.14) tied players
+        share: a tied group across the progression cut progresses whole (our reading)."""
         self._require(Phase.RUNNING)
         playing = self.playing
         if sorted(chips) != sorted(playing) or any(v < 0 for v in chips.values()):
@@ -600,7 +695,7 @@ class Tournament:
         groups = places.by_chips(chips, self._ballot_order())
         spec = self.conditions.sessions[self.session - 1]
         last = self.session == len(self.conditions.sessions)
-        tied = self._deciding_ties(groups, spec.advance, last)
+        tied = self._deciding_ties(groups, spec.advance, last) if extra_rounds else []
         if tied:
             return Step([ExtraRounds(players=tuple(tied))])
         step = Step()
@@ -663,12 +758,10 @@ class Tournament:
             raise TournamentError("wrong_phase", f"the tournament is {self.phase.value}")
         step = Step()
         for e in self.entries:
-            pool = e.fee - e.commission
-            self._transfer(step, self.pool_account, wallet(e.player), pool, "refund_entry_fee")
-            self._transfer(
-                step, self.commission_account, wallet(e.player), e.commission, "refund_commission"
-            )
-        refunded = sum(e.fee for e in self.entries)
+            self._refund(step, e)
+        for e in self.withdrawn:  # their fee less commission went back when they withdrew
+            self._refund(step, e, fee=False)
+        refunded = sum(e.fee for e in self.entries) + sum(e.commission for e in self.withdrawn)
         step.events.append(Cancelled(reason=reason, refunded=refunded))
         self.tables = []
         self._to(Phase.CANCELLED)

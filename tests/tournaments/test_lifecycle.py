@@ -182,6 +182,26 @@ def test_cancelled_mid_registration_refunds_every_fee_and_commission_r_17_23() -
         t.cancel("again")
 
 
+def test_a_withdrawal_keeps_the_commission_act_r_19_4_and_a_cancellation_returns_it() -> None:
+    t, books = entered(HOLDEM, 3)
+    player = next(iter(t.status))
+    step = books.book(t.unregister(player))
+    assert player not in t.status and step.events[-1].refunded == 10000  # type: ignore[attr-defined]
+    assert books.balances[f"wallet:{player}"] == -1000  # the commission kept
+    assert t.pool == 2 * 10000
+    with pytest.raises(TournamentError):
+        t.unregister(player)
+    books.book(t.cancel("called off"))  # r 17.23 spirit: every fee and commission back
+    assert all(v == 0 for v in books.balances.values())
+
+
+def test_canberra_poker_entries_are_non_refundable_r_17_23() -> None:
+    t, _ = entered(CP2004, 3)
+    with pytest.raises(TournamentError) as refused:
+        t.unregister(next(iter(t.status)))
+    assert refused.value.code == "non_refundable"
+
+
 def test_cancelled_mid_play_refunds_buy_backs_and_forfeits_too() -> None:
     t, books = entered(CP2017, 7)
     for p in ["p0", "p1", "p2", "p3", "p4", "p5"]:
@@ -383,6 +403,17 @@ def test_canberra_seats_are_kept_for_the_session_r_17_7() -> None:
     assert seats() == before and len(before) == 18
 
 
+def test_nobody_can_wager_the_minimum_so_ties_share_without_extra_rounds_2004() -> None:
+    """2004 r 17.23 wants extra rounds for a tie, but when every player is below the table
+    minimum none can be played (r 17.14): the tied players share (our reading)."""
+    t, books = seated(CP2004, 14)
+    chips = {p: 3000 for p in t.playing}
+    assert isinstance(t.end_session(chips).events[0], ExtraRounds)  # a tie across the cut
+    step = books.book(t.before_round(dict.fromkeys(t.playing, 40)))  # all below 100
+    assert t.phase is Phase.SEATING and t.session == 2  # all fourteen progress together
+    assert len([e for e in step.events if isinstance(e, Seated)]) == 14
+
+
 def test_before_each_round_below_the_minimum_is_out_r_17_14() -> None:
     t, books = seated(CP2017, 7)
     a, b, c, *rest = t.playing
@@ -398,3 +429,10 @@ def test_before_each_round_below_the_minimum_is_out_r_17_14() -> None:
     assert t.phase is Phase.COMPLETE
     with pytest.raises(TournamentError):
         seated(HOLDEM, 18)[0].before_round({})
+
+
+def test_the_tables_report_their_marker_for_moves_that_keep_position() -> None:
+    t, _ = seated(HOLDEM, 18)
+    number = t.tables[0].number
+    t.mark(number, 5)
+    assert t.tables[0].marker == 5 and all(tb.marker != 5 or tb.number == number for tb in t.tables)

@@ -1,0 +1,710 @@
+"""The tournament runner: one trio task owns one tournament, as one task owns one table.
+
+Theory of operation. A :class:`TournamentRunner` drives the pure
+:class:`~server.tournaments.lifecycle.Tournament` (the only place the rules of the
+tournament live) with what the lifecycle leaves to its caller:
+
+* **The clock.** Registration opens when the runner starts (the conditions were in the lobby
+  from the moment the server had them, 2017 r 17.2(b)); a scheduled tournament closes its
+  registration and seats by ballot at ``starts_at``; a sit-and-go seats when the N-th enters.
+  Blind levels rise on the clock (``minutes`` of each level; a minute is
+  ``ServerConfig.tournament_minute`` seconds), and the scheduled breaks (``after_level``)
+  stop dealing at each table's next hand end and resume when they are over (r 17.18). A
+  break stops the level clock.
+* **Money.** Every :class:`~server.tournaments.lifecycle.Step`'s transfers are booked in the
+  process's ledger (``server/store/ledger.py``): entry fees from the wallet to
+  ``tournament:ID:pool`` and ``tournament:ID:commission``, prizes from the pool to the
+  wallets, refunds on a cancellation. Each step's events are journalled in the ledger's
+  store as a note (``tournament:ID:...``): the ballot draws, the moves, the places.
+* **Chips.** Tournament chips are issued at the start of a session into each player's chips
+  wallet in the tournament's own chips ledger (a memory store, never money); the tables'
+  books post there (:mod:`server.tournaments.tables`). After every hand the runner checks
+  that the chips in play are exactly the chips issued.
+* **Tables.** At the start every table of the ballot is created on the one table layer
+  (:class:`~server.tournaments.tables.PokerTournamentTable`) in the server's nursery and its
+  players are seated. Each table reports every hand (:class:`HandDone`); the runner books
+  the eliminations, asks the lifecycle for the balancing moves (table breaking and
+  balancing, :mod:`server.tournaments.balancing`), sends each mover off its table
+  (:class:`MoveOut`, between that table's hands) and seats them at the new one when the old
+  one has let them go (:class:`Released`), then lets the reporting table deal again
+  (:class:`Proceed`, with the blinds of the level). A table with nobody left is closed.
+* **Players** see the tournament through ``tournament`` state messages
+  (:class:`protocol.messages.TournamentState`) and take part at its tables with the ordinary
+  poker messages. **The Tournament Director** (role ``tournament_director``) controls it
+  through the operator channel (``server/operator.py``, audited there).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import msgspec
+import trio
+
+from protocol import errors
+from protocol import messages as wire
+from server.cards import RandomSource, random_source
+from server.config import ServerConfig, TableConfig
+from server.store.ledger import Ledger
+from server.store.memory import MemoryStore
+from server.store.model import CASHIER, InsufficientFunds, wallet
+from server.tables.base import Shutdown, TableActor, TableCommand
+from server.tables.connection import Connection
+from server.tournaments.conditions import Conditions, banked_options, table_options
+from server.tournaments.lifecycle import (
+    Eliminated,
+    Finished,
+    Phase,
+    Seated,
+    Step,
+    Tournament,
+    TournamentError,
+)
+from server.tournaments.tables import (
+    CanberraTournamentTable,
+    HandDone,
+    MoveOut,
+    PokerTournamentTable,
+    Proceed,
+    Released,
+    SeatPlayer,
+    TournamentSeats,
+    chips_of,
+)
+
+log = logging.getLogger("croupier.tournaments")
+
+
+class Host(Protocol):
+    """What a runner needs of its server (``server/app.py``: the Croupier)."""
+
+    def open_tournament_table(self, table: TableActor) -> None: ...
+
+    def remove_table(self, table_id: str) -> None: ...
+
+    def connection(self, account: str) -> Connection | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Wake:
+    """Nothing but a wake-up (the clock changed)."""
+
+
+class TournamentRunner:
+    """One tournament in a server (see the module docstring)."""
+
+    def __init__(
+        self,
+        conditions: Conditions,
+        config: ServerConfig,
+        ledger: Ledger,
+        host: Host,
+        rng: RandomSource | None = None,
+    ) -> None:
+        self.conditions = conditions
+        self.id = conditions.id
+        self.config = config
+        self.ledger = ledger
+        self.host = host
+        self.tournament = Tournament(conditions, rng or random_source(None))
+        self.chips = Ledger(MemoryStore(), instance=f"chips-{conditions.id}")
+        self.tables: dict[int, TournamentSeats] = {}
+        self.at: dict[str, int] = {}  #: player -> the table they play at (or go to)
+        self.moving: dict[str, tuple[int, int]] = {}  #: player -> (table, seat) once released
+        self.held: set[int] = set()  #: tables waiting for the runner's Proceed
+        self.names: dict[str, str] = {}
+        self.places: dict[str, tuple[int, int | None]] = {}  #: player -> (place, prize)
+        self.level = 0  #: index in conditions.levels (0 before the start too)
+        self.level_ends = math.inf
+        self.level_left = 0.0  #: seconds left in the level while the clock is stopped
+        self.break_ends = math.inf
+        self.awarding = False  #: the director awards places once every table is between hands
+        #: a break (minutes, scheduled: ends by itself) that starts when every table is
+        #: between hands
+        self.pausing: tuple[int, bool] | None = None
+        self.starts = math.inf
+        self.rounds = 0  #: Canberra Poker: rounds of play in the session
+        self.session_ends = math.inf
+        self.notes = 0
+        self.problems: list[str] = []  #: chips not conserved (never expected)
+        #: table sizes after every round of eliminations and balancing (tests, /status)
+        self.sizes: list[list[int]] = []
+        self._public: tuple[Any, ...] = ()
+        self._send, self._inbox = trio.open_memory_channel[object](math.inf)
+
+    # -- called by tables, the router and jobs (sync, never blocks) -------------------------
+    def submit(self, item: object) -> None:
+        self._send.send_nowait(item)
+
+    @property
+    def over(self) -> bool:
+        return self.tournament.phase in (Phase.COMPLETE, Phase.CANCELLED)
+
+    @property
+    def minute(self) -> float:
+        return self.config.tournament_minute
+
+    # -- the task ----------------------------------------------------------------------------
+    async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        c = self.conditions
+        self._apply(self.tournament.open_registration())
+        if c.starts_at is not None:
+            wait = (c.starts_at - datetime.now(UTC)).total_seconds()
+            self.starts = trio.current_time() + max(0.0, wait)
+        task_status.started()
+        while True:
+            with trio.move_on_at(self.deadline()):
+                item = await self._inbox.receive()
+                self._step(item)
+            try:
+                self.on_time(trio.current_time())
+            except Exception:
+                log.exception("tournament %s: timer handling failed", self.id)
+
+    def _step(self, item: object) -> None:
+        try:
+            if isinstance(item, HandDone):
+                self.on_hand_done(item)
+            elif isinstance(item, Released):
+                self.on_released(item)
+            elif isinstance(item, TableCommand):
+                self.on_command(item.conn, item.message)
+        except Exception:  # a bug must not take the server down
+            log.exception("tournament %s: %r failed", self.id, item)
+            if isinstance(item, TableCommand):
+                item.conn.send(wire.Error(code=errors.INTERNAL, message="server error"))
+
+    def deadline(self) -> float:
+        return min(self.starts, self.level_ends, self.break_ends)
+
+    def on_time(self, now: float) -> None:
+        t = self.tournament
+        if now >= self.starts:
+            self.starts = math.inf
+            if t.phase is Phase.REGISTERING:
+                try:
+                    self._apply(t.close_registration())
+                except TournamentError as exc:
+                    self._apply(t.cancel(str(exc)))
+                    return
+                self._begin()
+        if now >= self.break_ends:
+            self.break_ends = math.inf
+            self._resume()
+        if now >= self.level_ends:
+            self._next_level(now)
+
+    # -- levels and breaks --------------------------------------------------------------------
+    @property
+    def blinds(self) -> list[int]:
+        levels = self.conditions.levels
+        return list(levels[self.level].blinds) if levels else []
+
+    def _level_seconds(self) -> float:
+        levels = self.conditions.levels
+        return levels[self.level].minutes * self.minute if levels else math.inf
+
+    def _next_level(self, now: float) -> None:
+        """The level is over: the next begins (the last lasts to the end); a break scheduled
+        after it starts now (r 17.18)."""
+        ended = self.level + 1
+        if self.level + 1 < len(self.conditions.levels):
+            self.level += 1
+        self.level_ends = now + self._level_seconds()
+        brk = next((b for b in self.conditions.breaks if b.after_level == ended), None)
+        if brk is not None and self.tournament.phase is Phase.RUNNING:
+            self._break(brk.minutes, scheduled=True)
+        self._publish(Step())
+
+    def _break(self, minutes: int, scheduled: bool = True) -> None:
+        """No table deals another hand; the break starts when every hand in play is over."""
+        self.pausing = (minutes, scheduled)
+        self._pause_if_ready()
+
+    def _pause_if_ready(self) -> None:
+        if self.pausing is None or not set(self.tables) <= self.held or self.moving:
+            return
+        minutes, scheduled = self.pausing
+        self.pausing = None
+        now = trio.current_time()
+        self._apply(self.tournament.pause(minutes))
+        self.level_left = max(0.0, self.level_ends - now)
+        self.level_ends = math.inf
+        self.break_ends = now + minutes * self.minute if scheduled else math.inf
+
+    def _resume(self) -> None:
+        if self.tournament.phase is not Phase.ON_BREAK:
+            return
+        self._apply(self.tournament.resume())
+        self.break_ends = math.inf
+        self.level_ends = trio.current_time() + self.level_left
+        for number in sorted(self.held):
+            self._proceed(number)
+
+    # -- money and the record -----------------------------------------------------------------
+    def _apply(self, step: Step, to: Connection | None = None) -> None:
+        """Book a step's transfers in the ledger, journal its events, tell the players."""
+        for tr in step.transfers:
+            self.ledger.move(tr.source, tr.target, tr.amount, tr.kind, None)
+        if step.transfers:
+            for account in {tr.source[7:] for tr in step.transfers if tr.source[:7] == "wallet:"}:
+                self._balance(account)
+            for account in {tr.target[7:] for tr in step.transfers if tr.target[:7] == "wallet:"}:
+                self._balance(account)
+        for ev in step.events:
+            if type(ev) is Eliminated:
+                for p in ev.players:
+                    self.places[p] = (ev.first, None)
+                    self.at.pop(p, None)
+                    self.moving.pop(p, None)  # out before it could move
+            elif type(ev) is Finished:
+                for p, prize in zip(ev.players, ev.prizes, strict=True):
+                    self.places[p] = (ev.first, prize)
+        if step.events:
+            self.notes += 1
+            self.ledger.note(
+                {
+                    "id": f"tournament:{self.id}:{self.ledger.instance}:{self.notes}",
+                    "tournament": self.id,
+                    "at": time.time(),
+                    "events": [ev.to_wire() for ev in step.events],
+                }
+            )
+        self._publish(step, to)
+
+    def _balance(self, account: str) -> None:
+        conn = self.host.connection(account)
+        if conn is not None:
+            conn.send(wire.Balance(self.ledger.balance(account)))
+
+    # -- players' messages ----------------------------------------------------------------------
+    def on_command(self, conn: Connection, m: object) -> None:
+        account = conn.account or ""
+        t = self.tournament
+        try:
+            if isinstance(m, wire.Register):
+                if not self.ledger.can_move:
+                    self._refuse(conn, "register", errors.STORE_UNAVAILABLE, self.ledger.why_not())
+                    return
+                fee = self.conditions.entry_fee
+                if self.ledger.balance(account) < fee:
+                    exc = InsufficientFunds(
+                        "the wallet does not cover the entry fee",
+                        self.ledger.balance(account),
+                        fee,
+                    )
+                    conn.send(
+                        wire.Error(
+                            code=errors.INSUFFICIENT_FUNDS,
+                            message=str(exc),
+                            ref="register",
+                            amounts=exc.amounts(),
+                        )
+                    )
+                    return
+                self.names[account] = conn.name
+                self._apply(t.register(account), conn)
+                if t.phase is Phase.SEATING:
+                    self._begin()
+            elif isinstance(m, wire.Unregister):
+                self._apply(t.unregister(account), conn)
+            elif isinstance(m, wire.BuyBack):
+                self.buy_back(conn, account)
+            elif isinstance(m, wire.Reserve):
+                self.names[account] = conn.name
+                self._apply(t.reserve(account), conn)
+            elif isinstance(m, wire.Operator):
+                self.on_director(conn, m)
+        except TournamentError as exc:
+            ref = str(type(m).__struct_config__.tag)  # type: ignore[attr-defined]  # a wire message
+            self._refuse(conn, ref, errors.TOURNAMENT_REFUSED, str(exc), exc.code)
+
+    def buy_back(self, conn: Connection, account: str) -> None:
+        """An eliminated player re-enters as the conditions allow (2017 r 17.3(a)(ii)(F)):
+        the fee from the wallet, the entry's chips, the seat the lifecycle drew."""
+        fee = self.conditions.entry_fee
+        if self.ledger.balance(account) < fee or not self.ledger.can_move:
+            text = "the wallet does not cover the entry fee"
+            code = errors.INSUFFICIENT_FUNDS if self.ledger.can_move else errors.STORE_UNAVAILABLE
+            self._refuse(conn, "buy_back", code, text)
+            return
+        t = self.tournament
+        step = t.buy_back(account, self.level + 1 if self.conditions.levels else None)
+        seat = next(e for e in step.events if type(e) is Seated)
+        self.chips.move(CASHIER, wallet(account), t.chips[account], "tournament_chips", None)
+        self.places.pop(account, None)
+        self.at[account] = seat.table
+        self.names[account] = conn.name
+        self._seat(account, seat.table, seat.seat)
+        self._apply(step, conn)
+
+    def _refuse(
+        self, conn: Connection, ref: str, code: str, text: str, reason: str | None = None
+    ) -> None:
+        conn.send(wire.Error(code=code, message=text, ref=ref, reason=reason))
+
+    # -- the Tournament Director (server/operator.py: role tournament_director) -------------------
+    def on_director(self, conn: Connection, m: wire.Operator) -> None:
+        t = self.tournament
+        action = m.action
+        if action == "start_tournament":
+            if t.phase not in (Phase.REGISTERING, Phase.SEATING):
+                raise TournamentError("wrong_phase", f"the tournament is {t.phase.value}")
+            if t.phase is Phase.REGISTERING:
+                self.starts = math.inf
+                self._apply(t.close_registration())
+            self._begin()
+            detail = f"started with {len(t.playing)} players"
+        elif action in ("pause_tournament", "break_tournament"):
+            minutes = int(m.limits.get("minutes", 0)) or 1
+            if t.phase is not Phase.RUNNING or self.pausing is not None:
+                raise TournamentError("wrong_phase", "no session is being played")
+            scheduled = action == "break_tournament"
+            self._break(minutes, scheduled)
+            detail = f"a break of {minutes} minutes" if scheduled else "paused until resumed"
+        elif action == "resume_tournament":
+            if t.phase is not Phase.ON_BREAK:
+                raise TournamentError("wrong_phase", "the tournament is not on a break")
+            self._resume()
+            detail = "play resumes"
+        elif action == "move_player":
+            player, table, seat = m.account or "", m.limits.get("table"), m.limits.get("seat")
+            if table is None or seat is None:
+                raise TournamentError("bad_move", "give limits {table, seat}")
+            self._moves(t.move(player, table, seat))
+            detail = f"{player} moves to table {table} seat {seat}"
+        elif action == "disqualify":
+            player = m.account or ""
+            if t.status.get(player) != "playing" or player not in self.at:
+                raise TournamentError("not_playing", f"{player} is not playing")
+            self.tables[self.at[player]].submit(MoveOut(player, "disqualified"))
+            detail = f"{player} is disqualified after the hand in play"
+        elif action == "award_places":
+            if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
+                raise TournamentError("wrong_phase", "no session is being played")
+            self.awarding = True
+            self._award_if_ready()
+            detail = "places by chip count once every table is between hands"
+        elif action == "cancel_tournament":
+            self._apply(t.cancel(m.reason))
+            self._close_tables()
+            detail = "cancelled: every entry fee and commission refunded"
+        else:
+            raise TournamentError("not_supported", f"{action} is not a tournament control")
+        conn.send(wire.OperatorDone(action, None, m.account, detail))
+
+    def _award_if_ready(self) -> None:
+        """The director's award of places: when no table has a hand in play, the places by
+        chip count (2017 r 17.3(a)(ix)) and the prizes."""
+        live = set(self.tables)
+        if not self.awarding or not live <= self.held or self.moving:
+            return
+        self.awarding = False
+        t = self.tournament
+        if t.phase is Phase.ON_BREAK:
+            self._apply(t.resume())
+        counts = {p: chips_of(self.chips, p) for p in t.playing}
+        self._apply(t.end_session(counts))
+        if self.over:
+            self._close_tables()
+
+    # -- the start ------------------------------------------------------------------------------
+    def _begin(self) -> None:
+        """Seats drawn: the players here take them (the others forfeit, r 17.9), the chips
+        are issued, the tables open and deal."""
+        t = self.tournament
+        for player in [p for p, s in t.status.items() if s == "entered"]:
+            if self._here(player):
+                self._apply(t.take_seat(player))
+            elif t.session == 1:  # r 17.10-17.11: a reserve here takes the absent's seat
+                reserve = next((r for r in t.reserves if self._may_pay(r)), None)
+                if reserve is not None:
+                    self._apply(t.substitute(player, reserve))
+        try:
+            self._apply(t.start())
+        except TournamentError as exc:
+            self._apply(t.cancel(str(exc)))
+            return
+        for name, left in list(self.chips.balances.items()):  # last session's chips: back
+            if name.startswith("wallet:") and left > 0:
+                self.chips.move(name, CASHIER, left, "chips_returned", None)
+        for player, chips in t.chips.items():
+            self.chips.move(CASHIER, wallet(player), chips, "tournament_chips", None)
+        self.rounds = 0
+        spec = self.conditions.sessions[t.session - 1]
+        minutes = spec.minutes * self.minute if spec.minutes else math.inf
+        self.session_ends = trio.current_time() + minutes
+        for table in t.tables:
+            actor = self._table(table.number, table.seats)
+            self.tables[table.number] = actor
+            self.host.open_tournament_table(actor)
+            for seat, player in sorted(table.players.items()):
+                self.at[player] = table.number
+                self._seat(player, table.number, seat)
+        self.level = 0
+        self.level_ends = trio.current_time() + self._level_seconds()
+        self._moves(t.rebalance())
+        self._publish(Step(), everyone=True)
+        for number in self.tables:
+            self._proceed(number)
+
+    def _table(self, number: int, seats: int) -> TournamentSeats:
+        """A table of the session on the one table layer: poker in chips with the level's
+        blinds, or Canberra Poker in chips at the session's table limits."""
+        c, session = self.conditions, self.tournament.session
+        ident = f"{self.id}.{number}" if session == 1 else f"{self.id}.{session}.{number}"
+        name = f"{c.name} table {number}"
+        turn = self.config.turn_time
+        limits = c.session_limits(session)
+        if limits is None:
+            options = table_options(c, self.blinds, seats)
+            config = TableConfig(id=ident[:32], game=c.game, name=name, options=options)
+            return PokerTournamentTable(
+                config,
+                self.config,
+                self.ledger,
+                number=number,
+                chips=self.chips,
+                report=self.submit,
+            )
+        options = banked_options(c, session, seats)
+        config = TableConfig(
+            id=ident[:32], game=c.game, name=name, options=options, decision_seconds=turn
+        )
+        return CanberraTournamentTable(
+            config,
+            self.config,
+            self.ledger,
+            number=number,
+            chips=self.chips,
+            report=self.submit,
+            limits=limits,
+        )
+
+    def _here(self, account: str) -> bool:
+        conn = self.host.connection(account)
+        return conn is not None and not conn.closing.is_set()
+
+    def _may_pay(self, account: str) -> bool:
+        """A reserve connected now whose wallet covers the entry fee."""
+        return self._here(account) and self.ledger.balance(account) >= self.conditions.entry_fee
+
+    def _seat(self, player: str, number: int, seat: int) -> None:
+        conn = self.host.connection(player)
+        name = self.names.get(player) or (conn.name if conn is not None else player)
+        self.tables[number].submit(SeatPlayer(player, name, seat, conn))
+
+    def _proceed(self, number: int) -> None:
+        t = self.tournament
+        table = self.tables.get(number)
+        if table is None or t.phase is not Phase.RUNNING or self.awarding or self.pausing:
+            self.held.add(number)
+            return
+        self.held.discard(number)
+        table.submit(Proceed(tuple(self.blinds)))
+
+    # -- the tables' reports --------------------------------------------------------------------
+    def on_hand_done(self, item: HandDone) -> None:
+        t = self.tournament
+        self.held.add(item.number)
+        if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
+            return
+        if item.marker is not None:
+            t.mark(item.number, item.marker)
+        if not self.conditions.rulebook.poker:
+            self._round_of_play()
+            return
+        if item.busted:
+            self._apply(t.eliminate(item.busted))
+            if self.over:
+                self._close_tables()
+                return
+        self._check_chips()
+        if t.phase is Phase.RUNNING:
+            self._moves(t.rebalance())
+        self.sizes.append(sorted(len(tb.players) for tb in t.tables))
+        self._close_broken()
+        self._award_if_ready()
+        self._pause_if_ready()
+        self._proceed(item.number)
+
+    def _round_of_play(self) -> None:
+        """Canberra Poker: every table has played the round. At the session's end (its
+        rounds or minutes) the results by chip count (r 17.3(a)(ix)); otherwise, before the
+        next round, the players below the table minimum are out (r 17.14); then every table
+        plays the next round (a break first if one is due)."""
+        t = self.tournament
+        if not set(self.tables) <= self.held or self.moving or self.pausing is not None:
+            self._pause_if_ready()
+            return
+        self.rounds += 1
+        spec = self.conditions.sessions[t.session - 1]
+        chips = {p: chips_of(self.chips, p) for p in t.playing}
+        due = (spec.rounds is not None and self.rounds >= spec.rounds) or (
+            trio.current_time() >= self.session_ends
+        )
+        session = t.session
+        step = t.end_session(chips) if due else t.before_round(chips)
+        if due and t.phase is Phase.RUNNING and t.session == session:
+            self._apply(step)  # extra rounds (ties): r 17.14 still holds before each
+            step = t.before_round(chips)
+        for ev in step.events:  # out: off their tables before the next round
+            if type(ev) is Eliminated:
+                for p in ev.players:
+                    if p in self.at and t.session == session:
+                        self.tables[self.at[p]].submit(MoveOut(p, "eliminated"))
+        self._apply(step)
+        if self.over:
+            self._close_tables()
+            return
+        if t.phase is Phase.SEATING:  # the next session: a new ballot, new tables
+            self._close_tables()
+            self.at = {}
+            after = next((b for b in self.conditions.breaks if b.after_session == session), None)
+            self._begin()
+            if after is not None:
+                self._break(after.minutes, scheduled=True)
+            return
+        for number in list(self.tables):
+            if not any(tb.number == number for tb in t.tables):
+                self._close(number)
+            else:
+                self._proceed(number)
+
+    def _moves(self, step: Step) -> None:
+        """Send each mover off its table; they sit at the new one once released."""
+        for ev in step.events:
+            if type(ev) is Seated and ev.how == "moved":
+                if ev.player in self.moving:  # still on its way: a new destination
+                    self.moving[ev.player] = (ev.table, ev.seat)
+                else:
+                    source = self.at[ev.player]
+                    self.moving[ev.player] = (ev.table, ev.seat)
+                    self.tables[source].submit(MoveOut(ev.player))
+                self.at[ev.player] = ev.table
+        self._apply(step)
+
+    def on_released(self, item: Released) -> None:
+        t = self.tournament
+        if item.reason == "disqualified":
+            chips = self.chips.balance(item.account)
+            self.chips.move(wallet(item.account), CASHIER, chips, "chips_removed", None)
+            self.at.pop(item.account, None)
+            self._apply(t.disqualify(item.account, chips))
+            if self.over:
+                self._close_tables()
+                return
+            if t.phase is Phase.RUNNING:
+                self._moves(t.rebalance())
+        else:
+            target = self.moving.pop(item.account, None)
+            if target is not None:
+                self._seat(item.account, *target)
+        self._close_broken()
+        self._award_if_ready()
+        self._pause_if_ready()
+
+    def _close_broken(self) -> None:
+        """Close the tables the balancing broke, once nobody sits there."""
+        live = {tb.number for tb in self.tournament.tables}
+        for number, table in list(self.tables.items()):
+            if number not in live and not table.members and number not in self.at.values():
+                self._close(number)
+
+    def _close(self, number: int) -> None:
+        table = self.tables.pop(number)
+        self.held.discard(number)
+        table.submit(Shutdown(trio.Event()))
+        self.host.remove_table(table.id)
+
+    def _close_tables(self) -> None:
+        """The tournament is over: the chips go home to the chips wallets, tables close."""
+        for number in list(self.tables):
+            self._close(number)
+        self.level_ends = self.break_ends = math.inf
+
+    def _check_chips(self) -> None:
+        """Every chip issued is at a table or in a chips wallet of a player still in."""
+        t = self.tournament
+        issued = -self.chips.balances.get(CASHIER, 0)
+        held = sum(v for k, v in self.chips.balances.items() if k != CASHIER)
+        out = [p for p, s in t.status.items() if s == "out" and chips_of(self.chips, p)]
+        if issued != t.issued or held != issued or out:
+            self.problems.append(f"chips: issued {issued}/{t.issued}, held {held}, out {out}")
+
+    # -- what players see -------------------------------------------------------------------------
+    def info(self) -> wire.TournamentInfo:
+        t, c = self.tournament, self.conditions
+        return wire.TournamentInfo(
+            id=self.id,
+            name=c.name,
+            game=c.game,
+            phase=t.phase.value,
+            entries=len(t.entries),
+            players_left=len(t.playing) if t.phase is not Phase.REGISTERING else len(t.status),
+            pool=t.pool,
+            conditions=msgspec.to_builtins(c),
+        )
+
+    def state_for(self, account: str, events: list[dict[str, Any]]) -> wire.TournamentState:
+        t = self.tournament
+        now = trio.current_time()
+        number = self.at.get(account) if t.status.get(account) == "playing" else None
+        table = self.tables.get(number) if number is not None else None
+        seat = None
+        if number is not None:
+            seat = next(
+                (
+                    s
+                    for tb in t.tables
+                    if tb.number == number
+                    for s, p in tb.players.items()
+                    if p == account
+                ),
+                None,
+            )
+        place, prize = self.places.get(account, (None, None))
+        return wire.TournamentState(
+            tournament=self.id,
+            phase=t.phase.value,
+            level=self.level + 1 if t.session else 0,
+            blinds=self.blinds,
+            level_ms=None if math.isinf(self.level_ends) else int((self.level_ends - now) * 1000),
+            break_ms=None if math.isinf(self.break_ends) else int((self.break_ends - now) * 1000),
+            players_left=len(t.playing),
+            entries=len(t.entries),
+            pool=t.pool,
+            registered=account in t.status,
+            table=table.id if table is not None else None,
+            seat=seat,
+            place=place,
+            prize=prize,
+            events=events,
+        )
+
+    def _publish(self, step: Step, to: Connection | None = None, everyone: bool = False) -> None:
+        """A ``tournament`` message to every entrant when what all see changed, else to the
+        players the step's events name (and to ``to``, who asked)."""
+        t = self.tournament
+        public = (t.phase, self.level, len(t.playing), len(t.entries))
+        events = [ev.to_wire() for ev in step.events]
+        if everyone or public != self._public:
+            self._public = public
+            accounts = set(t.status)
+        else:
+            accounts = set()
+            for ev in events:
+                accounts |= {v for k, v in ev.items() if k == "player" and isinstance(v, str)}
+                accounts |= {p for p in ev.get("players", ()) if isinstance(p, str)}
+        if to is not None and to.account:
+            accounts.add(to.account)
+        for account in sorted(accounts):
+            conn = to if to is not None and to.account == account else None
+            conn = conn or self.host.connection(account)
+            if conn is not None:
+                conn.send(self.state_for(account, events))
