@@ -58,9 +58,9 @@ TOURNEY_GEOMETRY = """() => {
 }"""
 
 
-def conditions() -> Conditions:
+def conditions(tournament: str = SNG) -> Conditions:
     """Four players on two tables of three, one-"minute" levels (the test's minute is short)."""
-    c = holdem(4, sit_and_go=4, tables=2, id=SNG, min_players=3)
+    c = holdem(4, sit_and_go=4, tables=2, id=tournament, min_players=3)
     session = msgspec.structs.replace(c.sessions[0], players_per_table=3)
     return msgspec.structs.replace(c, sessions=[session])
 
