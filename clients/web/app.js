@@ -450,6 +450,7 @@ function onEvent(ev) {
   if (t.stadium) return Stadium.onEvent(t, ev);
   if (t.banked) return onBankedEvent(t, ev);
   if (!t.poker) return logGeneric(t, type, ev);
+  if (window.Tournaments && Tournaments.onEvent(t, type, ev)) return;  // chips (tournaments.js)
   if (window.Room && Room.onEvent(t, type, ev)) return;  // pre-actions, time bank (room.js)
   const r = t.round;
   const rs = (n) => (r && r.seats[n]) || null;

@@ -8,7 +8,8 @@
 // Money (entry fee, commission, prize pool, prizes) is dollars; every amount at a tournament
 // table (stacks, bets, pots, blinds) is tournament chips: Tournaments.unit() is the unit of
 // the table in focus, which app.js's money / parseDollars / centsInput use.
-// Loaded after app.js, which calls Tournaments.handle / onLeft / refresh / lobbyRow / render.
+// Loaded after app.js, which calls Tournaments.handle / onEvent / onLeft / refresh / lobbyRow /
+// render (hooks), and Tournaments.unit() in money / parseDollars / centsInput.
 "use strict";
 
 const Tournaments = (() => {
@@ -136,6 +137,14 @@ const Tournaments = (() => {
     toast(msg.reason === "eliminated" ? "You are out of the tournament" +
       (s && s.place ? `: place ${s.place}.` : "; your place follows.")
       : `${t.info.name || t.id}: the table closed (${String(msg.reason).replace(/_/g, " ")}).`);
+    return true;
+  }
+
+  /** A tournament table's events with words of their own; true when handled here. */
+  function onEvent(t, type, ev) {
+    if (!isTourneyTable(t) || type !== "stake") return false;
+    if (t.seats[ev.seat]) t.seats[ev.seat].stake = ev.stake;  // seated by the tournament
+    addLog(t, `${seatName(t, ev.seat)} sits down with ${chips(ev.stake)} chips.`, "sys");
     return true;
   }
 
@@ -293,10 +302,10 @@ const Tournaments = (() => {
         (GAMES[r.game] || r.game) + (c.structure ? `, ${c.structure}` : ""),
         `Entry ${dollars(c.entry_fee)}`, `${chips(c.chips)} chips`,
         r.phase === "registering" || r.phase === "announced" ? startText(c)
-          : `${r.players_left} of ${r.entries} left`,
+          : ["running", "on_break"].includes(r.phase) ? `${r.players_left} of ${r.entries} left` : "",
         `${r.entries} of ${c.max_players} entered`, `Prize pool ${dollars(r.pool)}`,
       ];
-      el.querySelector(".tr-facts").textContent = facts.join(" \u00b7 ");
+      el.querySelector(".tr-facts").textContent = facts.filter(Boolean).join(" \u00b7 ");
       el.querySelector(".tr-me").textContent = meText(s, r);
       const acts = el.querySelector(".tr-actions");
       const button = (cls, text, onclick, primary = false) => {
@@ -427,6 +436,6 @@ const Tournaments = (() => {
   setInterval(tick, 250);
   setInterval(() => { if (!$("lobby").hidden) refresh(); }, 5000);
 
-  return { handle, onLeft, refresh, lobbyRow, render, unit, chips, parseChips };
+  return { handle, onEvent, onLeft, refresh, lobbyRow, render, unit, chips, parseChips };
 })();
 window.Tournaments = Tournaments;

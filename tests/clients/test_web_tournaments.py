@@ -110,6 +110,7 @@ def two_pages(browser: Any, http_url: str) -> dict[str, Any]:
         seen["bar"] = desk.locator("#tourney-bar").inner_text()
         seen["stack"] = desk.locator(".seat.mine .stack").inner_text()
         seen["wallet_playing"] = desk.locator("#balance").inner_text()
+        seen["log"] = desk.locator("#log").inner_text()
         seen["phone_table"] = phone.evaluate(GEOMETRY, "table")
         seen["phone_bar"] = phone.evaluate(TOURNEY_GEOMETRY)
         seen["desk_bar"] = desk.evaluate(TOURNEY_GEOMETRY)
@@ -122,6 +123,7 @@ def two_pages(browser: Any, http_url: str) -> dict[str, Any]:
         seen["notice"] = notice.inner_text()
         expect(desk.locator("#log")).to_contain_text("You were moved to table", timeout=10_000)
         seen["moved_table"] = desk.locator("#crumb-table").inner_text()
+        seen["moved_log"] = desk.locator("#log").inner_text()
         desk.screenshot(path=str(ARTIFACTS / "tournament-moved-1280x800.png"))
 
         # to the end: out or the winner, each page is back in the lobby with its place (and
@@ -196,13 +198,16 @@ async def test_browser_lists_registers_shows_the_clock_follows_a_move_and_the_pl
     assert "of 4 left" in seen["bar"] and "chips" in seen["bar"]
     assert "$" not in seen["stack"] and re.fullmatch(r"[\d,]+", seen["stack"].strip())
     assert seen["wallet_playing"] == "Wallet $9,989.00"
+    assert re.search(r"alice sits down with [\d,]+ chips\.", seen["log"]), seen["log"]
+    assert "$" not in seen["log"]
     for layout in ("phone_bar", "desk_bar"):
         assert seen[layout] == [], "\n".join(seen[layout])
     assert seen["phone_table"]["problems"] == [], "\n".join(seen["phone_table"]["problems"])
-    # the move: announced, and the page is at the new table
-    assert moved.get("to") and f"table {moved['to']}" in seen["notice"]
-    assert seen["moved_table"].endswith(f"table {moved['to']}")
-    assert moved["from"] != moved["to"]
+    # the move (the director's, or a balancing move right after it): announced, and the page
+    # is at the table it names
+    assert moved.get("done") and moved["from"] != moved["to"]
+    number = seen["moved_table"].rsplit(" ", 1)[1]
+    assert f"You were moved to table {number}, seat " in seen["moved_log"], seen["moved_log"]
     # the end: both pages show their places
     assert t.phase.value == "complete"
     assert set(seen["places"]) == {"desk", "phone"}, seen["places"]
