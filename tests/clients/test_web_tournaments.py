@@ -13,6 +13,7 @@ N"); at the end each page shows its place. Screenshots go to artifacts/.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 import msgspec
@@ -88,8 +89,9 @@ def register(page: Any) -> None:
     expect(me).to_contain_text(re.compile("You are registered|You play at"), timeout=10_000)
 
 
-def two_pages(browser: Any, http_url: str) -> dict[str, Any]:
-    """The desktop page (alice) and the phone page (pia), side by side in one browser."""
+def two_pages(browser: Any, http_url: str, paused: threading.Event) -> dict[str, Any]:
+    """The desktop page (alice) and the phone page (pia), side by side in one browser;
+    ``paused`` is set once both show the director's pause."""
     seen: dict[str, Any] = {"console_errors": []}
     ARTIFACTS.mkdir(exist_ok=True)
     with new_page(browser, DESKTOP, seen) as desk, new_page(browser, PHONE, seen) as phone:
@@ -139,6 +141,13 @@ def two_pages(browser: Any, http_url: str) -> dict[str, Any]:
         seen["moved_log"] = desk.locator("#log").inner_text()
         desk.screenshot(path=str(ARTIFACTS / "tournament-moved-1280x800.png"))
 
+        # the director pauses the tournament (every table between hands), then resumes it
+        for page in (desk, phone):
+            expect(page.locator("#tourney-bar .tb-clock")).to_have_text("Paused", timeout=30_000)
+        seen["paused"] = phone.locator("#tourney-bar").inner_text()
+        paused.set()
+        expect(desk.locator("#tourney-bar .tb-clock")).to_contain_text("Level ends in")
+
         # to the end: out or the winner, each page is back in the lobby with its place (and
         # its prize once the tournament is complete)
         places: dict[str, str] = {}
@@ -168,6 +177,7 @@ async def test_browser_lists_registers_shows_the_clock_follows_a_move_and_the_pl
         director = server.croupier.accounts.issue("tina", "Tina", role="tournament_director")
         bots = [PokerBot(server.url, f"bot{i}", SNG, seed=i) for i in range(2)]
         moved: dict[str, Any] = {}
+        paused = threading.Event()
 
         async def director_moves_alice() -> None:
             while len(t.entries) < 2 or len(t.status) < 2:  # both pages registered
@@ -192,12 +202,19 @@ async def test_browser_lists_registers_shows_the_clock_follows_a_move_and_the_pl
                     },
                     "operator",
                 )
-            moved["from"], moved["to"] = here, there.number
+                moved["from"], moved["to"] = here, there.number
+                for action in ("pause_tournament", "resume_tournament"):
+                    await td.request(
+                        {"type": "operator", "action": action, "tournament": SNG, "reason": "test"},
+                        "operator",
+                    )
+                    while not paused.is_set():  # both pages saw the pause
+                        await trio.sleep(0.1)
 
         with trio.fail_after(120):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(director_moves_alice)
-                seen = await chromium.run(two_pages, server.http_url)
+                seen = await chromium.run(two_pages, server.http_url, paused)
                 nursery.cancel_scope.cancel()
     assert seen["console_errors"] == []
     # the lobby: the published conditions, money in dollars, chips as chips
@@ -220,6 +237,7 @@ async def test_browser_lists_registers_shows_the_clock_follows_a_move_and_the_pl
     assert moved.get("done") and moved["from"] != moved["to"]
     number = seen["moved_table"].rsplit(" ", 1)[1]
     assert f"You were moved to table {number}, seat " in seen["moved_log"], seen["moved_log"]
+    assert "Paused" in seen["paused"] and "of 4 left" in seen["paused"]
     # the end: both pages show their places
     assert t.phase.value == "complete"
     assert set(seen["places"]) == {"desk", "phone"}, seen["places"]
