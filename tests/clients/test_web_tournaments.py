@@ -7,7 +7,8 @@ withdraws and registers again: refunded in full), two bots fill it, and the tour
 everyone. Each page shows the bar over its table (level, blinds, the level's clock, players
 left) with the table's amounts in chips and the wallet in dollars; the Tournament Director
 moves the desktop player to the other table and the page follows ("you were moved to table
-N"); at the end each page shows its place. Screenshots go to artifacts/.
+N"), then pauses the tournament ("Paused" on both) and resumes it; at the end each page shows
+its place (and prize). Screenshots go to artifacts/.
 """
 
 from __future__ import annotations
