@@ -35,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seat", type=int, help="seat number (default: lowest free)")
     parser.add_argument("--watch", action="store_true", help="join as a spectator")
     parser.add_argument(
+        "--tournament", metavar="ID", help="register for this tournament and play it to the end"
+    )
+    parser.add_argument(
         "--buy-in",
         type=dollars_option,
         metavar="AMOUNT",

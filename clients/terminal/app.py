@@ -37,6 +37,7 @@ from clients.terminal.session import (
     read_lines,
 )
 from clients.terminal.stadium import StadiumSession
+from clients.terminal.tournaments import TournamentSession, is_tournament_line, tournament_line
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 
@@ -185,6 +186,10 @@ async def session(
     )
     if not args.token and not args.bot:
         console.print(f"session token (for --token): {client.token}", style="dim")
+    if args.tournament:  # register and play it (clients/terminal/tournaments.py)
+        register = f"register {args.tournament}"
+        status = await tournament_line(client, args, console, lines, editor, register)
+        return 1 if status is None else status  # None: the registration was refused
     tables = await client.lobby()
     console.print(lobby_table(tables))
     table_id = args.table or (welcome.get("seated") or [None])[0]
@@ -201,10 +206,16 @@ async def session(
         if args.bot:
             console.print("[red]no table to join[/red]")
             return 1
-        console.print("table number or id (q to quit): ", end="")
+        console.print("table number or id, or tournaments (q to quit): ", end="")
         line = await next_line(lines)
         if line is None or line.strip().lower() in ("q", "quit"):
             return 0
+        if is_tournament_line(line):  # tournaments, register ID, unregister ID
+            status = await tournament_line(client, args, console, lines, editor, line)
+            if status is not None:
+                return status
+            table_id = ""
+            continue
         table_id = line.strip()
         chosen = pick_table(tables, table_id)
     role = "spectator" if args.watch else "player"
@@ -241,6 +252,8 @@ async def session(
         kind = BlackjackSession  # hands, splits, every verb listed (clients/terminal/blackjack.py)
     if stadium:
         kind = StadiumSession  # credits, wagers on one shared outcome (clients/terminal/stadium.py)
+    if view.view.get("table", {}).get("tournament"):
+        kind = TournamentSession  # a held tournament seat: chips (clients/terminal/tournaments.py)
     player: Session = kind(
         client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
     )

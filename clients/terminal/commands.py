@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from clients.terminal.render import legal_summary, money
+from clients.terminal.render import IN_CHIPS, legal_summary, money
 from server.money import AmountError, parse_dollars
 
 USAGE = """croupier play: sit at a table and play from a terminal.
@@ -15,6 +15,8 @@ USAGE = """croupier play: sit at a table and play from a terminal.
     croupier play [--url ws://127.0.0.1:8765/ws] [--token T | --name NAME]
                   [--table ID] [--watch] [--seat N] [--buy-in AMOUNT]
     croupier play --bot [--hands N] [--table ID] [--seed S]
+    croupier play --tournament ID [--bot]    (register and play it; at the lobby
+                  prompt: tournaments, register ID, unregister ID)
 
 It speaks only the documented protocol (protocol/README.md) through clients/client.py.
 Every AMOUNT is dollars: 6, 6.50 and $6.50 all mean six dollars (at most two decimals).
@@ -74,7 +76,12 @@ def game_help(table: dict[str, Any]) -> str:
 
 
 def parse_amount(text: str) -> int:
-    """A typed amount (always dollars) -> cents; BadCommand with the reason if it is not one."""
+    """A typed amount (always dollars) -> cents; BadCommand with the reason if it is not one.
+    At a tournament table (``IN_CHIPS``) amounts are whole tournament chips: ``400``."""
+    if IN_CHIPS.get():
+        if not text.replace(",", "").isdigit():
+            raise BadCommand(f"{text!r}: tournament chips are a whole number, e.g. 400")
+        return int(text.replace(",", ""))
     try:
         return parse_dollars(text)
     except AmountError as exc:

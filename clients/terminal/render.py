@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 from rich.text import Text
+
+#: True while a tournament table's amounts are shown or typed: they count tournament chips,
+#: not cents (set by clients/terminal/tournaments.py; ``money`` and ``parse_amount`` follow it)
+IN_CHIPS: ContextVar[bool] = ContextVar("in_chips", default=False)
 
 SUIT_STYLE = {
     "s": ("\u2660", "bold white"),
@@ -15,9 +20,11 @@ SUIT_STYLE = {
 
 
 def money(cents: int | None) -> str:
-    """``12345`` -> ``$123.45`` (integer arithmetic only)."""
+    """``12345`` -> ``$123.45`` (integer arithmetic only); tournament chips: ``12,345``."""
     if cents is None:
         return "-"
+    if IN_CHIPS.get():
+        return f"{cents:,}"
     sign = "-" if cents < 0 else ""
     dollars, rest = divmod(abs(cents), 100)
     return f"{sign}${dollars:,}.{rest:02d}"

@@ -39,8 +39,17 @@ const state = {
 const $ = (id) => document.getElementById(id);
 
 // ---- money and cards -----------------------------------------------------------------------
-/** Integer cents as people read them: always dollars and cents ("$6.00", "$1,234.05"). */
+/** The unit of the table in focus when it is not money: tournament chips (tournaments.js). */
+const chipUnit = () => (window.Tournaments ? Tournaments.unit() : null);
+
+/** A table's amounts: dollars, or chips at a tournament table (chipUnit). */
 function money(cents) {
+  const unit = chipUnit();
+  return unit ? unit.format(cents) : dollars(cents);
+}
+
+/** Integer cents as people read them: always dollars and cents ("$6.00", "$1,234.05"). */
+function dollars(cents) {
   if (cents === null || cents === undefined) return "\u2013";
   const neg = cents < 0;
   const c = Math.abs(cents);
@@ -53,6 +62,7 @@ function money(cents) {
  * read as dollars, without floating point ("12.5" -> 1250); a third decimal is refused.
  */
 function parseDollars(text) {
+  if (chipUnit()) return chipUnit().parse(text);  // a tournament table: chips
   const raw = String(text === undefined || text === null ? "" : text).trim();
   if (!raw) return { error: "Enter an amount in dollars, e.g. 6 or 6.50." };
   const bare = raw.replace(/^\$\s*/, "").replace(/,(?=\d{3}(\D|$))/g, "");
@@ -74,6 +84,7 @@ function toCents(text) {
 
 /** Cents as an input's editable text ("6.50"). */
 function centsInput(cents) {
+  if (chipUnit()) return chipUnit().input(cents);
   return (Math.floor(cents / 100)) + "." + String(cents % 100).padStart(2, "0");
 }
 
@@ -264,13 +275,17 @@ function handle(msg) {
     case "lobby": state.lobby = msg.tables || []; return renderLobby();
     case "snapshot": return onSnapshot(msg);
     case "events": return onTableMessage(msg, () => onEvents(msg));
-    case "left": return onTableMessage(msg, () => onLeft(msg));
+    case "left":
+      if (window.Tournaments && Tournaments.onLeft(msg)) return;  // moved, out (tournaments.js)
+      return onTableMessage(msg, () => onLeft(msg));
     case "balance": state.balance = msg.balance; return renderAccount();
     case "error": return onError(msg);
     case "pong": state.pingSent = null; return;
     case "recall": return onRecall(msg);
     case "history": return onHistory(msg);  // history.js
-    default: if (window.Room) Room.handle(msg); return;  // room.js; else ignored (README)
+    default:
+      if (window.Tournaments && Tournaments.handle(msg)) return;  // tournaments.js
+      if (window.Room) Room.handle(msg); return;  // room.js; else ignored (README)
   }
 }
 
@@ -314,6 +329,7 @@ function showLobby() {
   $("to-lobby").hidden = true;
   $("crumb-table").textContent = "";
   send({ type: "lobby" });
+  if (window.Tournaments) Tournaments.refresh();  // the tournaments section (tournaments.js)
 }
 
 function onTableMessage(msg, apply) {
@@ -439,6 +455,7 @@ function onEvent(ev) {
   if (t.stadium) return Stadium.onEvent(t, ev);
   if (t.banked) return onBankedEvent(t, ev);
   if (!t.poker) return logGeneric(t, type, ev);
+  if (window.Tournaments && Tournaments.onEvent(t, type, ev)) return;  // chips (tournaments.js)
   if (window.Room && Room.onEvent(t, type, ev)) return;  // pre-actions, time bank (room.js)
   const r = t.round;
   const rs = (n) => (r && r.seats[n]) || null;
@@ -718,7 +735,7 @@ function renderAccount() {
   const w = state.welcome;
   $("account-name").textContent = w ? w.name : "";
   $("balance").hidden = state.balance === null;
-  $("balance").textContent = "Wallet " + money(state.balance);
+  $("balance").textContent = "Wallet " + dollars(state.balance);
 }
 
 function renderLobby() {
@@ -765,6 +782,7 @@ function renderLobby() {
     tr.querySelector(".join-spectator").onclick =
       () => send({ type: "join", table: tb.id, role: "spectator" });
     if (window.Room && poker) Room.lobbyRow(tr, tb);  // seat terms, waiting list (room.js)
+    if (window.Tournaments) Tournaments.lobbyRow(tr, tb);  // a tournament's table: watch only
     body.appendChild(tr);
   }
   if (!state.lobby.length) {
@@ -791,6 +809,7 @@ function renderTable() {
     renderLog(t);
     tick();
   }
+  if (window.Tournaments) Tournaments.render();  // level, clock, players left (tournaments.js)
   if (window.Room) Room.render();  // the tiles of every table (room.js)
   applyOffline();
 }
