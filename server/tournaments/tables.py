@@ -157,8 +157,9 @@ class TournamentSeats(TableActor):
         """The kind's member for a player seated at ``item.seat``."""
         raise NotImplementedError
 
-    def seated(self, member: Member) -> None:
-        """The member sits (poker: its chips become its stake)."""
+    def seated(self, member: Member) -> dict[str, Any] | None:
+        """The member sits (poker: its chips become its stake); the event that tells the
+        table, sent once the player has its snapshot."""
         return None
 
     def stop_playing(self, member: Member) -> None:
@@ -181,10 +182,12 @@ class TournamentSeats(TableActor):
             member.conn, member.connected = None, False
         self.members[item.account] = member
         self.seat_index.setdefault(item.account, set()).add(self.id)
+        told = self.seated(member)  # first: the player's snapshot shows its chips
         if conn is not None:
             conn.tables.add(self.id)
             self.snapshot(member, "player", member)
-        self.seated(member)
+        if told is not None:
+            self.broadcast(told)
 
     def on_move_out(self, item: MoveOut) -> None:
         waiting = [a for a in self.arriving if a.account == item.account]
@@ -318,13 +321,13 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         self.seats[item.seat] = seat
         return seat
 
-    def seated(self, member: Member) -> None:
+    def seated(self, member: Member) -> dict[str, Any]:
         """All the player's chips become the seat's stake."""
         assert isinstance(member, Seat)
         chips = self.chips.balance(member.account)
         self.books.buy_in(member.account, member.number, chips)
-        self.broadcast({"type": "stake", "seat": member.number, "stake": chips, "added": chips})
         self._gather()
+        return {"type": "stake", "seat": member.number, "stake": chips, "added": chips}
 
     def on_proceed(self, item: Proceed) -> None:
         blinds = list(item.blinds)

@@ -25,11 +25,11 @@ from clients.terminal.tournaments import (
     parse_tournament_command,
     status_text,
 )
+from loadtest.tournament import TournamentBot as PokerBot
 from server.config import ServerConfig
 from tests.clients.support import config, holdem_table, running_server
 from tests.clients.test_terminal import _run_main, _tmux
 from tests.clients.test_web_tournaments import conditions
-from tests.tournaments.helpers import PokerBot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -132,7 +132,7 @@ async def test_bot_registers_with_tournament_is_moved_and_plays_to_its_place() -
     assert "(tournament chips)" in out and "level 1, blinds 10/20" in out
     assert "sits down with 1,000 chips" in out
     panel = out.split("(tournament chips)")[1].split("wallet $")[0]
-    assert "$" not in panel and "1,000" in panel  # the table's amounts are chips
+    assert "$" not in panel and "1,000" in panel, out  # the table's amounts are chips
     assert f"you were moved to table {moved[0]}" in out
     assert f"you now play at sng-bot.{moved[0]}" in out
     place, prize = next(p for a, p in runner.places.items() if runner.names.get(a) == "bot")
@@ -171,7 +171,8 @@ async def test_a_person_in_a_terminal_lists_registers_and_plays_a_tournament() -
             await _tmux(sock, "send-keys", "register sng-tty", "Enter")
             await screen_shows("registered for sng-tty: 1 entered")
             await _tmux(sock, "send-keys", "unregister sng-tty", "Enter")
-            await screen_shows("you are not in sng-tty any more; wallet $10,000.00")
+            # the fee back less the commission (ACT r 19.4)
+            await screen_shows("you are not in sng-tty any more; wallet $9,999.00")
             await _tmux(sock, "send-keys", "register sng-tty", "Enter")
             again = await screen_shows("registered for sng-tty: 1 entered")
             while again.count("registered for sng-tty: 1 entered") < 2:
@@ -189,7 +190,7 @@ async def test_a_person_in_a_terminal_lists_registers_and_plays_a_tournament() -
     assert "entry $11.00 ($1.00 commission), 1,000 chips; 0/4 entered" in listed
     assert "players 3-4; levels 10/20 1m, 20/40 1m" in listed
     assert "sng-tty: running  |  level" in table and re.search(r"[34]/4 left", table)
-    assert "you: table" in table and "wallet $9,989.00" in table
+    assert "you: table" in table and "wallet $9,988.00" in table
     assert "$" not in table.split("(tournament chips)")[1].split("wallet")[0]  # chips only
     assert runner.tournament.phase.value == "complete"
     assert "finished in place" in final

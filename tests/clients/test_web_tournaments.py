@@ -22,10 +22,11 @@ import trio
 from playwright.sync_api import expect
 
 from clients.client import Client
+from loadtest.tournament import TournamentBot as PokerBot
 from server.tournaments.conditions import Conditions
 from tests.clients.support import ARTIFACTS, config, holdem_table, running_server
 from tests.clients.test_web import DESKTOP, GEOMETRY, Chromium, _login_guest, chromium, new_page
-from tests.tournaments.helpers import PokerBot, holdem
+from tests.tournaments.helpers import holdem
 
 __all__ = ["chromium"]  # the module's browser (a fixture of tests/clients/test_web.py)
 
@@ -106,12 +107,13 @@ def two_pages(browser: Any, http_url: str, paused: threading.Event) -> dict[str,
         seen["conditions"] = card(desk).locator(".tr-conditions").inner_text()
         desk.screenshot(path=str(ARTIFACTS / "tournament-lobby-1280x800.png"), full_page=True)
 
-        # register, withdraw (refunded in full), register again; the wallet is dollars
+        # register, withdraw (the fee back less the commission, ACT r 19.4), register again;
+        # the wallet is dollars
         register(desk)
         expect(desk.locator("#balance")).to_have_text("Wallet $9,989.00", timeout=10_000)
         card(desk).locator(".tr-unregister").click()
         expect(card(desk).locator(".tr-register")).to_be_visible(timeout=10_000)
-        expect(desk.locator("#balance")).to_have_text("Wallet $10,000.00", timeout=10_000)
+        expect(desk.locator("#balance")).to_have_text("Wallet $9,999.00", timeout=10_000)
         register(desk)
         register(phone)
         seen["phone_lobby"] = phone.evaluate(TOURNEY_GEOMETRY)
@@ -228,7 +230,7 @@ async def test_browser_lists_registers_shows_the_clock_follows_a_move_and_the_pl
     assert re.search(r"Level \d+ \u00b7 blinds [\d,]+/[\d,]+", seen["bar"]), seen["bar"]
     assert "of 4 left" in seen["bar"] and "chips" in seen["bar"]
     assert "$" not in seen["stack"] and re.fullmatch(r"[\d,]+", seen["stack"].strip())
-    assert seen["wallet_playing"] == "Wallet $9,989.00"
+    assert seen["wallet_playing"] == "Wallet $9,988.00"
     assert re.search(r"alice sits down with [\d,]+ chips\.", seen["log"]), seen["log"]
     assert "$" not in seen["log"]
     for layout in ("phone_table", "desk_table"):
