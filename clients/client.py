@@ -572,7 +572,8 @@ class Client:
         return await self.request({"type": "register", "tournament": tournament}, "tournament")
 
     async def unregister(self, tournament: str) -> Message:
-        """Withdraw the entry before seating (refunded in full); the ``tournament`` state."""
+        """Withdraw the entry before seating (ACT r 19.4: the fee back less the commission;
+        a Canberra Poker entry is not refunded, r 17.23); the ``tournament`` state."""
         msg = {"type": "unregister", "tournament": tournament}
         return await self.request(msg, "tournament")
 

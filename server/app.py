@@ -124,10 +124,11 @@ class Croupier:
         # rounds a dead process left open: voided (on a shared store: only our tables'; in a
         # deployment each table's, when this process wins its lease: adopt)
         ours = {t.id for t in config.tables} if store is not None else None
+        tournaments = {f"tournament:{c.id}" for c in config.tournaments}  # their fees' rounds
         self.recovered = (
-            {"rounds_voided": 0, "stakes_returned": 0}
+            self.ledger.recover(tournaments)
             if self.ledger.shared
-            else self.ledger.recover(ours)
+            else self.ledger.recover(None if ours is None else ours | tournaments)
         )
         if self.recovered["rounds_voided"] or self.recovered["stakes_returned"]:
             log.warning("crash recovery: %s", self.recovered)
@@ -337,6 +338,10 @@ class Croupier:
         for table in self.tables.values():
             event = trio.Event()
             table.submit(Shutdown(event))
+            done.append(event)
+        for runner in self.tournaments.values():  # a tournament not over is cancelled
+            event = trio.Event()
+            runner.submit(Shutdown(event))
             done.append(event)
         with trio.move_on_after(10):
             for event in done:

@@ -111,6 +111,10 @@ class TournamentRunner:
         self.config = config
         self.ledger = ledger
         self.host = host
+        #: the ledger round of the tournament's money (unique across restarts), closed once
+        #: the tournament is complete or cancelled
+        self.ref = f"tournament:{self.id}:{ledger.instance}"
+        self.booked = False
         self.tournament = Tournament(conditions, rng or random_source(None))
         self.chips = Ledger(MemoryStore(), instance=f"chips-{conditions.id}")
         self.tables: dict[int, TournamentSeats] = {}
@@ -152,6 +156,10 @@ class TournamentRunner:
     # -- the task ----------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         c = self.conditions
+        # every fee, prize and refund is a transfer of one ledger round, open until the
+        # tournament is complete or cancelled: a crash leaves it open, and the next start's
+        # crash recovery voids it (every fee and commission back, as a cancellation, r 17.23)
+        self.ledger.open_round(self.ref, f"tournament:{self.id}")
         self._apply(self.tournament.open_registration())
         if c.starts_at is not None:
             wait = (c.starts_at - datetime.now(UTC)).total_seconds()
@@ -168,7 +176,9 @@ class TournamentRunner:
 
     def _step(self, item: object) -> None:
         try:
-            if isinstance(item, HandDone):
+            if isinstance(item, Shutdown):
+                self.on_shutdown(item)
+            elif isinstance(item, HandDone):
                 self.on_hand_done(item)
             elif isinstance(item, Released):
                 self.on_released(item)
@@ -178,6 +188,14 @@ class TournamentRunner:
             log.exception("tournament %s: %r failed", self.id, item)
             if isinstance(item, TableCommand):
                 item.conn.send(wire.Error(code=errors.INTERNAL, message="server error"))
+
+    def on_shutdown(self, item: Shutdown) -> None:
+        """The server stops (gracefully): a tournament not over is cancelled, every fee and
+        commission refunded (2017 r 17.23; docs/rulings.md), before the ledger's last
+        commit."""
+        if self.tournament.phase not in (Phase.COMPLETE, Phase.CANCELLED):
+            self._apply(self.tournament.cancel("the server is shutting down"))
+        item.done.set()
 
     def deadline(self) -> float:
         return min(self.starts, self.level_ends, self.break_ends)
@@ -250,7 +268,7 @@ class TournamentRunner:
     def _apply(self, step: Step, to: Connection | None = None) -> None:
         """Book a step's transfers in the ledger, journal its events, tell the players."""
         for tr in step.transfers:
-            self.ledger.move(tr.source, tr.target, tr.amount, tr.kind, None)
+            self.ledger.move(tr.source, tr.target, tr.amount, tr.kind, self.ref)
         if step.transfers:
             for account in {tr.source[7:] for tr in step.transfers if tr.source[:7] == "wallet:"}:
                 self._balance(account)
@@ -276,6 +294,9 @@ class TournamentRunner:
                 }
             )
         self._publish(step, to)
+        if self.tournament.phase in (Phase.COMPLETE, Phase.CANCELLED) and not self.booked:
+            self.booked = True  # its money is all where it goes: the round is over
+            self.ledger.close_round(self.ref, "settled", f"tournament:{self.id}")
 
     def _balance(self, account: str) -> None:
         conn = self.host.connection(account)
