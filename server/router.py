@@ -117,6 +117,9 @@ class Router:
         if isinstance(message, Tournaments):
             rows = [r.info() for r in self.tournaments.values()]
             conn.send(TournamentList(rows))
+            for runner in self.tournaments.values():  # where this player stands in each
+                if runner.entered(conn.account):
+                    conn.send(runner.state_for(conn.account, []))
             return None
         if isinstance(message, Register | Unregister | BuyBack | Reserve):
             self.to_tournament(conn, message, message.tournament)

@@ -672,6 +672,10 @@ class TournamentRunner:
             conditions=msgspec.to_builtins(c),
         )
 
+    def entered(self, account: str) -> bool:
+        """Whether ``account`` entered (or finished) this tournament."""
+        return account in self.tournament.status or account in self.places
+
     def state_for(self, account: str, events: list[dict[str, Any]]) -> wire.TournamentState:
         t = self.tournament
         now = trio.current_time()

@@ -137,6 +137,11 @@ async def test_cancelling_mid_registration_refunds_every_fee_and_commission() ->
             state = await bob.unregister("cx")
             assert not state["registered"] and ledger.balance(bob.account or "") == START - 500
             await bob.register("cx")
+            assert bob.token is not None
+            async with Client.connect(server.url, token=bob.token) as again:  # bob reloads
+                await again.send({"type": "tournaments"})  # the list, then where bob stands
+                mine = await again.request({"type": "ping", "nonce": 1}, "tournament")
+                assert mine["tournament"] == "cx" and mine["registered"]
             # a player may not cancel; the Tournament Director may (a token with the role)
             with pytest.raises(ServerError) as denied:
                 await ann.request(
