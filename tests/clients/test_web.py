@@ -193,7 +193,19 @@ def play_one_hand_in_browser(browser: Any, http_url: str) -> dict[str, Any]:
         expect(result).to_be_visible(timeout=5_000)
         seen["result"] = result.inner_text()
         seen["log"] = page.locator("#log").inner_text()
-        seen["my_cards"] = mine.locator(".card:not(.back)").count()
+        # the cards the page showed with the result, read in the same frame (the next hand
+        # starts round_pause later, and clears them, however loaded the machine)
+        seen["my_cards"] = (
+            page.wait_for_function(
+                """() => {
+                const r = document.querySelector("#result");
+                if (!r || r.offsetParent === null) return null;
+                return document.querySelectorAll(".seat.mine .card:not(.back)").length + 1;
+            }""",
+                timeout=5_000,
+            ).json_value()
+            - 1
+        )
         seen["marker"] = [
             (m.text_content(), m.get_attribute("title") or "")
             for m in page.locator("#felt .marker").all()
