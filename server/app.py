@@ -40,7 +40,7 @@ from server import gc_policy, http
 from server.accounts import Accounts
 from server.cli import OneLineParser, dollars_option
 from server.config import DEFAULT_PORT, DEFAULT_TABLES, ConfigError, ServerConfig, load_tables
-from server.connections import run_connection
+from server.connections import Keepalive, Socket, run_connection
 from server.errors import ScenarioError
 from server.games.poker import rules_for
 from server.games.registry import TableKind, table_kind
@@ -132,6 +132,7 @@ class Croupier:
             t.waiting = waiting
         self.router = Router(config, self.accounts, self.ledger, self.tables, seat_index, waiting)
         self.connections: set[Connection] = set()
+        self.keepalive = Keepalive(config)  # pings and hello deadlines: one sweep
         meta = self.ledger.meta
         self.accounts.revoked |= {k.split(":", 1)[1] for k in meta if k.startswith("revoked:")}
         self.accounts.suspended |= {
@@ -183,13 +184,14 @@ class Croupier:
 
     # -- one connection ---------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
+        assert isinstance(ws, Socket)  # serve(create_connection=Socket)
         conn = Connection(self.config.outbound_queue)
         self.connections.add(conn)
         ip = http.remote_ip(ws)
         per_ip = self.gate.per_ip
         per_ip[ip] = per_ip.get(ip, 0) + 1
         try:
-            await run_connection(ws, conn, self.config, self.router.route)
+            await run_connection(ws, conn, self.config, self.router.route, self.keepalive)
         finally:
             per_ip[ip] -= 1
             if not per_ip[ip]:
@@ -275,6 +277,7 @@ async def serve(
             if isinstance(table, BankedTable):
                 table.use_jackpots(jackpots)  # linked pools (in memory, or Redis: --redis)
             await nursery.start(table.run)
+        nursery.start_soon(croupier.keepalive.run)
         ws_server = await nursery.start(_ws_serve_partial(croupier, host, port, config))
         bound = ws_server.listeners[0].socket.getsockname()[1]
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)
@@ -341,8 +344,8 @@ def _ws_serve_partial(croupier: Croupier, host: str, port: int, config: ServerCo
             compression=None,
             max_size=config.max_frame,
             max_queue=16,
-            ping_interval=20,
-            ping_timeout=20,
+            create_connection=Socket,  # reads without a task of ours (server/connections.py)
+            ping_interval=None,  # keepalive: one sweep per process (croupier.keepalive)
             close_timeout=config.close_timeout,
             task_status=task_status,
         )

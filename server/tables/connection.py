@@ -1,9 +1,11 @@
 """A client connection as tables see it: an identity and a bounded outbound queue.
 
 Tables never await a client. They call :meth:`Connection.send`, which puts the message on a
-bounded memory channel drained by the connection's own writer task (``server/app.py``). When
-the queue is full the client is not keeping up: it is dropped with close code 4002 and the
-table carries on at its own pace (its seat is then held like any disconnected seat).
+bounded memory channel drained by the connection's handler task (``server/connections.py``),
+inside the :attr:`Connection.writer` cancel scope. When the queue is full the client is not
+keeping up: it is dropped with close code 4002 (which cancels the writer, even in the middle
+of a send to a client that stopped reading) and the table carries on at its own pace (its
+seat is then held like any disconnected seat).
 
 Events are batched: :meth:`Connection.add_event` appends to the connection's open
 ``events`` message (one table, consecutive sequence numbers) instead of queueing a frame per
@@ -17,6 +19,7 @@ table server's CPU goes to (docs/perf.md).
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import trio
@@ -45,6 +48,10 @@ class Connection:
         self.close_code: int = CloseCode.NORMAL
         self.close_reason = ""
         self.graceful = False  # finish(): drain the queue before closing
+        #: the scope the writer drains the queue in: drop() cancels it, finish() gives it
+        #: ``drain_timeout`` s (set by the connection's handler)
+        self.writer = trio.CancelScope()
+        self.drain_timeout = math.inf
         self._batch: Events | None = None  # the open events message, not queued yet
 
     def add_event(self, table: str, seq: int, event: dict[str, Any]) -> bool:
@@ -90,6 +97,7 @@ class Connection:
         if not self.closing.is_set():
             self.close_code, self.close_reason = code, reason
             self.closing.set()
+            self.writer.cancel()
 
     def finish(self, code: int, reason: str) -> None:
         """Close after the queued messages are written (server shutdown: 1001)."""
@@ -98,6 +106,7 @@ class Connection:
             self.graceful = True
             self._send.close()
             self.closing.set()
+            self.writer.deadline = trio.current_time() + self.drain_timeout
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.account}>"
