@@ -27,6 +27,7 @@ When the connection ends, every table it was at gets a
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,7 @@ import msgpack
 import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.trio.server import ServerConnection
 
 from protocol import errors
@@ -45,6 +47,8 @@ from server.tables.connection import Connection
 
 #: Put on a connection's outbound queue by the keepalive sweep: the writer sends a ping.
 PING = object()
+#: Queued by the fast path after a partial write: the writer sends the rest.
+REST = object()
 
 _DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 
@@ -142,6 +146,33 @@ class Socket(ServerConnection):
         if self.stream_closed.is_set():
             on_close()
 
+    def write_now(self, message: Any) -> Any:
+        """The fast path (:attr:`Connection.direct`): encode ``message`` and write its frame
+        to the socket without blocking; None when done. Anything else is queued by the caller
+        for the writer: the message itself when the connection is not open or websockets is
+        writing (a pong, a close), :data:`REST` after a partial write (the unwritten bytes
+        are back at the head of websockets' buffer, written first by whoever sends next)."""
+        protocol, stream = self.protocol, self.stream
+        if message is PING or protocol.state is not State.OPEN or self.send_lock.locked():
+            return message
+        # the descriptor, looked up each time: a closed socket's number may be reused
+        fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
+        if fd < 0:
+            return message
+        protocol.send_binary(encode(message))
+        chunks = protocol.data_to_send()
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        try:
+            sent = os.write(fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # a broken connection: its reader task sees it end and drops it
+            return None
+        if sent < len(data):
+            protocol.writes.insert(0, data[sent:])
+            return REST
+        return None
+
     async def recv_events(self) -> None:
         try:
             await super().recv_events()
@@ -164,16 +195,22 @@ async def run_connection(
     ws.attach(Reader(conn, config, route), lambda: conn.drop(CloseCode.NORMAL, ""))
     if keepalive is not None:
         keepalive.live[conn] = ws
+    conn.direct = ws.write_now
     try:
         with conn.writer:  # cancelled by conn.drop(); a deadline after conn.finish()
             async for message in conn.outbox:
                 if message is PING:
                     await ws.ping()
+                elif message is REST:
+                    async with ws.send_context():
+                        pass  # websockets writes its buffer: the rest of a partial write
                 else:
                     await ws.send(encode(message))
+                conn.drained()
     except ConnectionClosed:
         conn.drop(CloseCode.NORMAL, "")
     finally:
+        conn.direct = None
         if keepalive is not None:
             keepalive.live.pop(conn, None)
 

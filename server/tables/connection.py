@@ -1,8 +1,11 @@
 """A client connection as tables see it: an identity and a bounded outbound queue.
 
-Tables never await a client. They call :meth:`Connection.send`, which puts the message on a
-bounded memory channel drained by the connection's handler task (``server/connections.py``),
-inside the :attr:`Connection.writer` cancel scope. When the queue is full the client is not
+Tables never await a client. They call :meth:`Connection.send`. When nothing is queued for the
+connection and its socket takes the frame without blocking, the frame is written at once
+(:attr:`Connection.direct`, the fast path: no task switch per frame); otherwise the message
+goes on a bounded memory channel drained by the connection's handler task
+(``server/connections.py``), inside the :attr:`Connection.writer` cancel scope, and later
+messages queue behind it so the order never changes. When the queue is full the client is not
 keeping up: it is dropped with close code 4002 (which cancels the writer, even in the middle
 of a send to a client that stopped reading) and the table carries on at its own pace (its
 seat is then held like any disconnected seat).
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -52,6 +56,11 @@ class Connection:
         #: ``drain_timeout`` s (set by the connection's handler)
         self.writer = trio.CancelScope()
         self.drain_timeout = math.inf
+        #: the fast path, set by the connection's handler: writes a message to the socket now
+        #: if that cannot block, returning None, or returns what to queue for the writer
+        #: instead (the message itself, or a marker for the unwritten rest)
+        self.direct: Callable[[Any], Any] | None = None
+        self.backlog = False  # the writer has messages queued: they go first
         self._batch: Events | None = None  # the open events message, not queued yet
 
     def add_event(self, table: str, seq: int, event: dict[str, Any]) -> bool:
@@ -85,12 +94,22 @@ class Connection:
     def _put(self, message: Any) -> bool:
         if self.closing.is_set():
             return False
+        if not self.backlog and self.direct is not None:
+            message = self.direct(message)
+            if message is None:
+                return True
         try:
             self._send.send_nowait(message)
         except trio.WouldBlock:
             self.drop(CloseCode.TOO_SLOW, "client too slow: outbound queue overflowed")
             return False
+        self.backlog = True
         return True
+
+    def drained(self) -> None:
+        """The writer's queue is empty again: the fast path may write (see :attr:`direct`)."""
+        if not self.outbox.statistics().current_buffer_used:
+            self.backlog = False
 
     def drop(self, code: int, reason: str) -> None:
         """Close now, discarding whatever is still queued."""

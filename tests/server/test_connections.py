@@ -15,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
 
 from clients.client import PROTOCOL_VERSION, Client
+from protocol.messages import Error
 from server.tables.connection import Connection
 from tests.server.helpers import fast_config, running_server, table
 
@@ -99,3 +100,25 @@ async def test_drop_cancels_a_writer_stuck_on_a_client_that_stopped_reading():
             conn.send({"type": "y"})
         assert conn.close_code == 4002
     assert conn.writer.cancelled_caught
+
+
+async def test_fast_path_partial_writes_keep_every_frame_whole_and_in_order():
+    """Frames go straight to the socket while it takes them; once the client stops reading
+    the kernel's buffer fills, a write is cut short, its rest and every later message queue
+    for the writer (nothing is lost or reordered), and reading again gets them all."""
+    config = fast_config(table("holdem-act"), outbound_queue=100_000)
+    async with running_server(config) as server:
+        async with Client.connect(server.url, name="reader") as client:
+            (conn,) = server.croupier.connections
+            client.ws.pause_reading()
+            pad = "x" * 4000
+            count = 3000  # 12 MB: more than the socket buffers hold
+            for i in range(count):
+                conn.send(Error(code="test", message=f"{i} {pad}"))
+            assert conn.backlog, "the socket took 12 MB without blocking"
+            client.ws.resume_reading()
+            with trio.fail_after(30):
+                for i in range(count):
+                    frame = msgpack.unpackb(await client.ws.recv())
+                    assert frame["message"] == f"{i} {pad}"
+            await _until(lambda: not conn.backlog)
