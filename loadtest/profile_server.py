@@ -33,49 +33,65 @@ import time
 from pathlib import Path
 from typing import Any
 
-#: (bucket, path part, function names or None for any): a sample goes to the bucket of the
-#: innermost frame of its stack that matches; earlier rows win for the same frame.
-BUCKETS: list[tuple[str, str, frozenset[str] | None]] = [
-    ("gc policy", "server/gc_policy.py", None),
-    ("keepalive", "websockets/", frozenset({"keepalive", "ping", "pong", "acknowledge_pings"})),
+#: The innermost bucket of a table task's sample: (bucket, path part, function names or
+#: None for any); the first row that matches a frame wins, the innermost frame first.
+TABLE_BUCKETS: list[tuple[str, str, frozenset[str] | None]] = [
     ("encoding", "protocol/codec.py", frozenset({"encode"})),
-    ("encoding", "<built-in>", frozenset({"encode"})),
-    ("frames out", "websockets/", frozenset({"send", "send_context", "send_data", "send_frame"})),
-    ("frames in", "websockets/", None),
-    ("reader, decode, router", "protocol/codec.py", None),
-    ("reader, decode, router", "server/connections.py", frozenset({"_reader", "read", "on_data"})),
-    ("reader, decode, router", "server/router.py", None),
-    ("writer loop", "server/connections.py", None),
+    ("frames out (fast path, in the table task)", "server/connections.py", None),
+    ("frames out (fast path, in the table task)", "websockets/", None),
     ("ledger", "server/store/", None),
     ("ledger", "server/tables/books.py", None),
     ("engine", "server/games/", None),
     ("views", "server/tables/views.py", None),
     ("views", "server/tables/", frozenset({"view_for", "snapshot", "sees", "info"})),
     ("outbound queues (batch, flush)", "server/tables/connection.py", None),
-    (
-        "timers",
-        "server/tables/",
-        frozenset({"on_time", "next_deadline", "on_round_time", "round_deadline"}),
-    ),
-    ("table logic", "server/tables/", None),
-    ("other server code", "server/", None),
+    ("timers", "", frozenset({"on_time", "next_deadline", "on_round_time", "round_deadline"})),
+    ("table logic", "", None),
 ]
 
 
+def _frame(identifier: str) -> tuple[str, str]:
+    func, _, rest = identifier.partition("\x00")
+    return func.rsplit(".", 1)[-1], rest.partition("\x00")[0]
+
+
 def bucket_of(stack: list[str]) -> str:
-    """The bucket of one profiler sample (a pyinstrument call stack, root first)."""
-    leaf = stack[-1].split("\x00", 1)[0]
-    if leaf in ("poll", "epoll.poll") or leaf.endswith(".poll"):
+    """The bucket of one profiler sample (a pyinstrument call stack, root first): by the task
+    it ran in (the outermost frame outside trio), then, in a table task, by the innermost
+    frame that names a bucket."""
+    frames = [_frame(f) for f in stack]
+    if frames[-1][0].endswith("poll"):
         return "idle"
-    for frame in reversed(stack):
-        func, _, rest = frame.partition("\x00")
-        path = rest.partition("\x00")[0]
-        for bucket, part, funcs in BUCKETS:
-            if part in path and (funcs is None or func in funcs):
-                return bucket
-    if any("trio/" in f for f in stack):
+    start = next((i for i, (_, p) in enumerate(frames) if "trio/" in p), len(frames))
+    task = [(f, p) for f, p in frames[start:] if "trio/_core/" not in p and p != "<built-in>"]
+    if not task:
         return "tasks and trio scheduling"
-    return "other"
+    func, path = task[0]
+    funcs = {f for f, _ in task}
+    if func == "_writer":
+        if "encode" in funcs:
+            return "encoding"
+        if "send" in funcs:
+            return "frames out (websockets send, syscall)"
+        return "writer loop (queue receive, task switch)"
+    if func == "recv_events":
+        return "frames in (websockets reader task)"
+    if func == "_reader":
+        return "reader task (recv, decode, router)"
+    if func == "keepalive":
+        return "keepalive pings"
+    if func in ("_run_handler", "stream_handler", "handle", "run_connection"):
+        return "connection open/close (handshake, handler)"
+    if "gc_policy" in path:
+        return "gc policy (freeze)"
+    if "server/store/" in path:
+        return "ledger"
+    if "server/tables/" in path:
+        for f, p in reversed(task):
+            for bucket, part, names in TABLE_BUCKETS:
+                if part in p and (names is None or f in names):
+                    return bucket
+    return f"other ({func} {path.rsplit('/', 1)[-1]})"
 
 
 def attribute(session: Any, gc_cpu: float) -> dict[str, float]:
@@ -105,7 +121,7 @@ def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0
     def timed(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             gc_cpu[1] = time.process_time()
-        elif profiling.is_set():
+        elif profiler.is_running:
             gc_cpu[0] += time.process_time() - gc_cpu[1]
 
     gc.callbacks.append(timed)
@@ -116,10 +132,15 @@ def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0
         profiler.start()
         profiling.set()
 
-    if delay > 0:
-        import signal
+    def toggle() -> None:  # SIGUSR1: the first starts the profile, the second ends it
+        if not profiling.is_set():
+            start()
+        elif profiler.is_running:
+            cpu0[0] = time.process_time() - cpu0[0]
+            profiler.stop()
 
-        signal.signal(signal.SIGUSR1, lambda *_: start())
+    if delay > 0:
+        signal.signal(signal.SIGUSR1, lambda *_: toggle())
     else:
         start()
     try:
@@ -128,12 +149,16 @@ def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0
         pass
     finally:
         if profiling.is_set():
-            profiler.stop()
-            cpu = time.process_time() - cpu0[0]
+            if profiler.is_running:
+                profiler.stop()
+                cpu0[0] = time.process_time() - cpu0[0]
+            cpu = cpu0[0]
             out.write_text(profiler.output_text(unicode=False, color=False, show_all=False))
             if html is not None:
                 html.write_text(profiler.output_html())
             session = profiler.last_session
+            if session is not None:
+                session.save(str(out) + ".pyisession")
             buckets = attribute(session, gc_cpu[0]) if session is not None else {}
             Path(str(out) + ".buckets.json").write_text(
                 json.dumps({"cpu": cpu, "wall": session.duration if session else 0, **buckets})
@@ -227,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         t0 = time.monotonic()
         if args.attribute:  # the profiler starts once the bots play (after the warm-up)
-            threading.Timer(args.warmup, os.kill, (server.pid, signal.SIGUSR1)).start()
+            for at in (args.warmup, args.duration - 1):  # start, then stop before bots leave
+                threading.Timer(at, os.kill, (server.pid, signal.SIGUSR1)).start()
         report = trio.run(
             run,
             RunSpec(
@@ -264,19 +290,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def print_buckets(data: dict[str, float], report: dict[str, Any], args: Any) -> None:
-    """The attribution table: CPU per action by bucket (actions over the profiled part)."""
+    """The attribution table: each bucket's share of the busy samples times the server's CPU
+    per action over the profiled part. Samples are wall time (pyinstrument's CPU-time timer
+    slowed the server too much to keep the load): a server preempted inside a call (a
+    loopback write that wakes its client, on a busy machine) swells that call's share."""
     cpu, wall = data.pop("cpu"), data.pop("wall")
+    gc_cpu = data.pop("gc (collections, timed apart)")
     actions = report["actions_per_s"] * wall  # the profiled part is after the warm-up
-    sampled = sum(v for k, v in data.items() if not k.startswith("gc "))
+    per_action = cpu / max(actions, 1) * 1e6
+    busy = sum(data.values()) or 1.0
     print(
         f"profiled {wall:.1f} s: server CPU {cpu:.1f} s ({cpu / wall:.0%}), {actions:.0f} "
-        f"actions, {cpu / max(actions, 1) * 1e6:.0f} us CPU per action (profiler included)"
+        f"actions, {per_action:.0f} us CPU per action (profiler included); the collector "
+        f"ran {gc_cpu:.2f} s of it ({gc_cpu / max(cpu, 1e-9):.0%}, spread over the buckets)"
     )
-    print("| bucket | CPU s | share | us per action |")
-    print("|---|---:|---:|---:|")
+    print("| bucket | share of busy samples | us per action |")
+    print("|---|---:|---:|")
     for k, v in sorted(data.items(), key=lambda kv: -kv[1]):
-        share = v / sampled if not k.startswith("gc ") else v / cpu
-        print(f"| {k} | {v:.2f} | {share:.0%} | {v / max(actions, 1) * 1e6:.0f} |")
+        if v / busy >= 0.005:
+            print(f"| {k} | {v / busy:.1%} | {v / busy * per_action:.0f} |")
 
 
 if __name__ == "__main__":

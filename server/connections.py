@@ -192,10 +192,10 @@ async def run_connection(
     this task (gracefully, :meth:`Connection.finish`: the queue drained first, within
     ``close_timeout``)."""
     conn.drain_timeout = config.close_timeout
+    conn.direct = ws.write_now  # before the first answer (to a message that came early)
     ws.attach(Reader(conn, config, route), lambda: conn.drop(CloseCode.NORMAL, ""))
     if keepalive is not None:
         keepalive.live[conn] = ws
-    conn.direct = ws.write_now
     try:
         with conn.writer:  # cancelled by conn.drop(); a deadline after conn.finish()
             async for message in conn.outbox:
