@@ -105,6 +105,21 @@ def attribute(session: Any, gc_cpu: float) -> dict[str, float]:
     return out
 
 
+def _worker_threads_cpu() -> float:
+    """CPU seconds of this process's threads other than the main one (the trio loop): the
+    ledger's commits run in a worker thread (``trio.to_thread``)."""
+    main, total = threading.main_thread().native_id, 0.0
+    for tid in os.listdir("/proc/self/task"):
+        if int(tid) == main:
+            continue
+        try:
+            fields = Path(f"/proc/self/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0) -> int:
     import gc
     import json
@@ -127,8 +142,10 @@ def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0
     gc.callbacks.append(timed)
     cpu0 = [0.0]
 
+    workers = [0.0]
+
     def start() -> None:  # on the main thread (pyinstrument profiles the calling thread)
-        cpu0[0] = time.process_time()
+        cpu0[0], workers[0] = time.process_time(), _worker_threads_cpu()
         profiler.start()
         profiling.set()
 
@@ -137,6 +154,7 @@ def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0
             start()
         elif profiler.is_running:
             cpu0[0] = time.process_time() - cpu0[0]
+            workers[0] = _worker_threads_cpu() - workers[0]
             profiler.stop()
 
     if delay > 0:
@@ -152,6 +170,7 @@ def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0
             if profiler.is_running:
                 profiler.stop()
                 cpu0[0] = time.process_time() - cpu0[0]
+                workers[0] = _worker_threads_cpu() - workers[0]
             cpu = cpu0[0]
             out.write_text(profiler.output_text(unicode=False, color=False, show_all=False))
             if html is not None:
@@ -161,7 +180,14 @@ def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0
                 session.save(str(out) + ".pyisession")
             buckets = attribute(session, gc_cpu[0]) if session is not None else {}
             Path(str(out) + ".buckets.json").write_text(
-                json.dumps({"cpu": cpu, "wall": session.duration if session else 0, **buckets})
+                json.dumps(
+                    {
+                        "cpu": cpu,
+                        "wall": session.duration if session else 0,
+                        "workers": workers[0],
+                        **buckets,
+                    }
+                )
             )
     return 0
 
@@ -294,21 +320,24 @@ def print_buckets(data: dict[str, float], report: dict[str, Any], args: Any) -> 
     per action over the profiled part. Samples are wall time (pyinstrument's CPU-time timer
     slowed the server too much to keep the load): a server preempted inside a call (a
     loopback write that wakes its client, on a busy machine) swells that call's share."""
-    cpu, wall = data.pop("cpu"), data.pop("wall")
+    cpu, wall, workers = data.pop("cpu"), data.pop("wall"), data.pop("workers", 0.0)
     gc_cpu = data.pop("gc (collections, timed apart)")
     actions = report["actions_per_s"] * wall  # the profiled part is after the warm-up
     per_action = cpu / max(actions, 1) * 1e6
+    main_per_action = (cpu - workers) / max(actions, 1) * 1e6  # what the samples cover
     busy = sum(data.values()) or 1.0
     print(
         f"profiled {wall:.1f} s: server CPU {cpu:.1f} s ({cpu / wall:.0%}), {actions:.0f} "
         f"actions, {per_action:.0f} us CPU per action (profiler included); the collector "
         f"ran {gc_cpu:.2f} s of it ({gc_cpu / max(cpu, 1e-9):.0%}, spread over the buckets)"
     )
-    print("| bucket | share of busy samples | us per action |")
+    print("| bucket | share of the CPU | us per action |")
     print("|---|---:|---:|")
-    for k, v in sorted(data.items(), key=lambda kv: -kv[1]):
-        if v / busy >= 0.005:
-            print(f"| {k} | {v / busy:.1%} | {v / busy * per_action:.0f} |")
+    rows = {k: v / busy * main_per_action for k, v in data.items()}
+    rows["ledger commits (worker thread, measured apart)"] = workers / max(actions, 1) * 1e6
+    for k, v in sorted(rows.items(), key=lambda kv: -kv[1]):
+        if v / per_action >= 0.005:
+            print(f"| {k} | {v / per_action:.1%} | {v:.0f} |")
 
 
 if __name__ == "__main__":

@@ -173,6 +173,13 @@ class Socket(ServerConnection):
             return REST
         return None
 
+    async def send_data(self) -> None:
+        """websockets calls this after every frame it reads (to write an automatic answer);
+        with nothing to write, skip taking the send lock (two trips through the scheduler
+        per incoming frame)."""
+        if self.protocol.writes:
+            await super().send_data()
+
     async def recv_events(self) -> None:
         try:
             await super().recv_events()
