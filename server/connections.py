@@ -228,7 +228,8 @@ class Keepalive:
     def __init__(self, config: ServerConfig) -> None:
         self.interval, self.timeout = config.ping_interval, config.ping_timeout
         self.hello_timeout = config.hello_timeout
-        self.period = min(1.0, self.interval / 4, self.hello_timeout / 4)
+        # a hello deadline or a ping is up to a quarter late; at most one pass per 2.5 s
+        self.period = min(2.5, self.interval / 4, self.hello_timeout / 4)
         self.live: dict[Connection, Socket] = {}
 
     async def run(self) -> None:
@@ -237,12 +238,17 @@ class Keepalive:
             self.sweep(trio.current_time())
 
     def sweep(self, now: float) -> None:
+        silent, dead = now - self.interval, now - self.interval - self.timeout
+        unnamed = now - self.hello_timeout
         for conn, ws in list(self.live.items()):
-            if conn.account is None and now - ws.opened > self.hello_timeout:
+            seen = ws.seen
+            if conn.account is None and ws.opened < unnamed:
                 conn.drop(CloseCode.POLICY, "no hello in time")
-            elif now - ws.seen > self.interval + self.timeout:
+            elif seen > silent:  # most connections: heard from recently
+                continue
+            elif seen < dead:
                 conn.drop(CloseCode.INTERNAL, "keepalive ping timeout")
-            elif now - ws.seen > self.interval and ws.pinged < ws.seen:
+            elif ws.pinged < seen:
                 ws.pinged = now
                 conn.send(PING)
 
