@@ -4,7 +4,7 @@ One process: a lobby of tables (one trio task each), accounts with HMAC session 
 ledger (every cent, durable in ``--data DIR``: ``server/store/``), and the connections. The
 modules beside this one do one job each:
 
-* ``server/connections.py``: a connection's reader and writer tasks;
+* ``server/connections.py``: a connection (two tasks) and the keepalive sweep;
 * ``server/router.py``: sessions, the lobby, and each table message to its table's inbox;
 * ``server/http.py``: the page from ``clients/web/``, ``/health`` and ``/status``, same port;
 * ``server/tables/``: the table layer (``base.py`` shows a command's whole path).
