@@ -11,7 +11,17 @@ one fails, then bisected to ``--resolution``.
 Printed per trial: tables, bots, actions/s, frames/s to clients, latency p50/p99/max, server
 CPU share (whole trial, including the connection storm; and in steady play, with the server
 CPU per action); then the capacity. Goal >= 1,000 tables (stretch 2,000).
-Run: ``.venv/bin/python benchmarks/capacity_bench.py [--start 250 --max 2000]``.
+
+**Normalized cost.** Absolute CPU figures follow the machine. So the same invocation also
+runs the raw ``websockets.trio`` firehose of ``benchmarks/raw_broadcast_bench.py`` (one
+broadcaster, ``--raw-tables`` x 9 connections, frames of the first trial's mean size, for
+``--raw-duration`` s) right after the first trial, and every trial prints its server CPU per
+action in raw firehose deliveries: steady CPU per action / raw CPU per delivery. An action
+reaches about 9-10 recipients, one frame each, so about 10 is the floor. Both sides are
+steady play: the server's CPU per action over the middle of the trial, the firehose's CPU
+per delivery over its measured window (its connection storm and warm-up left out).
+Run: ``.venv/bin/python benchmarks/capacity_bench.py [--start 250 --max 2000]``, or
+``--tables 300 --duration 30`` for one bounded trial (``--raw-duration 0``: no raw half).
 """
 
 from __future__ import annotations
@@ -27,12 +37,42 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.raw_broadcast_bench import run_raw
 from loadtest.experiments import VARIANTS
 from loadtest.runner import RunSpec, run
 from loadtest.server_proc import LocalServer
 
 
-def trial(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+def raw_firehose(args: argparse.Namespace, size: int) -> dict[str, Any] | None:
+    """The raw websockets.trio firehose on this machine now (None with --raw-duration 0)."""
+    if args.raw_duration <= 0:
+        return None
+    raw = run_raw(args.raw_tables, args.procs, args.raw_duration, 1, size, "firehose")
+    print(
+        f"raw websockets.trio firehose ({args.raw_tables * 9} connections, {size} B frames): "
+        f"{raw['deliveries_per_s']:,.0f} deliveries/s, server CPU "
+        f"{raw['server_cpu_share']:.0%}, {raw['steady_cpu_us_per_delivery']:.1f} us CPU per "
+        f"delivery in steady play ({raw['server_cpu_us_per_delivery']:.1f} with the "
+        "connection storm)",
+        flush=True,
+    )
+    return raw
+
+
+def in_raw(per_action_us: float, raw: dict[str, Any] | None) -> str:
+    """``per_action_us`` in raw firehose deliveries (the cost normalized for the machine)."""
+    if raw is None:
+        return ""
+    return (
+        f" = {per_action_us / raw['steady_cpu_us_per_delivery']:.1f} raw deliveries"
+        f" ({per_action_us / raw['server_cpu_us_per_delivery']:.1f} against the firehose's"
+        " CPU with its connection storm)"
+    )
+
+
+def trial(
+    tables: int, args: argparse.Namespace, raw: dict[str, Any] | None = None
+) -> dict[str, Any]:
     prefix = None
     if args.variant != "baseline":  # a proposed server change, applied by loadtest.experiments
         prefix = [sys.executable, "-m", "loadtest.experiments", "--wrap", args.variant]
@@ -82,12 +122,51 @@ def trial(tables: int, args: argparse.Namespace) -> dict[str, Any]:
         f"actions/s, {report['frames_from_server_per_s']:8.0f} frames/s out, "
         f"latency p50 {steady['p50']:6.1f} p99 {steady['p99']:7.1f} max {steady['max']:7.1f} "
         f"ms (after {args.warmup:.0f} s), server CPU {cpu / wall:4.0%} (steady "
-        f"{steady_share:4.0%}, {per_action_us:5.0f} us/action), clients' CPU "
+        f"{steady_share:4.0%}, {per_action_us:5.0f} us/action{in_raw(per_action_us, raw)}), "
+        "clients' CPU "
         f"{report['client_cpu_share']:.0%}, RSS "
         f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",
         flush=True,
     )
-    return {"tables": tables, "passed": passed, "report": report}
+    size = round(report["bytes_from_server"] / max(report["frames_from_server"], 1))
+    return {"tables": tables, "passed": passed, "per_action_us": per_action_us, "size": size}
+
+
+class Trials:
+    """Runs trials; the raw firehose runs once, right after the first trial (same run)."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.raw: dict[str, Any] | None = None
+        self.done: list[dict[str, Any]] = []
+
+    def __call__(self, tables: int) -> bool:
+        result = trial(tables, self.args, self.raw)
+        self.done.append(result)
+        if len(self.done) == 1:
+            self.raw = raw_firehose(self.args, result["size"])
+            if self.raw is not None:
+                print(f"  (first trial{in_raw(result['per_action_us'], self.raw)} per action)")
+        return bool(result["passed"])
+
+    def summary(self, held: int | None) -> None:
+        raw = self.raw
+        for r in self.done:
+            print(
+                f"summary: {r['tables']} tables: {r['per_action_us']:.0f} us server CPU per "
+                f"action{in_raw(r['per_action_us'], raw)}, "
+                f"{'PASS' if r['passed'] else 'fail'}"
+            )
+        if raw is not None:
+            print(
+                f"summary: raw firehose {raw['deliveries_per_s']:,.0f} deliveries/s, "
+                f"{raw['steady_cpu_us_per_delivery']:.1f} us per delivery (steady)"
+                + (
+                    ""
+                    if held is None
+                    else f"; tables held at p99 <= {self.args.p99:.0f} ms: {held}"
+                )
+            )
 
 
 def main() -> int:
@@ -123,31 +202,47 @@ def main() -> int:
         default=None,
         help="just try these table counts (no search)",
     )
+    p.add_argument(
+        "--raw-tables",
+        type=int,
+        default=300,
+        help="the raw firehose serves this many tables' worth of connections (x 9)",
+    )
+    p.add_argument(
+        "--raw-duration",
+        type=float,
+        default=15.0,
+        help="seconds of raw firehose after the first trial (0: none)",
+    )
     args = p.parse_args()
     print(
         f"human pace, 9 seats, {args.duration:.0f} s per trial, p99 <= {args.p99:.0f} ms "
         f"after {args.warmup:.0f} s of warm-up, {args.procs} client processes, server "
         f"{args.variant}"
     )
+    trials = Trials(args)
     if args.tables:
         for n in args.tables:
-            trial(n, args)
+            trials(n)
+        passed = [r["tables"] for r in trials.done if r["passed"]]
+        trials.summary(max(passed) if passed else None)
         return 0
     good, bad = 0, None
     n = args.start
     while n <= args.max:
-        if trial(n, args)["passed"]:
+        if trials(n):
             good = n
             n *= 2
         else:
             bad = n
             break
+    trials.summary(good)
     if bad is None:
         print(f"capacity: at least {good} tables (the largest tried)")
         return 0
     while bad - good > max(1, good * args.resolution):
         mid = (good + bad) // 2
-        if trial(mid, args)["passed"]:
+        if trials(mid):
             good = mid
         else:
             bad = mid

@@ -166,6 +166,7 @@ async def raw_clients(url: str, conns: int, duration: float) -> dict[str, Any]:
             nursery.start_soon(client)
         await start.wait()
         await trio.sleep(2.0)  # warm-up
+        print(json.dumps({"start": True}), flush=True)  # the orchestrator samples CPU now
         c0, t0 = count[0], trio.current_time()
         await trio.sleep(duration)
         measured = {
@@ -241,7 +242,7 @@ def run_raw(
         conns = tables * 9
         shares = [conns // procs + (1 if i < conns % procs else 0) for i in range(procs)]
         c0, t0 = cpu_seconds(server.pid), time.monotonic()
-        clients = [
+        clients: list[subprocess.Popen[str]] = [
             subprocess.Popen(
                 [
                     sys.executable,
@@ -260,7 +261,17 @@ def run_raw(
             )
             for n in shares
         ]
-        results = [json.loads(c.communicate()[0]) for c in clients]
+        for c in clients:  # every client connected and warmed up: the steady window opens
+            assert c.stdout is not None
+            c.stdout.readline()
+        s0, w0 = cpu_seconds(server.pid), time.monotonic()
+        results = []
+        for c in clients:
+            assert c.stdout is not None
+            results.append(json.loads(c.stdout.readline()))
+            if len(results) == 1:  # the steady window closes with the first report
+                s1, w1 = cpu_seconds(server.pid), time.monotonic()
+            c.wait()
         cpu, wall = cpu_seconds(server.pid) - c0, time.monotonic() - t0
     finally:
         server.kill()
@@ -269,10 +280,13 @@ def run_raw(
     frames = sum(r["frames"] for r in results) * per_frame
     total = sum(r["total_frames"] for r in results) * per_frame
     seconds = max(r["seconds"] for r in results)
+    rate = frames / seconds
     return {
-        "deliveries_per_s": frames / seconds,
+        "deliveries_per_s": rate,
         "server_cpu_share": cpu / wall,
         "server_cpu_us_per_delivery": cpu / max(total, 1) * 1e6,
+        # the steady window only (connection storm and warm-up left out), per delivery
+        "steady_cpu_us_per_delivery": (s1 - s0) / max(rate * (w1 - w0), 1) * 1e6,
     }
 
 

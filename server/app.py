@@ -4,7 +4,7 @@ One process: a lobby of tables (one trio task each), accounts with HMAC session 
 ledger (every cent, durable in ``--data DIR``: ``server/store/``), and the connections. The
 modules beside this one do one job each:
 
-* ``server/connections.py``: a connection's reader and writer tasks;
+* ``server/connections.py``: a connection (two tasks) and the keepalive sweep;
 * ``server/router.py``: sessions, the lobby, and each table message to its table's inbox;
 * ``server/http.py``: the page from ``clients/web/``, ``/health`` and ``/status``, same port;
 * ``server/tables/``: the table layer (``base.py`` shows a command's whole path).
@@ -50,7 +50,7 @@ from server.config import (
     TableConfig,
     load_tables,
 )
-from server.connections import run_connection
+from server.connections import Keepalive, Socket, run_connection
 from server.errors import ScenarioError
 from server.games.poker import rules_for
 from server.games.registry import TableKind, table_kind
@@ -158,6 +158,7 @@ class Croupier:
         }
         self.router.tournaments = self.tournaments
         self.connections: set[Connection] = set()
+        self.keepalive = Keepalive(config)  # pings and hello deadlines: one sweep
         meta = self.ledger.meta
         self.accounts.revoked |= {k.split(":", 1)[1] for k in meta if k.startswith("revoked:")}
         self.accounts.suspended |= {
@@ -314,13 +315,14 @@ class Croupier:
 
     # -- one connection ---------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
+        assert isinstance(ws, Socket)  # serve(create_connection=Socket)
         conn = Connection(self.config.outbound_queue)
         self.connections.add(conn)
         ip = http.remote_ip(ws)
         per_ip = self.gate.per_ip
         per_ip[ip] = per_ip.get(ip, 0) + 1
         try:
-            await run_connection(ws, conn, self.config, self.router.route)
+            await run_connection(ws, conn, self.config, self.router.route, self.keepalive)
         finally:
             per_ip[ip] -= 1
             if not per_ip[ip]:
@@ -418,6 +420,7 @@ async def serve(
             await croupier.start_table(table)
         for runner in croupier.tournaments.values():
             await nursery.start(runner.run)
+        nursery.start_soon(croupier.keepalive.run)
         ws_server = await nursery.start(_ws_serve_partial(croupier, host, port, config))
         bound = ws_server.listeners[0].socket.getsockname()[1]
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)
@@ -503,8 +506,8 @@ def _ws_serve_partial(croupier: Croupier, host: str, port: int, config: ServerCo
             compression=None,
             max_size=config.max_frame,
             max_queue=16,
-            ping_interval=20,
-            ping_timeout=20,
+            create_connection=Socket,  # reads without a task of ours (server/connections.py)
+            ping_interval=None,  # keepalive: one sweep per process (croupier.keepalive)
             close_timeout=config.close_timeout,
             task_status=task_status,
         )

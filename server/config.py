@@ -71,6 +71,10 @@ class ServerConfig:
     rate: float = 50.0  # messages per second sustained
     burst: float = 100.0  # messages allowed in a burst
     hello_timeout: float = 10.0
+    #: a connection silent this long gets a ping; closed (1011) if still silent after
+    #: ping_timeout more (one sweep per process: server/connections.py)
+    ping_interval: float = 20.0
+    ping_timeout: float = 20.0
     close_timeout: float = 2.0
     web_root: Path = WEB_ROOT
     redis: str | None = None  # jackpot pools in Redis (--redis URL or --jackpot-redis URL)

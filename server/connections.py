@@ -1,21 +1,41 @@
-"""One WebSocket connection's tasks: a reader (decode, validate, rate-limit, route) and a
-writer (drains the connection's bounded outbound queue), owned by the connection's handler.
+"""One WebSocket connection in two tasks, and one keepalive sweep for the whole process.
 
-The reader never waits on a table: it hands each decoded message to the router, which
-submits table messages to the table's inbox without blocking. Tables never wait on a client:
-they put messages on :class:`~server.tables.connection.Connection`'s bounded queue, which the
-writer drains; a full queue drops the client (4002). When the connection ends, every table
-it was at gets a :class:`~server.tables.base.Detach` (the seat is held for the grace period).
+Theory of operation
+-------------------
+A connection costs the server two tasks, the fewest websockets.trio allows (docs/perf.md):
+
+* **Reading** runs in websockets' own reader task (``recv_events``): :class:`Socket`, the
+  server's connection class, hands every complete incoming message straight to its
+  :class:`Reader` (decode, validate, rate-limit, route) instead of queueing it for a task of
+  ours. The router never waits on a table: it submits table messages to the table's inbox
+  without blocking, so reading is synchronous.
+* **Writing** runs in the connection's handler task (:func:`run_connection`): it drains the
+  connection's bounded outbound queue (:class:`~server.tables.connection.Connection`).
+  Tables never wait on a client: a full queue drops it (4002) and cancels the writer's scope,
+  which also ends a ``send`` stuck on a client that stopped reading.
+* **Keepalive and the hello deadline** are one sweep per process (:class:`Keepalive`), not a
+  task per connection: a connection silent (no frame in, a pong included) for
+  ``ping_interval`` s gets a ping through its outbound queue; one silent for
+  ``ping_interval + ping_timeout`` s is closed (1011, as websockets' own keepalive did); one
+  without a ``hello`` after ``hello_timeout`` s is closed (1008). A player who acts is never
+  pinged.
+
+When the connection ends, every table it was at gets a
+:class:`~server.tables.base.Detach` (the seat is held for the grace period).
 """
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgpack
 import trio
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.trio.server import ServerConnection
 
 from protocol import errors
@@ -24,6 +44,13 @@ from protocol.errors import CloseCode
 from protocol.messages import Error
 from server.config import ServerConfig
 from server.tables.connection import Connection
+
+#: Put on a connection's outbound queue by the keepalive sweep: the writer sends a ping.
+PING = object()
+#: Queued by the fast path after a partial write: the writer sends the rest.
+REST = object()
+
+_DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 
 
 class RateLimit:
@@ -44,68 +71,224 @@ class RateLimit:
         return False
 
 
-async def run_connection(
-    ws: ServerConnection,
-    conn: Connection,
-    config: ServerConfig,
-    route: Callable[[Connection, Any], Awaitable[None] | None],
-) -> None:
-    """Run ``conn``'s reader and writer until it closes (gracefully: drain the queue first)."""
-    writer_done = trio.Event()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(_writer, ws, conn, writer_done)
-        nursery.start_soon(_reader, ws, conn, config, route)
-        nursery.start_soon(_hello_deadline, conn, config.hello_timeout)
-        await conn.closing.wait()
-        if conn.graceful:
-            with trio.move_on_after(config.close_timeout):
-                await writer_done.wait()
-        nursery.cancel_scope.cancel()
+Route = Callable[[Connection, Any], Awaitable[None] | None]
 
 
-async def _writer(ws: ServerConnection, conn: Connection, done: trio.Event) -> None:
-    try:
-        async for message in conn.outbox:
-            await ws.send(encode(message))
-    except ConnectionClosed:
-        conn.drop(CloseCode.NORMAL, "")
-    finally:
-        done.set()
+class Reader:
+    """A connection's incoming messages: rate limit, decode, route (called synchronously by
+    websockets' reader task); refused messages are answered with an ``error``, and too many
+    close the connection (1008).
 
+    A route may return an awaitable (a ``hello`` in a deployment takes the player's wallet
+    from the store first, server/directory.py): it runs in the connection's nursery
+    (``spawn``) and the messages that arrive meanwhile wait, in order, until it is done."""
 
-async def _hello_deadline(conn: Connection, timeout: float) -> None:
-    await trio.sleep(timeout)
-    if conn.account is None:
-        conn.drop(CloseCode.POLICY, "no hello in time")
+    def __init__(
+        self,
+        conn: Connection,
+        config: ServerConfig,
+        route: Route,
+        spawn: Callable[[Callable[[], Awaitable[None]]], None],
+    ) -> None:
+        self.conn, self.route, self.config, self.spawn = conn, route, config, spawn
+        self.limit = RateLimit(config.rate, config.burst)
+        self.violations = 0
+        self.waiting: list[bytes | str] | None = None  # a list while a route is awaited
 
+    def __call__(self, frame: bytes | str) -> None:
+        if self.waiting is not None:
+            self.waiting.append(frame)
+            return
+        conn = self.conn
+        if conn.closing.is_set():
+            return
+        try:
+            if not self.limit.take():
+                raise ProtocolError(errors.RATE_LIMITED, "too many messages")
+            pending = self.route(conn, decode_client(frame))
+        except ProtocolError as exc:
+            self._refused(exc, frame)
+            return
+        if pending is not None:
+            self.waiting = []
+            self.spawn(lambda: self._finish(pending, frame))
 
-async def _reader(
-    ws: ServerConnection,
-    conn: Connection,
-    config: ServerConfig,
-    route: Callable[[Connection, Any], Awaitable[None] | None],
-) -> None:
-    limit = RateLimit(config.rate, config.burst)
-    violations = 0
-    try:
-        async for frame in ws:
-            if conn.closing.is_set():
+    async def _finish(self, pending: Awaitable[None], frame: bytes | str) -> None:
+        try:
+            await pending
+        except ProtocolError as exc:
+            self._refused(exc, frame)
+        waiting, self.waiting = self.waiting or [], None
+        for i, later in enumerate(waiting):
+            self(later)
+            if self.waiting is not None:  # awaiting again: the rest waits behind it
+                self.waiting.extend(waiting[i + 1 :])
                 return
+
+    def _refused(self, exc: ProtocolError, frame: bytes | str) -> None:
+        self.violations += 1
+        self.conn.send(Error(code=exc.code, message=exc.message, ref=_ref(frame)))
+        if self.violations >= self.config.max_violations:
+            self.conn.drop(CloseCode.POLICY, "too many bad messages")
+
+
+class Socket(ServerConnection):
+    """websockets' server connection, reading without a task of ours: each complete message
+    goes to :attr:`reader` from websockets' reader task (messages that arrive before the
+    handler attaches a reader wait in a list); when the stream ends, :attr:`on_close` runs.
+    Every incoming frame stamps :attr:`seen` for the keepalive sweep."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.reader: Callable[[bytes | str], None] | None = None
+        self.on_close: Callable[[], None] | None = None
+        self.early: list[bytes | str] = []
+        self.fragments: list[Frame] = []
+        self.opened = self.seen = trio.current_time()
+        self.pinged = -math.inf  # when the sweep last queued a ping
+
+    def process_event(self, event: Any) -> None:
+        if self.request is None or not isinstance(event, Frame):
+            super().process_event(event)  # the handshake request
+            return
+        self.seen = trio.current_time()
+        if event.opcode not in _DATA:
+            super().process_event(event)  # a pong acknowledges its ping
+            return
+        if not event.fin or self.fragments:  # a fragmented message (browsers do not fragment;
+            self.fragments.append(event)  # the protocol bounds the whole message's size)
+            if not event.fin:
+                return
+            first, data = self.fragments[0], b"".join(f.data for f in self.fragments)
+            self.fragments.clear()
+        else:
+            first, data = event, bytes(event.data)
+        message: bytes | str = (
+            data.decode("utf-8", "replace") if first.opcode is Opcode.TEXT else data
+        )
+        if self.reader is None:
+            self.early.append(message)
+        else:
+            self.reader(message)
+
+    def attach(self, reader: Callable[[bytes | str], None], on_close: Callable[[], None]) -> None:
+        """Start handing messages to ``reader`` (first those that came early)."""
+        self.reader, self.on_close = reader, on_close
+        early, self.early = self.early, []
+        for message in early:
+            reader(message)
+        if self.stream_closed.is_set():
+            on_close()
+
+    def write_now(self, message: Any) -> Any:
+        """The fast path (:attr:`Connection.direct`): encode ``message`` and write its frame
+        to the socket without blocking; None when done. Anything else is queued by the caller
+        for the writer: the message itself when the connection is not open or websockets is
+        writing (a pong, a close), :data:`REST` after a partial write (the unwritten bytes
+        are back at the head of websockets' buffer, written first by whoever sends next)."""
+        protocol, stream = self.protocol, self.stream
+        if message is PING or protocol.state is not State.OPEN or self.send_lock.locked():
+            return message
+        # the descriptor, looked up each time: a closed socket's number may be reused
+        fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
+        if fd < 0:
+            return message
+        protocol.send_binary(encode(message))
+        chunks = protocol.data_to_send()
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        try:
+            sent = os.write(fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # a broken connection: its reader task sees it end and drops it
+            return None
+        if sent < len(data):
+            protocol.writes.insert(0, data[sent:])
+            return REST
+        return None
+
+    async def send_data(self) -> None:
+        """websockets calls this after every frame it reads (to write an automatic answer);
+        with nothing to write, skip taking the send lock (two trips through the scheduler
+        per incoming frame)."""
+        if self.protocol.writes:
+            await super().send_data()
+
+    async def recv_events(self) -> None:
+        try:
+            await super().recv_events()
+        finally:
+            if self.on_close is not None:
+                self.on_close()
+
+
+async def run_connection(
+    ws: Socket,
+    conn: Connection,
+    config: ServerConfig,
+    route: Route,
+    keepalive: Keepalive | None = None,
+) -> None:
+    """Serve ``conn`` until it closes: read through ``ws`` and write its outbound queue in
+    this task (gracefully, :meth:`Connection.finish`: the queue drained first, within
+    ``close_timeout``)."""
+    conn.drain_timeout = config.close_timeout
+    conn.direct = ws.write_now  # before the first answer (to a message that came early)
+    if keepalive is not None:
+        keepalive.live[conn] = ws
+    try:
+        async with trio.open_nursery() as awaited:  # a route's awaitable (Reader)
+            reader = Reader(conn, config, route, awaited.start_soon)
+            ws.attach(reader, lambda: conn.drop(CloseCode.NORMAL, ""))
             try:
-                if not limit.take():
-                    raise ProtocolError(errors.RATE_LIMITED, "too many messages")
-                pending = route(conn, decode_client(frame))
-                if pending is not None:  # a hello in a deployment: its wallet first
-                    await pending
-            except ProtocolError as exc:
-                violations += 1
-                conn.send(Error(code=exc.code, message=exc.message, ref=_ref(frame)))
-                if violations >= config.max_violations:
-                    conn.drop(CloseCode.POLICY, "too many bad messages")
-                    return
-    except ConnectionClosed:
-        pass
-    conn.drop(CloseCode.NORMAL, "")
+                with conn.writer:  # cancelled by conn.drop(); a deadline after conn.finish()
+                    async for message in conn.outbox:
+                        if message is PING:
+                            await ws.ping()
+                        elif message is REST:
+                            async with ws.send_context():
+                                pass  # websockets writes its buffer: the rest of a write
+                        else:
+                            await ws.send(encode(message))
+                        conn.drained()
+            except ConnectionClosed:
+                conn.drop(CloseCode.NORMAL, "")
+            awaited.cancel_scope.cancel()
+    finally:
+        conn.direct = None
+        if keepalive is not None:
+            keepalive.live.pop(conn, None)
+
+
+class Keepalive:
+    """The process's one keepalive sweep (see the module docstring), every ``period`` s."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.interval, self.timeout = config.ping_interval, config.ping_timeout
+        self.hello_timeout = config.hello_timeout
+        # a hello deadline or a ping is up to a quarter late; at most one pass per 2.5 s
+        self.period = min(2.5, self.interval / 4, self.hello_timeout / 4)
+        self.live: dict[Connection, Socket] = {}
+
+    async def run(self) -> None:
+        while True:
+            await trio.sleep(self.period)
+            self.sweep(trio.current_time())
+
+    def sweep(self, now: float) -> None:
+        silent, dead = now - self.interval, now - self.interval - self.timeout
+        unnamed = now - self.hello_timeout
+        for conn, ws in list(self.live.items()):
+            seen = ws.seen
+            if conn.account is None and ws.opened < unnamed:
+                conn.drop(CloseCode.POLICY, "no hello in time")
+            elif seen > silent:  # most connections: heard from recently
+                continue
+            elif seen < dead:
+                conn.drop(CloseCode.INTERNAL, "keepalive ping timeout")
+            elif ws.pinged < seen:
+                ws.pinged = now
+                conn.send(PING)
 
 
 def _ref(frame: Any) -> str | None:

@@ -2,7 +2,7 @@
 
 Theory of operation: the one path of a client command
 -----------------------------------------------------
-1. **Socket to router** (``server/connections.py``): the connection's reader task decodes a
+1. **Socket to router** (``server/connections.py``): websockets' reader task decodes a
    frame with the protocol's strict msgspec decoder (``protocol/codec.py``), rate-limits it,
    and hands the decoded message to the router (``server/router.py``), which answers session
    and lobby messages itself and submits a table message as ``TableCommand(conn, message)``
@@ -23,8 +23,8 @@ Theory of operation: the one path of a client command
    ``server/tables/views.py``) decides who may see it; :meth:`TableActor.event` numbers it
    for that recipient and adds it to the recipient's open batch. At the end of the step
    :meth:`TableActor.flush` sends each recipient one ``events`` frame through its bounded
-   outbound queue (``Connection.send``), drained by the connection's writer task: a slow
-   client is dropped, never waited for.
+   outbound queue (``Connection.send``: written at once when the socket takes it, else
+   drained by the connection's handler task): a slow client is dropped, never waited for.
 6. **Timers**: the table wakes at :meth:`TableActor.next_deadline` (a turn clock, a betting
    window, a disconnect grace, the next round) and runs :meth:`TableActor.on_time`.
 

@@ -1,9 +1,14 @@
 """A client connection as tables see it: an identity and a bounded outbound queue.
 
-Tables never await a client. They call :meth:`Connection.send`, which puts the message on a
-bounded memory channel drained by the connection's own writer task (``server/app.py``). When
-the queue is full the client is not keeping up: it is dropped with close code 4002 and the
-table carries on at its own pace (its seat is then held like any disconnected seat).
+Tables never await a client. They call :meth:`Connection.send`. When nothing is queued for the
+connection and its socket takes the frame without blocking, the frame is written at once
+(:attr:`Connection.direct`, the fast path: no task switch per frame); otherwise the message
+goes on a bounded memory channel drained by the connection's handler task
+(``server/connections.py``), inside the :attr:`Connection.writer` cancel scope, and later
+messages queue behind it so the order never changes. When the queue is full the client is not
+keeping up: it is dropped with close code 4002 (which cancels the writer, even in the middle
+of a send to a client that stopped reading) and the table carries on at its own pace (its
+seat is then held like any disconnected seat).
 
 Events are batched: :meth:`Connection.add_event` appends to the connection's open
 ``events`` message (one table, consecutive sequence numbers) instead of queueing a frame per
@@ -17,6 +22,8 @@ table server's CPU goes to (docs/perf.md).
 from __future__ import annotations
 
 import itertools
+import math
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -45,6 +52,15 @@ class Connection:
         self.close_code: int = CloseCode.NORMAL
         self.close_reason = ""
         self.graceful = False  # finish(): drain the queue before closing
+        #: the scope the writer drains the queue in: drop() cancels it, finish() gives it
+        #: ``drain_timeout`` s (set by the connection's handler)
+        self.writer = trio.CancelScope()
+        self.drain_timeout = math.inf
+        #: the fast path, set by the connection's handler: writes a message to the socket now
+        #: if that cannot block, returning None, or returns what to queue for the writer
+        #: instead (the message itself, or a marker for the unwritten rest)
+        self.direct: Callable[[Any], Any] | None = None
+        self.backlog = False  # the writer has messages queued: they go first
         self._batch: Events | None = None  # the open events message, not queued yet
 
     def add_event(self, table: str, seq: int, event: dict[str, Any]) -> bool:
@@ -78,18 +94,29 @@ class Connection:
     def _put(self, message: Any) -> bool:
         if self.closing.is_set():
             return False
+        if not self.backlog and self.direct is not None:
+            message = self.direct(message)
+            if message is None:
+                return True
         try:
             self._send.send_nowait(message)
         except trio.WouldBlock:
             self.drop(CloseCode.TOO_SLOW, "client too slow: outbound queue overflowed")
             return False
+        self.backlog = True
         return True
+
+    def drained(self) -> None:
+        """The writer's queue is empty again: the fast path may write (see :attr:`direct`)."""
+        if not self.outbox.statistics().current_buffer_used:
+            self.backlog = False
 
     def drop(self, code: int, reason: str) -> None:
         """Close now, discarding whatever is still queued."""
         if not self.closing.is_set():
             self.close_code, self.close_reason = code, reason
             self.closing.set()
+            self.writer.cancel()
 
     def finish(self, code: int, reason: str) -> None:
         """Close after the queued messages are written (server shutdown: 1001)."""
@@ -98,6 +125,7 @@ class Connection:
             self.graceful = True
             self._send.close()
             self.closing.set()
+            self.writer.deadline = trio.current_time() + self.drain_timeout
 
     def __repr__(self) -> str:
         return f"<Connection {self.id} {self.account}>"

@@ -1,0 +1,124 @@
+"""A connection in two tasks and one keepalive sweep per process (server/connections.py).
+
+The fast path reads in websockets' own reader task and writes in the handler task; pings and
+the hello deadline come from one sweep. These tests hold what the per-connection tasks held:
+a live but silent client is pinged and kept, a dead one is closed (1011), a client without
+``hello`` is closed (1008), fragmented and early messages are read, and a connection leaves
+nothing behind in the server when it ends.
+"""
+
+from __future__ import annotations
+
+import msgpack
+import trio
+from websockets.exceptions import ConnectionClosed
+from websockets.trio.client import connect
+
+from clients.client import PROTOCOL_VERSION, Client
+from protocol.messages import Error
+from server.tables.connection import Connection
+from tests.server.helpers import fast_config, running_server, table
+
+T = "holdem-act-t"
+
+
+async def _until(predicate, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    with trio.fail_after(timeout):
+        while not predicate():
+            await trio.sleep(0.02)
+
+
+async def test_a_silent_client_is_pinged_and_kept_a_dead_one_is_closed_1011():
+    config = fast_config(table("holdem-act"), ping_interval=0.3, ping_timeout=0.3)
+    async with running_server(config) as server:
+        keepalive = server.croupier.keepalive
+        async with Client.connect(server.url, name="quiet") as quiet:
+            (ws,) = keepalive.live.values()
+            await trio.sleep(1.5)  # several intervals: pinged, the pongs keep it alive
+            assert ws.pinged > ws.opened
+            assert len(server.croupier.connections) == 1
+            quiet.ws.pause_reading()  # now it answers no ping: a dead peer
+            await _until(lambda: not server.croupier.connections, timeout=3.0)
+            assert not keepalive.live
+            quiet.ws.resume_reading()
+            try:
+                while True:
+                    await quiet.ws.recv()
+            except ConnectionClosed as exc:
+                assert exc.rcvd is not None and exc.rcvd.code == 1011
+
+
+async def test_no_hello_in_time_is_closed_1008_by_the_sweep():
+    config = fast_config(table("holdem-act"), hello_timeout=0.4)
+    async with running_server(config) as server:
+        async with connect(server.url, ping_interval=None) as ws:
+            with trio.fail_after(3):
+                try:
+                    await ws.recv()
+                    raise AssertionError("a frame before hello")
+                except ConnectionClosed as exc:
+                    assert exc.rcvd is not None and exc.rcvd.code == 1008
+        await _until(lambda: not server.croupier.connections)
+        assert not server.croupier.keepalive.live
+
+
+async def test_fragmented_and_early_messages_are_read_and_nothing_is_left_behind():
+    config = fast_config(table("holdem-act"))
+    async with running_server(config) as server:
+        hello = msgpack.packb({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "frag"})
+        join = msgpack.packb({"type": "join", "table": T, "role": "spectator"})
+        async with connect(server.url, ping_interval=None) as ws:
+            # the hello in three fragments, the join right behind it, before any answer
+            await ws.send([hello[:3], hello[3:7], hello[7:]])
+            await ws.send(join)
+            with trio.fail_after(5):
+                first = msgpack.unpackb(await ws.recv())
+                second = msgpack.unpackb(await ws.recv())
+            assert first["type"] == "welcome"
+            assert second["type"] == "snapshot" and second["role"] == "spectator"
+            assert server.croupier.tables[T].spectators
+        await _until(lambda: not server.croupier.connections)
+        assert not server.croupier.keepalive.live
+        await _until(lambda: not server.croupier.tables[T].spectators)
+
+
+async def test_drop_cancels_a_writer_stuck_on_a_client_that_stopped_reading():
+    conn = Connection(queue_size=4)
+    stuck = trio.Event()
+
+    async def writer() -> None:
+        with conn.writer:
+            async for _ in conn.outbox:
+                stuck.set()
+                await trio.sleep_forever()  # a send that never completes
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(writer)
+        conn.send({"type": "x"})
+        await stuck.wait()
+        for _ in range(5):  # the queue overflows: 4002, and the stuck writer ends
+            conn.send({"type": "y"})
+        assert conn.close_code == 4002
+    assert conn.writer.cancelled_caught
+
+
+async def test_fast_path_partial_writes_keep_every_frame_whole_and_in_order():
+    """Frames go straight to the socket while it takes them; once the client stops reading
+    the kernel's buffer fills, a write is cut short, its rest and every later message queue
+    for the writer (nothing is lost or reordered), and reading again gets them all."""
+    config = fast_config(table("holdem-act"), outbound_queue=100_000)
+    async with running_server(config) as server:
+        async with Client.connect(server.url, name="reader") as client:
+            (conn,) = server.croupier.connections
+            client.ws.pause_reading()
+            pad = "x" * 4000
+            count = 3000  # 12 MB: more than the socket buffers hold
+            for i in range(count):
+                conn.send(Error(code="test", message=f"{i} {pad}"))
+            assert conn.backlog, "the socket took 12 MB without blocking"
+            client.ws.resume_reading()
+            with trio.fail_after(30):
+                for i in range(count):
+                    frame = msgpack.unpackb(await client.ws.recv())
+                    assert frame["message"] == f"{i} {pad}"
+            await _until(lambda: not conn.backlog)
