@@ -1,8 +1,9 @@
 """Scale out on one Redis: 1, 2 and 3 ``croupier serve --redis`` processes, the same load each.
 
-One run, one throwaway ``redis-server`` (a temporary directory, AOF with ``appendfsync
-always`` as in production). For N = 1, 2, 3 in turn: N fresh server processes keep every
-store in that Redis (``--redis``), each with ``--tables`` nine-seat hold'em tables of its own
+The processes form a deployment (``--directory``: table leases, fenced ledger batches, wallet
+tokens) unless ``--plain``. One run, one throwaway ``redis-server`` (a temporary directory,
+AOF with ``appendfsync always`` as in production). For N = 1, 2, 3 in turn: N fresh server
+processes keep every store in that Redis (``--redis``), each with ``--tables`` nine-seat hold'em tables of its own
 (ids ``pN-...``), and each gets its own human-pace load test (``loadtest/runner.py``, bots
 thinking 1-3 s per action) pointed at its URL directly; the N load tests run at once.
 
@@ -138,6 +139,9 @@ def clean(report: dict[str, Any]) -> bool:
 def phase(n: int, redis: RedisServer, args: argparse.Namespace) -> dict[str, Any]:
     """N servers on ``redis``, each under its own load; the phase's figures."""
     assert redis.proc is not None
+    # a deployment (--directory): table leases, fenced batches, wallet tokens; or (--plain)
+    # processes that only share the store
+    deployment = [] if args.plain else ["--directory"]
     with ExitStack() as stack:
         servers = [
             stack.enter_context(
@@ -146,7 +150,7 @@ def phase(n: int, redis: RedisServer, args: argparse.Namespace) -> dict[str, Any
                     9,
                     round_pause=2.0,
                     id_prefix=f"p{i + 1}",
-                    extra=["--redis", redis.url, "--dev-redis"],
+                    extra=["--redis", redis.url, "--dev-redis", *deployment],
                 )
             )
             for i in range(n)
@@ -202,6 +206,11 @@ def main() -> int:
     p.add_argument("--tables", type=int, default=60, help="tables per process (9 bots each)")
     p.add_argument("--duration", type=float, default=30.0, help="seconds of play per phase")
     p.add_argument("--warmup", type=float, default=10.0, help="seconds left out of p99")
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="processes that only share the store, not a deployment (no --directory)",
+    )
     args = p.parse_args()
     print(
         f"{args.tables} nine-seat hold'em tables per process at human pace, "
