@@ -1,11 +1,12 @@
 """Scale out on one Redis: 1, 2 and 3 ``croupier serve --redis`` processes, the same load each.
 
 The processes form a deployment (``--directory``: table leases, fenced ledger batches, wallet
-tokens) unless ``--plain``. One run, one throwaway ``redis-server`` (a temporary directory,
-AOF with ``appendfsync always`` as in production). For N = 1, 2, 3 in turn: N fresh server
-processes keep every store in that Redis (``--redis``), each with ``--tables`` nine-seat hold'em tables of its own
-(ids ``pN-...``), and each gets its own human-pace load test (``loadtest/runner.py``, bots
-thinking 1-3 s per action) pointed at its URL directly; the N load tests run at once.
+tokens) unless ``--plain``. One run, one throwaway ``redis-server`` (a temporary directory, AOF
+with ``appendfsync always`` as in production). For N = 1, 2, 3 in turn: N fresh server
+processes keep every store in that Redis (``--redis``), each with ``--tables`` nine-seat
+hold'em tables of its own (ids ``pN-...``), and each gets its own human-pace load test
+(``loadtest/runner.py``, bots thinking 1-3 s per action) pointed at its URL directly; the N
+load tests run at once.
 
 Printed per N: actions/s (all processes, and per process), the action latency p99 in steady
 play (the worst process; after ``--warmup`` s), the servers' CPU (sum of the processes'
