@@ -31,8 +31,7 @@ from clients.terminal.session import (
     LineEditor,
     Session,
     next_line,
-    pump_messages,
-    read_commands,
+    play_session,
     read_keys,
     read_lines,
 )
@@ -258,17 +257,7 @@ async def session(
         client, client.tables[chosen["id"]], console, live=live, bot=rng, hands=args.hands
     )
     player.editor = editor
-    if not live:
-        player.show_table()
-        if not args.bot:
-            console.print(player.HINT, style="dim")
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(pump_messages, client, player)
-        if args.bot:
-            await player.done.wait()
-        else:
-            await read_commands(player, lines, nursery)
-        nursery.cancel_scope.cancel()
+    await play_session(player, lines, bot=bool(args.bot))
     if player.closed:
         return 1
     if args.bot:

@@ -286,6 +286,24 @@ async def pump_messages(client: Client, player: Session) -> None:
         player.done.set()
 
 
+async def play_session(
+    player: Session, lines: trio.MemoryReceiveChannel[str | None], *, bot: bool
+) -> None:
+    """Play at the table: the table drawn and the hint first (unless a live screen draws
+    them), then the server's messages in and the typed commands (or the bot) out."""
+    if player.editor is None:
+        player.show_table()
+        if not bot:
+            player.console.print(player.HINT, style="dim")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(pump_messages, player.client, player)
+        if bot:
+            await player.done.wait()
+        else:
+            await read_commands(player, lines, nursery)
+        nursery.cancel_scope.cancel()
+
+
 async def read_commands(
     player: Session, lines: trio.MemoryReceiveChannel[str | None], nursery: trio.Nursery
 ) -> None:

@@ -37,7 +37,7 @@ from clients.client import Client, ServerError, TableView
 from clients.terminal.commands import POKER_HELP, BadCommand, Command
 from clients.terminal.render import IN_CHIPS, money
 from clients.terminal.room import ROOM_HELP, RoomSession, parse_room_command
-from clients.terminal.session import LineEditor, next_line, pump_messages, read_commands
+from clients.terminal.session import LineEditor, next_line, play_session
 
 TOURNAMENT_HELP = """
 Tournaments (amounts at a tournament table are tournament chips, typed as whole numbers):
@@ -491,17 +491,7 @@ async def play(
     player.editor = editor
     player.prizes = prizes
     player.say(f"the tournament seats you at {table.table}, seat {table.seat}", "bold yellow")
-    if editor is None:
-        player.show_table()
-        if not args.bot:
-            console.print(player.HINT, style="dim")
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(pump_messages, client, player)
-        if args.bot:
-            await player.done.wait()
-        else:
-            await read_commands(player, lines, nursery)
-        nursery.cancel_scope.cancel()
+    await play_session(player, lines, bot=bool(args.bot))
     m = player.state or {}
     if m.get("place"):
         console.print(f"{m['tournament']}: {place_text(m)}; wallet {dollars(client.balance)}")
