@@ -17,6 +17,8 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,6 +159,21 @@ class RedisCluster:
     def kill(self) -> None:
         for node in self.nodes:
             node.kill()
+
+
+@contextmanager
+def redis_of(kind: str, directory: Path) -> Iterator[str]:
+    """A real ``redis-server`` (``kind`` "redis") or a three-master Redis Cluster
+    ("cluster") under ``directory``, for the length of the block; its URL."""
+    directory.mkdir()
+    redis: RedisServer | RedisCluster = (
+        RedisCluster(directory) if kind == "cluster" else RedisServer(directory)
+    )
+    redis.start()
+    try:
+        yield redis.url
+    finally:
+        redis.kill()
 
 
 def write_tables(path: Path, tables: list[dict[str, Any]]) -> Path:

@@ -29,10 +29,9 @@ import trio
 from server.store.redis import connect, key, parse_transfer
 from tests.integration.helpers import (
     BotStats,
-    RedisCluster,
-    RedisServer,
     ServerProcess,
     banked_bot,
+    redis_of,
     write_tables,
 )
 from tests.shared import REPO
@@ -116,17 +115,8 @@ def redis_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | 
     if request.param == "sqlite":
         yield None
         return
-    (tmp_path / "redis").mkdir()
-    redis: RedisServer | RedisCluster = (
-        RedisCluster(tmp_path / "redis")
-        if request.param == "cluster"
-        else RedisServer(tmp_path / "redis")
-    )
-    redis.start()
-    try:
-        yield redis.url
-    finally:
-        redis.kill()
+    with redis_of(request.param, tmp_path / "redis") as url:
+        yield url
 
 
 async def _contents(

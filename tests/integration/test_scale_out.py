@@ -33,7 +33,7 @@ from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client, ServerError
 from server.store.redis import connect, key, parse_transfer
-from tests.integration.helpers import RedisCluster, RedisServer, ServerProcess, write_tables
+from tests.integration.helpers import RedisServer, ServerProcess, redis_of, write_tables
 from tests.shared import REPO
 
 pytestmark = pytest.mark.slow
@@ -162,17 +162,8 @@ async def _store(redis_url: str) -> tuple[dict[str, int], list[tuple[str, str, i
 
 @pytest.fixture(params=["redis", "cluster"])
 def redis_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    (tmp_path / "redis").mkdir()
-    redis: RedisServer | RedisCluster = (
-        RedisCluster(tmp_path / "redis")
-        if request.param == "cluster"
-        else RedisServer(tmp_path / "redis")
-    )
-    redis.start()
-    try:
-        yield redis.url
-    finally:
-        redis.kill()
+    with redis_of(request.param, tmp_path / "redis") as url:
+        yield url
 
 
 async def _deploy(tmp_path: Path, redis_url: str, n: int, tables: int) -> list[ServerProcess]:
