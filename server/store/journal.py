@@ -27,7 +27,10 @@ Each record is a :class:`JournalEntry` ``(round, seq, table, kind, at, body)``; 
 ===============  ===========================================================================
 
 Records ride in the ledger's batches (:meth:`~server.store.ledger.Ledger.journal`), so a
-round's journal and its money are committed by the same group commit, in order; a store
+round's journal and its money are committed by the same group commit, in order. A record of
+a step that moved no money (an action) waits for the next movement, or
+:data:`~server.store.ledger.JOURNAL_DELAY` s at most: a settled round's record is always
+whole, and a crash can lose only the last moments of a round that is voided anyway. A store
 keeps them append-only (``INSERT OR IGNORE`` on ``(round, seq)``: a retried commit adds
 nothing, nothing is ever updated or deleted). A round a crash interrupted has a ``start``
 and no ``end``: the ledger's recovery voided it, and recall shows it as voided.

@@ -9,11 +9,14 @@ transfer at once, refusing a debit a wallet or stake cannot cover
 appended to the open :class:`~server.store.model.Batch`. A table step has no checkpoint, so
 everything one step moved (a whole round's settlement, say) sits in the same batch.
 
-One trio task, :meth:`Ledger.run`, takes the open batch whenever there is one and commits it
+One trio task, :meth:`Ledger.run`, takes the open batch whenever money moved and commits it
 to the store: in a worker thread (SQLite), or awaited on the trio thread when the store's
 ``commit`` is a coroutine function (Redis, :class:`AsyncStore`; such a store is also probed
 with an empty commit when idle, so an outage ends and a loss is seen without a movement);
-whatever arrives during that commit goes into the next (group commit). Commits are
+whatever arrives during that commit goes into the next (group commit). A round's record
+(:meth:`Ledger.journal`) does not wake the committer: it rides with the next movement, in
+order, or is committed on its own within :data:`JOURNAL_DELAY` s (a player's action moves no
+money, so it costs no commit of its own). Commits are
 idempotent per transfer id, so a commit whose answer was lost is simply retried. If the
 store cannot be reached (:class:`StoreUnavailable`) the batches are kept and retried with
 back-off; :attr:`Ledger.available` turns false, tables start no round and move no money
@@ -80,6 +83,16 @@ log = logging.getLogger("croupier.ledger")
 #: step in that window joins the same commit (one fsync), at the cost of that much delay
 #: before a movement is durable. Measured in docs/perf.md ("Ledger").
 GROUP_WINDOW = 0.005
+
+#: How long a round's record may wait for the next movement of money before it is committed
+#: on its own. A player's action in a round moves no money (poker settles at the end, a
+#: banked wager is taken when placed), so committing its record at once would cost a commit
+#: (a transaction, an fsync, a thread hand-off) per action. A crash loses at most this much
+#: of an interrupted round's record, and that round is voided (its money goes back from the
+#: transfers, which are never delayed); a settled round's record is always whole, because
+#: the settlement moves money and commits everything before it in order. docs/perf.md
+#: ("Cost per action against the raw floor") measures it.
+JOURNAL_DELAY = 0.5
 
 #: seconds between two writes of the witness file while commits go on
 WITNESS_EVERY = 0.2
@@ -183,6 +196,7 @@ class Ledger:
         self._reread = False
         self._reread_at = 0.0
         self._wake = trio.Event()
+        self._contact = time.monotonic()  # the store last answered a commit or a probe
         self.available = True
         self.lost: str | None = None
         self.committed = 0  # batches committed by this process
@@ -250,8 +264,13 @@ class Ledger:
         self._dirty()
 
     def journal(self, entry: JournalEntry) -> None:
-        """A round's record (``server/store/journal.py``), committed with the step's money."""
+        """A round's record (``server/store/journal.py``), committed in order with the money:
+        with the next step that moves any (the round's settlement at the latest), or within
+        :data:`JOURNAL_DELAY` s (a step that moved nothing does not wake the committer)."""
         self._batch_for(entry.table).journal.append(entry)
+
+    def commit_soon(self) -> None:
+        """Commit what is queued now, the records included (a recall waits for them)."""
         self._dirty()
 
     def _batch_for(self, table: str | None) -> Batch:
@@ -392,20 +411,23 @@ class Ledger:
             return  # a store that lost data gets nothing more from this server
         delay = 0.05
         while True:
-            probe = False
-            if self._async:  # a shared store is probed when idle: lost or back, we know
-                with trio.move_on_after(PROBE_EVERY if self.available else delay) as idle:
+            if not self._pending:  # nothing to retry: wait for money, or the record's turn
+                with trio.move_on_after(JOURNAL_DELAY if self.available else delay) as idle:
                     await self._wake.wait()
-                probe = idle.cancelled_caught
-            else:
-                await self._wake.wait()
-            if not probe:  # let the other tables' steps of this moment join the commit
-                await trio.sleep(GROUP_WINDOW)
+                if not idle.cancelled_caught:  # let the other tables' steps join the commit
+                    await trio.sleep(GROUP_WINDOW)
+            self._wake = trio.Event()  # what moves during the commit wakes the next one
             self._take()
-            if not self._pending and not probe:
-                self._wake = trio.Event()
+            # nothing to write: an async (shared) store is probed now and then (an empty
+            # commit: the store's checks), so an outage ends and a loss is seen without a
+            # movement
+            probe = not self._pending
+            if probe and not (
+                self._async
+                and (not self.available or time.monotonic() - self._contact >= PROBE_EVERY)
+            ):
                 continue
-            batches = list(self._pending)  # none: a probe (the store's checks, no write)
+            batches = list(self._pending)
             try:
                 if self._async:
                     async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
@@ -425,6 +447,7 @@ class Ledger:
                 await trio.sleep(delay)
                 delay = min(delay * 2, 2.0)
                 continue
+            self._contact = time.monotonic()
             fenced = self._refused(batches)
             if self.shared:  # drop_table may have taken some out meanwhile: by identity
                 sent = {id(b) for b in batches}
@@ -444,8 +467,6 @@ class Ledger:
             delay = 0.05
             if not self.available:
                 self._status(available=True)
-            if not self._open and not self._pending:
-                self._wake = trio.Event()
 
     def _refused(self, batches: list[Batch]) -> set[str]:
         """The tables whose batches the store just refused (a stale token); counted."""
@@ -493,6 +514,7 @@ class Ledger:
         """Commit everything queued, synchronously (start-up and shutdown only). An async
         store's commit cannot run here: its batches wait, in order, for :meth:`run`."""
         self._take()
+        self._wake = trio.Event()  # taken: nothing for the committer to do now
         if self._pending and not self._async and self.lost is None:
             version = self.store.commit(self._pending)
             assert isinstance(version, int)  # a sync store's commit (not a coroutine)

@@ -614,6 +614,7 @@ class TableActor(ABC):
         target = ledger.committed + ledger.backlog  # the rounds recorded so far: committed
         with trio.move_on_after(2.0):
             while ledger.committed < target and ledger.can_move:
+                ledger.commit_soon()
                 await trio.sleep(0.01)
         query = JournalQuery(table=table, account=account, limit=RECALL_ROUNDS)
         if ledger.is_async:  # a shared store (Redis) is read on the trio thread

@@ -217,6 +217,42 @@ async def test_the_committer_retries_through_an_outage() -> None:
     assert store.balances == {"cashier": -700, "wallet:ann": 700}
 
 
+async def test_a_record_waits_for_money_or_its_delay_and_keeps_its_order() -> None:
+    """A round's record (an action: no money) costs no commit of its own: it rides with the
+    next movement, in order, or is committed within JOURNAL_DELAY (ledger.py)."""
+    import trio
+
+    from server.store import ledger as ledger_module
+    from server.store.journal import JournalEntry
+
+    store = MemoryStore()
+    ledger = Ledger(store)
+    ledger.open("ann", 700)
+    ledger.flush_now()
+
+    def record(seq: int) -> None:
+        ledger.journal(JournalEntry("t.1", seq, "t", "command", 0.0, {"op": "act"}))
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(ledger.run)
+        commits = ledger.committed
+        record(1)
+        await trio.sleep(ledger_module.GROUP_WINDOW * 4)
+        assert ledger.committed == commits and "t.1" not in store.journal  # no commit yet
+        record(2)
+        ledger.move("wallet:ann", "table:t:stake:1:ann", 100, "buy_in", None)  # money moves
+        with trio.fail_after(ledger_module.JOURNAL_DELAY / 2):
+            while ledger.backlog:
+                await trio.sleep(0.001)
+        assert [e.seq for e in store.journal["t.1"]] == [1, 2]  # along with it, in order
+        record(3)
+        with trio.fail_after(ledger_module.JOURNAL_DELAY * 2 + 1):  # on its own, in time
+            while ledger.backlog:
+                await trio.sleep(0.01)
+        assert [e.seq for e in store.journal["t.1"]] == [1, 2, 3]
+        nursery.cancel_scope.cancel()
+
+
 def test_reversal_gives_every_account_its_net_back() -> None:
     moves = [
         _t("1", "wallet:a", "table:t:box:1", 500),
