@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import os
+import struct
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -51,6 +52,18 @@ PING = object()
 REST = object()
 
 _DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
+_HEAD16 = struct.Struct("!BBH").pack
+_HEAD64 = struct.Struct("!BBQ").pack
+
+
+def _header(length: int) -> bytes:
+    """The header of a server's final, unmasked binary frame of ``length`` bytes (what
+    websockets' ``Frame.serialize`` writes, without building a frame per message)."""
+    if length < 126:
+        return bytes((0x82, length))
+    if length < 65536:
+        return _HEAD16(0x82, 126, length)
+    return _HEAD64(0x82, 127, length)
 
 
 class RateLimit:
@@ -193,9 +206,12 @@ class Socket(ServerConnection):
         fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
         if fd < 0:
             return message
-        protocol.send_binary(encode(message))
-        chunks = protocol.data_to_send()
-        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        payload = encode(message)
+        if protocol.writes or protocol.expect_continuation_frame:  # not ours to frame alone
+            protocol.send_binary(payload)
+            data = b"".join(protocol.data_to_send())
+        else:  # one unmasked binary frame (RFC 6455 5.2; no extension is negotiated)
+            data = _header(len(payload)) + payload
         try:
             sent = os.write(fd, data)
         except BlockingIOError:

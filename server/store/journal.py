@@ -182,10 +182,14 @@ class Journal:
         if self.round is not None:
             self._add("command", {"op": op, **args}, at)
 
-    def events(self, events: Iterable[Event]) -> None:
+    def events(
+        self, events: Iterable[Event], wires: Iterable[dict[str, Any]] | None = None
+    ) -> None:
+        """Engine events as on the wire (``wires``: their wire forms, when the caller built
+        them already; the same dicts are then sent, and never changed)."""
         if self.round is not None:
-            for ev in events:
-                self._add("event", ev.to_wire())
+            for wire in wires if wires is not None else (ev.to_wire() for ev in events):
+                self._add("event", wire)
 
     def table_event(self, event: dict[str, Any], visible_to: Visibility | None) -> None:
         """A table's own event in the round (a turn timed out, a wager placed, the result)."""

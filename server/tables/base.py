@@ -348,10 +348,11 @@ class TableActor(ABC):
         of a round in play is journalled here (``engine``: the kind journalled it already)."""
         if not engine and self.journal.round is not None:
             self.journal.table_event(event, visible_to)
+        public = visible_to == EVERYONE
         for m in self.members.values():
-            if m is not skip and self.sees(m, visible_to):
+            if m is not skip and (public or self.sees(m, visible_to)):
                 self.event(m, event)
-        if visible_to == EVERYONE:
+        if public:
             for s in self.spectators.values():
                 if s is not skip:
                     self.event(s, event)

@@ -700,13 +700,14 @@ class PokerTable(TableActor):
         """Deliver engine events (the engine's turn as the table's ``turn``, with the clock),
         then end the round or fold a seat that is sitting out or leaving at its turn."""
         while True:
-            self.journal.events(events)
+            wires = [ev.to_wire() for ev in events]
+            self.journal.events(events, wires)
             turn: TurnToAct | None = None
-            for ev in events:
+            for ev, wire in zip(events, wires):
                 if type(ev) is TurnToAct:
                     turn = ev
                 else:
-                    self.broadcast(ev.to_wire(), ev.visible_to, engine=True)
+                    self.broadcast(wire, ev.visible_to, engine=True)
             events = []
             rnd = self.round
             if rnd is None:
@@ -771,8 +772,7 @@ class PokerTable(TableActor):
         }
         legal = turn.legal.to_wire()
         for to in self.recipients():
-            viewer = to.number if isinstance(to, Seat) else None
-            shown = legal_for(turn.seat, viewer, legal)
+            shown = legal_for(turn.seat, to.number, legal) if isinstance(to, Seat) else None
             self.event(to, {**public, "legal": shown} if shown else public)
 
     def _end_round(self, rnd: PokerRound) -> None:
