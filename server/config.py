@@ -72,7 +72,8 @@ class ServerConfig:
     burst: float = 100.0  # messages allowed in a burst
     hello_timeout: float = 10.0
     #: a connection silent this long gets a ping; closed (1011) if still silent after
-    #: ping_timeout more (one sweep per process: server/connections.py)
+    #: ping_timeout more (one sweep per process: server/connections.py); a connection the
+    #: server writes to is watched by TCP (TCP_USER_TIMEOUT: the two together)
     ping_interval: float = 20.0
     ping_timeout: float = 20.0
     close_timeout: float = 2.0

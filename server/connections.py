@@ -14,11 +14,15 @@ A connection costs the server two tasks, the fewest websockets.trio allows (docs
   Tables never wait on a client: a full queue drops it (4002) and cancels the writer's scope,
   which also ends a ``send`` stuck on a client that stopped reading.
 * **Keepalive and the hello deadline** are one sweep per process (:class:`Keepalive`), not a
-  task per connection: a connection silent (no frame in, a pong included) for
-  ``ping_interval`` s gets a ping through its outbound queue; one silent for
-  ``ping_interval + ping_timeout`` s is closed (1011, as websockets' own keepalive did); one
-  without a ``hello`` after ``hello_timeout`` s is closed (1008). A player who acts is never
-  pinged.
+  task per connection. A connection silent both ways (no frame in, a pong included, and no
+  frame out) for ``ping_interval`` s gets a ping through its outbound queue; one that has not
+  answered its ping ``ping_timeout`` s later is closed (1011, as websockets' own keepalive
+  did); one without a ``hello`` after ``hello_timeout`` s is closed (1008). A connection the
+  server writes to is watched by TCP instead: its socket's ``TCP_USER_TIMEOUT`` is
+  ``ping_interval + ping_timeout``, so a peer that stops acknowledging what it is sent is
+  closed by the kernel in the same time, and the reader sees it end. So a player at a table
+  in play (frames every few seconds) is never pinged, whether it acts or waits: at human pace
+  that was one ping and one pong per connection every 20 s, as many frames as actions.
 
 When the connection ends, every table it was at gets a
 :class:`~server.tables.base.Detach` (the seat is held for the grace period).
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import math
 import os
+import socket
 import struct
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -159,6 +164,8 @@ class Socket(ServerConnection):
         self.fragments: list[Frame] = []
         self.opened = self.seen = trio.current_time()
         self.pinged = -math.inf  # when the sweep last queued a ping
+        self.sent = 0  # data frames written (the sweep compares it between passes)
+        self.swept = 0  # ``sent`` at the sweep's last look
 
     def process_event(self, event: Any) -> None:
         if self.request is None or not isinstance(event, Frame):
@@ -218,6 +225,7 @@ class Socket(ServerConnection):
             sent = 0
         except OSError:  # a broken connection: its reader task sees it end and drops it
             return None
+        self.sent += 1
         if sent < len(data):
             protocol.writes.insert(0, data[sent:])
             return REST
@@ -250,6 +258,7 @@ async def run_connection(
     ``close_timeout``)."""
     conn.drain_timeout = config.close_timeout
     conn.direct = ws.write_now  # before the first answer (to a message that came early)
+    watch_by_tcp(ws, config.ping_interval + config.ping_timeout)
     if keepalive is not None:
         keepalive.live[conn] = ws
     try:
@@ -266,6 +275,7 @@ async def run_connection(
                                 pass  # websockets writes its buffer: the rest of a write
                         else:
                             await ws.send(encode(message))
+                            ws.sent += 1
                         conn.drained()
             except ConnectionClosed:
                 conn.drop(CloseCode.NORMAL, "")
@@ -292,19 +302,35 @@ class Keepalive:
             self.sweep(trio.current_time())
 
     def sweep(self, now: float) -> None:
-        silent, dead = now - self.interval, now - self.interval - self.timeout
+        silent, unanswered = now - self.interval, now - self.timeout
         unnamed = now - self.hello_timeout
         for conn, ws in list(self.live.items()):
             seen = ws.seen
             if conn.account is None and ws.opened < unnamed:
                 conn.drop(CloseCode.POLICY, "no hello in time")
-            elif seen > silent:  # most connections: heard from recently
+            elif seen > silent:  # heard from recently
                 continue
-            elif seen < dead:
-                conn.drop(CloseCode.INTERNAL, "keepalive ping timeout")
-            elif ws.pinged < seen:
+            elif ws.sent != ws.swept:  # written to since the last pass: TCP watches the peer
+                ws.swept = ws.sent
+            elif ws.pinged > seen:  # pinged, and not heard from since
+                if ws.pinged < unanswered:
+                    conn.drop(CloseCode.INTERNAL, "keepalive ping timeout")
+            else:
                 ws.pinged = now
                 conn.send(PING)
+
+
+def watch_by_tcp(ws: Socket, seconds: float) -> None:
+    """Let the kernel close ``ws`` when what it is sent stays unacknowledged for ``seconds``
+    (``TCP_USER_TIMEOUT``, Linux): the keepalive of a connection the server writes to."""
+    option = getattr(socket, "TCP_USER_TIMEOUT", None)
+    stream = ws.stream
+    if option is None or not isinstance(stream, trio.SocketStream) or not math.isfinite(seconds):
+        return
+    try:
+        stream.setsockopt(socket.IPPROTO_TCP, option, max(1, int(seconds * 1000)))
+    except OSError:  # not TCP (a test's socket pair): the sweep's pings alone
+        pass
 
 
 def _ref(frame: Any) -> str | None:

@@ -703,11 +703,11 @@ class PokerTable(TableActor):
             wires = [ev.to_wire() for ev in events]
             self.journal.events(events, wires)
             turn: TurnToAct | None = None
-            for ev, wire in zip(events, wires):
+            for ev, shown in zip(events, wires, strict=True):
                 if type(ev) is TurnToAct:
                     turn = ev
                 else:
-                    self.broadcast(wire, ev.visible_to, engine=True)
+                    self.broadcast(shown, ev.visible_to, engine=True)
             events = []
             rnd = self.round
             if rnd is None:

@@ -9,13 +9,18 @@ nothing behind in the server when it ends.
 
 from __future__ import annotations
 
+import math
+import socket
+
 import msgpack
 import trio
 from websockets.exceptions import ConnectionClosed
 from websockets.trio.client import connect
 
 from clients.client import PROTOCOL_VERSION, Client
+from protocol.errors import CloseCode
 from protocol.messages import Error
+from server.connections import Keepalive
 from server.tables.connection import Connection
 from tests.server.helpers import fast_config, running_server, table
 
@@ -46,6 +51,45 @@ async def test_a_silent_client_is_pinged_and_kept_a_dead_one_is_closed_1011():
                     await quiet.ws.recv()
             except ConnectionClosed as exc:
                 assert exc.rcvd is not None and exc.rcvd.code == 1011
+
+
+class _Seen:
+    """What the sweep reads of a connection's socket (server/connections.py Socket)."""
+
+    def __init__(self) -> None:
+        self.opened = self.seen = 0.0
+        self.pinged = -math.inf
+        self.sent = self.swept = 0
+
+
+def test_the_sweep_pings_only_a_connection_silent_both_ways() -> None:
+    """A connection the server writes to (a seat at a table in play) is not pinged: TCP
+    watches it. One silent both ways is pinged, and closed 1011 if it does not answer."""
+    config = fast_config(table("holdem-act"), ping_interval=20.0, ping_timeout=20.0)
+    keepalive = Keepalive(config)
+    seated, idle = Connection(8), Connection(8)
+    seated.account = idle.account = "ann"
+    at_table, silent = _Seen(), _Seen()
+    keepalive.live = {seated: at_table, idle: silent}  # type: ignore[dict-item]
+    for now in range(1, 120):  # two minutes, one pass a second; the table writes each pass
+        at_table.sent += 1
+        keepalive.sweep(float(now))
+        if now == 30:  # the idle one was pinged at 20 s; it answers at 30 s
+            assert silent.pinged == 20.0 and idle.outbox.statistics().current_buffer_used == 1
+            silent.seen = 30.0
+    assert at_table.pinged == -math.inf and not seated.closing.is_set()
+    assert silent.pinged > silent.seen and idle.closing.is_set()  # pinged at 51 s, no answer
+    assert idle.close_code == CloseCode.INTERNAL
+
+
+async def test_a_server_socket_is_watched_by_tcp_for_the_keepalive_time():
+    config = fast_config(table("holdem-act"), ping_interval=3.0, ping_timeout=4.0)
+    async with running_server(config) as server:
+        async with Client.connect(server.url, name="watched"):
+            (ws,) = server.croupier.keepalive.live.values()
+            option = getattr(socket, "TCP_USER_TIMEOUT", None)
+            if option is not None:  # Linux
+                assert ws.stream.getsockopt(socket.IPPROTO_TCP, option) == 7000
 
 
 async def test_no_hello_in_time_is_closed_1008_by_the_sweep():
