@@ -3,14 +3,19 @@
 For each table count tried, a fresh ``croupier serve`` subprocess gets a generated lobby of
 that many nine-seat tables (server defaults: 20 s turn time, 2 s between rounds) and
 ``croupier loadtest --pace human`` fills every seat from ``--procs`` worker processes of
-its own (bots think 1-3 s per action). The trial passes when the action latency p99 after
-the warm-up (the connection storm) is at most ``--p99`` ms and the run had no unexpected
+its own (bots think 1-3 s per action). The trial passes when the action latency p99 in steady
+play is at most ``--p99`` ms and the run had no unexpected
 error and conserved money. Table counts are probed upwards from ``--start`` (doubling) until
 one fails, then bisected to ``--resolution``.
 
+**Steady play** runs from the end of the connection storm (the last bot's first ``welcome``
+plus 2 s, and never before ``--warmup`` s; at 1,000 tables the storm of 9,000 connections
+lasts 15-20 s here) to the stop (the bots' leaving storm is left out). The latency p99, the
+server's CPU and the actions per second are all taken over that window.
+
 Printed per trial: tables, bots, actions/s, frames/s to clients, latency p50/p99/max, server
-CPU share (whole trial, including the connection storm; and in steady play, with the server
-CPU per action); then the capacity. Goal >= 1,000 tables (stretch 2,000).
+CPU share (whole trial, including the connection storm; and in steady play, with the steady
+actions/s and the server CPU per action); then the capacity. Goal >= 1,000 tables (stretch 2,000).
 
 **Normalized cost.** Absolute CPU figures follow the machine. So the same invocation also
 runs the raw ``websockets.trio`` firehose of ``benchmarks/raw_broadcast_bench.py`` (one
@@ -18,7 +23,7 @@ broadcaster, ``--raw-tables`` x 9 connections, frames of the first trial's mean 
 ``--raw-duration`` s) right after the first trial, and every trial prints its server CPU per
 action in raw firehose deliveries: steady CPU per action / raw CPU per delivery. An action
 reaches about 9-10 recipients, one frame each, so about 10 is the floor. Both sides are
-steady play: the server's CPU per action over the middle of the trial, the firehose's CPU
+steady play: the server's CPU per action over the steady window, the firehose's CPU
 per delivery over its measured window (its connection storm and warm-up left out).
 Run: ``.venv/bin/python benchmarks/capacity_bench.py [--start 250 --max 2000]``, or
 ``--tables 300 --duration 30`` for one bounded trial (``--raw-duration 0``: no raw half).
@@ -106,23 +111,28 @@ def trial(
         end = time.monotonic()
         cpu, wall = srv.cpu_seconds() - c0, end - t0
         rss = srv.rss_bytes()
-    # steady play: the server's CPU over [end - 0.6 duration, end - 0.1 duration], i.e.
-    # after the connection storm and the warm-up and before the bots leave
-    window = [c for c in samples if end - 0.6 * args.duration <= c[0] <= end - 0.1 * args.duration]
+    # steady play: from the end of the connection storm (the latency's steady window) to the
+    # stop, 1 s inside it at both ends; the server's CPU and the bots' actions over the same
+    # seconds (the run's seconds count from about t0: the workers start just after)
+    lo, hi = report["latency_ms_steady"]["after_s"] + 1, report["played_s"] - 1
+    window = [c for c in samples if t0 + lo <= c[0] <= t0 + hi]
+    acts = sum(p["count"] for p in report["timeline"] if lo <= p["t"] < hi)
     steady_share = (
         (window[-1][1] - window[0][1]) / (window[-1][0] - window[0][0])
         if len(window) > 1
         else float("nan")
     )
-    per_action_us = steady_share / max(report["actions_per_s"], 1e-9) * 1e6
+    steady_actions = acts / (hi - lo) if hi > lo else float("nan")
+    per_action_us = steady_share / max(steady_actions, 1e-9) * 1e6
     steady = report["latency_ms_steady"]
     passed = steady["p99"] <= args.p99 and report["ok"] and steady["count"] > 0
     print(
         f"{tables:5d} tables {report['bots']:6d} bots: {report['actions_per_s']:7.1f} "
         f"actions/s, {report['frames_from_server_per_s']:8.0f} frames/s out, "
         f"latency p50 {steady['p50']:6.1f} p99 {steady['p99']:7.1f} max {steady['max']:7.1f} "
-        f"ms (after {args.warmup:.0f} s), server CPU {cpu / wall:4.0%} (steady "
-        f"{steady_share:4.0%}, {per_action_us:5.0f} us/action{in_raw(per_action_us, raw)}), "
+        f"ms (after {steady['after_s']:.0f} s; storm over at {report['storm_s']} s), server "
+        f"CPU {cpu / wall:4.0%} (steady {steady_share:4.0%} at {steady_actions:.1f} actions/s, "
+        f"{per_action_us:5.0f} us/action{in_raw(per_action_us, raw)}), "
         "clients' CPU "
         f"{report['client_cpu_share']:.0%}, RSS "
         f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",

@@ -208,6 +208,7 @@ class Bot:
         if self.start_balance is None:
             self.start_balance = welcome["balance"]
             stats.balances_start += welcome["balance"]
+            stats.count("welcomed")
         held = self.plan.id in welcome.get("seated", [])
         if self.seated and not held:
             self.seated = False  # the grace period ran out while we were away

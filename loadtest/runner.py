@@ -42,6 +42,10 @@ Progress = Callable[[Stats, float], None]
 #: house's side (commission, pools, house bank).
 PLAYER_FIELDS = ("wallets", "stakes", "in_play")
 
+#: seconds after the last bot's first ``welcome`` still counted as the connection storm (its
+#: join and buy-in) and left out of ``latency_ms_steady``
+STORM_TAIL = 2.0
+
 
 @dataclass
 class RunSpec:
@@ -56,7 +60,9 @@ class RunSpec:
     seed: int | None = None
     settle_time: float = 30.0
     table_prefix: str = ""
-    warmup: float = 0.0  # seconds left out of ``latency_ms_steady`` (connection storm)
+    #: seconds left out of ``latency_ms_steady`` (at least; never before the connection
+    #: storm is over: ``storm_s`` + :data:`STORM_TAIL`)
+    warmup: float = 0.0
     only_games: list[str] | None = None  # fill only tables of these games (``--game``)
     extra: dict[str, Any] = field(default_factory=dict)
     #: a deployment's Redis (loadtest/deployment.py): its directory and its ledger check
@@ -269,9 +275,12 @@ def build_report(
         + c.get("gap_frames", 0)
         + c.get("unsettled", 0)
     )
-    steady = Histogram()  # after the warm-up, before the stop (the leaving storm)
+    # steady play: after the warm-up and after the connection storm (the last bot's first
+    # welcome, and STORM_TAIL s for its join and buy-in), before the stop (the leaving storm)
+    after = max(spec.warmup, stats.storm_s + STORM_TAIL if stats.storm_s else 0.0)
+    steady = Histogram()
     for sec, hist in stats.timeline.items():
-        if spec.warmup <= sec and sec + 1 <= played_s:
+        if after <= sec and sec + 1 <= played_s:
             steady.merge(hist)
     timeline = []
     for sec in sorted(stats.timeline):
@@ -314,7 +323,8 @@ def build_report(
         "bytes_from_server": c.get("bytes_in", 0),
         "frames_from_server_by_type": dict(stats.kinds.most_common()),
         "latency_ms": stats.latency.summary(),
-        "latency_ms_steady": {**steady.summary(), "after_s": spec.warmup},
+        "latency_ms_steady": {**steady.summary(), "after_s": after},
+        "storm_s": stats.storm_s,
         "errors": dict(stats.errors),
         "unexpected_errors": unexpected_errors,
         "unexpected": unexpected,

@@ -119,6 +119,9 @@ class Stats:
     balances_start: int = 0  # sum of the bots' wallets when they said hello (cents)
     balances_end: int = 0  # sum of the bots' wallets after leaving (cents)
     bots_settled: int = 0  # bots whose final balance is known
+    #: the second by which every bot had its first ``welcome`` (the connection storm's end;
+    #: 0: not reached); the merged run takes the latest worker's
+    storm_s: int = 0
     problems: list[str] = field(default_factory=list)  # first few unexpected happenings
 
     def count(self, name: str, n: int = 1) -> None:
@@ -160,6 +163,7 @@ class Stats:
         self.balances_start += other.balances_start
         self.balances_end += other.balances_end
         self.bots_settled += other.bots_settled
+        self.storm_s = max(self.storm_s, other.storm_s)
         for p in other.problems:
             self.problem(p)
 
@@ -176,6 +180,7 @@ class Stats:
             "balances_start": self.balances_start,
             "balances_end": self.balances_end,
             "bots_settled": self.bots_settled,
+            "storm_s": self.storm_s,
             "problems": self.problems,
         }
 
@@ -193,5 +198,6 @@ class Stats:
         s.balances_start = int(data["balances_start"])
         s.balances_end = int(data["balances_end"])
         s.bots_settled = int(data["bots_settled"])
+        s.storm_s = int(data.get("storm_s", 0))
         s.problems = list(data["problems"])
         return s

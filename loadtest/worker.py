@@ -71,6 +71,12 @@ async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
         gc.collect()
         gc.freeze()
 
+    async def storm_over() -> None:
+        while stats.counters["welcomed"] < len(bots) and not ctx.stop.is_set():
+            await trio.sleep(0.25)
+        if not ctx.stop.is_set():
+            stats.storm_s = ctx.second() + 1
+
     async def progress() -> None:
         while True:
             await trio.sleep(1.0)
@@ -79,6 +85,7 @@ async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
     async with trio.open_nursery() as outer:
         outer.start_soon(progress)
         outer.start_soon(freeze_after_connecting)
+        outer.start_soon(storm_over)
         with trio.move_on_after(duration + settle_time):
             async with trio.open_nursery() as nursery:
                 for bot in bots:
