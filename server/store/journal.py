@@ -43,6 +43,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+import msgspec
+
 from server import fair
 from server.cards import RandomSource
 from server.games.visibility import EVERYONE, Visibility, may_see
@@ -209,6 +211,16 @@ class Journal:
         self._add("end", {"state": state})
         self.round, self.source, self._secret = None, None, b""
         return {"type": "reveal", **body, "state": state}
+
+
+_json = msgspec.json.Encoder()
+
+
+def record_text(body: dict[str, Any]) -> str:
+    """A record's body as compact JSON text, as a store keeps it (what ``json.dumps`` with
+    ``separators=(",", ":")`` writes, except that text outside ASCII is not escaped; about
+    ten times as fast, and it runs on the ledger's commit path)."""
+    return _json.encode(body).decode()
 
 
 def visible_events(rnd: JournalRound, viewer: int | None, boxes: set[int]) -> list[dict[str, Any]]:

@@ -48,7 +48,13 @@ from coredis.tokens import PureToken
 from server import redis_client
 from server.redis_client import RedisClient
 from server.redis_client import public_url as public_url  # re-exported (callers import it here)
-from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
+from server.store.journal import (
+    JournalEntry,
+    JournalQuery,
+    JournalRound,
+    players_of,
+    record_text,
+)
 from server.store.model import (
     Batch,
     CheckReport,
@@ -298,7 +304,7 @@ class RedisStore:
         async def write() -> None:
             async with self.client.pipeline(transaction=True) as pipe:  # runs at the exit
                 for e in entries:
-                    body = json.dumps(e.to_json() | {"table": e.table}, separators=(",", ":"))
+                    body = record_text(e.to_json() | {"table": e.table})
                     pipe.hsetnx(key(f"journal:{e.round}"), str(e.seq), body)
                     if e.kind == "start":
                         pipe.zadd(key(f"jtable:{e.table}"), {e.round: e.at})

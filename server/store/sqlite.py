@@ -24,7 +24,13 @@ import time
 from pathlib import Path
 from typing import IO
 
-from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
+from server.store.journal import (
+    JournalEntry,
+    JournalQuery,
+    JournalRound,
+    players_of,
+    record_text,
+)
 from server.store.model import (
     Batch,
     CheckReport,
@@ -202,7 +208,7 @@ class SqliteStore:
         for e in batch.journal:
             cur = db.execute(
                 "INSERT OR IGNORE INTO journal VALUES (?, ?, ?, ?, ?, ?)",
-                (e.round, e.seq, e.table, e.kind, e.at, json.dumps(e.body, separators=(",", ":"))),
+                (e.round, e.seq, e.table, e.kind, e.at, record_text(e.body)),
             )
             if cur.rowcount and e.kind == "start":
                 db.execute(
