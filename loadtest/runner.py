@@ -277,10 +277,10 @@ def build_report(
     )
     # steady play: after the warm-up and after the connection storm (the last bot's first
     # welcome, and STORM_TAIL s for its join and buy-in), before the stop (the leaving storm)
-    after = max(spec.warmup, stats.storm_s + STORM_TAIL if stats.storm_s else 0.0)
+    steady_from = max(spec.warmup, stats.storm_s + STORM_TAIL if stats.storm_s else 0.0)
     steady = Histogram()
     for sec, hist in stats.timeline.items():
-        if after <= sec and sec + 1 <= played_s:
+        if steady_from <= sec and sec + 1 <= played_s:
             steady.merge(hist)
     timeline = []
     for sec in sorted(stats.timeline):
@@ -323,7 +323,7 @@ def build_report(
         "bytes_from_server": c.get("bytes_in", 0),
         "frames_from_server_by_type": dict(stats.kinds.most_common()),
         "latency_ms": stats.latency.summary(),
-        "latency_ms_steady": {**steady.summary(), "after_s": after},
+        "latency_ms_steady": {**steady.summary(), "after_s": steady_from},
         "storm_s": stats.storm_s,
         "errors": dict(stats.errors),
         "unexpected_errors": unexpected_errors,

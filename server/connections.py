@@ -165,6 +165,8 @@ class Socket(ServerConnection):
         self.opened = self.seen = trio.current_time()
         self.pinged = -math.inf  # when the sweep last queued a ping
         self.sent = 0  # data frames written (the sweep compares it between passes)
+        stream = self.stream  # a TCP stream has a descriptor for the fast path
+        self.fileno = stream.socket.fileno if isinstance(stream, trio.SocketStream) else None
         self.swept = 0  # ``sent`` at the sweep's last look
 
     def process_event(self, event: Any) -> None:
@@ -206,11 +208,16 @@ class Socket(ServerConnection):
         for the writer: the message itself when the connection is not open or websockets is
         writing (a pong, a close), :data:`REST` after a partial write (the unwritten bytes
         are back at the head of websockets' buffer, written first by whoever sends next)."""
-        protocol, stream = self.protocol, self.stream
-        if message is PING or protocol.state is not State.OPEN or self.send_lock.locked():
+        protocol = self.protocol
+        if (
+            message is PING
+            or self.fileno is None
+            or protocol.state is not State.OPEN
+            or self.send_lock.locked()
+        ):
             return message
         # the descriptor, looked up each time: a closed socket's number may be reused
-        fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
+        fd = self.fileno()
         if fd < 0:
             return message
         payload = encode(message)
@@ -218,7 +225,8 @@ class Socket(ServerConnection):
             protocol.send_binary(payload)
             data = b"".join(protocol.data_to_send())
         else:  # one unmasked binary frame (RFC 6455 5.2; no extension is negotiated)
-            data = _header(len(payload)) + payload
+            n = len(payload)
+            data = (bytes((0x82, n)) if n < 126 else _header(n)) + payload
         try:
             sent = os.write(fd, data)
         except BlockingIOError:
