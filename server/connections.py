@@ -25,11 +25,13 @@ A connection costs the server two tasks, the fewest websockets.trio allows (docs
   frame out) for ``ping_interval`` s gets a ping through its outbound queue; one that has not
   answered its ping ``ping_timeout`` s later is closed (1011, as websockets' own keepalive
   did); one without a ``hello`` after ``hello_timeout`` s is closed (1008). A connection the
-  server writes to is watched by TCP instead: its socket's ``TCP_USER_TIMEOUT`` is
+  server writes to is watched by TCP first: its socket's ``TCP_USER_TIMEOUT`` is
   ``ping_interval + ping_timeout``, so a peer that stops acknowledging what it is sent is
-  closed by the kernel in the same time, and the reader sees it end. So a player at a table
-  in play (frames every few seconds) is never pinged, whether it acts or waits: at human pace
-  that was one ping and one pong per connection every 20 s, as many frames as actions.
+  closed by the kernel in the same time, and the reader sees it end; it is pinged only after
+  :data:`WATCHED_LONGER` intervals of silence (a client that died behind a proxy, whose
+  TCP stack answers for it). A player at a table in play acts more often than that, so it is
+  not pinged: at human pace every 20 s of silence was one ping and one pong, about as many
+  frames as actions.
 
 When the connection ends, every table it was at gets a
 :class:`~server.tables.base.Detach` (the seat is held for the grace period).
@@ -67,6 +69,10 @@ REST = object()
 _DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
 #: the opcodes the reader's fast path takes itself: continuation, text, binary, ping, pong
 _FAST = frozenset({0, 1, 2, 9, 10})
+#: A connection the server writes to is pinged after this many ping intervals of silence
+#: (its TCP stack watches the next hop meanwhile: TCP_USER_TIMEOUT); behind a proxy that
+#: hop is the proxy, so the ping still finds a client that died beyond it, later.
+WATCHED_LONGER = 3
 #: bytes asked of a socket per read (trio's default)
 RECEIVE_SIZE = 65536
 _HEAD16 = struct.Struct("!BBH").pack
@@ -475,6 +481,7 @@ class Keepalive:
 
     def sweep(self, now: float) -> None:
         silent, unanswered = now - self.interval, now - self.timeout
+        quiet = now - self.interval * WATCHED_LONGER
         unnamed = now - self.hello_timeout
         for conn, ws in list(self.live.items()):
             seen = ws.seen
@@ -482,11 +489,11 @@ class Keepalive:
                 conn.drop(CloseCode.POLICY, "no hello in time")
             elif seen > silent:  # heard from recently
                 continue
-            elif ws.sent != ws.swept:  # written to since the last pass: TCP watches the peer
-                ws.swept = ws.sent
             elif ws.pinged > seen:  # pinged, and not heard from since
                 if ws.pinged < unanswered:
                     conn.drop(CloseCode.INTERNAL, "keepalive ping timeout")
+            elif ws.sent != ws.swept and seen > quiet:  # written to: TCP watches the hop
+                ws.swept = ws.sent
             else:
                 ws.pinged = now
                 conn.send(PING)

@@ -62,24 +62,29 @@ class _Seen:
         self.sent = self.swept = 0
 
 
-def test_the_sweep_pings_only_a_connection_silent_both_ways() -> None:
-    """A connection the server writes to (a seat at a table in play) is not pinged: TCP
-    watches it. One silent both ways is pinged, and closed 1011 if it does not answer."""
+def test_the_sweep_pings_a_connection_it_writes_to_less_often() -> None:
+    """A connection silent both ways is pinged after 20 s; one the server writes to (a seat
+    at a table in play: TCP watches it) only after 60 s of silence. Both are closed 1011
+    20 s after an unanswered ping."""
     config = fast_config(table("holdem-act"), ping_interval=20.0, ping_timeout=20.0)
     keepalive = Keepalive(config)
-    seated, idle = Connection(8), Connection(8)
+    seated, idle = Connection(64), Connection(64)
     seated.account = idle.account = "ann"
     at_table, silent = _Seen(), _Seen()
     keepalive.live = {seated: at_table, idle: silent}  # type: ignore[dict-item]
-    for now in range(1, 120):  # two minutes, one pass a second; the table writes each pass
+    pings = {"at_table": [], "silent": []}  # type: dict[str, list[float]]
+    for now in range(1, 240):  # one pass a second; the table writes every second
         at_table.sent += 1
         keepalive.sweep(float(now))
-        if now == 30:  # the idle one was pinged at 20 s; it answers at 30 s
-            assert silent.pinged == 20.0 and idle.outbox.statistics().current_buffer_used == 1
-            silent.seen = 30.0
-    assert at_table.pinged == -math.inf and not seated.closing.is_set()
-    assert silent.pinged > silent.seen and idle.closing.is_set()  # pinged at 51 s, no answer
-    assert idle.close_code == CloseCode.INTERNAL
+        for name, ws in (("at_table", at_table), ("silent", silent)):
+            if ws.pinged == now:
+                pings[name].append(now)
+            elif ws.pinged == now - 1 and now < 150:  # answered a second later, until 150 s
+                ws.seen = float(now)
+    assert pings["silent"][:3] == [20.0, 41.0, 62.0]  # every 20 s of silence
+    assert pings["at_table"][:2] == [60.0, 121.0]  # every 60 s: three intervals
+    assert idle.closing.is_set() and seated.closing.is_set()  # no answer after 150 s
+    assert idle.close_code == seated.close_code == CloseCode.INTERNAL
 
 
 async def test_a_server_socket_is_watched_by_tcp_for_the_keepalive_time():
