@@ -75,7 +75,7 @@ def bucket_of(stack: list[str]) -> str:
             return "frames out (websockets send, syscall)"
         return "writer loop (queue receive, task switch)"
     if func == "recv_events":
-        return "frames in (websockets reader task)"
+        return "frames in (reader task: read, parse, decode, route)"
     if func == "_reader":
         return "reader task (recv, decode, router)"
     if func == "keepalive":
@@ -258,7 +258,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="print the server's CPU per action by bucket (profile the steady part only)",
     )
+    p.add_argument(
+        "--cpu",
+        action="store_true",
+        help="with --attribute: CPU-time attribution by py-spy (GIL-holding samples of the "
+        "trio thread, its system time and the worker threads from /proc), no pyinstrument",
+    )
     args = p.parse_args(argv)
+    if args.attribute and args.cpu:
+        return attribute_cpu(args)
     if args.gc:
         prefix = [sys.executable, "-m", "loadtest.profile_server", "--wrap-gc"]
     else:
@@ -338,6 +346,126 @@ def print_buckets(data: dict[str, float], report: dict[str, Any], args: Any) -> 
     for k, v in sorted(rows.items(), key=lambda kv: -kv[1]):
         if v / per_action >= 0.005:
             print(f"| {k} | {v / per_action:.1%} | {v:.0f} |")
+
+
+def _thread_cpu(pid: int) -> tuple[float, float, float]:
+    """CPU seconds of process ``pid`` from /proc: its main thread's user and system time,
+    and its other threads' (the ledger's SQLite commits run in a worker thread)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    user = system = workers = 0.0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            fields = Path(f"/proc/{pid}/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended
+        u, k = int(fields[11]) / tick, int(fields[12]) / tick
+        if int(tid) == pid:
+            user, system = u, k
+        else:
+            workers += u + k
+    return user, system, workers
+
+
+def spy_buckets(raw: str) -> dict[str, int]:
+    """py-spy's folded stacks (``frame;frame;... count``, root first, each frame
+    ``func (path:line)``) of the trio thread, counted by :func:`bucket_of`."""
+    out: dict[str, int] = {}
+    for line in raw.splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        if "threading.py" in stack.split(";", 1)[0]:
+            continue  # a worker thread (the ledger's commits): measured apart from /proc
+        frames = []
+        for frame in stack.split(";"):
+            func, _, where = frame.partition(" (")
+            path = where.rsplit(":", 1)[0]
+            frames.append(f"{func}\x00{path}\x00")
+        bucket = bucket_of(frames)
+        out[bucket] = out.get(bucket, 0) + int(count)
+    out.pop("idle", None)
+    return out
+
+
+def attribute_cpu(args: Any) -> int:
+    """The server's CPU per action by bucket, in CPU time: py-spy samples the trio thread
+    while it holds the GIL (Python running: no sample lands in a wait or a system call),
+    and its samples share out the thread's user time; the thread's system time (socket
+    writes and reads, epoll: the kernel's part, loopback TCP included) and the worker
+    threads' CPU (the ledger's commits) come from /proc. The server runs unprofiled (py-spy
+    reads it from outside), over the steady part of the run only."""
+    import subprocess
+
+    import trio
+
+    from loadtest.runner import RunSpec, run
+    from loadtest.server_proc import LocalServer
+
+    spy = Path(sys.executable).with_name("py-spy")
+    if not spy.exists():
+        print("py-spy is not installed (pip install py-spy)", file=sys.stderr)
+        return 2
+    length = max(1.0, args.duration - 1 - args.warmup)
+    raw = Path(str(args.out) + ".spy")
+    window: dict[str, Any] = {}
+    with LocalServer(args.tables, 9, round_pause=args.round_pause) as server:
+
+        def sample() -> None:
+            time.sleep(args.warmup)
+            before, t0 = _thread_cpu(server.pid), time.monotonic()
+            window["t0"] = t0
+            record = ["record", "-p", str(server.pid), "--gil", "-r", "250", "-f", "raw"]
+            subprocess.run(
+                [str(spy), *record, "-d", str(round(length)), "-o", str(raw)],
+                capture_output=True,
+                check=False,
+            )
+            after = _thread_cpu(server.pid)
+            window["wall"] = time.monotonic() - t0
+            window["cpu"] = [b - a for a, b in zip(before, after, strict=True)]
+
+        sampler = threading.Thread(target=sample)
+        start = time.monotonic()
+        sampler.start()
+        report = trio.run(
+            run,
+            RunSpec(
+                url=server.url,
+                tables=args.tables,
+                duration=args.duration,
+                procs=args.procs,
+                pace=args.pace,
+                warmup=args.warmup,
+            ),
+        )
+        sampler.join()
+    if "cpu" not in window or not raw.exists():
+        print("the profile did not run", file=sys.stderr)
+        return 1
+    lo = window["t0"] - start
+    hi = lo + window["wall"]
+    actions = sum(p["count"] for p in report["timeline"] if lo <= p["t"] < hi) or 1
+    user, system, workers = window["cpu"]
+    samples = spy_buckets(raw.read_text())
+    busy = sum(samples.values()) or 1
+    total = user + system + workers
+    print(
+        f"profiled {window['wall']:.1f} s of steady play at {args.tables} tables: "
+        f"{actions / window['wall']:.1f} actions/s, server CPU {total / window['wall']:.0%} "
+        f"of a core, {total / actions * 1e6:.0f} us per action (trio thread: user "
+        f"{user / actions * 1e6:.0f}, system {system / actions * 1e6:.0f}; worker threads "
+        f"{workers / actions * 1e6:.0f}); {busy} samples; p99 "
+        f"{report['latency_ms_steady']['p99']} ms"
+    )
+    rows = {k: v / busy * user for k, v in samples.items()}
+    rows["kernel: socket writes and reads, epoll (trio thread's system time)"] = system
+    rows["ledger commits (worker thread: SQLite, fsync)"] = workers
+    print("| bucket | share of the CPU | us per action |")
+    print("|---|---:|---:|")
+    for k, v in sorted(rows.items(), key=lambda kv: -kv[1]):
+        if v / total >= 0.005:
+            print(f"| {k} | {v / total:.1%} | {v / actions * 1e6:.0f} |")
+    return 0
 
 
 if __name__ == "__main__":
