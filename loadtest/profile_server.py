@@ -414,9 +414,9 @@ def attribute_cpu(args: Any) -> int:
             time.sleep(args.warmup)
             before, t0 = _thread_cpu(server.pid), time.monotonic()
             window["t0"] = t0
-            record = ["record", "-p", str(server.pid), "--gil", "-r", "250", "-f", "raw"]
+            record = ["record", "-p", str(server.pid), "--gil", "-r", "250"]
             subprocess.run(
-                [str(spy), *record, "-d", str(round(length)), "-o", str(raw)],
+                [str(spy), *record, "-f", "raw", "-d", str(round(length)), "-o", str(raw)],
                 capture_output=True,
                 check=False,
             )
