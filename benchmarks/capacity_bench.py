@@ -32,9 +32,11 @@ Run: ``.venv/bin/python benchmarks/capacity_bench.py [--start 250 --max 2000]``,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +77,39 @@ def in_raw(per_action_us: float, raw: dict[str, Any] | None) -> str:
     )
 
 
+@contextlib.contextmanager
+def cpu_quota(pid: int, share: float | None) -> Iterator[None]:
+    """Hold process ``pid`` (every thread) to ``share`` of one core with a CFS quota in a
+    cgroup of its own (cgroup v2 ``cpu.max`` or v1 ``cpu.cfs_quota_us``), over 10 ms
+    periods: a smaller server box, so that the server, not the load generator sharing this
+    machine, is what runs out first. Needs a writable /sys/fs/cgroup (root)."""
+    if share is None:
+        yield
+        return
+    period = 10_000  # us: a throttled server stalls at most 10 ms minus its quota
+    quota = max(1_000, round(share * period))
+    v2 = Path("/sys/fs/cgroup/cgroup.controllers").exists()
+    group = Path("/sys/fs/cgroup" if v2 else "/sys/fs/cgroup/cpu") / f"croupier-bench-{pid}"
+    try:
+        group.mkdir()
+        if v2:
+            (group / "cpu.max").write_text(f"{quota} {period}")
+        else:
+            (group / "cpu.cfs_period_us").write_text(str(period))
+            (group / "cpu.cfs_quota_us").write_text(str(quota))
+        (group / "cgroup.procs").write_text(str(pid))
+    except OSError as exc:
+        sys.exit(f"capacity_bench: --server-cpu needs a writable cgroup ({exc})")
+    try:
+        yield
+    finally:
+        parent = group.parent / "cgroup.procs"
+        with contextlib.suppress(OSError):
+            parent.write_text(str(pid))  # the server may have ended already
+        with contextlib.suppress(OSError):
+            group.rmdir()
+
+
 def trial(
     tables: int, args: argparse.Namespace, raw: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -83,7 +118,10 @@ def trial(
         prefix = [sys.executable, "-m", "loadtest.experiments", "--wrap", args.variant]
     elif args.server_dir:  # another checkout's server (e.g. ``git archive`` of an old commit)
         prefix = ["env", "-C", str(args.server_dir), sys.executable]
-    with LocalServer(tables, 9, round_pause=2.0, prefix=prefix) as srv:
+    with (
+        LocalServer(tables, 9, round_pause=2.0, prefix=prefix) as srv,
+        cpu_quota(srv.pid, args.server_cpu),
+    ):
         c0, t0 = srv.cpu_seconds(), time.monotonic()
         samples: list[tuple[float, float]] = []  # (time, server CPU s), every 0.5 s
         done = threading.Event()
@@ -224,11 +262,19 @@ def main() -> int:
         default=15.0,
         help="seconds of raw firehose after the first trial (0: none)",
     )
+    p.add_argument(
+        "--server-cpu",
+        type=float,
+        default=None,
+        help="hold the server to this share of one core (a CFS quota in a cgroup; root): "
+        "the server, not the load generator on the same machine, runs out first",
+    )
     args = p.parse_args()
     print(
         f"human pace, 9 seats, {args.duration:.0f} s per trial, p99 <= {args.p99:.0f} ms "
         f"after {args.warmup:.0f} s of warm-up, {args.procs} client processes, server "
         f"{args.variant}"
+        + ("" if args.server_cpu is None else f", held to {args.server_cpu:.0%} of a core")
     )
     trials = Trials(args)
     if args.tables:
