@@ -80,7 +80,7 @@ def http_url(ws_url: str, path: str) -> str:
     return base + path
 
 
-def fetch_health(ws_url: str, timeout: float = 10.0) -> dict[str, Any]:
+def fetch_health(ws_url: str, timeout: float = 30.0) -> dict[str, Any]:
     """GET the operator status (``/status``: money, tables, connections; a dev server
     answers this machine without a token) or, from a server older than that, ``/health``
     (blocking; call through ``trio.to_thread.run_sync``)."""
