@@ -313,7 +313,11 @@ class Socket(ServerConnection):
                         chunk = held
                     done, pong, self.fast_path = self._frames(chunk)
                     if pong:  # a pong, or the close of a connection the fast path failed
-                        await self.send_data()
+                        try:
+                            await self.send_data()
+                        except Exception as exc:  # as below: the connection is broken
+                            self.set_connection_exc(exc)
+                            break
                     if self.fast_path:
                         held = bytearray(chunk[done:])
                         continue
