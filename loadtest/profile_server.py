@@ -228,9 +228,6 @@ def main(argv: list[str] | None = None) -> int:
         rest = rest[rest.index("serve") + 1 :]  # "-m server.cli serve ARGS" -> ARGS
         return wrap(out, html, rest, delay)
 
-    import trio
-
-    from loadtest.runner import RunSpec, run
     from loadtest.server_proc import LocalServer
 
     p = argparse.ArgumentParser(prog="python -m loadtest.profile_server")
@@ -288,17 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.attribute:  # the profiler starts once the bots play (after the warm-up)
             for at in (args.warmup, args.duration - 1):  # start, then stop before bots leave
                 threading.Timer(at, os.kill, (server.pid, signal.SIGUSR1)).start()
-        report = trio.run(
-            run,
-            RunSpec(
-                url=server.url,
-                tables=args.tables,
-                duration=args.duration,
-                procs=args.procs,
-                pace=args.pace,
-                warmup=args.warmup,
-            ),
-        )
+        report = play(server.url, args)
         cpu = server.cpu_seconds()
         wall = time.monotonic() - t0
     finally:
@@ -346,6 +333,23 @@ def print_buckets(data: dict[str, float], report: dict[str, Any], args: Any) -> 
     for k, v in sorted(rows.items(), key=lambda kv: -kv[1]):
         if v / per_action >= 0.005:
             print(f"| {k} | {v / per_action:.1%} | {v:.0f} |")
+
+
+def play(url: str, args: Any) -> dict[str, Any]:
+    """The load test the profile watches: ``args.tables`` nine-seat tables at ``url``."""
+    import trio
+
+    from loadtest.runner import RunSpec, run
+
+    spec = RunSpec(
+        url=url,
+        tables=args.tables,
+        duration=args.duration,
+        procs=args.procs,
+        pace=args.pace,
+        warmup=args.warmup,
+    )
+    return trio.run(run, spec)
 
 
 def _thread_cpu(pid: int) -> tuple[float, float, float]:
@@ -396,9 +400,6 @@ def attribute_cpu(args: Any) -> int:
     reads it from outside), over the steady part of the run only."""
     import subprocess
 
-    import trio
-
-    from loadtest.runner import RunSpec, run
     from loadtest.server_proc import LocalServer
 
     spy = Path(sys.executable).with_name("py-spy")
@@ -427,17 +428,7 @@ def attribute_cpu(args: Any) -> int:
         sampler = threading.Thread(target=sample)
         start = time.monotonic()
         sampler.start()
-        report = trio.run(
-            run,
-            RunSpec(
-                url=server.url,
-                tables=args.tables,
-                duration=args.duration,
-                procs=args.procs,
-                pace=args.pace,
-                warmup=args.warmup,
-            ),
-        )
+        report = play(server.url, args)
         sampler.join()
     if "cpu" not in window or not raw.exists():
         print("the profile did not run", file=sys.stderr)
