@@ -86,12 +86,22 @@ def new_page(browser: Any, viewport: dict[str, int], seen: dict[str, Any]) -> It
 
 
 def _enabled_action(page: Any) -> str | None:
-    """The id of the first visible, enabled action button, preferring passive play."""
-    for verb in ("check", "call", "raise", "bet", "allin", "fold"):
-        button = page.locator(f"#act-{verb}")
-        if button.is_visible() and button.is_enabled():
-            return verb
-    return None
+    """The id of the first visible, enabled action button, preferring passive play.
+
+    Read in one evaluation, so in one frame: button by button, a turn that starts between
+    two reads could offer only "fold" (seen once in CI, when the bar appeared after "allin"
+    was read and before "fold" was).
+    """
+    verb: str | None = page.evaluate(
+        """() => {
+        for (const verb of ["check", "call", "raise", "bet", "allin", "fold"]) {
+            const b = document.getElementById("act-" + verb);
+            if (b && b.offsetParent !== null && !b.hidden && !b.disabled) return verb;
+        }
+        return null;
+    }"""
+    )
+    return verb
 
 
 def _login_guest(page: Any, url: str, name: str) -> None:
