@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import sys
 import threading
 import time
@@ -176,8 +177,27 @@ def trial(
         f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",
         flush=True,
     )
+    if args.timeline:
+        print_timeline(report["timeline"], samples, t0)
     size = round(report["bytes_from_server"] / max(report["frames_from_server"], 1))
     return {"tables": tables, "passed": passed, "per_action_us": per_action_us, "size": size}
+
+
+def print_timeline(
+    timeline: list[dict[str, Any]], samples: list[tuple[float, float]], t0: float
+) -> None:
+    """Second by second: actions, latency p50/p99/max and the server's CPU share."""
+    cpu: dict[int, float] = {}
+    for (ta, ca), (tb, cb) in itertools.pairwise(samples):
+        sec = int((ta + tb) / 2 - t0)
+        cpu[sec] = cpu.get(sec, 0.0) + (cb - ca)
+    print("      s  actions   p50 ms   p99 ms   max ms  server CPU")
+    for p in timeline:
+        share = cpu.get(p["t"])
+        print(
+            f"  {p['t']:5d} {p['count']:8d} {p['p50']:8.1f} {p['p99']:8.1f} {p['max']:8.1f}"
+            + ("" if share is None else f"  {share:10.0%}")
+        )
 
 
 class Trials:
@@ -268,6 +288,11 @@ def main() -> int:
         default=None,
         help="hold the server to this share of one core (a CFS quota in a cgroup; root): "
         "the server, not the load generator on the same machine, runs out first",
+    )
+    p.add_argument(
+        "--timeline",
+        action="store_true",
+        help="print each trial second by second (actions, latency, server CPU)",
     )
     args = p.parse_args()
     print(

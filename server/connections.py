@@ -487,20 +487,25 @@ class Keepalive:
         silent, unanswered = now - self.interval, now - self.timeout
         quiet = now - self.interval * WATCHED_LONGER
         unnamed = now - self.hello_timeout
-        for conn, ws in list(self.live.items()):
+        drop, ping = [], []  # acted on after the pass: a drop or a ping may change live
+        for conn, ws in self.live.items():
             seen = ws.seen
             if conn.account is None and ws.opened < unnamed:
-                conn.drop(CloseCode.POLICY, "no hello in time")
+                drop.append((conn, CloseCode.POLICY, "no hello in time"))
             elif seen > silent:  # heard from recently
                 continue
             elif ws.pinged > seen:  # pinged, and not heard from since
                 if ws.pinged < unanswered:
-                    conn.drop(CloseCode.INTERNAL, "keepalive ping timeout")
+                    drop.append((conn, CloseCode.INTERNAL, "keepalive ping timeout"))
             elif ws.sent != ws.swept and seen > quiet:  # written to: TCP watches the hop
                 ws.swept = ws.sent
             else:
                 ws.pinged = now
-                conn.send(PING)
+                ping.append(conn)
+        for conn, code, reason in drop:
+            conn.drop(code, reason)
+        for conn in ping:
+            conn.send(PING)
 
 
 def watch_by_tcp(ws: Socket, seconds: float) -> None:

@@ -50,6 +50,23 @@ from server.tables.base import Detach, Expel, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.waiting import WaitingLists
 
+#: the messages the router answers itself; every other names a table (``message.table``)
+_SESSION = frozenset(
+    {
+        Hello,
+        Lobby,
+        Ping,
+        Cashier,
+        Logout,
+        Operator,
+        Tournaments,
+        Register,
+        Unregister,
+        BuyBack,
+        Reserve,
+    }
+)
+
 if TYPE_CHECKING:
     from server.accounts import Identity
     from server.directory import Directory
@@ -85,6 +102,11 @@ class Router:
         """Handle one valid message: session and lobby here, table messages to the table.
         A ``hello`` in a deployment returns an awaitable (its wallet is taken from the
         store first); the connection's reader awaits it before the next message."""
+        if type(message) not in _SESSION:  # a table's message (most of them, in play)
+            if conn.account is None:
+                raise ProtocolError(errors.HELLO_REQUIRED, "send hello first")
+            self._to_table(conn, message)
+            return None
         if isinstance(message, Hello):
             return self.hello(conn, message)
         if conn.account is None:
@@ -121,9 +143,12 @@ class Router:
                 if runner.entered(conn.account):
                     conn.send(runner.state_for(conn.account, []))
             return None
-        if isinstance(message, Register | Unregister | BuyBack | Reserve):
-            self.to_tournament(conn, message, message.tournament)
-            return None
+        assert isinstance(message, Register | Unregister | BuyBack | Reserve)  # the rest
+        self.to_tournament(conn, message, message.tournament)
+        return None
+
+    def _to_table(self, conn: Connection, message: Any) -> None:
+        """A message naming a table: to the table's inbox, or why not."""
         table = self.tables.get(message.table)
         if table is None and self.directory is not None and not self.closing:
             entry = self.directory.where(message.table)

@@ -205,12 +205,16 @@ class SqliteStore:
                 (str(note.get("id", note.get("meta"))), now, json.dumps(note, default=str)),
             )
 
+        if not batch.journal:
+            return
+        # one statement for every record (the loop runs in SQLite, not here: a busy server
+        # writes several records per action); a record already there is left as it is
+        db.executemany(
+            "INSERT OR IGNORE INTO journal VALUES (?, ?, ?, ?, ?, ?)",
+            [(e.round, e.seq, e.table, e.kind, e.at, record_text(e.body)) for e in batch.journal],
+        )
         for e in batch.journal:
-            cur = db.execute(
-                "INSERT OR IGNORE INTO journal VALUES (?, ?, ?, ?, ?, ?)",
-                (e.round, e.seq, e.table, e.kind, e.at, record_text(e.body)),
-            )
-            if cur.rowcount and e.kind == "start":
+            if e.kind == "start":  # the round's index rows (kept as they are if there)
                 db.execute(
                     "INSERT OR IGNORE INTO journal_rounds VALUES (?, ?, ?, ?)",
                     (e.round, e.table, str(e.body.get("game", "")), e.at),
