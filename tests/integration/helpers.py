@@ -39,19 +39,41 @@ def free_port() -> int:
 
 
 class RedisServer:
-    """A ``redis-server`` this test owns, with AOF (fsync always) so a restart keeps pools."""
+    """A ``redis-server`` this test owns, with AOF (fsync always) so a restart keeps pools.
 
-    def __init__(self, directory: Path, *extra: str) -> None:
+    ``bus``: a cluster node, with a cluster bus port of its own. A port found free may be
+    taken by another process before the server binds it (another test's connections use
+    the same ephemeral range): a first start that fails is retried on fresh ports, as long
+    as nobody has been told the address yet."""
+
+    def __init__(self, directory: Path, *extra: str, bus: bool = False) -> None:
         self.port = free_port()
+        self.bus = free_port() if bus else None
         self.dir = directory
         self.extra = extra
         self.proc: subprocess.Popen[bytes] | None = None
+        self._told = False  # the address was handed out (url, port): never moves again
 
     @property
     def url(self) -> str:
+        self._told = True
         return f"redis://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        for _ in range(3):
+            try:
+                self._start()
+                self._told = True
+                return
+            except RuntimeError:
+                if self._told:
+                    raise
+                self.port = free_port()
+                self.bus = free_port() if self.bus is not None else None
+        self._start()
+
+    def _start(self) -> None:
+        bus = () if self.bus is None else ("--cluster-port", str(self.bus))
         self.proc = subprocess.Popen(
             [
                 "redis-server",
@@ -68,6 +90,7 @@ class RedisServer:
                 "--save",
                 "",
                 *self.extra,
+                *bus,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -117,8 +140,7 @@ class RedisCluster:
                     "yes",
                     "--cluster-config-file",
                     str(node_dir / "nodes.conf"),
-                    "--cluster-port",
-                    str(free_port()),
+                    bus=True,
                 )
             )
 
