@@ -149,6 +149,14 @@ class RedisCluster:
         return "redis+cluster://" + ",".join(f"127.0.0.1:{n.port}" for n in self.nodes)
 
     def start(self) -> None:
+        """Start the nodes and form the cluster; on any failure no node is left running."""
+        try:
+            self._form()
+        except BaseException:
+            self.kill()
+            raise
+
+    def _form(self) -> None:
         for node in self.nodes:
             node.start()
         subprocess.run(
