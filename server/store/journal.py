@@ -53,9 +53,9 @@ if TYPE_CHECKING:
     from server.games.events import Event
 
 
-@dataclass(frozen=True, slots=True)
-class JournalEntry:
-    """One append-only record of a round (see the module docstring)."""
+class JournalEntry(msgspec.Struct, frozen=True):
+    """One append-only record of a round (see the module docstring). A Struct: several are
+    made per action, and a Struct's constructor is C (a frozen dataclass's is Python)."""
 
     round: str
     seq: int
@@ -216,10 +216,10 @@ class Journal:
 _json = msgspec.json.Encoder()
 
 
-def record_text(body: dict[str, Any]) -> str:
-    """A record's body as compact JSON text, as a store keeps it (what ``json.dumps`` with
-    ``separators=(",", ":")`` writes, except that text outside ASCII is not escaped; about
-    ten times as fast, and it runs on the ledger's commit path)."""
+def record_text(body: object) -> str:
+    """A record's body (or a list of records) as compact JSON text, as a store keeps it
+    (what ``json.dumps`` with ``separators=(",", ":")`` writes, except that text outside
+    ASCII is not escaped; about ten times as fast, and it runs on the ledger's commit path)."""
     return _json.encode(body).decode()
 
 

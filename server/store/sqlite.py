@@ -207,11 +207,10 @@ class SqliteStore:
 
         if not batch.journal:
             return
-        # one statement for every record (the loop runs in SQLite, not here: a busy server
-        # writes several records per action); a record already there is left as it is
+        # one statement for every row (the loop runs in SQLite, not here); a row already
+        # there is left as it is (a retried batch is grouped the same way: see journal_rows)
         db.executemany(
-            "INSERT OR IGNORE INTO journal VALUES (?, ?, ?, ?, ?, ?)",
-            [(e.round, e.seq, e.table, e.kind, e.at, record_text(e.body)) for e in batch.journal],
+            "INSERT OR IGNORE INTO journal VALUES (?, ?, ?, ?, ?, ?)", journal_rows(batch.journal)
         )
         for e in batch.journal:
             if e.kind == "start":  # the round's index rows (kept as they are if there)
@@ -284,12 +283,58 @@ def read_journal(db: sqlite3.Connection, q: JournalQuery) -> list[JournalRound]:
     for ref, table, _at in reversed(picked):
         row = db.execute("SELECT state FROM rounds WHERE ref = ?", (ref,)).fetchone()
         rnd = JournalRound(ref, table, "open" if row is None else str(row[0]))
-        for seq, kind, at, body in db.execute(
-            "SELECT seq, kind, at, body FROM journal WHERE round = ? ORDER BY seq", (ref,)
-        ):
-            rnd.entries.append(JournalEntry(ref, seq, table, kind, at, json.loads(body)))
+        rows = db.execute(
+            "SELECT seq, kind, at, body FROM journal WHERE round = ? ORDER BY rowid", (ref,)
+        ).fetchall()
+        rnd.entries = journal_entries(ref, table, rows)
         out.append(rnd)
     return out
+
+
+#: The kind of a row that holds several records of one round (see :func:`journal_rows`).
+RECORDS = "records"
+
+
+def journal_rows(
+    entries: list[JournalEntry],
+) -> list[tuple[str, int, str, str, float, str]]:
+    """The ``journal`` rows of one batch's records: a round's records in the batch share
+    one row (kind :data:`RECORDS`, keyed by the first record's seq, the body a JSON list of
+    ``[seq, kind, at, body]``); a round with one record in the batch gets a plain row.
+
+    Each row costs an entry in the ``(round, seq)`` index, and a busy server's live rounds
+    put those entries on as many different pages, each written whole at every commit: a row
+    per record cost about twice the worker thread's CPU of a row per round and commit
+    (docs/perf.md, issue 16). A batch is never changed once the ledger takes it, so a
+    retried commit makes the same rows, and ``INSERT OR IGNORE`` adds nothing."""
+    rounds: dict[str, list[JournalEntry]] = {}
+    for e in entries:
+        rounds.setdefault(e.round, []).append(e)
+    rows = []
+    for group in rounds.values():
+        e = group[0]
+        if len(group) == 1:
+            rows.append((e.round, e.seq, e.table, e.kind, e.at, record_text(e.body)))
+        else:
+            packed = [[r.seq, r.kind, r.at, r.body] for r in group]
+            rows.append((e.round, e.seq, e.table, RECORDS, e.at, record_text(packed)))
+    return rows
+
+
+def journal_entries(
+    ref: str, table: str, rows: list[tuple[int, str, float, str]]
+) -> list[JournalEntry]:
+    """A round's records from its ``journal`` rows (plain rows and :data:`RECORDS` rows
+    alike, in the order they were written), in order of seq; of a record written twice the
+    first is kept, as ``INSERT OR IGNORE`` keeps a plain row."""
+    entries: dict[int, JournalEntry] = {}
+    for seq, kind, at, body in rows:
+        if kind == RECORDS:
+            for s, k, a, b in json.loads(body):
+                entries.setdefault(s, JournalEntry(ref, s, table, k, a, b))
+        else:
+            entries.setdefault(seq, JournalEntry(ref, seq, table, kind, at, json.loads(body)))
+    return [entries[s] for s in sorted(entries)]
 
 
 def default_data_dir() -> Path:

@@ -214,6 +214,51 @@ def test_journal_is_append_only_and_idempotent(tmp_path: Path) -> None:
         db.execute("DELETE FROM journal")
 
 
+def test_a_batchs_records_of_a_round_share_one_row_and_read_back_whole(tmp_path: Path) -> None:
+    """SQLite keeps a batch's records of one round in one row (``journal_rows``: one entry
+    in the ``(round, seq)`` index per round and commit, not per record); they read back as
+    the records they were, in order, as the memory store keeps them; a retried batch adds
+    nothing; a round with one record in a batch gets a plain row."""
+    import sqlite3
+
+    from server.store.journal import JournalEntry
+    from server.store.sqlite import RECORDS
+
+    def rec(rnd: str, seq: int, kind: str, **body: object) -> JournalEntry:
+        return JournalEntry(rnd, seq, "t" + rnd[1], kind, 1000.0 + seq / 8, dict(body))
+
+    start = {"game": "g", "seats": {"1": {"account": "a"}}}
+    first = [  # two tables' steps interleaved, as one batch holds them
+        rec("r1", 1, "start", **start),
+        rec("r2", 1, "start", **start),
+        rec("r1", 2, "command", op="act", verb="call", amount=None),
+        rec("r1", 3, "event", type="action_taken", seat=1, visible_to=None),
+        rec("r2", 2, "command", op="act", verb="fold", amount=None),
+        rec("r1", 4, "event", type="turn", seat=2, legal=[{"verb": "check"}]),
+    ]
+    second = [rec("r2", 3, "end", state="voided"), rec("r1", 5, "end", state="settled")]
+    stores = (MemoryStore(), SqliteStore(tmp_path, lock=False))
+    for store in stores:
+        store.commit([Batch(journal=list(first))])
+        store.commit([Batch(journal=list(second))])
+        store.commit([Batch(journal=list(first))])  # retried: nothing new
+    memory, sqlite = ([r.entries for r in s.journal_rounds(JournalQuery())] for s in stores)
+    assert memory == sqlite
+    by_key = lambda e: (e.round, e.seq)  # noqa: E731
+    assert sorted((e for rnd in sqlite for e in rnd), key=by_key) == sorted(
+        first + second, key=by_key
+    )
+    stores[1].close()
+    db = sqlite3.connect(tmp_path / "ledger.sqlite3")
+    rows = db.execute("SELECT round, seq, kind FROM journal ORDER BY rowid").fetchall()
+    assert rows == [
+        ("r1", 1, RECORDS),
+        ("r2", 1, RECORDS),
+        ("r2", 3, "end"),
+        ("r1", 5, "end"),
+    ]
+
+
 def test_commitment_binds_round_and_secret() -> None:
     secret = bytes(range(32))
     assert commitment("a", secret) != commitment("b", secret)
