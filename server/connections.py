@@ -172,9 +172,10 @@ class Socket(ServerConnection):
     """websockets' server connection, reading without a task of ours: each complete message
     goes to :attr:`reader` from the connection's reader task (messages that arrive before
     the handler attaches a reader wait in a list); when the stream ends, :attr:`on_close`
-    runs. Every incoming frame stamps :attr:`seen` for the keepalive sweep. The reader task
-    runs :meth:`_read` (websockets' protocol, and the fast path :meth:`_frames` once open);
-    writes take the fast path :meth:`write_now` when they can."""
+    runs. Every incoming frame (on the fast path, every read) stamps :attr:`seen` for the
+    keepalive sweep. The reader task runs :meth:`_read` (websockets' protocol, and the fast
+    path :meth:`_frames` once open); writes take the fast path :meth:`write_now` when they
+    can."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -381,6 +382,7 @@ class Socket(ServerConnection):
             return 0, False, False
         limit = protocol.max_message_size
         at, end, pong = 0, len(data), False
+        self.seen = trio.current_time()  # bytes from the peer: heard from (once per read)
         while end - at >= 2:
             head, size = data[at], data[at + 1]
             opcode, fin = head & 0x0F, head & 0x80
@@ -411,7 +413,6 @@ class Socket(ServerConnection):
             mask, start = data[start : start + 4], start + 4
             payload = bytes(apply_mask(data[start : start + size], mask))
             at = start + size
-            self.seen = trio.current_time()
             if opcode == 9:  # a ping: answer it
                 protocol.send_pong(payload)
                 pong = True
