@@ -304,9 +304,10 @@ def journal_rows(
 
     Each row costs an entry in the ``(round, seq)`` index, and a busy server's live rounds
     put those entries on as many different pages, each written whole at every commit: a row
-    per record cost about twice the worker thread's CPU of a row per round and commit
-    (docs/perf.md, issue 16). A batch is never changed once the ledger takes it, so a
-    retried commit makes the same rows, and ``INSERT OR IGNORE`` adds nothing."""
+    per record cost 1.6-1.9 times the commit CPU of a row per round and commit in a bench of
+    the journal alone (docs/perf.md, issue 16, fourth pass). A batch is never changed once
+    the ledger takes it, so a retried commit makes the same rows, and ``INSERT OR IGNORE``
+    adds nothing."""
     rounds: dict[str, list[JournalEntry]] = {}
     for e in entries:
         rounds.setdefault(e.round, []).append(e)
