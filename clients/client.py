@@ -43,6 +43,35 @@ MOVING_WAIT = 30.0
 
 Message = dict[str, Any]
 
+#: The share of the server's message limit (``welcome.rate`` and ``welcome.burst``) this
+#: library keeps to: the rest absorbs the jitter of the network, which can bunch messages
+#: that left evenly.
+PACE_SHARE = 0.8
+
+
+class Pace:
+    """The client's side of the server's message limit (protocol/README.md, "Errors"): a
+    token bucket that makes :meth:`Client.send` wait instead of being refused
+    ``rate_limited``. It keeps to :data:`PACE_SHARE` of the sustained rate and half the
+    burst, so the server's own bucket never runs dry even when messages arrive bunched."""
+
+    def __init__(self, rate: float = 50.0, burst: float = 100.0) -> None:
+        self.rate = rate * PACE_SHARE
+        self.burst = max(1.0, burst / 2)
+        self.tokens = self.burst
+        self.at: float | None = None
+
+    async def take(self) -> None:
+        while True:
+            now = trio.current_time()
+            if self.at is not None:
+                self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+            self.at = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return
+            await trio.sleep((1 - self.tokens) / self.rate)
+
 
 def legal_map(legal: Any) -> dict[str, Any]:
     """Legal actions as ``{verb: bounds}`` for quick look-ups (``"check" in legal``).
@@ -286,6 +315,7 @@ class Client:
         self.url: str | None = None
         self._open: Callable[[str], Awaitable[Any]] | None = None  # a connection to a URL
         self._name: str | None = None
+        self.pace = Pace()  # the server's figures replace the protocol's defaults at welcome
 
     # -- connection ------------------------------------------------------------------------
     @classmethod
@@ -354,7 +384,9 @@ class Client:
         return self.welcome.get("account")
 
     async def send(self, message: Message) -> None:
-        """Send one message (a dict with a ``type``)."""
+        """Send one message (a dict with a ``type``), within the server's message limit
+        (:class:`Pace`: it waits rather than be refused)."""
+        await self.pace.take()
         await self.ws.send(msgpack.packb(message, use_bin_type=True))
 
     async def send_raw(self, frame: bytes | str) -> None:
@@ -426,6 +458,8 @@ class Client:
             self._name = name
         self.welcome = await self.request(msg, "welcome")
         self.balance = self.welcome["balance"]
+        if "rate" in self.welcome:  # the server's own limit (older servers: the defaults)
+            self.pace = Pace(self.welcome["rate"], self.welcome["burst"])
         return self.welcome
 
     async def lobby(self) -> list[Message]:

@@ -449,6 +449,10 @@ class Welcome(_Server, tag="welcome"):
     dev: bool
     seated: list[str]
     max_frame: int
+    #: the connection's message limit: ``rate`` per second sustained, bursts of ``burst``
+    #: (a client that keeps within it is never refused ``rate_limited``)
+    rate: float = 50.0
+    burst: float = 100.0
 
 
 class TableInfo(msgspec.Struct):

@@ -270,6 +270,8 @@ class Router:
                 dev=self.accounts.dev,
                 seated=self.seated_tables(ident.account),
                 max_frame=self.config.max_frame,
+                rate=self.config.rate,
+                burst=self.config.burst,
             )
         )
 

@@ -147,8 +147,8 @@ async def test_abuse_closes_only_that_connection(case):
                 for _ in range(20):
                     await bad.send_raw(b"\xc1")
             else:
-                for i in range(400):
-                    await bad.send({"type": "ping", "nonce": i})
+                for i in range(400):  # raw: the library would pace them (clients.client.Pace)
+                    await bad.send_raw(msgpack.packb({"type": "ping", "nonce": i}))
         except ConnectionClosed:
             pass
         code = await _closed_code(bad)
