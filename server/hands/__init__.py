@@ -5,7 +5,7 @@ See :mod:`server.hands.ranking` for the rankings and the value encoding,
 :mod:`server.hands.reference` for the plain definition the tables are built from.
 """
 
-from server.hands.fast import best_exact, best_of, evaluate5
+from server.hands.fast import best_exact, best_of, best_of_each, evaluate5
 from server.hands.ranking import (
     CATEGORY_NAMES,
     FLUSH,
@@ -48,6 +48,7 @@ __all__ = [
     "best_exact",
     "best_five",
     "best_of",
+    "best_of_each",
     "category",
     "category_name",
     "evaluate5",

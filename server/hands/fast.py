@@ -166,6 +166,36 @@ def best_of(cards: Sequence[Card], ranking: Ranking = STANDARD) -> int:
     return t.plain[k >> _SUIT_BITS]
 
 
+def best_of_each(
+    holes: Sequence[Sequence[Card]], board: Sequence[Card], ranking: Ranking = STANDARD
+) -> list[int]:
+    """``[best_of([*hole, *board], ranking) for hole in holes]``: a hold'em showdown, where
+    every hand is the best five of its own hole cards and one shared board (ACT r 14.1, QLD
+    s2 "hand").
+
+    The board's keys are summed once; each hand then adds its two hole keys (a 5-card board
+    and 2-card hands, the hold'em showdown), or is valued by :func:`best_of` otherwise.
+    """
+    t = _STD if ranking is STANDARD else tables(ranking)
+    if len(board) != 5:
+        return [best_of([*h, *board], ranking) for h in holes]
+    kb = KEY[board[0]] + KEY[board[1]] + KEY[board[2]] + KEY[board[3]] + KEY[board[4]]
+    plain, flush, suits = t.plain, t.flush, FLUSH_SUIT
+    out: list[int] = []
+    for h in holes:
+        if len(h) != 2:
+            out.append(best_of([*h, *board], ranking))
+            continue
+        a, b = h
+        k = kb + KEY[a] + KEY[b]
+        s = suits[k & _SUIT_MASK]
+        if s:
+            out.append(flush[_flush_mask((a, b, *board), s - 1)])
+        else:
+            out.append(plain[k >> _SUIT_BITS])
+    return out
+
+
 #: Rank part of each card's key (``KEY >> 12``): the base-5 rank digit alone.
 RANK_KEY: tuple[int, ...] = tuple(5 ** (c >> 2) for c in range(52))
 

@@ -67,7 +67,7 @@ from server.games.poker.events import (
 from server.games.poker.legal import LegalActions
 from server.games.poker.rules import RuleSet
 from server.games.visibility import may_see
-from server.hands import best_exact, best_of, category_name
+from server.hands import best_exact, best_of_each, category_name
 from server.money import dollars
 
 #: (n, k) -> n (n-1) ... (n-k+1), the number of ordered draws of k of n cards
@@ -265,7 +265,6 @@ class PokerRound:
         self.lb = rules.blinds[-1]
         self.second_blind_seat: int | None = None
         self.blind_seats: list[int] = []
-        self._eval: dict[int, int] = {}
         self._full_inc = _BIG
         self._last_street = rules.rounds - 1
 
@@ -852,31 +851,18 @@ class PokerRound:
         return ev
 
     # ------------------------------------------------------------------ settlement
-    def _value(self, s: int) -> int:
-        v = self._eval.get(s)
-        if v is None:
-            r = self.rules
-            if r.exact_use is None:
-                v = best_of(self.hole[s] + self.board, r.ranking)
-            else:
-                v = best_exact(self.hole[s], self.board, r.exact_use[0], r.exact_use[1], r.ranking)
-            self._eval[s] = v
-        return v
-
     def _values(self, live: list[int]) -> dict[int, int]:
-        """Every live hand's value (the showdown shows or mucks them all, so all are needed)."""
+        """Every live hand's value (the showdown shows or mucks them all, so all are needed):
+        hold'em the best five of hole and board (ACT r 14.1, QLD s2), the board's keys summed
+        once for all; Omaha and Manila exactly ``exact_use`` hole and board cards (ACT r 14.1,
+        QLD s4, Sch 5 s4)."""
         r = self.rules
-        hole, board, ranking, vals = self.hole, self.board, r.ranking, self._eval
+        hole, board, ranking = self.hole, self.board, r.ranking
         if r.exact_use is None:
-            for s in live:
-                if s not in vals:
-                    vals[s] = best_of(hole[s] + board, ranking)
-        else:
-            nh, nb = r.exact_use
-            for s in live:
-                if s not in vals:
-                    vals[s] = best_exact(hole[s], board, nh, nb, ranking)
-        return vals
+            values = best_of_each([hole[s] for s in live], board, ranking)
+            return dict(zip(live, values, strict=True))
+        nh, nb = r.exact_use
+        return {s: best_exact(hole[s], board, nh, nb, ranking) for s in live}
 
     def _settle(self) -> list[Event]:
         r = self.rules
