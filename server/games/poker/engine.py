@@ -98,8 +98,8 @@ def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
 
 
 #: seat order -> (seat index, seat -> the other seats clockwise after it, seat -> the seats
-#: clockwise after it ending with itself, seat -> the seats clockwise from itself); tables reuse
-#: orders
+#: clockwise after it ending with itself, seat -> the seats clockwise from itself, every seat
+#: -> 0 (a template, only ever copied: a fresh round's wagers)); tables reuse orders
 _RINGS: dict[
     tuple[int, ...],
     tuple[
@@ -107,6 +107,7 @@ _RINGS: dict[
         dict[int, tuple[int, ...]],
         dict[int, tuple[int, ...]],
         dict[int, tuple[int, ...]],
+        dict[int, int],
     ],
 ] = {}
 
@@ -172,6 +173,67 @@ class RoundResult:
 class PokerRound:
     """One round of play of any of the six games (see the module docstring)."""
 
+    # every attribute is declared: a round has some fifty, too many for an instance
+    # dictionary's shared keys, and slots make creating, reading and freeing them cheaper
+    __slots__ = (
+        "_after",
+        "_board_all",
+        "_burns",
+        "_first_blind",
+        "_fixed_board",
+        "_fixed_hole",
+        "_from",
+        "_full_inc",
+        "_idx",
+        "_last_street",
+        "_legal",
+        "_min_raise_rule",
+        "_nl_free",
+        "_nolimit",
+        "_out",
+        "_posts",
+        "_ring",
+        "_rng",
+        "_started",
+        "_zeros",
+        "acted",
+        "acted_round",
+        "aggressor",
+        "allin",
+        "bet",
+        "blind_seats",
+        "blocked",
+        "board",
+        "cb",
+        "closed",
+        "complete",
+        "contrib",
+        "dead",
+        "designated",
+        "fees",
+        "folded",
+        "hole",
+        "last_raise",
+        "lb",
+        "max_wager",
+        "n",
+        "n_active",
+        "n_live",
+        "no_check",
+        "opening",
+        "pot",
+        "raises",
+        "result",
+        "rules",
+        "seats",
+        "second_blind_seat",
+        "shown",
+        "stacks",
+        "start_stacks",
+        "street",
+        "to_act",
+    )
+
     def __init__(
         self,
         rules: RuleSet,
@@ -214,6 +276,7 @@ class PokerRound:
                 rings,
                 {s: (*ring, s) for s, ring in rings.items()},
                 {s: (s, *ring) for s, ring in rings.items()},
+                dict.fromkeys(seats, 0),
             )
         self._idx = cached[0]
         #: seat -> the other seats clockwise after it
@@ -221,6 +284,7 @@ class PokerRound:
         #: seat -> every seat clockwise from the next one, itself last / itself first
         self._after = cached[2]
         self._from = cached[3]
+        self._zeros = zeros = cached[4]
         self.designated = designated
         self.start_stacks = dict(stacks)
         self.stacks = dict(stacks)
@@ -233,8 +297,8 @@ class PokerRound:
         self.board: list[int] = []
         self._board_all: list[int] = []
         self._burns: dict[int, int] = {}  # street -> the card burnt before its board
-        self.bet = dict.fromkeys(seats, 0)
-        self.contrib = dict.fromkeys(seats, 0)
+        self.bet = zeros.copy()
+        self.contrib = zeros.copy()
         self.dead = 0
         self.fees = 0
         self.folded: set[int] = set()
@@ -267,6 +331,9 @@ class PokerRound:
         self.blind_seats: list[int] = []
         self._full_inc = _BIG
         self._last_street = rules.rounds - 1
+        self._min_raise_rule = rules.min_raise_rule
+        self._nolimit = nolimit = rules.structure == "no-limit"
+        self._nl_free = nolimit and rules.raise_cap is None and rules.heads_up != "unrestricted"
 
     # ------------------------------------------------------------------ seat order
     def after(self, pos: int) -> tuple[int, ...]:
@@ -348,8 +415,8 @@ class PokerRound:
         self.cb = self.lb  # A-14: the call stays at the blind
         self.max_wager = self.lb
         self.opening = self.lb
-        ev += self._deal()
-        ev += self._begin_betting()
+        self._deal(ev)
+        self._begin_betting(ev)
         return ev
 
     def _blind_posters(self) -> list[int]:
@@ -368,7 +435,9 @@ class PokerRound:
             self.n_active -= 1
         return BlindPosted(s, kind, amount, self.stacks[s])
 
-    def _deal(self) -> list[Event]:
+    def _deal(self, ev: list[Event]) -> None:
+        """Shuffle and deal the hole cards (each seat's event visible to that seat only) and
+        draw the board, turned street by street; appends the events to ``ev``."""
         r = self.rules
         fh = self._fixed_hole
         if fh or self._fixed_board:
@@ -424,34 +493,32 @@ class PokerRound:
                     board.append(rest[pos])
                     pos += 1
         self._board_all = board
-        ev: list[Event] = [
-            HoleCardsDealt(seat=s, cards=tuple(hole[s]), visible_to=s) for s in order
-        ]
+        ev.extend([HoleCardsDealt(seat=s, cards=tuple(hole[s]), visible_to=s) for s in order])
         if r.board_schedule[0]:
-            ev += self._turn_board(0)
-        return ev
+            self._turn_board(0, ev)
 
-    def _turn_board(self, street: int) -> list[Event]:
-        n = self.rules.board_schedule[street]
+    def _turn_board(self, street: int, ev: list[Event]) -> None:
+        """The burn card and the communal cards of betting round ``street`` (0-based)."""
+        r = self.rules
+        n = r.board_schedule[street]
         if not n:
-            return []
-        ev: list[Event] = []
-        if self.rules.burns:
+            return
+        if r.burns:
             ev.append(CardBurned(cards=(self._burns[street],)))
         board = self.board
         have = len(board)
         new = tuple(self._board_all[have : have + n])
         board.extend(new)
         ev.append(BoardDealt(street + 1, new, tuple(board)))
-        return ev
 
     # ------------------------------------------------------------------ betting
-    def _begin_betting(self) -> list[Event]:
+    def _begin_betting(self, ev: list[Event]) -> None:
+        """Open betting round ``street``: the first seat to act, or (nobody to act) its end."""
         r = self.rules
         if self.street == 0:
             first = self.after(self.blind_seats[-1])
         else:
-            self.bet = dict.fromkeys(self.seats, 0)
+            self.bet = self._zeros.copy()
             self.cb = self.raises = self.opening = self.last_raise = self.max_wager = 0
             self.acted = set()
             self.acted_round = set()
@@ -460,7 +527,8 @@ class PokerRound:
             self.aggressor = None
             self.no_check = set()
             if self.n_active < 2:  # nobody left to bet: on to the next board
-                return self._end_betting()
+                self._end_betting(ev)
+                return
             first = (
                 self.after(self.designated)
                 if r.postflop_after_button
@@ -472,13 +540,11 @@ class PokerRound:
         option = self.n_active >= 2 or self.street == 0
         for s in first:
             if s not in out and (bets[s] < cb or (option and s not in acted)):
-                return self._turn(s)
-        return self._end_betting()
-
-    def _turn(self, s: int) -> list[Event]:
-        self.to_act = s
-        la = self._legal = self._compute_legal(s)
-        return [TurnToAct(s, la)]
+                self.to_act = s
+                la = self._legal = self._compute_legal(s)
+                ev.append(TurnToAct(s, la))
+                return
+        self._end_betting(ev)
 
     def _sizes(self, opening: bool) -> tuple[int, ...] | None:
         """Fixed increments of a limit round, or None for pot/no-limit ranges."""
@@ -563,6 +629,43 @@ class PokerRound:
             return _new(
                 LegalActions, (s, True, check, call, None, None, None, None, "action_not_allowed")
             )
+        if (self._nl_free or (cb == 0 and self._nolimit)) and reach < _BIG:
+            # no-limit with no raise cap and no heads-up exemption in play (an opening bet is
+            # never capped): any total from the minimum bet or raise up to the whole stake
+            # (ACT r 10.6, QLD s28(1)(d)), tapping out always allowed; the general path below
+            # gives the same (differential test: tests/poker/test_legal_fast_path.py)
+            rule = self._min_raise_rule
+            lb = self.lb
+            if cb == 0 and rule != "qld-ma":
+                lo = lb
+            elif rule == "qld-he":  # _min_raise inline (QLD s28(4))
+                if to_call < lb:
+                    lo = lb
+                elif self.last_raise:
+                    lo = self.last_raise
+                else:
+                    lo = self.opening if self.opening > lb else lb
+            else:
+                lo = self._min_raise(s)
+            self._full_inc = lo
+            lo += cb
+            if reach < lo:
+                return _new(LegalActions, (s, True, check, call, None, None, stack, None, None))
+            if cb == 0:
+                return _new(
+                    LegalActions, (s, True, check, call, (lo, reach), None, stack, None, None)
+                )
+            return _new(LegalActions, (s, True, check, call, None, (lo, reach), stack, None, None))
+        return self._compute_legal_general(s, check, call, to_call, reach)
+
+    def _compute_legal_general(
+        self, s: int, check: bool, call: int | None, to_call: int, reach: int
+    ) -> LegalActions:
+        """:meth:`_compute_legal` once a bet or raise has someone to answer it: every structure,
+        raise caps, heads-up exemptions."""
+        cb = self.cb
+        stack = self.stacks[s]
+        n_active = self.n_active
         r = self.rules
         opening = cb == 0
         # ACT r 10.5 / Sch 5 s26(5), digests A-4 / A-2: exactly two players neither folded nor
@@ -816,7 +919,7 @@ class PokerRound:
         if self.n_live == 1:
             self.to_act = None
             self._legal = None
-            ev.extend(self._settle())
+            self._settle(ev)
             return ev
         out, cb = self._out, self.cb
         if self.n_active >= 2 or self.street == 0:
@@ -835,20 +938,21 @@ class PokerRound:
                     la = self._legal = self._compute_legal(x)
                     ev.append(TurnToAct(x, la))
                     return ev
-        ev.extend(self._end_betting())
+        self._end_betting(ev)
         return ev
 
-    def _end_betting(self) -> list[Event]:
+    def _end_betting(self, ev: list[Event]) -> None:
+        """Close the betting round; the next board and betting round, or the settlement."""
         self.to_act = None
         self._legal = None
-        ev: list[Event] = [BettingRoundEnded(self.street + 1, self.pot)]
-        if self.street == self._last_street:
-            ev.extend(self._settle())
-            return ev
-        self.street += 1
-        ev.extend(self._turn_board(self.street))
-        ev.extend(self._begin_betting())
-        return ev
+        street = self.street
+        ev.append(BettingRoundEnded(street + 1, self.pot))
+        if street == self._last_street:
+            self._settle(ev)
+            return
+        self.street = street = street + 1
+        self._turn_board(street, ev)
+        self._begin_betting(ev)
 
     # ------------------------------------------------------------------ settlement
     def _values(self, live: list[int]) -> dict[int, int]:
@@ -864,16 +968,17 @@ class PokerRound:
         nh, nb = r.exact_use
         return {s: best_exact(hole[s], board, nh, nb, ranking) for s in live}
 
-    def _settle(self) -> list[Event]:
+    def _settle(self, ev: list[Event]) -> None:
+        """Deal out, return the uncalled wager, build and award the pots (module
+        :mod:`.settle`), show or muck, and end the round; appends the events to ``ev``."""
         r = self.rules
-        ev: list[Event] = []
         folded = self.folded
         live = [s for s in self.seats if s not in folded]
         showdown = len(live) > 1
         if showdown:  # deal out (ACT r 8.6, QLD s27(2))
             while self.street < self._last_street:
                 self.street += 1
-                ev.extend(self._turn_board(self.street))
+                self._turn_board(self.street, ev)
         contrib = self.contrib
         uncalled: dict[int, int] = {}
         top: int | None
@@ -912,7 +1017,7 @@ class PokerRound:
         payouts, commission, groups = settle.settle_pots(r, pots, winners_of, order)
         showdown_names: dict[int, str] = {}
         if showdown:
-            ev.extend(self._show(live, pots, vals, showdown_names))
+            self._show(live, pots, vals, showdown_names, ev)
         for g in groups:
             if g["commission"]:
                 ev.append(CommissionTaken(tuple(g["pots"]), g["base"], g["commission"]))
@@ -946,11 +1051,15 @@ class PokerRound:
             groups=groups,
         )
         ev.append(RoundEnded(dict(stacks)))
-        return ev
 
     def _show(
-        self, live: list[int], pots: list[settle.Pot], vals: dict[int, int], names: dict[int, str]
-    ) -> list[Event]:
+        self,
+        live: list[int],
+        pots: list[settle.Pot],
+        vals: dict[int, int],
+        names: dict[int, str],
+        ev: list[Event],
+    ) -> None:
         """Showing order: the called player first (ACT r 9.2, QLD s27(2)-(3), Sch 5 s25(2)-(3));
         with no final wager the first player in the betting order (ACT A-10, QLD s27(3), Sch 5
         s25(3)). Others show only an equal or better hand, or a hand that wins a pot."""
@@ -966,7 +1075,6 @@ class PokerRound:
             )
             start = next(s for s in first if s not in folded)
         best = -1
-        ev: list[Event] = []
         hole, shown = self.hole, self.shown
         for s in self.from_(start):
             if s in folded:
@@ -981,7 +1089,6 @@ class PokerRound:
                 ev.append(HandShown(s, tuple(cards), name))
             else:
                 ev.append(HandMucked(s))
-        return ev
 
     def void(self, reason: str) -> list[Event]:
         """A misdeal or void round (ACT r 16.2, 18.3-18.4; QLD s32-33A; Sch 5 s33): every
