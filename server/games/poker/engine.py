@@ -70,8 +70,27 @@ from server.games.visibility import may_see
 from server.hands import best_exact, best_of_each, category_name
 from server.money import dollars
 
-#: (n, k) -> n (n-1) ... (n-k+1), the number of ordered draws of k of n cards
-_SPANS: dict[tuple[int, int], int] = {}
+#: (n, k) -> (n (n-1) ... (n-k+1), the number of ordered draws of k of n cards; the radices
+#: n, n-1, ... with their positions, in groups whose product stays below 2**30, each with that
+#: product)
+_SPANS: dict[tuple[int, int], tuple[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]] = {}
+
+
+def _draw_plan(n: int, k: int) -> tuple[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]:
+    span = 1
+    groups: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    group: list[tuple[int, int]] = []
+    product = 1
+    for i in range(k):
+        m = n - i
+        span *= m
+        if product * m >= 1 << 30:
+            groups.append((product, tuple(group)))
+            group, product = [], 1
+        group.append((i, m))
+        product *= m
+    groups.append((product, tuple(group)))
+    return span, tuple(groups)
 
 
 def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
@@ -80,21 +99,23 @@ def _draw(cards: list[int], k: int, rng: RandomSource) -> None:
     The first ``k`` steps of an unbiased Fisher-Yates shuffle (``cards.shuffle`` does all of
     them; the cards after these are never seen). The ``k`` swap choices are decoded, in mixed
     radix, from ONE uniform integer below ``n (n-1) ... (n-k+1)``: a bijection, so no bias,
-    and one call to the injected random source instead of ``k``.
+    and one call to the injected random source instead of ``k``. (The digits are peeled off
+    a group of radices at a time, the group's digits then from a one-word integer: the same
+    digits, fewer operations on the long one.)
     """
     n = len(cards)
     k = min(k, n - 1)
-    span = _SPANS.get((n, k))
-    if span is None:
-        span = 1
-        for i in range(k):
-            span *= n - i
-        _SPANS[n, k] = span
+    plan = _SPANS.get((n, k))
+    if plan is None:
+        plan = _SPANS[n, k] = _draw_plan(n, k)
+    span, groups = plan
     x = rng.randbelow(span)
-    for i in range(k):
-        x, r = divmod(x, n - i)
-        j = i + r
-        cards[i], cards[j] = cards[j], cards[i]
+    for product, radices in groups:
+        x, y = divmod(x, product)
+        for i, m in radices:
+            j = i + y % m
+            y //= m
+            cards[i], cards[j] = cards[j], cards[i]
 
 
 #: seat order -> (seat index, seat -> the other seats clockwise after it, seat -> the seats
@@ -128,6 +149,7 @@ class PotLayer(TypedDict):
 
 
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
+_BLIND_KINDS = ("blind1", "blind2", "blind3")
 _BIG = 1 << 62
 #: builds an event (a named tuple) from a complete field tuple without the keyword-aware
 #: ``__new__``: the hot path's events are built this way, every field given in order
@@ -392,7 +414,7 @@ class PokerRound:
         else:
             self.lb = r.blinds[len(posters) - 1]  # ACT digest A-13
             for i, s in enumerate(posters):
-                ev.append(self._post(s, r.blinds[i], f"blind{i + 1}"))
+                ev.append(self._post(s, r.blinds[i], _BLIND_KINDS[i]))
         self.blind_seats = posters
         if r.dead_button:
             self.second_blind_seat = posters[-1]
@@ -424,16 +446,19 @@ class PokerRound:
         return blind_posters(self.rules, self.designated, self.seats, self._first_blind)
 
     def _post(self, s: int, amount: int, kind: str) -> BlindPosted:
-        amount = min(amount, self.stacks[s])
-        self.stacks[s] -= amount
-        self.bet[s] += amount
-        self.contrib[s] += amount
-        self.pot += amount
-        if self.stacks[s] == 0:
+        """A blind or live post, capped at the stake (ACT digest A-14, QLD A-11, Sch 5 A-10)."""
+        stacks = self.stacks
+        stack = stacks[s]
+        if amount >= stack:
+            amount = stack
             self.allin.add(s)
             self._out.add(s)
             self.n_active -= 1
-        return BlindPosted(s, kind, amount, self.stacks[s])
+        stacks[s] = stack = stack - amount
+        self.bet[s] += amount
+        self.contrib[s] += amount
+        self.pot += amount
+        return BlindPosted(s, kind, amount, stack)
 
     def _deal(self, ev: list[Event]) -> None:
         """Shuffle and deal the hole cards (each seat's event visible to that seat only) and
@@ -462,8 +487,11 @@ class PokerRound:
             order, groups = self.after(d), (1,) * r.hole_cards
         if not fh and groups[0] == 1:  # one card at a time round the table
             n, k = self.n, r.hole_cards
-            hole = {s: rest[i : n * k : n] for i, s in enumerate(order)}
             pos = n * k
+            hole = {}
+            for i, s in enumerate(order):
+                hole[s] = cards = rest[i:pos:n]
+                ev.append(HoleCardsDealt(seat=s, cards=tuple(cards), visible_to=s))
         else:
             hole = {s: list(fh[s]) for s in order if s in fh}
             for g in groups:
@@ -472,6 +500,7 @@ class PokerRound:
                         continue
                     hole.setdefault(s, []).extend(rest[pos : pos + g])
                     pos += g
+            ev.extend([HoleCardsDealt(seat=s, cards=tuple(hole[s]), visible_to=s) for s in order])
         self.hole = hole
         board: list[int] = []
         fb = self._fixed_board
@@ -493,7 +522,6 @@ class PokerRound:
                     board.append(rest[pos])
                     pos += 1
         self._board_all = board
-        ev.extend([HoleCardsDealt(seat=s, cards=tuple(hole[s]), visible_to=s) for s in order])
         if r.board_schedule[0]:
             self._turn_board(0, ev)
 
@@ -520,12 +548,12 @@ class PokerRound:
         else:
             self.bet = self._zeros.copy()
             self.cb = self.raises = self.opening = self.last_raise = self.max_wager = 0
-            self.acted = set()
-            self.acted_round = set()
+            self.acted.clear()
+            self.acted_round.clear()
             self.closed = False
-            self.blocked = set()
+            self.blocked.clear()
             self.aggressor = None
-            self.no_check = set()
+            self.no_check.clear()
             if self.n_active < 2:  # nobody left to bet: on to the next board
                 self._end_betting(ev)
                 return
@@ -1005,7 +1033,7 @@ class PokerRound:
         def winners_of(eligible: list[int]) -> list[int]:
             if len(eligible) == 1:
                 return list(eligible)
-            best = max([vals[s] for s in eligible])
+            best = max(map(vals.__getitem__, eligible))
             return [s for s in eligible if vals[s] == best]
 
         def order() -> Sequence[int]:
@@ -1037,7 +1065,8 @@ class PokerRound:
             pots=[
                 {
                     "amount": p.amount,
-                    "eligible": sorted(p.eligible),
+                    # in seat order already: filtered from the live seats, in seat order
+                    "eligible": list(p.eligible),
                     "winners": sorted(p.winners),
                     "commission": p.commission,
                 }
@@ -1073,7 +1102,10 @@ class PokerRound:
                 if r.postflop_after_button
                 else self.from_(self.designated_player())
             )
-            start = next(s for s in first if s not in folded)
+            for start in first:
+                if start not in folded:
+                    break
+        assert start is not None
         best = -1
         hole, shown = self.hole, self.shown
         for s in self.from_(start):

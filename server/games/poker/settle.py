@@ -156,15 +156,21 @@ def settle_pots(
                 c = min(c, cap_left)
                 cap_left -= c
         total_commission += c
-        left = c
-        for i in idxs:  # report the group's commission pot by pot
-            pots[i].commission = min(left, pots[i].amount)
-            left -= pots[i].commission
+        if c:
+            left = c
+            for i in idxs:  # report the group's commission pot by pot
+                pot = pots[i]
+                pot.commission = taken = left if left < pot.amount else pot.amount
+                left -= taken
         share, rem = money.split(total - c, len(winners), rules.chip_unit)
         shares = dict.fromkeys(winners, share)
         if rem:
-            lucky = next(s for s in order() if s in shares)
-            shares[lucky] += rem
+            for lucky in order():
+                if lucky in shares:
+                    shares[lucky] += rem
+                    break
+            else:
+                raise ValueError("the odd-chip order names none of the sharers")
         for s, v in shares.items():
             payouts[s] = payouts[s] + v if s in payouts else v
         out_groups.append(
