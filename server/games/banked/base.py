@@ -40,6 +40,7 @@ Conventions shared by every game (``docs/rulings.md``, "Banked framework"):
 from __future__ import annotations
 
 import dataclasses
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -216,6 +217,12 @@ class GameSpec:
     empty_boxes: bool = False
 
     def all_options(self) -> dict[str, OptionSpec]:
+        return dict(self._all_options)
+
+    @functools.cached_property
+    def _all_options(self) -> dict[str, OptionSpec]:
+        """The common options overridden by the game's (built once per spec: a spec is
+        frozen, and every round validates its options against it)."""
         out = {o.name: o for o in COMMON_OPTIONS}
         for o in self.options:
             out[o.name] = o
@@ -226,16 +233,27 @@ class GameSpec:
             )
         return out
 
+    @functools.cached_property
+    def _defaults(self) -> dict[str, Any]:
+        return {name: spec.default for name, spec in self._all_options.items()}
+
+    @functools.cached_property
+    def _wagers_by_name(self) -> dict[str, WagerSpec]:
+        out: dict[str, WagerSpec] = {}
+        for w in self.wagers:
+            out.setdefault(w.name, w)
+        return out
+
     def validate_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
         """Options with defaults filled in; an unknown option or a bad value is InvalidRound."""
         raw = {} if raw is None else raw
         if not isinstance(raw, Mapping):
             raise InvalidRound("options must be an object")
-        specs = self.all_options()
+        specs = self._all_options
         unknown = sorted(set(raw) - set(specs))
         if unknown:
             raise InvalidRound(f"unknown option for {self.id}: {', '.join(unknown)}")
-        out = {name: spec.default for name, spec in specs.items()}
+        out = dict(self._defaults)
         for name, value in raw.items():
             out[name] = specs[name].check(value)
         if out["minimum"] > out["maximum"]:
@@ -243,7 +261,7 @@ class GameSpec:
         return out
 
     def wager(self, name: str) -> WagerSpec | None:
-        return next((w for w in self.wagers if w.name == name), None)
+        return self._wagers_by_name.get(name) if isinstance(name, str) else None
 
     def describe(self) -> dict[str, Any]:
         return {

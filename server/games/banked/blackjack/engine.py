@@ -334,6 +334,8 @@ class BlackjackRound(BankedRound):
         self.dealer: list[Card] = []
         self.acting: Hand | None = None
         self.offers: list[Offer] = []
+        self._figures_version = 0
+        self._figures_key: tuple[Any, ...] | None = None
         self.super_bonus: list[tuple[int, Player, int]] = []  # (box, player, main) qualifying
 
     # ------------------------------------------------------------------ set-up
@@ -499,6 +501,7 @@ class BlackjackRound(BankedRound):
 
     def _money(self, bp: BoxPlay, player: Player, name: str, net: int, why: str) -> WagerSettled:
         """Record a player's net on a wager figure and move the money (house <-> player)."""
+        self._figures_version += 1
         fig = bp.figures.setdefault(player, {})
         fig[name] = fig.get(name, 0) + net
         self._transfer("house", party(bp.box, player), net)
@@ -783,6 +786,7 @@ class BlackjackRound(BankedRound):
         return out
 
     def _split(self, hand: Hand) -> list[Event]:
+        self._figures_version += 1
         bp = self.box_play[hand.box]
         group = [h for h in bp.hands if h.area == hand.area]
         first, second = hand.cards
@@ -875,6 +879,7 @@ class BlackjackRound(BankedRound):
         return (Choice(o.kind),)
 
     def _answer(self, o: Offer, verb: str, amount: int | None) -> list[Event]:
+        self._figures_version += 1
         choices = {c.verb: c for c in self._offer_choices(o)}
         if verb not in choices:
             raise IllegalAction("illegal_verb", f"{verb!r} is not open to this player now")
@@ -1162,7 +1167,12 @@ class BlackjackRound(BankedRound):
     def _figures(self) -> None:
         """Result figures (SCENARIOS.md): per player ``main`` (all main, split and double
         money), ``hands`` (each hand's net in play order, when the box has several), the
-        other wagers; ``others`` per box."""
+        other wagers; ``others`` per box. Rebuilt only when something they show changed
+        (money settled, hands formed or backed, dealer cards, a void)."""
+        key = (self._figures_version, len(self.dealer), id(self.nets), self.voided)
+        if key == self._figures_key:
+            return
+        self._figures_key = key
         boxes: dict[str, Any] = {}
         for bp in self.box_play.values():
             several = len(bp.hands) > 1

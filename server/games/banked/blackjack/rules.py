@@ -22,12 +22,21 @@ TEN_RANKS = (8, 9, 10, 11)  # T, J, Q, K
 SPANISH_DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if rank_of(c) != 8)  # SP s4
 
 
-def value(c: Card) -> int:
-    """BJ s5 (and SP/SW/CH s5): 2-10 face value, J/Q/K 10, an ace 1 here (11 in totals)."""
+def _value(c: Card) -> int:
     r = rank_of(c)
     if r == ACE:
         return 1
     return min(r + 2, 10)
+
+
+#: card -> its value (the rule below, tabled once: totals are counted on every decision)
+_VALUE: tuple[int, ...] = tuple(_value(c) for c in STANDARD_DECK)
+_ACE_CARD: tuple[bool, ...] = tuple(rank_of(c) == ACE for c in STANDARD_DECK)
+
+
+def value(c: Card) -> int:
+    """BJ s5 (and SP/SW/CH s5): 2-10 face value, J/Q/K 10, an ace 1 here (11 in totals)."""
+    return _VALUE[c]
 
 
 def is_ten(c: Card) -> bool:
@@ -39,8 +48,8 @@ def total(cards: Sequence[Card], fixed: int = 0) -> tuple[int, bool]:
     at 21 or under (s5). Aces among the first ``fixed`` cards are held at 1: the aces of a
     double down (BJ s24(4), SW s24(4): the first 2 cards; SP s25(4): every card held
     before the double)."""
-    hard = sum(value(c) for c in cards)
-    free_ace = any(rank_of(c) == ACE for c in cards[fixed:])
+    hard = sum(map(_VALUE.__getitem__, cards))
+    free_ace = any(map(_ACE_CARD.__getitem__, cards[fixed:]))
     if free_ace and hard + 10 <= 21:
         return hard + 10, True
     return hard, False
