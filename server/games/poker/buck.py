@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
 from server.games.poker.rules import RuleSet
@@ -73,15 +74,18 @@ def blind_posters(
       player after the button posts (the second blind). ``designated`` may be a dead button's
       vacant seat (s17(4)-(5)).
     """
-    ring = sorted(seats)
-    after = [s for s in ring if s > designated] + [s for s in ring if s < designated]
     if rules.variant == "manila":
         return [designated]
+    ring = sorted(seats)
+    # the seats clockwise after ``designated`` (which may be a dead button's vacant seat)
+    i = bisect_right(ring, designated)
+    occupied = i > 0 and ring[i - 1] == designated
+    after = ring[i:] + ring[: i - 1 if occupied else i]
     if rules.jurisdiction == "act":
-        order = ([designated] if designated in ring else []) + after
+        order = [designated, *after] if occupied else after
         return order[: min(len(rules.blinds), len(ring))]
     if not first_blind:
         return after[:1]
-    if len(ring) == 2 and designated in ring:
+    if len(ring) == 2 and occupied:
         return [designated, after[0]]
     return after[:2]

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import filterfalse
 from typing import Any, Protocol, TypedDict, TypeVar
 
 from server.cards import DECKS, RandomSource, card_str
@@ -150,6 +151,7 @@ class PotLayer(TypedDict):
 
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 _BLIND_KINDS = ("blind1", "blind2", "blind3")
+_INT_ONLY = {int}
 _BIG = 1 << 62
 #: builds an event (a named tuple) from a complete field tuple without the keyword-aware
 #: ``__new__``: the hot path's events are built this way, every field given in order
@@ -272,9 +274,9 @@ class PokerRound:
             raise ValueError("a round of play needs at least two players")
         if seats[0] < 1 or seats[-1] > rules.max_seats:
             raise ValueError(f"seats must be 1..{rules.max_seats}")
-        for v in stacks.values():
-            if type(v) is not int or v <= 0:
-                raise ValueError("every table stake must be a positive integer")
+        values = stacks.values()
+        if set(map(type, values)) != _INT_ONLY or min(values) <= 0:
+            raise ValueError("every table stake must be a positive integer")
         if designated not in stacks and not (
             rules.dead_button and 1 <= designated <= rules.max_seats
         ):
@@ -789,16 +791,16 @@ class PokerRound:
             add = la.call
             if add is None:
                 raise IllegalAction("action_not_allowed", "nothing to call: check or bet")
-            stacks = self.stacks
+            stacks, bets = self.stacks, self.bet
             stack = stacks[seat] = stacks[seat] - add
-            self.bet[seat] += add
+            total = bets[seat] = bets[seat] + add
             self.contrib[seat] += add
             self.pot += add
             if stack == 0:
                 self.allin.add(seat)
                 self._out.add(seat)
                 self.n_active -= 1
-            return self._after_action(seat, "call", add)
+            return self._after_action(seat, [ActionTaken(seat, "call", add, total, stack)])
         if verb == "check":
             if not la.check:
                 mine = self.bet[seat]
@@ -808,13 +810,17 @@ class PokerRound:
                     if self.cb > mine
                     else f"seat {seat} must call or raise",
                 )
-            return self._after_action(seat, "check", 0)
+            return self._after_action(
+                seat, [ActionTaken(seat, "check", 0, self.bet[seat], self.stacks[seat])]
+            )
         if verb == "fold":
             self.folded.add(seat)
             self._out.add(seat)
             self.n_live -= 1
             self.n_active -= 1
-            return self._after_action(seat, "fold", 0)
+            return self._after_action(
+                seat, [ActionTaken(seat, "fold", 0, self.bet[seat], self.stacks[seat])]
+            )
         if verb == "bet" or verb == "raise":
             return self._bet_or_raise(la, seat, verb, amount)
         if verb == "allin":
@@ -923,7 +929,7 @@ class PokerRound:
             else:
                 self._short_allin(s)
             self.cb = total
-        return self._after_action(s, verb, add)
+        return self._after_action(s, [ActionTaken(s, verb, add, total, stack)])
 
     def _short_allin(self, s: int) -> None:
         """An all-in raise below a full raise: not a raise (no cap count, no new minimum)."""
@@ -938,18 +944,18 @@ class PokerRound:
                 self.closed = True
         self.aggressor = s
 
-    def _after_action(self, s: int, verb: str, add: int) -> list[Event]:
+    def _after_action(self, s: int, ev: list[Event]) -> list[Event]:
+        """After seat ``s``'s action (``ev`` holds its event): the next seat to act, or the
+        end of the betting round; returns ``ev`` with what followed."""
         acted = self.acted
         acted.add(s)
         self.acted_round.add(s)
-        bets = self.bet
-        ev: list[Event] = [ActionTaken(s, verb, add, bets[s], self.stacks[s])]
         if self.n_live == 1:
             self.to_act = None
             self._legal = None
             self._settle(ev)
             return ev
-        out, cb = self._out, self.cb
+        out, cb, bets = self._out, self.cb, self.bet
         if self.n_active >= 2 or self.street == 0:
             # a seat that has not acted has the option; alone, only a blind's round-1 option
             # (ACT r 7.1, QLD s24(4), Sch 5 s23(2)(b)) is still offered: check or fold
@@ -1001,7 +1007,7 @@ class PokerRound:
         :mod:`.settle`), show or muck, and end the round; appends the events to ``ev``."""
         r = self.rules
         folded = self.folded
-        live = [s for s in self.seats if s not in folded]
+        live = list(filterfalse(folded.__contains__, self.seats))
         showdown = len(live) > 1
         if showdown:  # deal out (ACT r 8.6, QLD s27(2))
             while self.street < self._last_street:
