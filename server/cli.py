@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("server.tournaments.cli", "check tournament conditions against the rules"),
     "history": ("server.history_cli", "export hand histories from the journal"),
     "verify": ("server.verify_cli", "check a round's fair-shuffle commitment and reveal"),
+    "par": ("server.par.cli", "PAR sheets: every wager's RTP, house edge and volatility"),
 }
 
 #: set (to "1") by ``--debug``; subcommands re-raise instead of printing one line

@@ -1,0 +1,220 @@
+"""A sheet as Markdown (``croupier par GAME --markdown``; ``docs/par/GAME.md``): the
+summary of every wager, each standard wager beside its published figure, the outcomes, the
+strategy table, the jackpot and the notes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from server.games.registry import BANKED
+from server.par.engine import spec_of
+from server.par.model import Sheet, WagerSheet
+from server.par.published import Published, figures_for, match
+
+
+def pct(x: float, digits: int = 4) -> str:
+    return f"{x * 100:.{digits}f}%"
+
+
+def _fingerprint(w: WagerSheet) -> tuple[Any, ...]:
+    return (round(w.rtp, 12), tuple((round(o.probability, 12), o.pays) for o in w.outcomes))
+
+
+def groups(sheet: Sheet) -> list[tuple[list[str], WagerSheet]]:
+    """Wagers with identical distributions together (the 37 straights of a wheel)."""
+    out: list[tuple[list[str], WagerSheet]] = []
+    seen: dict[tuple[Any, ...], int] = {}
+    for name, w in sheet.wagers.items():
+        key = _fingerprint(w) if w.method == "exact" else (name,)
+        if key in seen:
+            out[seen[key]][0].append(name)
+        else:
+            seen[key] = len(out)
+            out.append(([name], w))
+    return out
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 3:
+        return ", ".join(f"`{n}`" for n in names)
+    return f"`{names[0]}` ... `{names[-1]}` ({len(names)} wagers)"
+
+
+def _verdict(ours: WagerSheet, p: Published) -> str:
+    diff = ours.rtp - p.rtp
+    if ours.method == "exact":
+        digits = max(2, len(f"{(1 - p.rtp) * 100:.6f}".rstrip("0").split(".")[1]))
+        close = abs(diff) * 100 < 0.5 * 10 ** (-min(digits, 4)) + 1e-9
+    else:
+        close = abs(diff) <= ours.ci95
+    if close:
+        return "matches" if ours.method == "exact" else "within the 95% interval"
+    return f"differs by {diff * 100:+.4f} points"
+
+
+def render(sheet: Sheet) -> str:
+    spec = spec_of(sheet.game) if sheet.game in BANKED else None
+    title = spec.title if spec is not None else sheet.game
+    lines: list[str] = [f"# {title} (`{sheet.game}`): PAR sheet", ""]
+    if spec is not None:
+        lines += [f"Rules: {spec.rules}.", ""]
+    how = sheet.method
+    if sheet.rounds:
+        how += f", {sheet.rounds:,} rounds"
+        if sheet.boxes:
+            how += f" of {sheet.boxes} boxes"
+        if sheet.seed is not None:
+            how += f", seed {sheet.seed}"
+    if sheet.elapsed is not None:
+        how += f"; {sheet.elapsed:,.1f} s" + (f" on {sheet.procs} processes" if sheet.procs else "")
+    lines += [f"- Method: {how}", f"- Options: {_options(sheet.options)}"]
+    if sheet.strategy:
+        lines.append(f"- Strategy: {sheet.strategy}")
+    lines += [
+        "",
+        "Per unit staked on each wager alone, the stake returned counted in "
+        "(`croupier par --json` gives the same figures unrounded).",
+        "",
+    ]
+    figures = figures_for(sheet.game, sheet.options)
+    lines += [
+        "| wager | RTP | house edge | ±95% | hit freq. | stdev | published RTP | |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    cited: list[tuple[str, WagerSheet, Published]] = []
+    for names, w in groups(sheet):
+        p = match(figures, names[0])
+        pub = verdict = ""
+        if p is not None:
+            pub = pct(p.rtp, 3)
+            verdict = _verdict(w, p)
+            cited.append((_names(names), w, p))
+        ci = "exact" if w.method == "exact" else pct(w.ci95, 4)
+        lines.append(
+            f"| {_names(names)} | {pct(w.rtp)} | {pct(w.house_edge)} | {ci} | "
+            f"{pct(w.hit_frequency, 2)} | {w.stdev:.3f} | {pub} | {verdict} |"
+        )
+    if sheet.per_round is not None:
+        w = sheet.per_round
+        p = match(figures, "per_round")
+        pub = verdict = ""
+        if p is not None:
+            pub, verdict = pct(p.rtp, 3), _verdict(w, p)
+            cited.append(("the round", w, p))
+        ci = "exact" if w.method == "exact" else pct(w.ci95, 4)
+        lines.append(
+            f"| **the round** (per {w.basis}) | {pct(w.rtp)} | {pct(w.house_edge)} | "
+            f"{ci} | {pct(w.hit_frequency, 2)} | {w.stdev:.3f} | {pub} | {verdict} |"
+        )
+    exact_round = sheet.extra.get("exact_per_round")
+    if exact_round:
+        lines += [
+            "",
+            f"Exact value of the round ({exact_round['basis']}): RTP "
+            f"{pct(exact_round['rtp'])}, house edge {pct(exact_round['house_edge'])}.",
+        ]
+    commission = sheet.extra.get("commission")
+    if commission:
+        lines += _commission(commission)
+    lines += ["", "## Published figures", ""]
+    if cited:
+        lines += [
+            "| wager | ours | published | source | same rules? | difference |",
+            "|---|---|---|---|---|---|",
+        ]
+        for label, w, p in cited:
+            why = p.why or "-"
+            lines.append(
+                f"| {label} | {pct(w.rtp)} | {pct(p.rtp, 3)} | {p.source} | "
+                f"{'yes' if p.same_rules else 'no'} | {_verdict(w, p)}: {why} |"
+            )
+    else:
+        lines.append(
+            "No published figure exists for these rules (QLD/ACT variants); the "
+            "figures above are the first."
+        )
+    if sheet.jackpot:
+        lines += _jackpot(sheet.jackpot)
+    if sheet.strategy_table:
+        lines += _strategy(sheet.strategy_table)
+    if sheet.notes:
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in sheet.notes]
+    lines += ["", "## Outcomes", ""]
+    for names, w in groups(sheet):
+        lines += [f"### {_names(names)}", ""]
+        if w.note:
+            lines += [w.note, ""]
+        lines += ["| result | probability | pays |", "|---|---|---|"]
+        for o in w.outcomes[:40]:
+            lines.append(f"| {o.result} | {o.probability:.8g} | {o.pays:+g} |")
+        if len(w.outcomes) > 40:
+            lines.append(f"| ... {len(w.outcomes) - 40} more (see the JSON) | | |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _options(options: Mapping[str, Any]) -> str:
+    skip = {"minimum", "maximum", "num_boxes"}
+    return ", ".join(f"`{k}={v}`" for k, v in options.items() if k not in skip) or "defaults"
+
+
+def _jackpot(j: Mapping[str, Any]) -> list[str]:
+    c = j.get("contribution", {})
+    out = [
+        "",
+        "## Jackpot wager",
+        "",
+        f"- Regime: {j.get('regime')}",
+        f"- Wager {j['wager'] / 100:,.2f}; seed (the meter's floor) {j['seed'] / 100:,.2f}",
+        "- Contributions per wager: " + ", ".join(f"{k} {v:.0%}" for k, v in c.items()),
+        f"- RTP with the seed on the meter: {pct(j['rtp_at_seed'])}; each dollar on the "
+        f"meter adds {j['rtp_per_dollar_on_meter'] * 100:.6f} points",
+    ]
+    if j.get("break_even_meter"):
+        out.append(f"- RTP reaches 100% with {j['break_even_meter'] / 100:,.0f} on the meter")
+    if j.get("rtp_long_run") is not None:
+        out.append(
+            f"- Long run (every contribution to the prize pool paid out, the meter "
+            f"reset to the seed after each royal flush): {pct(j['rtp_long_run'])}"
+        )
+    out.append(f"- Fixed prizes alone return {pct(j['fixed_prizes_rtp'])}")
+    return out
+
+
+def _strategy(table: Mapping[str, Any]) -> list[str]:
+    out = ["", "## Strategy", ""]
+    rows = table.get("rows")
+    if isinstance(rows, Mapping) and rows:
+        cols = list(next(iter(rows.values())).keys())
+        out += [
+            f"Columns: {table.get('columns', '')}. "
+            + ", ".join(f"{k} {v}" for k, v in table.get("legend", {}).items()),
+            "",
+            "| hand | " + " | ".join(cols) + " |",
+            "|---" * (len(cols) + 1) + "|",
+        ]
+        for name, row in rows.items():
+            out.append(f"| {name} | " + " | ".join(str(row.get(c, "")) for c in cols) + " |")
+        return out
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            out += [f"{key}:", "", ", ".join(f"{k} {v}" for k, v in value.items()), ""]
+        else:
+            out.append(f"- {key}: {value}")
+    return out
+
+
+def _commission(c: Mapping[str, Any]) -> list[str]:
+    return [
+        "",
+        "## Commission",
+        "",
+        f"- {c['seats']} seats, {c['structure']}, blinds "
+        f"{'/'.join(str(b / 100) for b in c['blinds'])} dollars, "
+        f"{c['stack_big_blinds']} big blinds a seat",
+        f"- Expected commission per hand: {c['per_hand'] / 100:,.4f} dollars "
+        f"(±{c['ci95'] / 100:.4f}, 95%), {c['per_hand_big_blinds']:.4f} big blinds",
+        f"- Share of the pots: {pct(c['share_of_pots'])}; hands without commission "
+        f"{pct(c['hands_without_commission'], 2)}",
+    ]

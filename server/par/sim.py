@@ -1,0 +1,86 @@
+"""Simulated sheets: the engines played with a seeded source, in parallel processes.
+
+Theory of operation: a :class:`Runner` plays ``n`` rounds of one game with a seeded
+:class:`~server.par.engine.FastRandom` and books every settled wager in a
+:class:`~server.par.model.Tally`. :func:`simulate` cuts the rounds into chunks (a fixed
+number per run, each with its own seed derived from the sheet's seed), plays them in a pool
+of ``procs`` processes and adds the tallies up in chunk order, so a sheet depends on its
+seed and round count only, never on the number of processes. The 95% interval is computed
+per wager from the per-round sums (:mod:`server.par.model`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.par.engine import FastRandom
+from server.par.model import Tally
+
+#: chunks a simulation is cut into (independent of the number of processes)
+CHUNKS = 16
+
+
+class Runner(ABC):
+    """Plays rounds of one game under a stated strategy (picklable: sent to workers)."""
+
+    game: str
+    #: boxes played per round
+    boxes: int = 1
+
+    @abstractmethod
+    def play(self, rounds: int, rng: FastRandom, tally: Tally) -> None:
+        """Play ``rounds`` rounds, booking every wager of every box in ``tally``."""
+
+    def prepare(self) -> None:  # noqa: B027 - optional hook, a no-op by default
+        """Precompute what the strategy needs (called once, before the workers start)."""
+
+
+def _work(job: tuple[Runner, int, int]) -> Tally:
+    runner, rounds, seed = job
+    tally = Tally()
+    runner.play(rounds, FastRandom(seed), tally)
+    return tally
+
+
+@dataclass
+class Simulation:
+    tally: Tally
+    seconds: float
+    procs: int
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+def simulate(runner: Runner, rounds: int, seed: int, procs: int | None = None) -> Simulation:
+    """Play ``rounds`` rounds in ``procs`` processes (default: every core)."""
+    procs = max(1, procs or os.cpu_count() or 1)
+    runner.prepare()
+    chunks = max(1, min(CHUNKS, rounds))
+    sizes = [rounds // chunks + (i < rounds % chunks) for i in range(chunks)]
+    jobs = [(runner, n, chunk_seed(seed, i)) for i, n in enumerate(sizes) if n]
+    t0 = time.perf_counter()
+    if procs == 1 or len(jobs) == 1:
+        parts = [_work(j) for j in jobs]
+    else:
+        ctx = multiprocessing.get_context(
+            "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        )
+        with ctx.Pool(min(procs, len(jobs))) as pool:
+            parts = pool.map(_work, jobs, chunksize=1)
+    total = Tally()
+    for part in parts:
+        total.add(part)
+    return Simulation(total, time.perf_counter() - t0, procs)
+
+
+def round_robin(items: Sequence[Any], n: int) -> list[Any]:
+    """``n`` items taken in turn from ``items`` (a layout's wagers spread over boxes)."""
+    return [items[i % len(items)] for i in range(n)]
