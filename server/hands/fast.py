@@ -24,6 +24,7 @@ first use (about 0.1-0.2 s) and cached; :data:`STANDARD`'s are built at import.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 
@@ -53,33 +54,84 @@ def _flush_suit_table() -> tuple[int, ...]:
 FLUSH_SUIT = _flush_suit_table()
 
 
+#: 5 ** rank: a card's rank digit in a rank multiset key.
+_POW5 = tuple(5**r for r in range(13))
+#: an unsigned array type of at least 32 bits (values are below 2**28)
+_VALUE_CODE = "I" if array("I").itemsize >= 4 else "L"
+
+
+class Seven:
+    """The best non-flush value of every 7-card rank multiset (49,205 of them) in two flat
+    arrays, by a perfect hash of the rank key ("hash and displace"): the key's bucket
+    ``key % buckets`` holds a displacement ``d`` chosen at build time so that
+    ``(key ^ d) % size`` gives every key of every bucket its own slot of ``values``.
+
+    The same values as ``plain`` (built from it), for the hold'em showdown's hot path: the
+    ~5 MB ``plain`` dict costs about three cache misses a lookup (index, entry, key object)
+    and one more to read the value; these arrays take about 440 KB and give a fresh int.
+    Only rank keys of seven cards may be looked up (any other key gives some other value).
+    """
+
+    __slots__ = ("buckets", "disp", "size", "values")
+
+    def __init__(self, sevens: dict[int, int]) -> None:
+        n = len(sevens)
+        self.buckets = buckets = n // 2 | 1
+        self.size = size = 2 * n
+        by_bucket: dict[int, list[int]] = {}
+        for key in sevens:
+            by_bucket.setdefault(key % buckets, []).append(key)
+        disp = array("H", bytes(2 * buckets))
+        values = array(_VALUE_CODE, bytes(array(_VALUE_CODE).itemsize * size))
+        free = bytearray(b"\x01") * size
+        for b, keys in sorted(by_bucket.items(), key=lambda item: -len(item[1])):
+            d = 0  # the first displacement that puts every key in a free slot of its own
+            while True:
+                slots = {(key ^ d) % size for key in keys}
+                if len(slots) == len(keys) and all(free[slot] for slot in slots):
+                    break
+                d += 1
+            disp[b] = d
+            for key in keys:
+                slot = (key ^ d) % size
+                free[slot] = 0
+                values[slot] = sevens[key]
+        self.disp = disp
+        self.values = values
+
+    def __getitem__(self, key: int) -> int:
+        return self.values[(key ^ self.disp[key % self.buckets]) % self.size]
+
+
 class Tables:
     """Lookup tables for one ranking.
 
     ``plain[rank multiset key]`` - best non-flush value of 5, 6 or 7 cards with those ranks;
-    ``flush[rank mask]`` - best value of 5, 6 or 7 cards of one suit with those ranks.
+    ``flush[rank mask]`` - best value of 5, 6 or 7 cards of one suit with those ranks;
+    ``seven[rank multiset key]`` - ``plain``'s 7-card entries, compact (:class:`Seven`).
     """
 
-    __slots__ = ("flush", "plain", "ranking")
+    __slots__ = ("flush", "plain", "ranking", "seven")
 
     def __init__(self, ranking: Ranking) -> None:
         self.ranking = ranking
-        self.plain = self._build_plain(ranking)
+        self.plain, sevens = self._build_plain(ranking)
         self.flush = self._build_flush(ranking)
+        self.seven = Seven(sevens)
 
     @staticmethod
-    def _build_plain(ranking: Ranking) -> dict[int, int]:
+    def _build_plain(ranking: Ranking) -> tuple[dict[int, int], dict[int, int]]:
+        """Every 5-, 6- and 7-card entry, and the 7-card entries alone."""
         plain: dict[int, int] = {}
         for ranks in combinations_with_replacement(range(13), 5):
             if all(ranks.count(r) <= 4 for r in set(ranks)):
-                key = sum(5**r for r in ranks)
+                key = sum(_POW5[r] for r in ranks)
                 plain[key] = reference.value_of_ranks(ranks, False, ranking)
         smaller = plain
         for _ in (6, 7):
             bigger: dict[int, int] = {}
             for key, value in smaller.items():
-                for r in range(13):
-                    p = 5**r
+                for p in _POW5:
                     if (key // p) % 5 == 4:
                         continue  # a fifth card of one rank does not exist
                     k = key + p
@@ -87,7 +139,7 @@ class Tables:
                         bigger[k] = value
             plain.update(bigger)
             smaller = bigger
-        return plain
+        return plain, smaller
 
     @staticmethod
     def _build_flush(ranking: Ranking) -> list[int]:
@@ -173,14 +225,17 @@ def best_of_each(
     every hand is the best five of its own hole cards and one shared board (ACT r 14.1, QLD
     s2 "hand").
 
-    The board's keys are summed once; each hand then adds its two hole keys (a 5-card board
-    and 2-card hands, the hold'em showdown), or is valued by :func:`best_of` otherwise.
+    The board's keys are summed once; each hand then adds its two hole keys and, without a
+    flush, looks its rank key up in :class:`Seven` (a 5-card board and 2-card hands, the
+    hold'em showdown); other sizes are valued by :func:`best_of`.
     """
     t = _STD if ranking is STANDARD else tables(ranking)
     if len(board) != 5:
         return [best_of([*h, *board], ranking) for h in holes]
     kb = KEY[board[0]] + KEY[board[1]] + KEY[board[2]] + KEY[board[3]] + KEY[board[4]]
-    plain, flush, suits = t.plain, t.flush, FLUSH_SUIT
+    flush, suits = t.flush, FLUSH_SUIT
+    seven = t.seven  # 7-card rank keys: Seven's lookup, inline
+    disp, values, buckets, size = seven.disp, seven.values, seven.buckets, seven.size
     out: list[int] = []
     for h in holes:
         if len(h) != 2:
@@ -192,7 +247,8 @@ def best_of_each(
         if s:
             out.append(flush[_flush_mask((a, b, *board), s - 1)])
         else:
-            out.append(plain[k >> _SUIT_BITS])
+            k >>= _SUIT_BITS
+            out.append(values[(k ^ disp[k % buckets]) % size])
     return out
 
 

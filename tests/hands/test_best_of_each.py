@@ -1,13 +1,17 @@
 """``best_of_each`` (one shared board, the hold'em showdown) against ``best_of`` hand by hand.
 
 The engine values a hold'em showdown with ``best_of_each``: the board's keys summed once,
-each hand adding its two hole cards. It must give exactly ``best_of(hole + board)`` for
-every hand, for every ranking, flush boards included, and fall back to it for other sizes.
+each hand adding its two hole cards, non-flush hands looked up in the compact 7-card table
+(``Tables.seven``, a perfect hash). It must give exactly ``best_of(hole + board)`` for every
+hand, for every ranking, flush boards included, and fall back to it for other sizes; the
+compact table must hold exactly ``plain``'s value for every one of the 49,205 7-card rank
+multisets.
 """
 
 from __future__ import annotations
 
 import random
+from itertools import combinations_with_replacement
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +19,7 @@ from hypothesis import strategies as st
 
 from server.cards import MANILA_DECK, STANDARD_DECK
 from server.hands import MANILA, MANILA_ACE_LOW, STANDARD, Ranking, best_of, best_of_each
+from server.hands.fast import tables
 
 RANKINGS = [(STANDARD, STANDARD_DECK), (MANILA, MANILA_DECK), (MANILA_ACE_LOW, MANILA_DECK)]
 
@@ -65,3 +70,16 @@ def test_any_sizes_fall_back_to_best_of(data: st.DataObject) -> None:
 def test_too_few_cards_is_refused_like_best_of() -> None:
     with pytest.raises(ValueError):
         best_of_each([[0]], [4, 8, 12])
+
+
+@pytest.mark.parametrize("ranking", [STANDARD, MANILA, MANILA_ACE_LOW], ids=["std", "ma", "al"])
+def test_seven_holds_plain_for_every_7_card_rank_multiset(ranking: Ranking) -> None:
+    t = tables(ranking)
+    count = 0
+    for ranks in combinations_with_replacement(range(13), 7):
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        key = sum(5**r for r in ranks)
+        assert t.seven[key] == t.plain[key]
+        count += 1
+    assert count == 49205

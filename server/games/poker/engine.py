@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import filterfalse
 from typing import Any, Protocol, TypedDict, TypeVar
 
 from server.cards import DECKS, RandomSource, card_str
@@ -151,7 +150,6 @@ class PotLayer(TypedDict):
 
 VERBS = frozenset({"fold", "check", "call", "bet", "raise", "allin"})
 _BLIND_KINDS = ("blind1", "blind2", "blind3")
-_INT_ONLY = {int}
 _BIG = 1 << 62
 #: builds an event (a named tuple) from a complete field tuple without the keyword-aware
 #: ``__new__``: the hot path's events are built this way, every field given in order
@@ -274,9 +272,9 @@ class PokerRound:
             raise ValueError("a round of play needs at least two players")
         if seats[0] < 1 or seats[-1] > rules.max_seats:
             raise ValueError(f"seats must be 1..{rules.max_seats}")
-        values = stacks.values()
-        if set(map(type, values)) != _INT_ONLY or min(values) <= 0:
-            raise ValueError("every table stake must be a positive integer")
+        for v in stacks.values():
+            if type(v) is not int or v <= 0:
+                raise ValueError("every table stake must be a positive integer")
         if designated not in stacks and not (
             rules.dead_button and 1 <= designated <= rules.max_seats
         ):
@@ -998,7 +996,7 @@ class PokerRound:
         hole, board, ranking = self.hole, self.board, r.ranking
         if r.exact_use is None:
             values = best_of_each([hole[s] for s in live], board, ranking)
-            return dict(zip(live, values, strict=True))
+            return dict(zip(live, values, strict=False))  # one value per seat
         nh, nb = r.exact_use
         return {s: best_exact(hole[s], board, nh, nb, ranking) for s in live}
 
@@ -1007,7 +1005,7 @@ class PokerRound:
         :mod:`.settle`), show or muck, and end the round; appends the events to ``ev``."""
         r = self.rules
         folded = self.folded
-        live = list(filterfalse(folded.__contains__, self.seats))
+        live = [s for s in self.seats if s not in folded]
         showdown = len(live) > 1
         if showdown:  # deal out (ACT r 8.6, QLD s27(2))
             while self.street < self._last_street:

@@ -54,11 +54,10 @@ _TOP = 1 << 62
 
 def build_pots(contrib: dict[int, int], live: Sequence[int], dead: int = 0) -> list[Pot]:
     """Layer contributions at the levels of the players still in (``live``)."""
-    levels = sorted(set(map(contrib.__getitem__, live)))
+    levels = sorted({contrib[s] for s in live})
     if len(levels) == 1:  # one level (nobody still in is short): one pot
-        # contributions are never negative: the contributors are the seats with one
         pot = Pot(
-            sum(contrib.values()) + dead, list(live), set(filter(contrib.__getitem__, contrib))
+            sum(contrib.values()) + dead, list(live), {s for s, c in contrib.items() if c > 0}
         )
         if dead:
             pot.contributors.add(-1)
