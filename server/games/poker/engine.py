@@ -913,16 +913,16 @@ class PokerRound:
                 self.opening = total
                 if inc > self.max_wager:
                     self.max_wager = inc
-                self.acted = set()
-                self.blocked = set()
+                self.acted.clear()
+                self.blocked.clear()
                 self.aggressor = s
             elif inc >= self._full_inc:
                 self.raises += 1
                 self.last_raise = inc
                 if inc > self.max_wager:
                     self.max_wager = inc
-                self.acted = set()
-                self.blocked = set()
+                self.acted.clear()
+                self.blocked.clear()
                 self.aggressor = s
             else:
                 self._short_allin(s)
