@@ -557,6 +557,15 @@ class Pong(_Server, tag="pong"):
     nonce: int
 
 
+class ServerStatus(_Server, tag="server_status"):
+    """The server's money store went out (``ok`` false) or came back: while it is out no
+    round starts and no money moves, and frames that report a result or a balance wait for
+    it (commit, then speak). Not numbered, and sent ahead of the frames that wait."""
+
+    ok: bool
+    status: str
+
+
 class RoundRecall(_Server, tag="recall"):
     """Reply to ``recall``: this player's previous round at ``table`` (``null``: none yet)."""
 

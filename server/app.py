@@ -158,6 +158,8 @@ class Croupier:
         }
         self.router.tournaments = self.tournaments
         self.connections: set[Connection] = set()
+        self.ledger.on_status.append(self._store_status)
+        self._said = "ok"  # the store's state the sessions were last told (server_status)
         self.keepalive = Keepalive(config)  # pings and hello deadlines: one sweep
         meta = self.ledger.meta
         self.accounts.revoked |= {k.split(":", 1)[1] for k in meta if k.startswith("revoked:")}
@@ -170,6 +172,17 @@ class Croupier:
             is_staff=self.accounts.is_staff,
             dev=config.dev,
         )
+
+    def _store_status(self) -> None:
+        """The store went out or came back: every session is told at once, ahead of the
+        frames that wait for the store (``server_status``; commit, then speak)."""
+        notice = self.router.store_status()
+        if notice.status == self._said:
+            return  # the ledger reports every failed retry: sessions are told of changes
+        self._said = notice.status
+        for conn in self.connections:
+            if conn.account is not None:
+                conn.notice(notice)
 
     def add_table(self, table: TableConfig) -> TableActor:
         """Build ``table``'s actor and give it the server's shared indexes."""
@@ -316,7 +329,7 @@ class Croupier:
     # -- one connection ---------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
         assert isinstance(ws, Socket)  # serve(create_connection=Socket)
-        conn = Connection(self.config.outbound_queue)
+        conn = Connection(self.config.outbound_queue, self.ledger.gate)
         self.connections.add(conn)
         ip = http.remote_ip(ws)
         per_ip = self.gate.per_ip

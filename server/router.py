@@ -34,6 +34,7 @@ from protocol.messages import (
     Pong,
     Register,
     Reserve,
+    ServerStatus,
     TournamentList,
     Tournaments,
     Unregister,
@@ -274,6 +275,13 @@ class Router:
                 burst=self.config.burst,
             )
         )
+        if not self.ledger.can_move:  # why the welcome may wait (commit, then speak)
+            conn.notice(self.store_status())
+
+    def store_status(self) -> ServerStatus:
+        """The money store's state, as ``server_status`` says it."""
+        ok = self.ledger.can_move
+        return ServerStatus(ok=ok, status="ok" if ok else self.ledger.why_not())
 
     def cashier(self, conn: Connection, m: Cashier) -> None:
         """The cashier moves money in and out of a wallet: idempotent per request id,

@@ -59,6 +59,7 @@ from typing import Protocol
 import trio
 
 from server.money import dollars
+from server.store.gate import CommitGate
 from server.store.journal import JournalEntry, JournalQuery, JournalRound
 from server.store.model import (
     CASHIER,
@@ -201,6 +202,10 @@ class Ledger:
         self.lost: str | None = None
         self.committed = 0  # batches committed by this process
         self.on_status: list[Callable[[], None]] = []
+        #: commit, then speak (server/store/gate.py): every write below is numbered there,
+        #: and a frame that reports one waits for the commit that holds it
+        self.gate = CommitGate()
+        self._taken = 0  # the gate's number of the last write the pending batches hold
         if witness is not None:
             self.lost = witness.check(self._stream, "the ledger store", self.epoch, self.version)
             if self.lost is not None:
@@ -240,12 +245,19 @@ class Ledger:
         batch.transfers.append(Transfer(ident, source, target, amount, kind, round_))
         if token is not None:
             batch.wallets[holder_of(source)] = token
+        gate = self.gate
+        gate.wrote(
+            table_of(target) or table_of(source),
+            holder_of(source) if source.startswith("wallet:") else None,
+            holder_of(target) if target.startswith("wallet:") else None,
+        )
         self._dirty()
 
     def open_round(self, ref: str, table: str) -> None:
         if self.shared:
             self._round_tables[ref] = table
         self._batch_for(table).opened.append(RoundOpened(ref, table, self.instance))
+        self.gate.wrote(table)
         self._dirty()
 
     def close_round(self, ref: str, state: RoundState, table: str | None = None) -> None:
@@ -257,10 +269,13 @@ class Ledger:
             if table is None:
                 return
         self._batch_for(table).closed.append(RoundClosed(ref, state))
+        self.gate.wrote(table)
         self._dirty()
 
     def note(self, entry: dict[str, object]) -> None:
+        """A fact or a log entry (the cashier's, the audit log's), durable with the batch."""
         self._batch_for(None).notes.append(entry)
+        self.gate.wrote()
         self._dirty()
 
     def journal(self, entry: JournalEntry) -> None:
@@ -371,6 +386,9 @@ class Ledger:
 
     # -- wallets ------------------------------------------------------------------------------
     def balance(self, account: str) -> int:
+        """``account``'s wallet; what the caller says of it waits for its writes in flight
+        (commit, then speak: :meth:`CommitGate.read`)."""
+        self.gate.read(account)
         return self.balances.get(wallet(account), 0)
 
     def deposit(self, account: str, amount: int, kind: str = "deposit") -> int:
@@ -428,6 +446,7 @@ class Ledger:
             ):
                 continue
             batches = list(self._pending)
+            taken = self._taken
             try:
                 if self._async:
                     async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
@@ -448,6 +467,7 @@ class Ledger:
                 delay = min(delay * 2, 2.0)
                 continue
             self._contact = time.monotonic()
+            self.gate.committed(taken)  # commit, then speak: their frames may leave now
             fenced = self._refused(batches)
             if self.shared:  # drop_table may have taken some out meanwhile: by identity
                 sent = {id(b) for b in batches}
@@ -482,6 +502,7 @@ class Ledger:
         return fenced
 
     def _take(self) -> None:
+        self._taken = self.gate.written  # the pending batches hold every write so far
         for batch in self._open:
             if not batch:
                 continue
@@ -520,6 +541,7 @@ class Ledger:
             assert isinstance(version, int)  # a sync store's commit (not a coroutine)
             self.committed += len(self._pending)
             self._pending = []
+            self.gate.committed(self._taken)
             self._witness(version, now=True)
 
     @property

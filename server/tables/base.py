@@ -257,26 +257,37 @@ class TableActor(ABC):
                 self._on_time()
 
     def _on_time(self) -> None:
+        gate = self.ledger.gate
+        gate.begin(self.id)  # commit, then speak: the step's frames leave at its end
         try:
             self.on_time(trio.current_time())
         except Exception:  # a bug must not take the server down
             log.exception("table %s: timer handling failed", self.id)
-        self._end_step()
+        try:
+            self._end_step()
+        finally:
+            gate.end()
 
     def _step(self, item: InboxItem) -> None:
-        if type(item) is JobDone:
-            self._jobs -= 1
-            if item.result is None:
-                self._end_step()
-                return
-            item = item.result
+        gate = self.ledger.gate
+        gate.begin(self.id)  # commit, then speak: the step's frames leave at its end
         try:
-            self.dispatch(item)
-        except Exception:  # a bug must not take the table (or the server) down
-            log.exception("table %s: %r failed", self.id, item)
-            if isinstance(item, TableCommand):
-                self.error(item.conn, errors.INTERNAL, "server error", None)
-        self._end_step()
+            if type(item) is JobDone:
+                self._jobs -= 1
+                if item.result is None:
+                    return
+                item = item.result
+            try:
+                self.dispatch(item)
+            except Exception:  # a bug must not take the table (or the server) down
+                log.exception("table %s: %r failed", self.id, item)
+                if isinstance(item, TableCommand):
+                    self.error(item.conn, errors.INTERNAL, "server error", None)
+        finally:
+            try:
+                self._end_step()
+            finally:
+                gate.end()
 
     def dispatch(self, item: InboxItem) -> None:
         """Run the handler of one inbox item (a client's message, or a typed result)."""

@@ -17,6 +17,12 @@ so a recipient gets one frame per table step. Any other message sent meanwhile
 (:meth:`send`) flushes the open batch first, so the order of everything a client receives
 is exactly the order in which it was produced. Sending frames, not game logic, is what a
 table server's CPU goes to (docs/perf.md).
+
+Commit, then speak (``server/store/gate.py``): during a table step (:attr:`CommitGate.stepping`)
+what is sent is kept by the connection and said when the step ends; a frame whose speaker
+has a write that is not durable yet goes on the queue as a :class:`~server.store.gate.Held`,
+which the writer sends once the commit holding it returns, and everything after it waits
+behind it.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import trio
 
 from protocol.errors import CloseCode
 from protocol.messages import Events
+from server.store.gate import OPEN, CommitGate, Held
 
 _ids = itertools.count(1)
 
@@ -40,7 +47,7 @@ MAX_BATCH = 64
 class Connection:
     """One WebSocket client: who it is, where it sits, and its outbound queue."""
 
-    def __init__(self, queue_size: int) -> None:
+    def __init__(self, queue_size: int, gate: CommitGate = OPEN) -> None:
         self.id = next(_ids)
         self.account: str | None = None
         self.name: str = ""
@@ -62,6 +69,12 @@ class Connection:
         self.direct: Callable[[Any], Any] | None = None
         self.backlog = False  # the writer has messages queued: they go first
         self._batch: Events | None = None  # the open events message, not queued yet
+        #: commit, then speak: the server's gate (the ledger's), and what this step sent
+        self.gate = gate
+        self._later: list[Any] = []
+        self._touched = False  # on the gate's list of connections to flush at the step's end
+        #: notices to send ahead of what waits for a commit (:meth:`notice`)
+        self.notices: list[Any] = []
 
     def add_event(self, table: str, seq: int, event: dict[str, Any]) -> bool:
         """Add a table event numbered ``seq`` to the open batch; True if a batch was opened
@@ -72,29 +85,54 @@ class Connection:
                 batch.events.append(event)
                 batch.seq = seq
                 return False
-            self.flush()
+            self._batch = None
+            self._later.append(batch)
         if self.closing.is_set():
             return False
         self._batch = Events(table, seq, [event])
         return True
 
     def flush(self) -> None:
-        """Queue the open batch of events (if any) as one frame."""
+        """Queue what this step sent, the open batch of events last, each as one frame: held
+        until the commit of the speaker's last write if it is not durable yet."""
+        self._touched = False
         batch = self._batch
         if batch is not None:
             self._batch = None
-            self._put(batch)
+            self._later.append(batch)
+        if not self._later:
+            return
+        later, self._later = self._later, []
+        need = self.gate.need()
+        for message in later:
+            self._put(message, need)
 
     def send(self, message: Any) -> bool:
-        """Queue ``message`` without blocking; a full queue drops the client (4002)."""
-        if self._batch is not None:
+        """Queue ``message`` without blocking; a full queue drops the client (4002). During
+        a table step it is said when the step ends (:class:`~server.store.gate.CommitGate`)."""
+        gate = self.gate
+        if gate.stepping:
+            if self.closing.is_set():
+                return False
+            batch = self._batch
+            if batch is not None:
+                self._batch = None
+                self._later.append(batch)
+            self._later.append(message)
+            if not self._touched:
+                self._touched = True
+                gate.touched.append(self)
+            return True
+        if self._batch is not None or self._later:
             self.flush()
-        return self._put(message)
+        return self._put(message, gate.need())
 
-    def _put(self, message: Any) -> bool:
+    def _put(self, message: Any, need: int = 0) -> bool:
         if self.closing.is_set():
             return False
-        if not self.backlog and self.direct is not None:
+        if need:  # not durable yet: the writer sends it after the commit
+            message = Held(need, message)
+        elif not self.backlog and self.direct is not None:
             message = self.direct(message)
             if message is None:
                 return True
@@ -105,6 +143,18 @@ class Connection:
             return False
         self.backlog = True
         return True
+
+    def notice(self, message: Any) -> None:
+        """A frame that reports no commitment and goes ahead of frames that wait for one (the
+        store went out or came back: ``server_status``); in order with everything else when
+        nothing waits."""
+        if self.closing.is_set():
+            return
+        if not self.backlog:  # nothing waits: now (it never waits itself)
+            self._put(message)
+            return
+        self.notices.append(message)
+        self.gate.poke()  # a writer waiting for a commit sends it now
 
     def drained(self) -> None:
         """The writer's queue is empty again: the fast path may write (see :attr:`direct`)."""

@@ -165,14 +165,22 @@ class TournamentRunner:
             wait = (c.starts_at - datetime.now(UTC)).total_seconds()
             self.starts = trio.current_time() + max(0.0, wait)
         task_status.started()
+        gate = self.ledger.gate
         while True:
             with trio.move_on_at(self.deadline()):
                 item = await self._inbox.receive()
-                self._step(item)
+                gate.begin(self.ref)  # commit, then speak (server/store/gate.py)
+                try:
+                    self._step(item)
+                finally:
+                    gate.end()
+            gate.begin(self.ref)
             try:
                 self.on_time(trio.current_time())
             except Exception:
                 log.exception("tournament %s: timer handling failed", self.id)
+            finally:
+                gate.end()
 
     def _step(self, item: object) -> None:
         try:

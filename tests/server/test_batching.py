@@ -143,13 +143,17 @@ async def test_one_frame_per_step_seq_per_event_and_no_turn_to_act():
     assert all(s.count("turn") <= 1 for s in steps)
 
 
-async def _checker(url: str, seat: int) -> None:
-    """A seat that always checks or calls, at once."""
+async def _checker(url: str, seat: int, hold: trio.Event) -> None:
+    """A seat that always checks or calls, at once; after the first flop it waits for
+    ``hold`` (the spectator is in) before it acts."""
     async with Client.connect(url, name=f"p{seat}") as c:
         await c.join(T, seat=seat)
         await c.buy_in(T, 10_000)
         async for msg in c:
             if msg["type"] == "turn" and msg["legal"]:
+                rnd = c.tables[T].view.get("round") or {}
+                if len(rnd.get("board") or ()) >= 3:
+                    await hold.wait()
                 await c.act(T, "check" if "check" in msg["legal"] else "call")
 
 
@@ -160,13 +164,15 @@ async def test_spectator_joining_mid_round_replays_from_its_snapshot():
     frames: list[dict[str, Any]] = []
     async with running_server(config) as server, trio.open_nursery() as nursery:
         actor = server.croupier.tables[T]
+        hold = trio.Event()  # the players wait after the flop until the spectator is in
         for seat in (1, 2):
-            nursery.start_soon(_checker, server.url, seat)
+            nursery.start_soon(_checker, server.url, seat, hold)
         with trio.fail_after(20):
             while actor.round is None or len(actor.round.board) < 3:
-                await trio.sleep(0)
+                await trio.sleep(0.001)
         async with Client.connect(server.url) as watcher:
             view = await watcher.join(T, role="spectator")
+            hold.set()
             assert len(view.view["round"]["board"]) >= 3  # joined mid-round, after the flop
             frames.append({"type": "snapshot", "view": copy.deepcopy(view.view), "seat": None})
             with trio.fail_after(20):
