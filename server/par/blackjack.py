@@ -377,11 +377,14 @@ class Blackjack(Runner):
     across rounds (cut card one deck from the back, the default), every decision by
     :class:`Solver` among the plays the engine offers; insurance and even money declined."""
 
-    def __init__(self, game: str, options: Mapping[str, Any], side: bool = True) -> None:
+    def __init__(
+        self, game: str, options: Mapping[str, Any], sides: tuple[str, ...] | None = None
+    ) -> None:
         self.game = game
         self.options = dict(options)
         self.boxes = self.options["num_boxes"]
-        self.side = side
+        #: the side wagers every box places (default: every one the layout offers)
+        self.sides = tuple(options["side_wagers"]) if sides is None else sides
         self.solver = Solver(rules.VARIANTS[game])
         self.strategy = (
             "basic strategy of this variant's rules (the infinite-deck solver's "
@@ -394,13 +397,12 @@ class Blackjack(Runner):
 
     def _wagers(self, stake: int) -> dict[str, int]:
         out = {"main": stake}
-        if self.side:
-            for w in self.options["side_wagers"]:
-                if w == "bonus_blackjack":
-                    if self.options["decks"] in (6, 8):
-                        out[w] = rules.BONUS_BLACKJACK_STAKE
-                else:
-                    out[w] = stake
+        for w in self.sides:
+            if w == "bonus_blackjack":
+                if self.options["decks"] in (6, 8):
+                    out[w] = rules.BONUS_BLACKJACK_STAKE
+            else:
+                out[w] = stake
         return out
 
     def _choose(self, rnd: Any, verbs: set[str]) -> tuple[str, int | None]:
@@ -534,5 +536,157 @@ def insurance(game: str, options: Mapping[str, Any]) -> WagerSheet | None:
     line.note = (
         "when taken (basic strategy never takes it): half the main wager against a "
         f"dealer ace, {decks} decks less the ace and the box's cards"
+    )
+    return line
+
+
+def _play_out(rnd: Any, choose: Any = None) -> None:
+    """Finish a forced round: every hand stands (or plays ``choose``), offers declined."""
+    while not rnd.complete:
+        if rnd.acting is None:
+            rnd.close_offers()
+            continue
+        if choose is None:
+            rnd.decide(rnd.acting.box, "stand")
+        else:
+            verbs = {c.verb for c in rnd._choices_for(rnd.acting)}
+            verb, amount = choose(rnd, verbs)
+            rnd.decide(rnd.acting.box, verb, amount)
+
+
+def first_cards(game: str, options: Mapping[str, Any], wager: str) -> WagerSheet:
+    """A side wager settled on the box's first cards, exact (perfect pairs BJ s43-s48 /
+    SP s33-s38 and any pair CH s32-s36 on the first two; super match SW s8(3) on the first
+    four, by rank): every ordered pair of cards, or every multiset of four ranks, played
+    once through the engine with its exact probability from the shoe."""
+    from collections import Counter
+    from fractions import Fraction
+    from itertools import combinations_with_replacement
+    from math import factorial
+
+    from server.cards import FIRST, card
+    from server.games.banked.base import Forced
+    from server.par.model import from_distribution, merge
+
+    v = rules.VARIANTS[game]
+    cls: Any = round_class(game)
+    decks = options["decks"]
+    kinds = sorted(set(v.deck))
+    n = len(v.deck) * decks
+    stake = unit_stake(options)
+    up = card("2d")
+    dist: dict[tuple[str, Fraction], Fraction] = {}
+
+    def play(box: list[int]) -> tuple[int, str]:
+        shoe = [box[0], up, box[1]] if v.areas == 1 else [box[0], box[1], up, box[2], box[3]]
+        rnd = cls(options, {1: {"main": stake, wager: stake}}, FIRST, forced=Forced(shoe=shoe))
+        rnd.start()
+        _play_out(rnd)
+        words = next((e.detail for e in rnd.events if getattr(e, "wager", "") == wager), "")
+        return rnd.nets[1][wager], words.split(": ", 1)[-1]
+
+    if v.areas == 1:
+        for a in kinds:
+            for b in kinds:
+                p = Fraction(decks * (decks - (b == a)), n * (n - 1))
+                if p:
+                    net, words = play([a, b])
+                    merge(dist, words, Fraction(net, stake), p)
+    else:
+        ranks = sorted({c >> 2 for c in v.deck})
+        per_rank = 4 * decks
+        for combo in combinations_with_replacement(ranks, 4):
+            counts = Counter(combo)
+            ways = factorial(4)
+            for k in counts.values():
+                ways //= factorial(k)
+            weight = ways
+            for k in counts.values():
+                for i in range(k):
+                    weight *= per_rank - i
+            if not weight:
+                continue
+            suit = {r: 0 for r in counts}
+            box = []
+            for r in combo:
+                box.append(r * 4 + suit[r])
+                suit[r] += 1
+            net, words = play(box)
+            merge(
+                dist, words, Fraction(net, stake), Fraction(weight, n * (n - 1) * (n - 2) * (n - 3))
+            )
+    line = from_distribution(dist)
+    line.note = f"exact: the box's first cards from {decks} decks"
+    return line
+
+
+def super_sevens(options: Mapping[str, Any], choose: Any) -> WagerSheet:
+    """Super sevens (BJ s32-s37), exact: sevens among the first three cards dealt to the
+    player (after a split, the first split hand's second card, digest A6). The third card
+    counts only when the player takes one on 7-7 (basic strategy hits or splits 7-7 against
+    every up card; the engine is played with ``choose`` to find out): the first cards are
+    enumerated by seven-of-each-suit or not, the up card by rank (a seven by suit), each
+    class through the engine with its exact probability."""
+    from fractions import Fraction
+
+    from server.cards import FIRST
+    from server.games.banked.base import Forced
+    from server.par.model import from_distribution, merge
+
+    cls: Any = round_class("blackjack")
+    decks = options["decks"]
+    stake = unit_stake(options)
+    sevens = [5 * 4 + s for s in range(4)]  # 7s, 7h, 7d, 7c
+    other = 12 * 4  # a stand-in for a non-seven first card (an ace: no seven)
+    n = 52 * decks
+    counts = dict.fromkeys(range(52), decks)
+
+    def p_take(c: int | None, taken: list[int], left: int) -> Fraction:
+        """P(next card is ``c``, or any non-seven when None) from what is left."""
+        if c is not None:
+            return Fraction(counts[c] - taken.count(c), left)
+        non = (n - 4 * decks) - sum(1 for t in taken if t >> 2 != 5)
+        return Fraction(non, left)
+
+    dist: dict[tuple[str, Fraction], Fraction] = {}
+
+    def run(shoe: list[int], p: Fraction) -> None:
+        rnd = cls(
+            options, {1: {"main": stake, "super_sevens": stake}}, FIRST, forced=Forced(shoe=shoe)
+        )
+        rnd.start()
+        _play_out(rnd, choose)
+        net = rnd.nets[1]["super_sevens"]
+        words = next(
+            (e.detail for e in rnd.events if getattr(e, "wager", "") == "super_sevens"), ""
+        )
+        merge(dist, words.split(": ", 1)[-1], Fraction(net, stake), p)
+
+    # no seven first: whatever follows
+    run([other, 0, other], Fraction(n - 4 * decks, n))
+    for c1 in sevens:
+        p1 = Fraction(decks, n)
+        for up_rank in range(13):
+            up_cards = sevens if up_rank == 5 else [up_rank * 4 + 1]
+            for up in up_cards:
+                pu = (
+                    Fraction(decks - (up == c1), n - 1)
+                    if up_rank == 5
+                    else Fraction(4 * decks, n - 1)
+                )
+                taken = [c1, up]
+                # a non-seven second card: one seven
+                p2 = p_take(None, taken, n - 2)
+                run([c1, up, other], p1 * pu * p2)
+                for c2 in sevens:
+                    p2 = p_take(c2, taken, n - 2)
+                    for c3 in [None, *sevens]:
+                        p3 = p_take(c3, [*taken, c2], n - 3)
+                        third = other if c3 is None else c3
+                        run([c1, up, c2, third], p1 * pu * p2 * p3)
+    line = from_distribution(dist)
+    line.note = (
+        f"exact: {decks} decks; the third card as basic strategy takes it (7-7 is "
+        "hit or split against every up card)"
     )
     return line

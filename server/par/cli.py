@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,11 @@ def parser() -> OneLineParser:
     p.add_argument(
         "--write-docs", metavar="DIR", help="write every sheet (or the GAMEs given) as DIR/GAME.md"
     )
+    p.add_argument(
+        "--render-docs",
+        metavar="DIR",
+        help="rewrite DIR/GAME.md from DIR/GAME.json (nothing recomputed)",
+    )
     p.add_argument("--list", action="store_true", help="list the games and their methods")
     return p
 
@@ -139,15 +145,28 @@ def build(game: str, options: dict[str, Any], args: argparse.Namespace) -> Sheet
 
 
 def write_docs(directory: str, names: list[str], args: argparse.Namespace) -> None:
+    """Every sheet (or ``names``) as DIR/GAME.json (the JSON form plus ``run``: seconds,
+    processes, load average) and DIR/GAME.md."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     for game in names or all_games():
         sheet = build(game, {}, args)
+        data = sheet.to_json()
+        data["run"] = {
+            "seconds": round(sheet.elapsed or 0, 1),
+            "procs": sheet.procs,
+            "load_average": round(os.getloadavg()[0], 2),
+        }
+        (out / f"{game}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         (out / f"{game}.md").write_text(render(sheet), encoding="utf-8")
-        (out / f"{game}.json").write_text(
-            json.dumps(sheet.to_json(), indent=1) + "\n", encoding="utf-8"
-        )
         print(f"{game}: {sheet.elapsed or 0:,.1f} s", file=sys.stderr)
+
+
+def render_docs(directory: str) -> None:
+    """DIR/GAME.md again from DIR/GAME.json (no sheet recomputed)."""
+    for path in sorted(Path(directory).glob("*.json")):
+        sheet = Sheet.from_json(json.loads(path.read_text(encoding="utf-8")))
+        path.with_suffix(".md").write_text(render(sheet), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.write_docs:
             write_docs(args.write_docs, args.games, args)
+            return 0
+        if args.render_docs:
+            render_docs(args.render_docs)
             return 0
         if len(args.games) != 1:
             raise BadInput("give one GAME (croupier par --list lists them)")

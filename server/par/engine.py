@@ -39,14 +39,20 @@ def unit_stake(options: Mapping[str, Any], multiple: int = 100) -> int:
 
 
 class FastRandom:
-    """A seeded source (the :class:`~server.cards.RandomSource` protocol) for simulations:
-    ``random.Random``'s unbiased ``_randbelow`` without ``randrange``'s argument checks.
-    Never used in play (the server's sources are in ``server.cards``)."""
+    """A seeded source (the :class:`~server.cards.RandomSource` protocol) for simulations
+    only, never for play (the server's sources are in ``server.cards``): ``randbelow(n)`` is
+    ``floor(U * n)`` with ``U`` a Mersenne Twister double (53 random bits), ten times
+    cheaper than the exact rejection sampling of ``random.Random.randrange``. Its bias is
+    below ``n / 2**53`` (under 1e-13 for any deck or wheel), far below any interval a
+    simulation can reach."""
 
-    __slots__ = ("randbelow",)
+    __slots__ = ("_random",)
 
     def __init__(self, seed: int) -> None:
-        self.randbelow = getattr(random.Random(seed), "_randbelow")  # noqa: B009
+        self._random = random.Random(seed).random
+
+    def randbelow(self, n: int) -> int:
+        return int(self._random() * n)
 
 
 def labels_of(rnd: BankedRound) -> dict[tuple[int, str], str]:

@@ -179,28 +179,44 @@ def _pai_gow(req: Request) -> Sheet:
     from server.par.players import PaiGow
 
     options = options_for(req.game, req.options)
-    return _simulated(req, PaiGow(options), ["bet"], "bet")
+    out = _simulated(req, PaiGow(options), ["bet"], "bet")
+    for flag, bank in (("player_banking_enabled", "bank"), ("co_banking_enabled", "co_bank")):
+        if options[flag]:
+            banked = _simulated(req, PaiGow(options, bank), [bank], bank)
+            out.wagers[bank] = banked.wagers[bank]
+            out.wagers[bank].note = banked.strategy
+            out.notes.append(f"{bank}: per unit of the banker's cover, seven players against it")
+        else:
+            out.notes.append(f"{bank}: not offered at this table (option {flag} is false)")
+    return out
 
 
 def _blackjack(req: Request) -> Sheet:
-    from server.par.blackjack import Blackjack, insurance
+    from server.par import blackjack
 
     options = options_for(req.game, req.options)
-    runner = Blackjack(req.game, options)
-    order = [w.name for w in spec_of(req.game).wagers]
-    lines = {}
-    line = insurance(req.game, options)
+    offered = tuple(options["side_wagers"])
+    lines: dict[str, WagerSheet] = {}
+    for w in offered:
+        if w in ("perfect_pairs", "any_pair", "super_match"):
+            lines[w] = blackjack.first_cards(req.game, options, w)
+    line = blackjack.insurance(req.game, options)
     if line is not None:
         lines["insurance"] = line
-    out = _simulated(
-        req,
-        runner,
-        order,
-        lines=lines,
-        basis="main (every hand's main, split and double money per unit of the main "
-        "wager" + (" on both areas" if runner.solver.v.areas > 1 else "") + ")",
+    simulated = tuple(w for w in offered if w == "bonus_blackjack")
+    runner = blackjack.Blackjack(req.game, options, simulated)
+    if "super_sevens" in offered:
+        lines["super_sevens"] = blackjack.super_sevens(options, runner._choose)
+    order = [
+        w.name
+        for w in spec_of(req.game).wagers
+        if w.name in ("main", "insurance") or w.name in offered
+    ]
+    areas = runner.solver.v.areas
+    basis = "main (every hand's main, split and double money per unit of the main wager" + (
+        " on both areas)" if areas > 1 else ")"
     )
-    out.notes.append("insurance: exact, see its outcomes; basic strategy never takes it")
+    out = _simulated(req, runner, order, basis, lines=lines)
     edge = runner.solver.house_edge()
     out.strategy_table = runner.solver.table()
     out.extra["exact_per_round"] = {
@@ -209,9 +225,12 @@ def _blackjack(req: Request) -> Sheet:
         "basis": "main, infinite deck, the solver's strategy",
     }
     out.notes.append(
-        f"main: the infinite-deck solver gives {1 - edge:.4%} (house edge "
-        f"{edge:.4%}); the simulation plays {options['decks']} decks, the cut "
-        f"card one deck from the back"
+        f"main: the infinite-deck solver gives {1 - edge:.4%} (house edge {edge:.4%}); the "
+        f"simulation plays {options['decks']} decks, the cut card one deck from the back"
+    )
+    out.notes.append(
+        "side wagers and insurance: exact (see their outcomes), but bonus "
+        "blackjack, which depends on every card the strategy draws: simulated"
     )
     return out
 

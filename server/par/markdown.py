@@ -41,10 +41,19 @@ def _names(names: list[str]) -> str:
     return f"`{names[0]}` ... `{names[-1]}` ({len(names)} wagers)"
 
 
+def _digits(p: Published) -> int:
+    """The decimals the published house edge is given to (in percent), at least 2."""
+    return max(2, len(f"{(1 - p.rtp) * 100:.6f}".rstrip("0").split(".")[1]))
+
+
+def _published(p: Published) -> str:
+    return pct(p.rtp, _digits(p))
+
+
 def _verdict(ours: WagerSheet, p: Published) -> str:
     diff = ours.rtp - p.rtp
     if ours.method == "exact":
-        digits = max(2, len(f"{(1 - p.rtp) * 100:.6f}".rstrip("0").split(".")[1]))
+        digits = _digits(p)
         close = abs(diff) * 100 < 0.5 * 10 ** (-min(digits, 4)) + 1e-9
     else:
         close = abs(diff) <= ours.ci95
@@ -55,8 +64,10 @@ def _verdict(ours: WagerSheet, p: Published) -> str:
 
 def render(sheet: Sheet) -> str:
     spec = spec_of(sheet.game) if sheet.game in BANKED else None
-    title = spec.title if spec is not None else sheet.game
+    title = spec.title if spec is not None else _poker_title(sheet.game)
     lines: list[str] = [f"# {title} (`{sheet.game}`): PAR sheet", ""]
+    if "commission" in sheet.extra:
+        return _p2p(sheet, lines)
     if spec is not None:
         lines += [f"Rules: {spec.rules}.", ""]
     how = sheet.method
@@ -87,7 +98,7 @@ def render(sheet: Sheet) -> str:
         p = match(figures, names[0])
         pub = verdict = ""
         if p is not None:
-            pub = pct(p.rtp, 3)
+            pub = _published(p)
             verdict = _verdict(w, p)
             cited.append((_names(names), w, p))
         ci = "exact" if w.method == "exact" else pct(w.ci95, 4)
@@ -100,7 +111,7 @@ def render(sheet: Sheet) -> str:
         p = match(figures, "per_round")
         pub = verdict = ""
         if p is not None:
-            pub, verdict = pct(p.rtp, 3), _verdict(w, p)
+            pub, verdict = _published(p), _verdict(w, p)
             cited.append(("the round", w, p))
         ci = "exact" if w.method == "exact" else pct(w.ci95, 4)
         lines.append(
@@ -108,6 +119,10 @@ def render(sheet: Sheet) -> str:
             f"{ci} | {pct(w.hit_frequency, 2)} | {w.stdev:.3f} | {pub} | {verdict} |"
         )
     exact_round = sheet.extra.get("exact_per_round")
+    p = match(figures, "per_round")
+    if exact_round and p is not None:
+        exact_line = WagerSheet(exact_round["rtp"], exact_round["house_edge"], 0, 0, 0, [])
+        cited.append((f"the round, exact ({exact_round['basis']})", exact_line, p))
     if exact_round:
         lines += [
             "",
@@ -124,10 +139,10 @@ def render(sheet: Sheet) -> str:
             "|---|---|---|---|---|---|",
         ]
         for label, w, p in cited:
-            why = p.why or "-"
+            why = f": {p.why}" if p.why else ""
             lines.append(
-                f"| {label} | {pct(w.rtp)} | {pct(p.rtp, 3)} | {p.source} | "
-                f"{'yes' if p.same_rules else 'no'} | {_verdict(w, p)}: {why} |"
+                f"| {label} | {pct(w.rtp)} | {_published(p)} | {p.source} | "
+                f"{'yes' if p.same_rules else 'no'} | {_verdict(w, p)}{why} |"
             )
     else:
         lines.append(
@@ -218,3 +233,32 @@ def _commission(c: Mapping[str, Any]) -> list[str]:
         f"- Share of the pots: {pct(c['share_of_pots'])}; hands without commission "
         f"{pct(c['hands_without_commission'], 2)}",
     ]
+
+
+def _poker_title(game: str) -> str:
+    from server.games.poker import rules_for
+
+    return str(rules_for(game).title)
+
+
+def _p2p(sheet: Sheet, lines: list[str]) -> str:
+    """A p2p poker game: the house takes commission, there is no wager against it."""
+    how = f"simulation, {sheet.rounds:,} hands, seed {sheet.seed}"
+    if sheet.elapsed is not None:
+        how += f"; {sheet.elapsed:,.1f} s" + (f" on {sheet.procs} processes" if sheet.procs else "")
+    lines += [
+        f"- Method: {how}",
+        f"- Options: {_options(sheet.options)}",
+        f"- Players: {sheet.strategy}",
+    ]
+    lines += _commission(sheet.extra["commission"])
+    lines += [
+        "",
+        "Players play each other: no wager is made against the house, so there is "
+        "no RTP; the house's take is its commission (ACT r 11, QLD Sch 11 s30, Sch 5 "
+        "s28), shown per hand for the stated table. Random players make large pots: "
+        "the commission cap then binds on most hands.",
+    ]
+    if sheet.notes:
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in sheet.notes]
+    return "\n".join(lines).rstrip() + "\n"

@@ -285,3 +285,57 @@ class Sheet:
             out["notes"] = self.notes
         out.update(self.extra)
         return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Sheet:
+        """A sheet back from :meth:`to_json` (``docs/par/GAME.json``, which adds ``run``:
+        the seconds and processes the sheet took, for its Markdown)."""
+        method = data["method"]
+
+        def line(w: Mapping[str, Any]) -> WagerSheet:
+            return WagerSheet(
+                rtp=w["rtp"],
+                house_edge=w["house_edge"],
+                ci95=w["ci95"],
+                hit_frequency=w["hit_frequency"],
+                stdev=w["stdev"],
+                outcomes=[Outcome(o["result"], o["probability"], o["pays"]) for o in w["outcomes"]],
+                method=w.get("method", method),
+                placements=w.get("placements"),
+                basis=w.get("basis"),
+                note=w.get("note"),
+            )
+
+        known = {
+            "game",
+            "options",
+            "method",
+            "rounds",
+            "strategy",
+            "wagers",
+            "seed",
+            "boxes",
+            "per_round",
+            "strategy_table",
+            "jackpot",
+            "notes",
+            "run",
+        }
+        run = data.get("run", {})
+        return cls(
+            game=data["game"],
+            options=dict(data["options"]),
+            method=method,
+            rounds=data["rounds"],
+            strategy=data["strategy"],
+            wagers={n: line(w) for n, w in data["wagers"].items()},
+            seed=data.get("seed"),
+            boxes=data.get("boxes"),
+            per_round=line(data["per_round"]) if "per_round" in data else None,
+            strategy_table=data.get("strategy_table"),
+            jackpot=data.get("jackpot"),
+            notes=list(data.get("notes", [])),
+            elapsed=run.get("seconds"),
+            procs=run.get("procs"),
+            extra={k: v for k, v in data.items() if k not in known},
+        )

@@ -135,9 +135,11 @@ def stud_raise(hand: Sequence[int], up: int) -> bool:
     (2) the up card is an A or K and the player holds a Q or J, or (3) the up card pairs
     none of the player's cards, the player holds a Q, and the up card is below the player's
     fourth-highest card (the Wizard of Odds "simple strategy")."""
-    ranks = sorted((c >> 2 for c in hand), reverse=True)
-    if len(set(ranks)) < 5:
+    from server.hands import ONE_PAIR, category, evaluate5
+
+    if category(evaluate5(hand)) >= ONE_PAIR:  # a pair or better (straights, flushes too)
         return True
+    ranks = sorted((c >> 2 for c in hand), reverse=True)
     if ranks[0] != 12 or ranks[1] != 11:
         return False
     if ranks[2] == 10 and ranks[3] == 9:
@@ -204,9 +206,9 @@ class HoldemBonus(Runner):
 
     game = "holdem-bonus"
     strategy = (
-        "flop wager on every hand but 2-3 to 2-7 offsuit; turn and river wagers "
-        "whenever the box's best hand so far is a pair or better made with a hole "
-        "card (better than the board alone), or four to a flush with a hole card"
+        "flop wager on every hand but 2-3 to 2-7 offsuit; turn and river wagers whenever "
+        "the box holds a pair or better (but a pair the board makes alone), or four to a "
+        "flush with a hole card"
     )
 
     def __init__(self, options: Mapping[str, Any], boxes: int = 7) -> None:
@@ -281,7 +283,7 @@ class FourCardPoker(Runner):
             return 3
         if cat < ONE_PAIR:
             return 0
-        pair = (value >> 12) & 0xF
+        pair = ((value >> 12) & 0xF) - 1  # the pair's rank (the value packs rank + 1)
         return 3 if pair >= 8 else 1 if pair >= 1 else 0
 
     def play(self, rounds: int, rng: FastRandom, tally: Tally) -> None:
@@ -304,20 +306,30 @@ class FourCardPoker(Runner):
 
 
 class PaiGow(Runner):
-    """Pai gow tiles (QLD Sch 6): the house banks (box 1), seven players on boxes 2-8, every
-    hand set the house way (s29), as the bank's."""
+    """Pai gow tiles (QLD Sch 6): seven players on boxes 2-8 against the bank on box 1 (the
+    house, s18(13); or, where the options allow it, a player/banker or a co-banker covering
+    the wagers, s18(4), s14(1)-(2)); every hand set the house way (s29)."""
 
     game = "pai-gow"
-    strategy = "every player's tiles set the house way (s29(1)); the house banks"
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
+    def __init__(self, options: Mapping[str, Any], bank: str | None = None) -> None:
         self.options = dict(options)
+        self.bank = bank
         self.boxes = 7
+        banker = {
+            None: "the house banks",
+            "bank": "a player banks (box 1, covering every wager)",
+            "co_bank": "a player co-banks with the house (box 1, covering half)",
+        }[bank]
+        self.strategy = f"every hand set the house way (s29(1)); {banker}"
 
     def play(self, rounds: int, rng: FastRandom, tally: Tally) -> None:
         cls = round_class(self.game)
         stake = unit_stake(self.options)
-        boxes = {b: {"bet": stake} for b in range(2, 9)}
+        boxes: dict[int, dict[str, int]] = {b: {"bet": stake} for b in range(2, 9)}
+        if self.bank is not None:
+            liability = stake * len(boxes)
+            boxes[1] = {self.bank: liability if self.bank == "bank" else -(-liability // 2)}
         for _ in range(rounds):
             rnd = cls(self.options, boxes, rng)
             rnd.start()
