@@ -25,11 +25,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.games.banked.scenario import run as run_scenario  # noqa: E402
-from server.par import players  # noqa: E402
-from server.par.engine import FastRandom, options_for, unit_stake  # noqa: E402
-from server.par.model import Tally  # noqa: E402
-from server.par.sim import Runner  # noqa: E402
+from server.games.banked.scenario import run as run_scenario
+from server.par import players
+from server.par.engine import FastRandom, options_for, unit_stake
+from server.par.model import Tally
+from server.par.sim import Runner
 
 
 def runner_for(game: str) -> Runner:
@@ -135,15 +135,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"== {game}")
             pstats.Stats(prof).sort_stats("tottime").print_stats(15)
         return 0
-    print(f"{'game':<22}{'PAR rounds/s':>14}{'hands/s':>10}{'scenario rounds/s':>19}"
-          f"{'ratio':>8}")
+    print(f"{'game':<22}{'PAR rounds/s':>14}{'hands/s':>10}{'scenario rounds/s':>19}{'ratio':>8}")
     for game in games:
         runner = runner_for(game)
         runner.prepare()
         ours = par_rate(runner, args.seconds)
         base = scenario_rate(game, runner, args.seconds)
-        print(f"{game:<22}{ours:>14,.0f}{ours * runner.boxes:>10,.0f}{base:>19,.0f}"
-              f"{ours / base:>8.2f}x")
+        print(
+            f"{game:<22}{ours:>14,.0f}{ours * runner.boxes:>10,.0f}{base:>19,.0f}"
+            f"{ours / base:>8.2f}x"
+        )
     return 0
 
 
