@@ -650,8 +650,8 @@ class PokerRound:
                 LegalActions, (s, True, check, call, None, None, None, None, "action_not_allowed")
             )
         out = self._out
-        for x in self._ring[s]:
-            if bets[x] + stacks[x] > cb and x not in out:
+        for x in self._ring[s]:  # (``out`` first: most seats passed over have folded)
+            if x not in out and bets[x] + stacks[x] > cb:
                 break
         else:
             return _new(
@@ -957,15 +957,15 @@ class PokerRound:
         if self.n_active >= 2 or self.street == 0:
             # a seat that has not acted has the option; alone, only a blind's round-1 option
             # (ACT r 7.1, QLD s24(4), Sch 5 s23(2)(b)) is still offered: check or fold
-            for x in self._ring[s]:
-                if (bets[x] < cb or x not in acted) and x not in out:
+            for x in self._ring[s]:  # (``out`` first: most seats passed over have folded)
+                if x not in out and (bets[x] < cb or x not in acted):
                     self.to_act = x
                     la = self._legal = self._compute_legal(x)
                     ev.append(TurnToAct(x, la))
                     return ev
         else:
             for x in self._ring[s]:
-                if bets[x] < cb and x not in out:
+                if x not in out and bets[x] < cb:
                     self.to_act = x
                     la = self._legal = self._compute_legal(x)
                     ev.append(TurnToAct(x, la))
