@@ -77,7 +77,7 @@ def scenario_for(game: str, runner: Runner, seed: int) -> dict[str, Any]:
     options = options_for(game, None)
     stake = unit_stake(options)
     first = 2 if game == "pai-gow" else 1
-    boxes = {str(b): {} for b in range(first, first + runner.boxes)}
+    boxes: dict[str, dict[str, int]] = {str(b): {} for b in range(first, first + runner.boxes)}
     main = {
         "caribbean-stud": "ante",
         "canberra-poker-2004": "ante",
