@@ -238,6 +238,10 @@ class GameSpec:
         return {name: spec.default for name, spec in self._all_options.items()}
 
     @functools.cached_property
+    def _required(self) -> tuple[WagerSpec, ...]:
+        return tuple(w for w in self.wagers if w.required)
+
+    @functools.cached_property
     def _wagers_by_name(self) -> dict[str, WagerSpec]:
         out: dict[str, WagerSpec] = {}
         for w in self.wagers:
@@ -360,14 +364,16 @@ def validate_wagers(
                 raise IllegalAction(
                     "needs_" + w.needs, f"box {box}: the {name} wager needs a {w.needs} wager"
                 )
-        for w in spec.wagers:
-            if w.required and w.name not in placed:
+        for w in spec._required:
+            if w.name not in placed:
                 raise IllegalAction("needs_" + w.name, f"box {box}: a {w.name} is required")
         out[box] = placed
     return dict(sorted(out.items()))
 
 
 def _box_number(key: Any, num_boxes: int) -> int:
+    if type(key) is int and 1 <= key <= num_boxes:
+        return key
     if isinstance(key, bool):
         raise InvalidRound(f"not a box number: {key!r}")
     try:
