@@ -77,6 +77,7 @@ _SPANS: dict[tuple[int, int], tuple[int, tuple[tuple[int, tuple[tuple[int, int],
 
 
 def _draw_plan(n: int, k: int) -> tuple[int, tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]:
+    """The span and the radix groups of :func:`_draw` for ``k`` of ``n`` cards (cached)."""
     span = 1
     groups: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     group: list[tuple[int, int]] = []
@@ -660,7 +661,7 @@ class PokerRound:
         if (self._nl_free or (cb == 0 and self._nolimit)) and reach < _BIG:
             # no-limit with no raise cap and no heads-up exemption in play (an opening bet is
             # never capped): any total from the minimum bet or raise up to the whole stake
-            # (ACT r 10.6, QLD s28(1)(d)), tapping out always allowed; the general path below
+            # (ACT r 10.6, QLD s28(1)), tapping out always allowed; the general path below
             # gives the same (differential test: tests/poker/test_legal_fast_path.py)
             rule = self._min_raise_rule
             lb = self.lb
@@ -991,7 +992,7 @@ class PokerRound:
         """Every live hand's value (the showdown shows or mucks them all, so all are needed):
         hold'em the best five of hole and board (ACT r 14.1, QLD s2), the board's keys summed
         once for all; Omaha and Manila exactly ``exact_use`` hole and board cards (ACT r 14.1,
-        QLD s4, Sch 5 s4)."""
+        QLD s2 "hand", Sch 5 s4)."""
         r = self.rules
         hole, board, ranking = self.hole, self.board, r.ranking
         if r.exact_use is None:
