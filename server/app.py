@@ -54,9 +54,12 @@ from server.connections import Keepalive, Socket, run_connection
 from server.errors import ScenarioError
 from server.games.poker import rules_for
 from server.games.registry import TableKind, table_kind
+from server.jackpots.memory import MemoryJackpotService
+from server.jackpots.model import JackpotError, JackpotUnavailable
+from server.jackpots.reconcile import POOL_OF
 from server.jackpots.service import open_jackpot_service
 from server.router import Router
-from server.store.ledger import AsyncStore, Ledger, Store
+from server.store.ledger import AsyncStore, Ledger, Store, pool_voids
 from server.store.memory import MemoryStore
 from server.store.model import StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
@@ -128,7 +131,7 @@ class Croupier:
         self.recovered = (
             self.ledger.recover(tournaments)
             if self.ledger.shared
-            else self.ledger.recover(None if ours is None else ours | tournaments)
+            else self.ledger.recover(None if ours is None else ours | tournaments, self.pools())
         )
         if self.recovered["rounds_voided"] or self.recovered["stakes_returned"]:
             log.warning("crash recovery: %s", self.recovered)
@@ -172,6 +175,37 @@ class Croupier:
             is_staff=self.accounts.is_staff,
             dev=config.dev,
         )
+
+    def pools(self) -> dict[str, str]:
+        """Each linked table's jackpot pool: as configured, and as the ledger remembers it
+        (a table since reconfigured may have left a round open)."""
+        meta = self.ledger.meta
+        found = {k[len(POOL_OF) :]: v for k, v in meta.items() if k.startswith(POOL_OF) and v}
+        found.update({t.id: t.jackpot_pool for t in self.config.tables if t.jackpot_pool})
+        return found
+
+    async def void_in_pools(self) -> None:
+        """Carry out the pool voids crash recovery wrote down (``jackpot_void:`` facts): a
+        round it voided leaves its pool as it was before the round (a coin-in the pool
+        took is taken back; the ledger's reversal already took the money back). Retried
+        while the pool store is out; each is done once (the pool's void is idempotent)."""
+        ledger, service = self.ledger, self._jackpots
+        while service is not None:
+            owed = pool_voids(ledger.meta)
+            if not owed:
+                return
+            for fact, pool, ref in owed:
+                try:
+                    await service.void_round(pool, ref)
+                except JackpotUnavailable:
+                    break
+                except JackpotError as exc:  # no such pool (never opened): nothing owed
+                    log.warning("jackpot void of %s in %s: %s", ref, pool, exc)
+                ledger.remember(fact, "")
+            else:
+                continue
+            await service.wait_available()
+            await trio.sleep(0.5)
 
     def _store_status(self) -> None:
         """The store went out or came back: every session is told at once, ahead of the
@@ -223,13 +257,16 @@ class Croupier:
         store = self.store
         assert isinstance(store, RedisStore)
         balances, rounds = await store.table_state(config.id)
-        counts = self.ledger.adopt_table(config.id, token, balances, rounds)
+        pools = {config.id: config.jackpot_pool} if config.jackpot_pool else None
+        counts = self.ledger.adopt_table(config.id, token, balances, rounds, pools)
         for name, n in counts.items():
             self.recovered[name] += n
         if counts["rounds_voided"] or counts["stakes_returned"]:
             log.warning("table %s taken over (token %d): %s", config.id, token, counts)
         if self.closing:  # recovered (the shutdown's drain commits it), not reopened
             return
+        if pool_voids(self.ledger.meta) and self._nursery is not None:
+            self._nursery.start_soon(self.void_in_pools)
         await self.start_table(self.add_table(config))
 
     def abandon(self, table: str, reason: str) -> None:
@@ -426,7 +463,10 @@ async def serve(
     ):
         croupier = Croupier(config, store, witness)
         croupier._nursery, croupier._jackpots = nursery, jackpots
+        if isinstance(jackpots, MemoryJackpotService):  # the embedded pools: on the books
+            jackpots.bind(croupier.ledger)
         await nursery.start(croupier.ledger.run)
+        nursery.start_soon(croupier.void_in_pools)  # what crash recovery left to the pools
         if store is not None:
             nursery.start_soon(store.keep_alive, croupier.ledger.instance)
         for table in list(croupier.tables.values()):

@@ -8,18 +8,21 @@
     croupier jackpot [--redis URL] reset POOL --id ID [--meter AMOUNT] [--reserve AMOUNT]
 
 AMOUNT is in dollars with at most two decimals (``10000``, ``73456.20``, ``$73,456.20``).
-``--redis`` defaults to ``$CROUPIER_REDIS``; without it the command runs on an empty in-memory
-store of its own (useful only to try the command): to look at the pools of a running server,
-give the Redis URL the server was started with (``croupier serve --redis URL``); a server
-started without ``--redis`` keeps its pools in its own memory (its ``/status`` page shows
-them). ``check`` verifies digest jackpots.md 5.9,
-``meter + reserve + paid = seed + contributions + house``, from the stored totals and by
-replaying the audit stream; with ``--redis``, ``check`` also compares each pool with what
-the server saw of it (the witness file in ``--data DIR``, default ``./var``: the server's
-data directory): a pool that is gone, replaced, or at a lower version than the server saw
-(Redis restarted empty or from an older snapshot) is broken, even if it balances. Exit
-codes: 0 fine, 1 a pool failed ``check``, 2 bad usage or no such pool, 3 the pool store
-cannot be reached (Redis down, wrong URL or wrong password).
+``--redis`` defaults to ``$CROUPIER_REDIS``: the pools of ``croupier serve --redis URL`` (or
+``--jackpot-redis URL``). Without it the command reads the pools a server without Redis keeps
+in its data directory (``--data DIR``, default ``./var``, in the ledger's SQLite file);
+``seed`` and ``reset`` write there only while no server runs on it.
+
+``check`` verifies digest jackpots.md 5.9, ``meter + reserve + paid = seed + contributions +
+house``, from the stored totals and by replaying the audit stream, and reconciles each pool
+with the ledger (``server/jackpots/reconcile.py``): the pool's contributions less its awards
+must equal what the jackpot accounts of its linked tables hold; a difference fails, with the
+pool and the amount. With ``--redis``, ``check`` also compares each pool with what the server
+saw of it (the witness file in ``--data DIR``): a pool that is gone, replaced, or at a lower
+version than the server saw (Redis restarted empty or from an older snapshot) is broken, even
+if it balances. Exit codes: 0 fine, 1 a pool failed ``check``, 2 bad usage or no such pool, 3
+the pool store cannot be reached (Redis down, wrong URL or wrong password), or its data
+directory is in use by a server (``seed``, ``reset``).
 """
 
 from __future__ import annotations
@@ -27,7 +30,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +41,14 @@ import trio
 from coredis.exceptions import ConnectionError as RedisConnectionError
 
 from server.cli import OneLineParser, debug, dollars_option, leaves
+from server.jackpots.memory import MemoryJackpotService, PoolRecord
 from server.jackpots.model import JackpotError, JackpotUnavailable, PoolConfig, Snapshot
+from server.jackpots.reconcile import embedded_pools, linked_tables, reconcile
 from server.jackpots.service import JackpotService, open_jackpot_service
 from server.redis_client import RedisURLError, options, public_url, refusal
-from server.store.sqlite import default_data_dir
+from server.store.ledger import Ledger
+from server.store.model import StoreUnavailable
+from server.store.sqlite import SqliteStore, default_data_dir
 from server.store.witness import Witness, pool_stream, witnessed_pools
 from server.store.witness import verdict as witness_verdict
 
@@ -63,10 +73,10 @@ def percent(basis_points: int) -> str:
     return f"{basis_points // 100}.{basis_points % 100:02d}"
 
 
-def where(url: str | None) -> str:
+def where(url: str | None, data: Path | None = None) -> str:
     """Where the pools were looked for, for people (a password in the URL is hidden)."""
     if url is None:
-        return "this command's own in-memory store (no --redis, no $CROUPIER_REDIS)"
+        return f"the data directory {data or default_data_dir()} (no --redis)"
     return f"the Redis at {public_url(url)}"
 
 
@@ -159,8 +169,64 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@asynccontextmanager
+async def open_pools(args: argparse.Namespace) -> AsyncIterator[JackpotService]:
+    """The pools the command works on: Redis with ``--redis``, else the embedded pools of
+    ``--data`` (read-only for ``show`` and ``check``; ``seed`` and ``reset`` write through a
+    ledger of their own, which needs the data directory free of any server)."""
+    if args.redis is not None:
+        async with open_jackpot_service(args.redis) as service:
+            yield service
+        return
+    if args.command in ("show", "check"):
+        yield embedded_pools(_kept(args.data))
+        return
+    store = SqliteStore(args.data)  # DataDirInUse if a server runs on it
+    try:
+        ledger = Ledger(store)
+        service = MemoryJackpotService()
+        service.bind(ledger)
+        yield service
+        ledger.flush_now()
+    finally:
+        store.close()
+
+
+def _kept(data: Path) -> list[PoolRecord]:
+    """The embedded pools' records in ``data`` (none when it holds no ledger)."""
+    try:
+        store = SqliteStore(data, lock=False, readonly=True)
+    except StoreUnavailable:
+        return []
+    try:
+        return store.jackpot_records()
+    except sqlite3.OperationalError:  # a data directory older than the embedded pools
+        return []
+    finally:
+        store.close()
+
+
+async def ledger_books(args: argparse.Namespace) -> tuple[dict[str, int], dict[str, str]] | None:
+    """The ledger's balances and facts the pools are reconciled with: the Redis ledger of
+    ``--redis`` if there is one, else the SQLite ledger of ``--data`` (None: neither)."""
+    if args.redis is not None:
+        from server.store.redis import open_redis_store
+
+        async with open_redis_store(args.redis, create=False) as shared:
+            if shared.epoch:
+                return await shared.books()
+    try:
+        local = SqliteStore(args.data, lock=False, readonly=True)
+    except StoreUnavailable:
+        return None
+    try:
+        return local.books()
+    finally:
+        local.close()
+
+
 async def run(args: argparse.Namespace, out: Any) -> int:
-    async with open_jackpot_service(args.redis) as service:
+    async with open_pools(args) as service:
         if not service.available:
             raise JackpotUnavailable(
                 f"cannot reach {where(args.redis)}: is Redis running there, and is the URL right?"
@@ -204,6 +270,18 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
         names = sorted(set(names) | set(witnessed_pools(witness, store_id)))
     broken = 0
     rows: list[dict[str, Any]] = []
+    books = await ledger_books(args) if args.command == "check" else None
+    against: dict[str, list[str]] = {}  # pool -> its problems against the ledger
+    if books is not None:
+        balances, meta = books
+        known = set(await service.pools())
+        for pool, tables in linked_tables(meta).items():
+            if args.pools and pool not in args.pools:
+                continue
+            entries = await service.audit(pool) if pool in known else []
+            against[pool] = reconcile(pool, entries, tables, balances)[2]
+        if not args.pools:  # a pool the ledger's tables link to and the store lost, too
+            names = sorted(set(names) | set(against))
     for name in names:
         if args.command == "show":
             snap = await service.snapshot(name)
@@ -214,6 +292,7 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
                 print(describe(snap), file=out)
             continue
         report = await service.check(name)
+        report.problems += against.get(name, [])
         stamp = getattr(service, "stamp", None)
         if witness is not None and stamp is not None:
             epoch, version = await stamp(name)
@@ -233,11 +312,11 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
     if args.json:
         print(json.dumps(rows, indent=2), file=out)
     elif not names:
-        print(f"no jackpot pools in {where(args.redis)}", file=out)
+        print(f"no jackpot pools in {where(args.redis, args.data)}", file=out)
         if args.redis is None:
             print(
-                "a running server's pools: --redis URL (the URL given to croupier serve --redis);"
-                " a server without --redis shows its pools on its /status page",
+                "a server's pools: --data DIR (its data directory; default ./var), or --redis"
+                " URL (the URL given to croupier serve --redis or --jackpot-redis)",
                 file=out,
             )
     return 1 if broken else 0

@@ -1,16 +1,27 @@
-"""In-memory jackpot pools: the embedded default for one server process.
+"""Jackpot pools kept by this process: the embedded default, on the books of its ledger.
 
 Same behaviour as the Redis backend (``tests/jackpots`` runs one suite over both): every
 method body runs without a checkpoint between reading and writing, so each commit is atomic
 with respect to other trio tasks, exactly as one Lua script is in Redis (digest 5.5). Linked
 tables in the same process see each other's commits through :meth:`watch` at once.
+
+Durable (``croupier serve`` without Redis): :meth:`MemoryJackpotService.bind` loads the pools
+from the ledger's store and hands every commit to the ledger (:meth:`Ledger.jackpot`) as one
+:data:`PoolRecord`: the pool's totals, the round or award it touched, and its audit entry.
+They go to the store in the ledger's next batch, with the money that moves before and after
+them, in order: SQLite keeps them in the same file, so a restart or a kill -9 keeps every
+meter to the cent. A coin-in the pool took whose ledger movement did not commit belongs to a
+round that crash recovery voids, and the server voids it in the pool too
+(``server/app.py``); an award the pool made whose prize the ledger did not pay is paid when
+its table starts again (``server/tables/banked.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import trio
 
@@ -35,6 +46,20 @@ from server.jackpots.model import (
 
 WATCH_BUFFER = 256
 
+#: One commit of a pool, as the ledger's store keeps it (:meth:`MemoryJackpotService.bind`):
+#: ``pool``; ``state`` (config, totals, version, reset ids); ``round`` (``[round id, {credited,
+#: refunded, void}]``) or ``award`` (``[round id, award id, result]``) when the commit touched
+#: one; ``audit``: the commit's audit entry (``version`` is its number).
+PoolRecord = dict[str, Any]
+
+
+class Books(Protocol):
+    """What the pools need of a ledger: somewhere to put each commit, and what it kept."""
+
+    def jackpot(self, record: PoolRecord) -> None: ...
+
+    def jackpot_records(self) -> Iterable[PoolRecord]: ...
+
 
 @dataclass
 class _Round:
@@ -58,6 +83,35 @@ class _Pool:
     awards: dict[tuple[str, str], AwardResult] = field(default_factory=dict)
     resets: set[str] = field(default_factory=set)
     watchers: list[trio.MemorySendChannel[MeterUpdate]] = field(default_factory=list)
+
+    def state(self) -> dict[str, Any]:
+        """The pool's totals, config and reset ids (a :data:`PoolRecord`'s ``state``)."""
+        return {
+            "config": self.config.to_dict(),
+            "meter": self.meter,
+            "reserve": self.reserve,
+            "seed": self.seed,
+            "paid": self.paid,
+            "contributions": self.contributions,
+            "house": self.house,
+            "version": self.version,
+            "resets": sorted(self.resets),
+        }
+
+    @classmethod
+    def restore(cls, state: Mapping[str, Any]) -> _Pool:
+        pool = cls(
+            PoolConfig.from_dict(state["config"]),
+            int(state["meter"]),
+            int(state["reserve"]),
+            int(state["seed"]),
+            int(state["paid"]),
+            int(state["contributions"]),
+            int(state["house"]),
+            int(state["version"]),
+        )
+        pool.resets = set(state.get("resets") or ())
+        return pool
 
     def snapshot(self, name: str) -> Snapshot:
         return Snapshot(
@@ -110,12 +164,94 @@ class _Pool:
                 self.watchers.remove(channel)
 
 
+def _round_state(rnd: _Round) -> dict[str, Any]:
+    return {
+        "credited": {w: list(pr) for w, pr in sorted(rnd.credited.items())},
+        "refunded": sorted(rnd.refunded),
+        "void": rnd.void,
+    }
+
+
+def _award_state(result: AwardResult) -> dict[str, Any]:
+    return {
+        "paid": [list(p) for p in result.paid],
+        "from_meter": result.from_meter,
+        "from_reserve": result.from_reserve,
+        "house_funded": result.house_funded,
+        "topped_up": result.topped_up,
+        "version": result.version,
+    }
+
+
 class MemoryJackpotService:
-    """Jackpot pools held in this process (lost when it exits; use Redis to share/persist)."""
+    """Jackpot pools held in this process; durable on the ledger's store once :meth:`bind`
+    is called (``croupier serve``), else lost when it exits (tests, a command's own)."""
 
     def __init__(self) -> None:
         self._pools: dict[str, _Pool] = {}
         self._available = True
+        self._books: Books | None = None
+
+    def bind(self, books: Books) -> None:
+        """Load the pools the ledger's store kept, and keep every commit there from now on
+        (with the ledger's next batch, in order with the money)."""
+        pools: dict[str, _Pool] = {}
+        for record in books.jackpot_records():
+            name = record["pool"]
+            pool = pools.get(name)
+            state = record.get("state")
+            if state is not None:
+                fresh = _Pool.restore(state)
+                if pool is None:
+                    pool = pools[name] = fresh
+                else:  # the latest totals; rounds, awards and audit as kept so far
+                    fresh.rounds, fresh.awards, fresh.audit = pool.rounds, pool.awards, pool.audit
+                    pool = pools[name] = fresh
+            if pool is None:
+                continue
+            if record.get("round") is not None:
+                ref, body = record["round"]
+                pool.rounds[ref] = _Round(
+                    {w: (int(p), int(r)) for w, (p, r) in body["credited"].items()},
+                    set(body["refunded"]),
+                    bool(body["void"]),
+                )
+            if record.get("award") is not None:
+                ref, award_id, body = record["award"]
+                pool.awards[(ref, award_id)] = AwardResult(
+                    "applied",
+                    tuple((str(w), int(a)) for w, a in body["paid"]),
+                    int(body["from_meter"]),
+                    int(body["from_reserve"]),
+                    int(body["house_funded"]),
+                    int(body["topped_up"]),
+                    int(body["version"]),
+                )
+            if record.get("audit") is not None:
+                pool.audit.append(dict(record["audit"]))
+        self._pools = pools
+        self._books = books
+
+    def _record(
+        self,
+        name: str,
+        state: _Pool,
+        round_id: str | None = None,
+        award: tuple[str, str] | None = None,
+    ) -> None:
+        """Hand the commit just made to the ledger (nothing when not bound)."""
+        if self._books is None:
+            return
+        record: PoolRecord = {
+            "pool": name,
+            "state": state.state(),
+            "audit": state.audit[-1] if state.audit else None,
+        }
+        if round_id is not None:
+            record["round"] = [round_id, _round_state(state.rounds[round_id])]
+        if award is not None:
+            record["award"] = [award[0], award[1], _award_state(state.awards[award])]
+        self._books.jackpot(record)
 
     # -- availability: an embedded store is always reachable ------------------------------
     @property
@@ -155,6 +291,7 @@ class MemoryJackpotService:
         state = _Pool(config, meter, reserve, meter + reserve)
         self._pools[pool] = state
         state.epoch(pool, "open", "open", meter, reserve)
+        self._record(pool, state)
         return state.snapshot(pool)
 
     async def reset(
@@ -177,6 +314,7 @@ class MemoryJackpotService:
         reserve = state.reserve if reserve is None else check_cents("reserve", reserve)
         state.resets.add(reset_id)
         state.epoch(pool, "reset", reset_id, meter, reserve)
+        self._record(pool, state)
         return state.snapshot(pool)
 
     # -- money movements -----------------------------------------------------------------------
@@ -204,6 +342,7 @@ class MemoryJackpotService:
             (prize, reserve, 0, prize + reserve, 0),
             wager=amount_cents,
         )
+        self._record(pool, state, round_id)
         return ContributionResult("applied", prize, reserve, state.version)
 
     async def contribute_round(
@@ -264,6 +403,7 @@ class MemoryJackpotService:
             state.version,
         )
         state.awards[key] = result
+        self._record(pool, state, award=key)
         return result
 
     async def refund(self, pool: str, round_id: str, wager_id: str) -> RefundResult:
@@ -276,8 +416,10 @@ class MemoryJackpotService:
             return RefundResult("duplicate", 0, 0, 0, state.version)
         rnd.refunded.add(wager_id)
         if wager_id not in rnd.credited:
+            self._remember_round(pool, state, round_id)
             return RefundResult("none", 0, 0, 0, state.version)
         prize, reserve = self._reverse(state, pool, "refund", round_id, wager_id, rnd)
+        self._record(pool, state, round_id)
         return RefundResult("applied", prize, reserve, 1, state.version)
 
     async def void_round(self, pool: str, round_id: str) -> RefundResult:
@@ -294,11 +436,23 @@ class MemoryJackpotService:
                 continue
             rnd.refunded.add(wager_id)
             prize, reserve = self._reverse(state, pool, "void", round_id, wager_id, rnd)
+            self._record(pool, state, round_id)
             total_prize += prize
             total_reserve += reserve
             count += 1
+        if not count:  # no coin-in: the round is void all the same (later ones refused)
+            self._remember_round(pool, state, round_id)
         status = "applied" if count else "none"
         return RefundResult(status, total_prize, total_reserve, count, state.version)
+
+    def _remember_round(self, name: str, state: _Pool, round_id: str) -> None:
+        """A round's state changed without a commit of money (a void or a refund of nothing
+        credited): kept all the same, so that a later coin-in of it is refused after a
+        restart too."""
+        if self._books is not None:
+            self._books.jackpot(
+                {"pool": name, "round": [round_id, _round_state(state.rounds[round_id])]}
+            )
 
     @staticmethod
     def _reverse(

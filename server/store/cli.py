@@ -1,19 +1,25 @@
 """``croupier ledger check``: are the books of a ledger store right?
 
-    croupier ledger check [--data DIR] [--redis URL] [--json]
+    croupier ledger check [--data DIR] [--redis URL] [--json] [--settle SECONDS]
 
 Exit 0 only if the books balance (every balance equals its transfers, the accounts sum to
 zero: what the cashier issued is exactly in wallets, stakes, layouts, house, commission and
 jackpots), no player balance is negative, every settled round's transfers net to zero on its
-layout and pot, and no round is left open while no server owns the store. ``--json`` prints
-one object: ``balanced``, ``issued``, ``accounts``, ``rounds_settled``, ``rounds_voided``,
-``open_rounds``, ``problems`` and ``lost``. Exit 1: the books are wrong, or the store lost
-data; 3: the store cannot be read.
+layout and pot, no round is left open by a server that is not running, and every jackpot
+pool reconciles with the jackpot accounts of its tables (``server/jackpots/reconcile.py``:
+contributions less awards, the pools of ``--data`` or of ``--redis``). ``--json`` prints one
+object: ``balanced``, ``issued``, ``accounts``, ``rounds_settled``, ``rounds_voided``,
+``open_rounds``, ``owners`` (each server with open rounds: ``alive``, ``rounds``),
+``jackpots`` (each pool: ``pool_net``, ``ledger_net``, ``tables``), ``problems`` and
+``lost``. Exit 1: the books are wrong, or the store lost data; 3: the store cannot be read.
 
-``--redis URL`` checks the ledger a ``croupier serve --redis URL`` keeps in Redis. Either way
-the store's epoch and version are compared with the witness file of ``--data DIR``
-(:mod:`server.store.witness`): a store that is empty or older than what the server saw there
-(Redis restarted without its data, or from an older snapshot) fails the check (``lost``).
+``--redis URL`` checks the ledger a ``croupier serve --redis URL`` keeps in Redis. Open rounds
+there belong to a live server (its round in play) or to a dead one: a server that has just
+died still has a liveness entry, so the check watches the entries for ``--settle`` seconds
+and names a server whose entry did not move as not running. Either way the store's epoch and
+version are compared with the witness file of ``--data DIR`` (:mod:`server.store.witness`):
+a store that is empty or older than what the server saw there (Redis restarted without its
+data, or from an older snapshot) fails the check (``lost``).
 """
 
 from __future__ import annotations
@@ -21,16 +27,21 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
 import trio
 
 from server.cli import OneLineParser, leaves
+from server.jackpots.reconcile import check_pools, embedded_pools
+from server.jackpots.service import JackpotService
 from server.money import dollars
 from server.store.model import CheckReport, StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
 from server.store.witness import Witness, ledger_stream
+
+Books = tuple[dict[str, int], dict[str, str]]
 
 
 def _owned(directory: Path) -> bool:
@@ -54,23 +65,44 @@ def _witness(directory: Path, store_id: str, epoch: str, version: int) -> str | 
     return witness.check(ledger_stream(store_id), "the ledger store", epoch, version)
 
 
+async def _pools(report: CheckReport, service: JackpotService, books: Books) -> None:
+    """The jackpot pools against the ledger (``server/jackpots/reconcile.py``)."""
+    balances, meta = books
+    report.jackpots, problems = await check_pools(service, balances, meta)
+    if problems:
+        report.balanced = False
+        report.problems += problems
+
+
 def _check_sqlite(directory: Path) -> tuple[CheckReport | None, str | None]:
     store = SqliteStore(directory, lock=False, readonly=True)
     try:
         lost = _witness(directory, store.id, store.epoch, store.version)
-        return store.check(owners_alive=_owned(directory)), lost
+        report = store.check(owners_alive=_owned(directory))
+        try:
+            records = store.jackpot_records()
+        except sqlite3.OperationalError:  # a data directory older than the embedded pools
+            records = []
+        trio.run(_pools, report, embedded_pools(records), store.books())
+        return report, lost
     finally:
         store.close()
 
 
-async def _check_redis(url: str, directory: Path) -> tuple[CheckReport | None, str | None]:
+async def _check_redis(
+    url: str, directory: Path, settle: float
+) -> tuple[CheckReport | None, str | None]:
+    from server.jackpots.redis_store import open_redis_service
     from server.store.redis import open_redis_store
 
     async with open_redis_store(url, create=False) as store:
         lost = _witness(directory, store.id, store.epoch, store.version)
         if not store.epoch:  # nothing there: a ledger lost, or none ever
             return None, lost
-        return await store.check(), lost
+        report = await store.check(settle)
+        async with open_redis_service(url) as pools:
+            await _pools(report, pools, await store.books())
+        return report, lost
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +120,15 @@ def main(argv: list[str] | None = None) -> int:
         "then where the server keeps its witness file",
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--settle",
+        type=float,
+        default=1.5,
+        metavar="SECONDS",
+        help="with --redis and open rounds: how long to watch their servers' liveness "
+        "(a live server refreshes it every second; a crashed one's entry stays put until it "
+        "expires); default 1.5",
+    )
     args = parser.parse_args(argv)
     if args.redis:
         from server.store.redis import public_url
@@ -97,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         where = str(args.data)
     try:
         if args.redis:
-            report, lost = trio.run(_check_redis, args.redis, args.data)
+            report, lost = trio.run(_check_redis, args.redis, args.data, args.settle)
         else:
             report, lost = _check_sqlite(args.data)
     except (StoreError, OSError, BaseExceptionGroup) as exc:  # coredis wraps in groups
@@ -123,6 +164,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{report.accounts} accounts, {report.rounds_settled} rounds settled, "
             f"{report.rounds_voided} voided, {report.open_rounds} open"
         )
+        for owner, row in report.owners.items():
+            state = "running" if row["alive"] else "NOT running"
+            print(f"  server {owner or '?'} ({state}): {row['rounds']} rounds open")
+        for row in report.jackpots:
+            print(
+                f"  jackpot pool {row['pool']}: contributions less awards "
+                f"{dollars(row['pool_net'])}, its tables' jackpot accounts "
+                f"{dollars(row['ledger_net'])}"
+            )
         for problem in report.problems:
             print(f"  problem: {problem}")
     return 0 if report.balanced else 1

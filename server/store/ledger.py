@@ -53,8 +53,8 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Callable, Collection
-from typing import Protocol
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Protocol
 
 import trio
 
@@ -284,6 +284,18 @@ class Ledger:
         :data:`JOURNAL_DELAY` s (a step that moved nothing does not wake the committer)."""
         self._batch_for(entry.table).journal.append(entry)
 
+    def jackpot(self, record: dict[str, Any]) -> None:
+        """A commit of an embedded jackpot pool (``server/jackpots/memory.py``): durable with
+        this batch, in order with the money around it (the same SQLite transaction)."""
+        self._batch_for(None).jackpot.append(record)
+        self.gate.wrote()
+        self._dirty()
+
+    def jackpot_records(self) -> list[dict[str, Any]]:
+        """What the store kept of the embedded pools (read at start, before any commit)."""
+        read = getattr(self.store, "jackpot_records", None)
+        return [] if read is None else list(read())
+
     def commit_soon(self) -> None:
         """Commit what is queued now, the records included (a recall waits for them)."""
         self._dirty()
@@ -307,6 +319,7 @@ class Ledger:
         token: int,
         balances: dict[str, int],
         open_rounds: dict[str, tuple[str, str, list[Transfer]]],
+        pools: Mapping[str, str] | None = None,
     ) -> dict[str, int]:
         """This process now owns ``table`` with fencing ``token``: its accounts are read
         from the store (``balances``) and the rounds it had open are voided, its stakes
@@ -315,7 +328,7 @@ class Ledger:
         self.fences[table] = token
         self.balances.update(balances)
         self.open_rounds = open_rounds
-        return self.recover({table})
+        return self.recover({table}, pools)
 
     def drop_table(self, table: str) -> None:
         """Forget ``table``: its uncommitted batches (nothing of them may be written now),
@@ -558,12 +571,17 @@ class Ledger:
         return not self.backlog
 
     # -- crash recovery -----------------------------------------------------------------------
-    def recover(self, tables: Collection[str] | None = None) -> dict[str, int]:
+    def recover(
+        self, tables: Collection[str] | None = None, pools: Mapping[str, str] | None = None
+    ) -> dict[str, int]:
         """Void every round a dead process left open, then return every table stake to its
         owner's wallet (docs/rulings.md, "Crash recovery"). Committed before any table runs.
         Returns counts for the log. Nothing on a store that lost data. ``tables``: only
         these tables' rounds and stakes (a store shared by several servers, each serving
-        its own tables; the store leaves out rounds whose owner is alive)."""
+        its own tables; the store leaves out rounds whose owner is alive). ``pools``: the
+        jackpot pool of each linked table: a voided round of one is written down as owed a
+        void in its pool too (:data:`POOL_VOID` facts, which the server carries out before
+        the table runs: :func:`pool_voids`), in the same commit as the round's void."""
         if self.lost is not None:
             return {"rounds_voided": 0, "stakes_returned": 0}
         voided = 0
@@ -573,6 +591,9 @@ class Ledger:
             for source, target, amount in reversal(transfers):
                 self.move(source, target, amount, "void_recovery", ref)
             self.close_round(ref, "voided", table)
+            pool = (pools or {}).get(table)
+            if pool is not None:  # its coin-in may be in the pool without its movement here
+                self.remember(f"{POOL_VOID}{pool}|{ref}", "1")
             voided += 1
         self.open_rounds = {}
         cashed = 0
@@ -603,3 +624,19 @@ class Ledger:
 
 def no_deadline() -> float:
     return math.inf
+
+
+#: A fact (``meta``) kept by crash recovery: ``jackpot_void:POOL|ROUND`` = "1" while the
+#: pool still owes the void of a round recovery voided, "" once it is done (a pool id and a
+#: round id never hold a ``|``).
+POOL_VOID = "jackpot_void:"
+
+
+def pool_voids(meta: Mapping[str, str]) -> list[tuple[str, str, str]]:
+    """The pool voids crash recovery left to do: ``(fact, pool, round)``."""
+    out = []
+    for fact, value in sorted(meta.items()):
+        if value and fact.startswith(POOL_VOID):
+            pool, ref = fact[len(POOL_VOID) :].split("|", 1)
+            out.append((fact, pool, ref))
+    return out

@@ -29,6 +29,7 @@ class MemoryStore:
         self.meta: dict[str, str] = {}
         self.down = False  # tests: the store cannot be reached
         self.journal: dict[str, list[JournalEntry]] = {}  # round -> records, append-only
+        self.jackpot: list[dict[str, object]] = []  # the embedded pools' commits, in order
 
     def load(self) -> Loaded:
         open_rounds = {
@@ -64,6 +65,7 @@ class MemoryStore:
                 records = self.journal.setdefault(e.round, [])
                 if all(r.seq != e.seq for r in records):
                     records.append(e)
+            self.jackpot.extend(batch.jackpot)
         self.version += len(batches)
         return self.version
 
@@ -95,10 +97,19 @@ class MemoryStore:
             for _at, ref, table in picked
         ]
 
+    def jackpot_records(self) -> list[dict[str, object]]:
+        return list(self.jackpot)
+
     def check(self, owners_alive: bool = False) -> CheckReport:
         rounds = {ref: state for ref, (_t, _o, state) in self.rounds.items()}
+        owners = {ref: owner for ref, (_t, owner, _s) in self.rounds.items()}
         return check_books(
-            self.balances, self.transfers.values(), rounds, owners_alive, meta=self.meta
+            self.balances,
+            self.transfers.values(),
+            rounds,
+            owners_alive,
+            meta=self.meta,
+            owners=owners,
         )
 
     def close(self) -> None:

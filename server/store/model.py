@@ -21,7 +21,7 @@ dead process is voided at the next start (crash recovery, ``server/store/ledger.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -100,6 +100,8 @@ class Batch:
     closed: list[RoundClosed] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)  # cashier log entries
     journal: list[JournalEntry] = field(default_factory=list)  # rounds on the record
+    #: the embedded jackpot pools' commits (``server/jackpots/memory.py``, ``PoolRecord``)
+    jackpot: list[dict[str, Any]] = field(default_factory=list)
     #: a deployment's table directory (``server/directory.py``): the table whose steps these
     #: are, the fencing token its owner holds, the wallet tokens of the wallets it debits,
     #: and ``guarded``: the store refuses the batch if a player account would go below zero
@@ -109,7 +111,14 @@ class Batch:
     guarded: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.transfers or self.opened or self.closed or self.notes or self.journal)
+        return bool(
+            self.transfers
+            or self.opened
+            or self.closed
+            or self.notes
+            or self.journal
+            or self.jackpot
+        )
 
 
 @dataclass
@@ -135,6 +144,10 @@ class CheckReport:
     rounds_voided: int
     open_rounds: int
     problems: list[str]
+    #: the servers that own the open rounds: instance -> {"alive": bool, "rounds": count}
+    owners: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: each jackpot pool against the ledger (``server/jackpots/reconcile.py``)
+    jackpots: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -144,6 +157,8 @@ class CheckReport:
             "rounds_settled": self.rounds_settled,
             "rounds_voided": self.rounds_voided,
             "open_rounds": self.open_rounds,
+            "owners": self.owners,
+            "jackpots": self.jackpots,
             "problems": self.problems,
         }
 
@@ -152,8 +167,9 @@ def check_books(
     balances: Mapping[str, int],
     transfers: Iterable[Transfer],
     rounds: Mapping[str, RoundState],
-    owners_alive: bool = False,
+    owners_alive: bool | Collection[str] = False,
     meta: Mapping[str, str] | None = None,
+    owners: Mapping[str, str] | None = None,
 ) -> CheckReport:
     """The checks of ``croupier ledger check`` on a store's whole content:
 
@@ -165,8 +181,9 @@ def check_books(
       winning stake may ride into the next round (ETG s7(4)): those boxes (their owner is
       in ``meta`` as ``owner:ACCOUNT-NAME``) are held to the other checks only (balance
       equal to transfers, never negative), and crash recovery sends them home;
-    * no round is open while no server owns it (``owners_alive``: a live server may have
-      rounds in play).
+    * no round is open while its server is not running (``owners``: each round's server;
+      ``owners_alive``: whether they all run, or the ones that do: a live server has
+      rounds in play); the report counts the open rounds per server (``owners``).
     """
     problems: list[str] = []
     riding = {k[len("owner:") :] for k in (meta or {}) if k.startswith("owner:")}
@@ -196,9 +213,14 @@ def check_books(
         if v < 0 and is_player(name):
             problems.append(f"{name} is negative: {v}")
     settled = voided = still_open = 0
+    per_owner: dict[str, dict[str, Any]] = {}
     for ref, state in rounds.items():
         if state == "open":
             still_open += 1
+            owner = (owners or {}).get(ref, "")
+            alive = owners_alive if isinstance(owners_alive, bool) else owner in owners_alive
+            row = per_owner.setdefault(owner, {"alive": alive, "rounds": 0})
+            row["rounds"] += 1
             continue
         settled += state == "settled"
         voided += state == "voided"
@@ -207,8 +229,13 @@ def check_books(
                 continue
             if v and (":box:" in name or name.endswith(":pot")):
                 problems.append(f"round {ref}: {name} nets {v}, not 0")
-    if still_open and not owners_alive:
-        problems.append(f"{still_open} rounds are open and no server owns them")
+    dead = {o: r["rounds"] for o, r in per_owner.items() if not r["alive"]}
+    if dead:
+        names = ", ".join(sorted(o for o in dead if o)) or "unknown"
+        problems.append(
+            f"{sum(dead.values())} rounds are open and their server is not running ({names}):"
+            " start a server on this store to void them"
+        )
     return CheckReport(
         balanced=not problems,
         issued=-balances.get(CASHIER, 0),
@@ -217,6 +244,7 @@ def check_books(
         rounds_voided=voided,
         open_rounds=still_open,
         problems=problems,
+        owners=dict(sorted(per_owner.items())),
     )
 
 

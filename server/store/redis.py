@@ -82,6 +82,8 @@ NAMES = (
     "wfence",  # account -> wallet token (server/directory.py)
 )
 ALIVE_SECONDS = 5.0
+#: a live server refreshes its liveness entry this often
+ALIVE_REFRESH = 1.0
 
 #: Redis cannot be reached or cannot serve now (LOADING, OOM, ...): retry later.
 DOWN_ERRORS: tuple[type[BaseException], ...] = (
@@ -414,7 +416,7 @@ class RedisStore:
                     await self._call(self.client.hset(key("alive"), {instance: str(expires)}))
                 except StoreUnavailable:
                     pass
-                await trio.sleep(1.0)
+                await trio.sleep(ALIVE_REFRESH)
         finally:
             with trio.CancelScope(shield=True), trio.move_on_after(1):
                 try:
@@ -423,20 +425,52 @@ class RedisStore:
                     pass
 
     # -- check ----------------------------------------------------------------------------------
-    async def check(self) -> CheckReport:
-        """The books of the whole store, read in one transaction (a consistent snapshot)."""
+    async def books(self) -> tuple[dict[str, int], dict[str, str]]:
+        """Every balance and every fact (what a pool is reconciled with), in one read."""
+
+        async def read() -> tuple[dict[str, int], dict[str, str]]:
+            async with self.client.pipeline(transaction=True) as pipe:
+                balances_r = pipe.hgetall(key("balances"))
+                facts_r = pipe.hgetall(key("facts"))
+            balances = {str(a): int(v) for a, v in (await balances_r).items()}
+            return balances, {str(k): str(v) for k, v in (await facts_r).items()}
+
+        books: tuple[dict[str, int], dict[str, str]] = await self._call(read())
+        return books
+
+    async def check(self, settle: float = ALIVE_REFRESH * 1.5) -> CheckReport:
+        """The books of the whole store, read in one transaction (a consistent snapshot).
+
+        An open round is a live server's round in play, or a dead server's left for
+        recovery. A server that died a moment ago still has an unexpired liveness entry, so
+        when rounds are open the entries are read again ``settle`` s later: a live server
+        has refreshed its own meanwhile (every :data:`ALIVE_REFRESH` s), a dead one has not.
+        The report names the owners (``owners``), and a dead owner's open rounds are a
+        problem: no server is there to void them."""
         async with self.client.pipeline(transaction=True) as pipe:
             balances_r = pipe.hgetall(key("balances"))
             transfers_r = pipe.hgetall(key("transfers"))
             rounds_r = pipe.hgetall(key("rounds"))
+            owners_r = pipe.hgetall(key("owners"))
             alive_r = pipe.hgetall(key("alive"))
             facts_r = pipe.hgetall(key("facts"))
         balances = {a: int(v) for a, v in (await balances_r).items()}
         transfers = [parse_transfer(t) for t in (await transfers_r).values()]
         rounds: dict[str, RoundState] = dict(await rounds_r)  # type: ignore[arg-type]  # Redis holds only the three states
-        alive = bool(self._alive(await alive_r))
         meta = dict(await facts_r)
-        return check_books(balances, transfers, rounds, owners_alive=alive, meta=meta)
+        who = await owners_r
+        owners = {
+            ref: str(json.loads(who.get(ref) or '["", ""]')[1])
+            for ref, state in rounds.items()
+            if state == "open"
+        }
+        first = await alive_r
+        alive = self._alive(first)
+        if alive & set(owners.values()) and settle > 0:
+            await trio.sleep(settle)  # a dead server's entry does not move
+            again = await self._call(self.client.hgetall(key("alive")))
+            alive = {i for i in self._alive(again) if again.get(i) != first.get(i)}
+        return check_books(balances, transfers, rounds, alive, meta=meta, owners=owners)
 
     @staticmethod
     def _alive(expiries: dict[str, str]) -> set[str]:

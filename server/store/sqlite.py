@@ -22,7 +22,7 @@ import secrets
 import sqlite3
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from server.store.journal import (
     JournalEntry,
@@ -42,14 +42,32 @@ from server.store.model import (
     check_books,
 )
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS transfers (
+#: The largest amount any account or movement may hold, in cents: 2^53 - 1, the largest
+#: integer every client reads exactly (a browser's numbers are doubles). SQLite's own limit,
+#: 2^63 - 1 (beyond it a sum is stored as REAL), is far above it; the CHECK constraints
+#: below hold every stored amount to it.
+MAX_CENTS = 2**53 - 1
+
+#: The tables that hold amounts, with the CHECK constraints that bound them (:data:`CHECKED`).
+MONEY_TABLES = {
+    "transfers": f"""CREATE TABLE IF NOT EXISTS transfers (
     id TEXT PRIMARY KEY, source TEXT NOT NULL, target TEXT NOT NULL,
-    amount INTEGER NOT NULL CHECK (amount > 0), kind TEXT NOT NULL, round TEXT, at REAL NOT NULL
-);
+    amount INTEGER NOT NULL CHECK (typeof(amount) = 'integer' AND amount > 0
+        AND amount <= {MAX_CENTS}),
+    kind TEXT NOT NULL, round TEXT, at REAL NOT NULL
+)""",
+    "balances": f"""CREATE TABLE IF NOT EXISTS balances (
+    account TEXT PRIMARY KEY,
+    balance INTEGER NOT NULL CHECK (typeof(balance) = 'integer'
+        AND balance BETWEEN -{MAX_CENTS} AND {MAX_CENTS})
+)""",
+}
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+{MONEY_TABLES["transfers"]};
 CREATE INDEX IF NOT EXISTS transfers_round ON transfers (round);
-CREATE TABLE IF NOT EXISTS balances (account TEXT PRIMARY KEY, balance INTEGER NOT NULL);
+{MONEY_TABLES["balances"]};
 CREATE TABLE IF NOT EXISTS rounds (
     ref TEXT PRIMARY KEY, table_id TEXT NOT NULL, owner TEXT NOT NULL,
     state TEXT NOT NULL, opened REAL NOT NULL, closed REAL
@@ -73,7 +91,26 @@ CREATE TRIGGER IF NOT EXISTS journal_no_update BEFORE UPDATE ON journal
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS journal_no_delete BEFORE DELETE ON journal
 BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END;
+-- the embedded jackpot pools (server/jackpots/memory.py), in the ledger's transactions: each
+-- pool's latest totals, each round's coin-ins, each award, and the append-only audit trail
+CREATE TABLE IF NOT EXISTS jackpot_pools (pool TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jackpot_rounds (
+    pool TEXT NOT NULL, round TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (pool, round)
+);
+CREATE TABLE IF NOT EXISTS jackpot_awards (
+    pool TEXT NOT NULL, round TEXT NOT NULL, award TEXT NOT NULL, body TEXT NOT NULL,
+    PRIMARY KEY (pool, round, award)
+);
+CREATE TABLE IF NOT EXISTS jackpot_audit (
+    pool TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
+    PRIMARY KEY (pool, version)
+);
+CREATE TRIGGER IF NOT EXISTS jackpot_audit_no_update BEFORE UPDATE ON jackpot_audit
+BEGIN SELECT RAISE(ABORT, 'the jackpot audit trail is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS jackpot_audit_no_delete BEFORE DELETE ON jackpot_audit
+BEGIN SELECT RAISE(ABORT, 'the jackpot audit trail is append-only'); END;
 """
+
 
 LEDGER_FILE = "ledger.sqlite3"
 
@@ -109,6 +146,7 @@ class SqliteStore:
         if not readonly:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
+            self._add_checks()
             self.db.executescript(SCHEMA)
             if self._meta("epoch") is None:
                 self.db.execute("BEGIN IMMEDIATE")
@@ -119,6 +157,30 @@ class SqliteStore:
                 self.db.execute("COMMIT")
         self.epoch = self._meta("epoch") or ""
         self.version = int(self._meta("version") or 0)
+
+    def _add_checks(self) -> None:
+        """Rebuild a table of an older data directory made before the CHECK constraints of
+        :data:`MONEY_TABLES` (SQLite cannot add one to a table): the same rows, now held to
+        :data:`MAX_CENTS`, in one transaction."""
+        db = self.db
+        old = [
+            name
+            for name, sql in db.execute("SELECT name, sql FROM sqlite_master WHERE type='table'")
+            if name in MONEY_TABLES and "typeof" not in sql
+        ]
+        if not old:
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for name in old:
+                db.execute(f"ALTER TABLE {name} RENAME TO old_{name}")
+                db.execute(MONEY_TABLES[name])
+                db.execute(f"INSERT INTO {name} SELECT * FROM old_{name}")
+                db.execute(f"DROP TABLE old_{name}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def _meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -205,6 +267,8 @@ class SqliteStore:
                 (str(note.get("id", note.get("meta"))), now, json.dumps(note, default=str)),
             )
 
+        for record in batch.jackpot:
+            self._apply_pool(record)
         if not batch.journal:
             return
         # one statement for every row (the loop runs in SQLite, not here); a row already
@@ -223,6 +287,49 @@ class SqliteStore:
                     [(a, e.round, e.table, e.at) for a in players_of(e.body)],
                 )
 
+    def _apply_pool(self, record: dict[str, Any]) -> None:
+        """One commit of an embedded jackpot pool (``PoolRecord``)."""
+        db, pool = self.db, str(record["pool"])
+        if record.get("state") is not None:
+            db.execute(
+                "INSERT OR REPLACE INTO jackpot_pools VALUES (?, ?)",
+                (pool, json.dumps(record["state"])),
+            )
+        if record.get("round") is not None:
+            ref, body = record["round"]
+            db.execute(
+                "INSERT OR REPLACE INTO jackpot_rounds VALUES (?, ?, ?)",
+                (pool, ref, json.dumps(body)),
+            )
+        if record.get("award") is not None:
+            ref, award, body = record["award"]
+            db.execute(
+                "INSERT OR IGNORE INTO jackpot_awards VALUES (?, ?, ?, ?)",
+                (pool, ref, award, json.dumps(body)),
+            )
+        if record.get("audit") is not None:
+            db.execute(
+                "INSERT OR IGNORE INTO jackpot_audit VALUES (?, ?, ?)",
+                (pool, int(record["audit"]["ver"]), json.dumps(record["audit"])),
+            )
+
+    def jackpot_records(self) -> list[dict[str, Any]]:
+        """The embedded pools as kept (``PoolRecord`` form): each pool's totals, then its
+        rounds, awards and audit trail in order (``MemoryJackpotService.bind`` loads them)."""
+        db = self.db
+        out: list[dict[str, Any]] = []
+        for pool, body in db.execute("SELECT pool, body FROM jackpot_pools ORDER BY pool"):
+            out.append({"pool": pool, "state": json.loads(body)})
+        for pool, ref, body in db.execute("SELECT pool, round, body FROM jackpot_rounds"):
+            out.append({"pool": pool, "round": [ref, json.loads(body)]})
+        for pool, ref, award, body in db.execute(
+            "SELECT pool, round, award, body FROM jackpot_awards"
+        ):
+            out.append({"pool": pool, "award": [ref, award, json.loads(body)]})
+        for pool, body in db.execute("SELECT pool, body FROM jackpot_audit ORDER BY pool, version"):
+            out.append({"pool": pool, "audit": json.loads(body)})
+        return out
+
     # -- the journal (read on any thread: its own connection) ------------------------------------
     def journal_rounds(self, query: JournalQuery) -> list[JournalRound]:
         path = self.dir / LEDGER_FILE
@@ -233,6 +340,12 @@ class SqliteStore:
             db.close()
 
     # -- check ----------------------------------------------------------------------------------
+    def books(self) -> tuple[dict[str, int], dict[str, str]]:
+        """Every balance and every fact (what a pool is reconciled with)."""
+        balances = {a: b for a, b in self.db.execute("SELECT account, balance FROM balances")}
+        meta = {k: v for k, v in self.db.execute("SELECT key, value FROM meta")}
+        return balances, meta
+
     def check(self, owners_alive: bool = False) -> CheckReport:
         balances = {a: b for a, b in self.db.execute("SELECT account, balance FROM balances")}
         transfers = (
@@ -245,7 +358,11 @@ class SqliteStore:
             ref: state for ref, state in self.db.execute("SELECT ref, state FROM rounds")
         }
         meta = {k: v for k, v in self.db.execute("SELECT key, value FROM meta")}
-        return check_books(balances, transfers, rounds, owners_alive, meta=meta)
+        owners = {
+            ref: owner
+            for ref, owner in self.db.execute("SELECT ref, owner FROM rounds WHERE state = 'open'")
+        }
+        return check_books(balances, transfers, rounds, owners_alive, meta=meta, owners=owners)
 
     def close(self) -> None:
         self.db.close()

@@ -41,6 +41,7 @@ the table task books them.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import time
@@ -77,13 +78,20 @@ from server.games.registry import tabled
 from server.games.replay import forced_json
 from server.games.visibility import Visibility, may_see
 from server.jackpots.model import JackpotError, MeterUpdate, check_pool_name
+from server.jackpots.reconcile import POOL_OF
 from server.jackpots.service import JackpotService
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds, RoundState
 from server.tables import books
 from server.tables.base import Handler, Member, Recipient, TableCommand
 from server.tables.connection import Connection
-from server.tables.jackpot_link import CoinInResult, JackpotLink, LinkError, pool_config_for
+from server.tables.jackpot_link import (
+    AWARD_OWED,
+    CoinInResult,
+    JackpotLink,
+    LinkError,
+    pool_config_for,
+)
 from server.tables.phases import Phase
 from server.tables.views import ms_left
 from server.tables.window import WINDOW_HANDLERS, WindowTable
@@ -130,6 +138,7 @@ class JackpotAvailability:
 @dataclass(frozen=True)
 class JackpotAwarded:
     round_no: int
+    round_id: str
     owners: dict[int, str]
     hands: dict[int, str]
     stakes: dict[int, int]
@@ -218,9 +227,13 @@ class BankedTable(WindowTable):
 
     # -- wiring ------------------------------------------------------------------------------
     def use_jackpots(self, service: JackpotService) -> None:
-        """Link this table's jackpot to its pool in ``service`` (``croupier serve``)."""
-        if self.table.jackpot_pool is not None:
-            self.link = JackpotLink(service, self.table.jackpot_pool, self.game, self.options)
+        """Link this table's jackpot to its pool in ``service`` (``croupier serve``); the
+        ledger keeps which pool (:data:`POOL_OF`: the pool's reconciliation)."""
+        pool = self.table.jackpot_pool
+        if pool is not None:
+            self.link = JackpotLink(service, pool, self.game, self.options)
+            if self.ledger.meta.get(POOL_OF + self.id) != pool:
+                self.ledger.remember(POOL_OF + self.id, pool)
 
     async def start_services(self, nursery: trio.Nursery) -> None:
         """The link's meter and availability watchers (they only submit to the inbox)."""
@@ -232,6 +245,20 @@ class BankedTable(WindowTable):
         self.jackpot_open = link.open
         nursery.start_soon(link.watch, lambda u: self.submit(MeterChanged(u)))
         nursery.start_soon(link.watch_availability, lambda ok: self.submit(JackpotAvailability(ok)))
+        prefix = f"{AWARD_OWED}{self.id}|"
+        for fact, value in sorted(self.ledger.meta.items()):
+            if value and fact.startswith(prefix):  # owed since before a stop: paid now
+                owed = json.loads(value)
+                self.jackpot_held += 1
+                self.spawn(
+                    self._award_job,
+                    link,
+                    int(owed["round_no"]),
+                    fact[len(prefix) :],
+                    {int(b): a for b, a in owed["owners"].items()},
+                    {int(b): h for b, h in owed["hands"].items()},
+                    {int(b): v for b, v in owed["stakes"].items()},
+                )
 
     # -- lobby, views ------------------------------------------------------------------------
     def info(self) -> TableInfo:
@@ -934,14 +961,14 @@ class BankedTable(WindowTable):
             self.spawn(self._void_job, self.link, self.round_id)
         elif self.link is not None and pending:
             self.jackpot_held += 1
+            owners = {b: self.round_owners[b] for b in pending}
+            won = {b: hands[b] for b in pending}
+            staked = {b: jackpot_stakes.get(b, 0) for b in pending}
+            owed = {"round_no": self.round_no, "owners": owners, "hands": won, "stakes": staked}
+            # owed in the same commit as the round's close: paid after any stop (AWARD_OWED)
+            self.ledger.remember(f"{AWARD_OWED}{self.id}|{self.round_id}", json.dumps(owed))
             self.spawn(
-                self._award_job,
-                self.link,
-                self.round_no,
-                self.round_id,
-                {b: self.round_owners[b] for b in pending},
-                {b: hands[b] for b in pending},
-                {b: jackpot_stakes.get(b, 0) for b in pending},
+                self._award_job, self.link, self.round_no, self.round_id, owners, won, staked
             )
         self._pause()
         for member in list(self.members.values()):
@@ -982,11 +1009,13 @@ class BankedTable(WindowTable):
         stakes: dict[int, int],
     ) -> JackpotAwarded:
         paid = await link.award(round_id, hands)
-        return JackpotAwarded(round_no, owners, hands, stakes, paid)
+        return JackpotAwarded(round_no, round_id, owners, hands, stakes, paid)
 
     def on_jackpot_awarded(self, item: JackpotAwarded) -> None:
-        """The pool committed this round's prizes: pay them (QLD s23(3): after ante and bet)."""
+        """The pool committed this round's prizes: pay them (QLD s23(3): after ante and bet),
+        and the award is no longer owed (in the same commit as the prizes)."""
         self.jackpot_held -= 1
+        self.ledger.remember(f"{AWARD_OWED}{self.id}|{item.round_id}", "")
         for box, amount in sorted(item.paid.items(), reverse=True):
             account = item.owners[box]
             self.send_to(account, Balance(self.books.jackpot_prize(account, amount)))

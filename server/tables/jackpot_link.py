@@ -48,6 +48,11 @@ log = logging.getLogger("croupier.tables.jackpot")
 #: Games whose jackpot may be linked through the pool service, and their regime.
 LINKABLE: dict[str, str] = {"caribbean-stud": "qld", "canberra-poker-2017": "act2017"}
 
+#: A fact a linked table keeps while a round's jackpot award is owed: ``jackpot_award:TABLE|
+#: ROUND`` = what the award needs (JSON), "" once its prizes are paid. A server stopped
+#: between the pool's commit and the ledger's payment finds it at the next start and pays.
+AWARD_OWED = "jackpot_award:"
+
 #: How often availability is looked at (the service itself pings every 0.25 s).
 POLL_SECONDS = 0.1
 #: Wait before retrying a held award or void the pool refused (logged each time).
