@@ -1113,9 +1113,8 @@ class PokerRound:
         assert start is not None
         best = -1
         hole, shown = self.hole, self.shown
-        for s in self.from_(start):
-            if s in folded:
-                continue
+        i = live.index(start)  # the live seats clockwise from start (live is in seat order)
+        for s in live[i:] + live[:i]:
             v = vals[s]
             if v >= best or s in winners:
                 if v > best:
