@@ -47,6 +47,7 @@ DEV_ONLY = "dev_only"  # a dev-mode command on a server with a secret
 BAD_CARDS = "bad_cards"  # dev_force cards this game cannot deal
 STORE_UNAVAILABLE = "store_unavailable"  # the ledger's store is out: no money moves, no round
 NOT_AUTHORIZED = "not_authorized"  # the session's role may not do this (cashier calls)
+OVER_LIMIT = "over_limit"  # a deposit above the server's limit, or a wallet brought above it
 BAD_NAME = "bad_name"  # a display name with control characters or that passes for staff
 SPECTATORS_FULL = "spectators_full"  # the table has as many spectators as it takes
 NOT_SUPPORTED = "not_supported"  # an operator control this table kind does not have
@@ -98,6 +99,7 @@ ERROR_CODES: dict[str, str] = {
     BAD_CARDS: "those cards cannot be dealt in this game",
     STORE_UNAVAILABLE: "the ledger's store cannot be reached (or lost data): no money moves",
     NOT_AUTHORIZED: "this session's role may not do that",
+    OVER_LIMIT: "the deposit is above the server's limit for one deposit or for a wallet",
     BAD_NAME: "that display name is not allowed (control characters, or it passes for staff)",
     SPECTATORS_FULL: "the table has as many spectators as it takes; try again later",
     NOT_SUPPORTED: "this kind of table has no such control",

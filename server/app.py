@@ -462,6 +462,11 @@ async def serve(
         trio.open_nursery() as nursery,
     ):
         croupier = Croupier(config, store, witness)
+        if croupier.ledger.lost is not None:  # one line (croupier serve), no table runs
+            raise StoreError(
+                f"{croupier.ledger.why_not()}; restore it, or start on a new store "
+                "(croupier ledger check says what is there)"
+            )
         croupier._nursery, croupier._jackpots = nursery, jackpots
         if isinstance(jackpots, MemoryJackpotService):  # the embedded pools: on the books
             jackpots.bind(croupier.ledger)
@@ -505,8 +510,10 @@ async def open_server_store(
     the Croupier opens ``--data``'s SQLite) and the witness of the data directory.
 
     A server on a Redis (``--redis``, or ``--jackpot-redis`` for the pools only) refuses
-    (StoreError, one line) to run in dev mode without ``dev_redis``, and on a Redis without
-    AOF persistence without ``allow_volatile_redis``."""
+    (StoreError, one line) to run in dev mode without ``dev_redis``, on a Redis without AOF
+    persistence without ``allow_volatile_redis``, and on a Redis that holds no ledger unless
+    told to create one (``new_store``, implied by ``dev_redis``): a Redis that lost its data
+    must never pass for a new one, whatever the data directory's witness says."""
     if config.redis is None:
         yield None, None
         return
@@ -536,9 +543,16 @@ async def open_server_store(
             return
         seen = witness is not None and witness.seen(ledger_stream(public_url(config.redis)))
         previous = None if witness is None else witness.instance
+        create = not seen and (config.new_store or config.dev_redis)
         async with open_redis_store(
-            config.redis, create=not seen, previous=previous, replicas=config.redis_replicas
+            config.redis, create=create, previous=previous, replicas=config.redis_replicas
         ) as store:
+            if not store.epoch and not seen:  # never a flushed Redis for a new one
+                raise StoreError(
+                    f"the Redis at {public_url(config.redis)} holds no croupier ledger: if "
+                    "this deployment is new, start once with --new-store; if it held one, "
+                    "Redis lost its data (restore its AOF) and no server may run on it"
+                )
             if witness is not None:
                 witness.instance = store.instance
                 witness.write()
@@ -673,9 +687,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--starting-balance",
         type=dollars_option,
-        default=100_000,
+        default=None,
         metavar="AMOUNT",
         help="dollars a new guest account starts with, dev mode only (default $1,000)",
+    )
+    parser.add_argument(
+        "--max-deposit",
+        type=dollars_option,
+        default=ServerConfig.max_deposit,
+        metavar="AMOUNT",
+        help="the most one cashier deposit may pay in (default $1,000,000)",
+    )
+    parser.add_argument(
+        "--max-wallet",
+        type=dollars_option,
+        default=ServerConfig.max_wallet,
+        metavar="AMOUNT",
+        help="the most a deposit may bring a wallet to (default $10,000,000; winnings may "
+        "take it beyond)",
     )
     parser.add_argument(
         "--data",
@@ -738,6 +767,13 @@ def main(argv: list[str] | None = None) -> int:
         help="let a dev-mode server (no --secret) use --redis (tests only)",
     )
     parser.add_argument(
+        "--new-store",
+        action="store_true",
+        help="with --redis: an empty Redis becomes a new ledger store (the first start of a "
+        "deployment); without it a server refuses an empty Redis, which may be one that "
+        "lost its data",
+    )
+    parser.add_argument(
         "--tournament",
         action="append",
         type=Path,
@@ -766,6 +802,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--directory needs --redis (the deployment's ledger and directory)")
     if args.redis and args.jackpot_redis:
         parser.error("give --redis (every store) or --jackpot-redis (the pools only), not both")
+    if secret is not None and args.starting_balance is not None:
+        parser.error(
+            "--starting-balance is for dev mode only: with a secret accounts start at $0 and "
+            "the cashier pays in (croupier cashier deposit ACCOUNT AMOUNT)"
+        )
+    if args.new_store and not args.redis:
+        parser.error("--new-store is for --redis (a new --data directory is a new store)")
+    starting = 100_000 if args.starting_balance is None else args.starting_balance
+    if args.max_deposit > args.max_wallet:
+        parser.error("--max-deposit is above --max-wallet: no deposit could reach it")
+    if secret is None and starting > args.max_wallet:
+        parser.error("--starting-balance is above --max-wallet")
     try:
         tables = load_tables(args.tables)
         for t in tables:
@@ -797,7 +845,10 @@ def main(argv: list[str] | None = None) -> int:
         seat_offer_time=args.seat_offer_time,
         grace=args.grace,
         round_pause=args.round_pause,
-        starting_balance=args.starting_balance,
+        starting_balance=starting,
+        max_deposit=args.max_deposit,
+        max_wallet=args.max_wallet,
+        new_store=args.new_store,
         redis=args.redis or args.jackpot_redis,
         redis_ledger=args.redis is not None,
         data=args.data,

@@ -52,6 +52,10 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     secret: str | None = None  # None: dev mode (guest tokens, random per-process secret)
     starting_balance: int = 100_000  # cents a new (guest) account starts with
+    #: the most a cashier may pay into one wallet in one deposit, and the most a deposit may
+    #: bring a wallet to, in cents (winnings may take it beyond; nothing beyond 2^53 - 1)
+    max_deposit: int = 100_000_000  # $1,000,000
+    max_wallet: int = 1_000_000_000  # $10,000,000
     token_ttl: float = 7 * 24 * 3600.0
     tables: tuple[TableConfig, ...] = ()
     # pace
@@ -89,6 +93,9 @@ class ServerConfig:
     max_spectators: int = 200  # spectators per table (spectators_full beyond)
     allow_volatile_redis: bool = False  # --redis without AOF persistence (tests only)
     dev_redis: bool = False  # a dev-mode server on a Redis (tests only)
+    #: an empty Redis may become a new ledger store (--new-store); otherwise a server refuses
+    #: it (a flushed Redis must never pass for a new one; dev_redis implies it)
+    new_store: bool = False
     redis_replicas: int = 0  # --redis-wait N: a ledger commit counts once N replicas have it
     #: a deployment (--directory, server/directory.py): tables under leases of ``lease``
     #: seconds; ``advertise``: this process's client URL (default ws://HOST:PORT/ws)

@@ -45,6 +45,7 @@ from protocol.messages import (
 from server import names, operator
 from server.accounts import Accounts, BadToken
 from server.config import ServerConfig
+from server.money import dollars
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds, StoreUnavailable
 from server.tables.base import Detach, Expel, TableActor, TableCommand
@@ -295,6 +296,27 @@ class Router:
         if m.op != "balance" and not repeated:
             if not ledger.can_move:
                 refuse(conn, errors.STORE_UNAVAILABLE, ledger.why_not())
+                return
+            if m.op == "deposit" and (
+                m.amount > self.config.max_deposit
+                or ledger.balance(m.account) + m.amount > self.config.max_wallet
+            ):
+                conn.send(
+                    Error(
+                        code=errors.OVER_LIMIT,
+                        message=(
+                            f"a deposit may be at most {dollars(self.config.max_deposit)} and "
+                            f"may bring a wallet to at most {dollars(self.config.max_wallet)}"
+                        ),
+                        ref="cashier",
+                        amounts={
+                            "balance": ledger.balance(m.account),
+                            "amount": m.amount,
+                            "max_deposit": self.config.max_deposit,
+                            "max_wallet": self.config.max_wallet,
+                        },
+                    )
+                )
                 return
             try:
                 if m.op == "deposit":

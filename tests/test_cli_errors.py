@@ -188,7 +188,33 @@ def test_jackpot_with_an_unreachable_redis() -> None:
 def test_jackpot_show_says_where_it_looked() -> None:
     proc = croupier("jackpot", "show")
     assert proc.returncode == 0
-    assert "in-memory store" in proc.stdout and "--redis" in proc.stdout
+    assert "data directory" in proc.stdout and "--redis" in proc.stdout
+
+
+def test_a_starting_balance_with_a_secret_is_refused() -> None:
+    """Issue 22: production accounts start at $0; the option was ignored without a word."""
+    env = dict(fresh_env(), CROUPIER_SECRET="s" * 32)
+    proc = subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--origin"]
+        + ["https://casino.example", "--starting-balance", "500"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+    )
+    line = one_line_error(proc, status=2)
+    assert "--starting-balance is for dev mode only" in line and "cashier" in line
+
+
+def test_limits_that_contradict_each_other_are_refused() -> None:
+    line = one_line_error(
+        croupier("serve", "--port", "0", "--max-deposit", "100", "--max-wallet", "50"), status=2
+    )
+    assert "--max-deposit is above --max-wallet" in line
+    line = one_line_error(croupier("serve", "--port", "0", "--new-store"), status=2)
+    assert "--new-store is for --redis" in line
 
 
 def test_a_seat_the_table_does_not_have(server: tuple[str, int]) -> None:

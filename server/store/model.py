@@ -57,6 +57,17 @@ class InsufficientFunds(Exception):
         return {"balance": self.balance, "amount": self.amount}
 
 
+class OverLimit(InsufficientFunds):
+    """The movement would take an account beyond :data:`MAX_CENTS` (what every client reads
+    exactly); nothing changed. Refused where a shortfall is refused."""
+
+
+#: The most any account may hold, or any movement move, in cents: 2^53 - 1, the largest
+#: integer a browser reads exactly (its numbers are doubles); the wire and every store keep
+#: to it (the SQLite store by CHECK constraints).
+MAX_CENTS = 2**53 - 1
+
+
 def wallet(account: str) -> str:
     return f"wallet:{account}"
 

@@ -32,6 +32,7 @@ from server.store.journal import (
     record_text,
 )
 from server.store.model import (
+    MAX_CENTS,
     Batch,
     CheckReport,
     Loaded,
@@ -42,11 +43,8 @@ from server.store.model import (
     check_books,
 )
 
-#: The largest amount any account or movement may hold, in cents: 2^53 - 1, the largest
-#: integer every client reads exactly (a browser's numbers are doubles). SQLite's own limit,
-#: 2^63 - 1 (beyond it a sum is stored as REAL), is far above it; the CHECK constraints
-#: below hold every stored amount to it.
-MAX_CENTS = 2**53 - 1
+# MAX_CENTS (server/store/model.py): 2^53 - 1, far below SQLite's own limit, 2^63 - 1
+# (beyond it a sum is stored as REAL); the CHECK constraints below hold every amount to it.
 
 #: The tables that hold amounts, with the CHECK constraints that bound them (:data:`CHECKED`).
 MONEY_TABLES = {

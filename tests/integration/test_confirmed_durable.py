@@ -477,7 +477,7 @@ async def test_no_confirmed_fact_is_lost_to_a_kill_on_its_reply(store: str, tmp_
         redis = RedisServer(tmp_path / "redis")
         (tmp_path / "redis").mkdir()
         redis.start()
-        args += ["--redis", redis.url]
+        args += ["--redis", redis.url, "--new-store"]  # new here; never a flushed one
     try:
         async with zygote(tmp_path) as z:
             trials = Trials(z, args, Store(data, redis.url if redis else None))
