@@ -195,8 +195,10 @@ def test_a_starting_balance_with_a_secret_is_refused() -> None:
     """Issue 22: production accounts start at $0; the option was ignored without a word."""
     env = dict(fresh_env(), CROUPIER_SECRET="s" * 32)
     proc = subprocess.run(
-        [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--origin"]
-        + ["https://casino.example", "--starting-balance", "500"],
+        [
+            *(sys.executable, "-m", "server.cli", "serve", "--port", "0"),
+            *("--origin", "https://casino.example", "--starting-balance", "500"),
+        ],
         capture_output=True,
         text=True,
         timeout=60,
