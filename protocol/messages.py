@@ -658,6 +658,7 @@ ServerMessage = (
     | Balance
     | Error
     | Pong
+    | ServerStatus
     | Waiting
     | SeatOffer
     | RoundRecall
