@@ -149,6 +149,12 @@ class Session:
         if kind == "balance":
             self.refresh()
             return
+        if kind == "server_status":  # the money store went out or came back
+            if msg.get("ok"):
+                self.say("play resumed: the server's store is back", "green")
+            else:
+                self.say(f"play paused: {msg.get('status')}", "yellow")
+            return
         if msg.get("table") != self.tv.table:
             return
         if kind == "history":  # clients/terminal/history.py

@@ -34,6 +34,7 @@ const state = {
   offlineAt: null,    // when the connection dropped: clocks show the time left then
   retry: { attempt: 0, timer: null },
   pingSent: null,     // the heartbeat ping awaiting its pong
+  storeOut: false,    // the server's money store is out (server_status): replies wait for it
 };
 
 const $ = (id) => document.getElementById(id);
@@ -248,7 +249,9 @@ function reconnect() {
 function heartbeat() {
   const ws = state.ws;
   if (!ws || ws.readyState !== WebSocket.OPEN || !state.online) return;
-  if (state.pingSent !== null && Date.now() - state.pingSent > 2 * HEARTBEAT_MS) {
+  // while the store is out, every reply waits for it (commit, then speak): not a dead link
+  if (state.pingSent !== null && !state.storeOut &&
+      Date.now() - state.pingSent > 2 * HEARTBEAT_MS) {
     connectionLost(ws, 1006);
     ws.close();
     return;
@@ -281,6 +284,11 @@ function handle(msg) {
     case "balance": state.balance = msg.balance; return renderAccount();
     case "error": return onError(msg);
     case "pong": state.pingSent = null; return;
+    case "server_status":  // the money store went out or came back (protocol/README.md)
+      state.storeOut = !msg.ok;
+      if (!msg.ok) toast(`Play paused: ${msg.status}`);
+      else { state.pingSent = null; toast("Play resumed."); }
+      return;
     case "recall": return onRecall(msg);
     case "history": return onHistory(msg);  // history.js
     default:
