@@ -25,13 +25,13 @@ from an engine round.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
 
-from server.cards import FIRST, Card, card_str
+from server.cards import FIRST, Card
 from server.games.banked.base import Forced
 from server.par.engine import labels_of, options_for, round_class, unit_stake
 from server.par.model import Distribution, Sheet, from_distribution, merge
@@ -354,7 +354,3 @@ def aces_up_distribution(options: Mapping[str, Any], stake: int) -> tuple[Distri
         label = labels_of(rnd)[(1, "aces_up")]
         merge(dist, label, Fraction(rnd.nets[1]["aces_up"], stake), Fraction(weight, total))
     return dist, len(classes)
-
-
-def describe_hand(hand: Sequence[Card]) -> str:
-    return " ".join(card_str(c) for c in hand)

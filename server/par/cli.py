@@ -26,7 +26,7 @@ from server.errors import ScenarioError
 from server.games.banked.base import InvalidRound
 from server.games.registry import POKER
 from server.par import games
-from server.par.markdown import pct, render
+from server.par.markdown import index, pct, render
 from server.par.model import Sheet
 
 
@@ -155,18 +155,36 @@ def write_docs(directory: str, names: list[str], args: argparse.Namespace) -> No
         data["run"] = {
             "seconds": round(sheet.elapsed or 0, 1),
             "procs": sheet.procs,
+            "cpu_seconds": None if sheet.cpu is None else round(sheet.cpu, 1),
             "load_average": round(os.getloadavg()[0], 2),
         }
         (out / f"{game}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         (out / f"{game}.md").write_text(render(sheet), encoding="utf-8")
         print(f"{game}: {sheet.elapsed or 0:,.1f} s", file=sys.stderr)
+    write_index(out)
+
+
+def _load(path: Path) -> Sheet:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    sheet = Sheet.from_json(data)
+    sheet.extra["load_average"] = data.get("run", {}).get("load_average")
+    return sheet
+
+
+def write_index(directory: Path) -> None:
+    """DIR/sheets.md: every sheet in DIR, in lobby order (:func:`server.par.markdown.index`)."""
+    order = {g: i for i, g in enumerate(all_games())}
+    paths = sorted(directory.glob("*.json"), key=lambda p: order.get(p.stem, len(order)))
+    (directory / "sheets.md").write_text(index([_load(p) for p in paths]), encoding="utf-8")
 
 
 def render_docs(directory: str) -> None:
-    """DIR/GAME.md again from DIR/GAME.json (no sheet recomputed)."""
+    """DIR/GAME.md and DIR/sheets.md again from DIR/GAME.json (no sheet recomputed)."""
     for path in sorted(Path(directory).glob("*.json")):
-        sheet = Sheet.from_json(json.loads(path.read_text(encoding="utf-8")))
+        sheet = _load(path)
+        sheet.extra.pop("load_average", None)
         path.with_suffix(".md").write_text(render(sheet), encoding="utf-8")
+    write_index(Path(directory))
 
 
 def main(argv: list[str] | None = None) -> int:

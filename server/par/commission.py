@@ -13,6 +13,7 @@ simulations; the interval is the per-hand 95% interval of the mean.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Mapping
@@ -83,8 +84,17 @@ def sheet(
 ) -> Sheet:
     from server.games.poker.rules import defaults, rules_for
 
-    options = {**defaults(game), **(raw or {})}
-    rules_for(game, dict(raw or {}))  # validates (ScenarioError on a bad option)
+    rules = rules_for(game, dict(raw or {}))  # validates (ScenarioError on a bad option)
+
+    def plain(key: str, value: Any) -> Any:
+        """An option as JSON: a default the rules resolve (raise_cap) as resolved."""
+        try:
+            json.dumps(value)
+        except TypeError:
+            return getattr(rules, key, str(value))
+        return value
+
+    options = {k: plain(k, v) for k, v in {**defaults(game), **(raw or {})}.items()}
     runner = Poker(game, raw or {}, seats)
     res = simulate(runner, rounds, seed, procs)
     t = res.tally.wagers["commission"]
@@ -123,5 +133,6 @@ def sheet(
         ],
         elapsed=res.seconds,
         procs=res.procs,
+        cpu=res.cpu,
         extra={"commission": commission},
     )

@@ -67,7 +67,30 @@ def roulette(raw: Mapping[str, Any] | None) -> Sheet:
 
     options = options_for("roulette", raw)
     wheel = engine.WHEEL_ORDER[options["wheel_type"]]
-    wagers = list(engine.POSITIONS[options["wheel_type"]])
+    positions = engine.POSITIONS[options["wheel_type"]]
+    order = (
+        "straight",
+        "split",
+        "street",
+        "corner",
+        "first_five",
+        "six_line",
+        "column",
+        "dozen",
+        "red",
+        "black",
+        "odd",
+        "even",
+        "low",
+        "high",
+    )
+    pocket = {p: i for i, p in enumerate(engine.POCKETS)}
+
+    def place(w: str) -> tuple[int, list[int]]:
+        family = engine.family(w) or ""
+        return order.index(family), sorted(pocket[p] for p in positions[w])
+
+    wagers = sorted(positions, key=place)
     p = Fraction(1, len(wheel))
     outcomes = [({"number": n if n == "00" else int(n)}, p) for n in wheel]
     notes = [f"{len(wheel)} pockets, each 1/{len(wheel)}; every wager at {unit_stake(options)}c"]

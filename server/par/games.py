@@ -83,6 +83,7 @@ def _simulated(
         per_round=per_round,
         elapsed=res.seconds,
         procs=res.procs,
+        cpu=res.cpu,
     )
 
 

@@ -257,6 +257,8 @@ class Sheet:
     #: seconds the sheet took (Markdown only: the JSON stays reproducible)
     elapsed: float | None = None
     procs: int | None = None
+    #: processor seconds the simulation used (every process), Markdown only
+    cpu: float | None = None
     #: further top-level keys (p2p poker: ``commission``)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -337,5 +339,6 @@ class Sheet:
             notes=list(data.get("notes", [])),
             elapsed=run.get("seconds"),
             procs=run.get("procs"),
+            cpu=run.get("cpu_seconds"),
             extra={k: v for k, v in data.items() if k not in known},
         )

@@ -49,7 +49,7 @@ FIGURES: dict[str, tuple[Published, ...]] = {
     "roulette": (
         Published(
             "*",
-            1 - 1 / 37,
+            1 - 0.0270,
             f"{WOO}, Roulette: single zero, house edge 2.70%",
             True,
             "QLD s16(2): every wager loses on 0 (no la partage, no en prison), as "
@@ -58,14 +58,14 @@ FIGURES: dict[str, tuple[Published, ...]] = {
         ),
         Published(
             "first_five",
-            1 - 3 / 38,
+            1 - 0.0789,
             f"{WOO}, Roulette: the 0-00-1-2-3 bet, house edge 7.89%",
             True,
             "",
             _DZ,
         ),
         Published(
-            "*", 1 - 2 / 38, f"{WOO}, Roulette: double zero, house edge 5.26%", True, "", _DZ
+            "*", 1 - 0.0526, f"{WOO}, Roulette: double zero, house edge 5.26%", True, "", _DZ
         ),
     ),
     "sic-bo": (
@@ -170,39 +170,39 @@ FIGURES: dict[str, tuple[Published, ...]] = {
         Published("place_10", 1 - 0.06667, f"{WOO}, Craps: place 4/10 6.67%", True),
         Published(
             "buy_*",
-            1 - 0.04762,
-            f"{WOO}, Craps: buy, 5% commission paid up front, 4.76% of the money put up",
+            1 - 0.05,
+            f"{WOO}, Craps: buy, 5% commission paid up front: 4.76% of stake and commission, "
+            "5.00% of the stake",
             True,
-            "the same game; the sheet counts the 5% per unit of the stake (5.00%), the "
-            "published figure per unit of stake plus commission (5/105)",
+            "the sheet's basis is the stake alone (the published 4.76% is 5/105)",
         ),
         Published(
             "lay_4",
-            1 - 0.02439,
-            f"{WOO}, Craps: lay 4/10 2.44% of stake + commission",
+            1 - 0.025,
+            f"{WOO}, Craps: lay 4/10: 2.44% of stake and commission, 2.50% of the stake",
             True,
-            "per unit of the stake alone: 2.50%",
+            "the sheet's basis is the stake alone",
         ),
         Published(
             "lay_10",
-            1 - 0.02439,
-            f"{WOO}, Craps: lay 4/10 2.44%",
+            1 - 0.025,
+            f"{WOO}, Craps: lay 4/10: 2.44% of stake and commission, 2.50% of the stake",
             True,
-            "per unit of the stake alone: 2.50%",
+            "the sheet's basis is the stake alone",
         ),
         Published(
             "lay_[59]",
-            1 - 0.03226,
-            f"{WOO}, Craps: lay 5/9 3.23%",
+            1 - 0.03333,
+            f"{WOO}, Craps: lay 5/9: 3.23% of stake and commission, 3.33% of the stake",
             True,
-            "per unit of the stake alone: 3.33%",
+            "the sheet's basis is the stake alone",
         ),
         Published(
             "lay_[68]",
-            1 - 0.04,
-            f"{WOO}, Craps: lay 6/8 4.00%",
+            1 - 0.04167,
+            f"{WOO}, Craps: lay 6/8: 4.00% of stake and commission, 4.17% of the stake",
             True,
-            "per unit of the stake alone: 4.17%",
+            "the sheet's basis is the stake alone",
         ),
         Published("big[68]", 1 - 0.09091, f"{WOO}, Craps: big 6/8 9.09%", True),
         Published(

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import resource
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from server.par.engine import FastRandom
 from server.par.model import Tally
@@ -51,8 +50,11 @@ def _work(job: tuple[Runner, int, int]) -> Tally:
 @dataclass
 class Simulation:
     tally: Tally
+    #: wall time, and the processor time the workers used (a loaded machine stretches the
+    #: first, not the second)
     seconds: float
     procs: int
+    cpu: float = 0.0
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -67,6 +69,8 @@ def simulate(runner: Runner, rounds: int, seed: int, procs: int | None = None) -
     sizes = [rounds // chunks + (i < rounds % chunks) for i in range(chunks)]
     jobs = [(runner, n, chunk_seed(seed, i)) for i, n in enumerate(sizes) if n]
     t0 = time.perf_counter()
+    c0 = time.process_time()
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if procs == 1 or len(jobs) == 1:
         parts = [_work(j) for j in jobs]
     else:
@@ -75,12 +79,9 @@ def simulate(runner: Runner, rounds: int, seed: int, procs: int | None = None) -
         )
         with ctx.Pool(min(procs, len(jobs))) as pool:
             parts = pool.map(_work, jobs, chunksize=1)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - c0 + (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     total = Tally()
     for part in parts:
         total.add(part)
-    return Simulation(total, time.perf_counter() - t0, procs)
-
-
-def round_robin(items: Sequence[Any], n: int) -> list[Any]:
-    """``n`` items taken in turn from ``items`` (a layout's wagers spread over boxes)."""
-    return [items[i % len(items)] for i in range(n)]
+    return Simulation(total, time.perf_counter() - t0, procs, cpu)
