@@ -61,6 +61,7 @@ class Setup:
             tmp_path / "t.toml", [csp_table(TABLE, POOL, betting_seconds=0.3)]
         )
         self.redis: RedisServer | None = None
+        self.started: list[ServerProcess] = []  # killed at the end if a test failed midway
         if store == "redis":
             (tmp_path / "redis").mkdir()
             self.redis = RedisServer(tmp_path / "redis")
@@ -68,9 +69,11 @@ class Setup:
 
     def server(self) -> ServerProcess:
         url = self.redis.url if self.redis else None
-        return ServerProcess(
+        server = ServerProcess(
             self.tables, url, "--data", str(self.data), ledger_on_redis=url is not None
         )
+        self.started.append(server)
+        return server
 
     def where(self) -> list[str]:
         return ["--data", str(self.data)] + (["--redis", self.redis.url] if self.redis else [])
@@ -95,6 +98,10 @@ class Setup:
         return self.croupier("jackpot", "check"), self.croupier("ledger", "check", "--json")
 
     def close(self) -> None:
+        for server in self.started:
+            if server.proc.poll() is None:
+                server.proc.kill()
+                server.proc.wait(10)
         if self.redis is not None:
             self.redis.kill()
 

@@ -56,6 +56,17 @@ def one_line(done: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.fixture
+def servers() -> Iterator[list[ServerProcess]]:
+    """The server processes a test starts: any still running at its end is killed."""
+    started: list[ServerProcess] = []
+    yield started
+    for server in started:
+        if server.proc.poll() is None:
+            server.proc.kill()
+            server.proc.wait(10)
+
+
+@pytest.fixture
 def redis(tmp_path: Path) -> Iterator[RedisServer]:
     (tmp_path / "redis").mkdir()
     server = RedisServer(tmp_path / "redis")
@@ -88,9 +99,12 @@ async def play_a_little(url: str) -> None:
         await ann.buy_in("p", 5_000)
 
 
-async def test_a_replaced_sqlite_ledger_is_one_line_at_start(tmp_path: Path) -> None:
+async def test_a_replaced_sqlite_ledger_is_one_line_at_start(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
     data = tmp_path / "data"
-    server = await ServerProcess(tables(tmp_path), None, "--data", str(data)).started()
+    servers.append(ServerProcess(tables(tmp_path), None, "--data", str(data)))
+    server = await servers[-1].started()
     await play_a_little(server.url)
     server.stop()
     for f in data.glob("ledger.sqlite3*"):
@@ -140,12 +154,13 @@ async def test_a_flushed_redis_is_refused_whatever_the_data_directory(
 
 
 async def test_ledger_check_names_a_dead_servers_open_rounds(
-    tmp_path: Path, redis: RedisServer
+    tmp_path: Path, redis: RedisServer, servers: list[ServerProcess]
 ) -> None:
     data = tmp_path / "data"
-    server = await ServerProcess(
-        tables(tmp_path), redis.url, "--data", str(data), ledger_on_redis=True
-    ).started()
+    servers.append(
+        ServerProcess(tables(tmp_path), redis.url, "--data", str(data), ledger_on_redis=True)
+    )
+    server = await servers[-1].started()
     async with (
         Client.connect(server.url, name="bob") as bob,
         Client.connect(server.url, name="cy") as cy,
@@ -169,9 +184,10 @@ async def test_ledger_check_names_a_dead_servers_open_rounds(
     assert report["owners"] and not any(row["alive"] for row in report["owners"].values())
     assert any("server is not running" in p for p in report["problems"]), report
     # the next server voids the round: balanced again
-    server = await ServerProcess(
-        tables(tmp_path), redis.url, "--data", str(data), ledger_on_redis=True
-    ).started()
+    servers.append(
+        ServerProcess(tables(tmp_path), redis.url, "--data", str(data), ledger_on_redis=True)
+    )
+    server = await servers[-1].started()
     server.stop()
     done = croupier("ledger", "check", "--redis", redis.url, "--data", str(data), "--json")
     assert done.returncode == 0, done.stdout
