@@ -96,6 +96,9 @@ class ServerConfig:
     #: an empty Redis may become a new ledger store (--new-store); otherwise a server refuses
     #: it (a flushed Redis must never pass for a new one; dev_redis implies it)
     new_store: bool = False
+    #: the Ed25519 key that signs checkpoints of the store's chain (--signing-key-file, or
+    #: $CROUPIER_SIGNING_KEY; None: no checkpoints): server/store/checkpoints.py
+    signing_key_file: Path | None = None
     redis_replicas: int = 0  # --redis-wait N: a ledger commit counts once N replicas have it
     #: a deployment (--directory, server/directory.py): tables under leases of ``lease``
     #: seconds; ``advertise``: this process's client URL (default ws://HOST:PORT/ws)

@@ -57,8 +57,10 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
 import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from server.money import dollars
+from server.store import checkpoints
 from server.store.gate import CommitGate
 from server.store.journal import JournalEntry, JournalQuery, JournalRound
 from server.store.model import (
@@ -99,6 +101,8 @@ JOURNAL_DELAY = 0.5
 
 #: seconds between two writes of the witness file while commits go on
 WITNESS_EVERY = 0.2
+#: seconds between two signed checkpoints of the store's chain while it grows
+SIGN_EVERY = checkpoints.EVERY
 #: an async (shared) store is probed (an empty commit) after this many idle seconds
 PROBE_EVERY = 1.0
 
@@ -131,6 +135,13 @@ class Store(Protocol):
 
     def set_meta(self, key: str, value: str) -> None: ...
 
+    # the chain over what it appended (server/store/chain.py): its length and head, and the
+    # signed checkpoints of it (server/store/checkpoints.py)
+    chain_n: int
+    chain_head: str
+
+    def add_checkpoint(self, point: checkpoints.Checkpoint, n: int) -> None: ...
+
     def close(self) -> None: ...
 
     # the journal (server/store/journal.py): a commit also appends ``Batch.journal``
@@ -153,6 +164,11 @@ class AsyncStore(Protocol):
 
     def close(self) -> None: ...
 
+    chain_n: int
+    chain_head: str
+
+    async def add_checkpoint(self, point: checkpoints.Checkpoint, n: int) -> None: ...
+
     async def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
 
     #: indexes of the batches the last commit refused (a stale owner's: ledger.lua)
@@ -170,8 +186,14 @@ class Ledger:
         *,
         instance: str | None = None,
         witness: Witness | None = None,
+        signer: Ed25519PrivateKey | None = None,
     ) -> None:
         self.store = store
+        #: signs a checkpoint of the store's chain now and then (server/store/checkpoints.py)
+        self.signer = signer
+        self._signed_n = 0
+        self._signed_at = -math.inf
+        self._limiter: trio.CapacityLimiter | None = None  # one SQLite call at a time
         self.instance = instance or secrets.token_hex(4)
         self._async = inspect.iscoroutinefunction(store.commit)
         self.is_async = self._async  # the store is awaited on the trio thread (Redis)
@@ -443,7 +465,7 @@ class Ledger:
     # -- durability ---------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Commit the batches as they come (group commit), retrying through outages."""
-        limiter = trio.CapacityLimiter(1)
+        limiter = self._limiter = self._limiter or trio.CapacityLimiter(1)
         task_status.started()
         if self.lost is not None:
             return  # a store that lost data gets nothing more from this server
@@ -507,6 +529,8 @@ class Ledger:
             delay = 0.05
             if not self.available:
                 self._status(available=True)
+            if self.signer is not None and time.monotonic() - self._signed_at >= SIGN_EVERY:
+                await self.checkpoint()
 
     def _refused(self, batches: list[Batch]) -> set[str]:
         """The tables whose batches the store just refused (a stale token); counted."""
@@ -569,13 +593,40 @@ class Ledger:
         return len(self._pending) + sum(1 for b in self._open if b)
 
     async def drain(self, timeout: float = 10.0) -> bool:
-        """Wait until every movement so far is committed (shutdown)."""
+        """Wait until every movement so far is committed (shutdown), and sign the chain's
+        head as it stands."""
         with trio.move_on_after(timeout):
             while self.backlog and self.lost is None:
                 self._dirty()
                 await trio.sleep(0.01)
         self._witness(self.version, now=True)
+        if self.signer is not None and self.lost is None:
+            with trio.move_on_after(timeout):
+                await self.checkpoint()
         return not self.backlog
+
+    async def checkpoint(self) -> None:
+        """Sign the store's chain head, if it grew since the last checkpoint, and keep the
+        checkpoint in the store (``server/store/checkpoints.py``); an outage skips it."""
+        store, signer = self.store, self.signer
+        n = store.chain_n
+        if signer is None or n <= self._signed_n:
+            return
+        point = checkpoints.make(signer, store.id, self.epoch, n, store.chain_head)
+        try:
+            if self._async:
+                await store.add_checkpoint(point, n)  # type: ignore[misc]  # an AsyncStore here
+            else:
+                self._limiter = self._limiter or trio.CapacityLimiter(1)
+                await trio.to_thread.run_sync(
+                    store.add_checkpoint,
+                    point,
+                    n,
+                    limiter=self._limiter,
+                )
+        except StoreUnavailable:
+            return
+        self._signed_n, self._signed_at = n, time.monotonic()
 
     # -- crash recovery -----------------------------------------------------------------------
     def recover(

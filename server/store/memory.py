@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 
+from server.store.checkpoints import Checkpoint
 from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
 from server.store.model import (
     Batch,
@@ -30,6 +31,7 @@ class MemoryStore:
         self.down = False  # tests: the store cannot be reached
         self.journal: dict[str, list[JournalEntry]] = {}  # round -> records, append-only
         self.jackpot: list[dict[str, object]] = []  # the embedded pools' commits, in order
+        self.checkpoints: list[tuple[int, Checkpoint]] = []
 
     def load(self) -> Loaded:
         open_rounds = {
@@ -96,6 +98,13 @@ class MemoryStore:
             )
             for _at, ref, table in picked
         ]
+
+    #: no chain (a unit-test double): checkpoints are kept as they come
+    chain_n = 0
+    chain_head = ""
+
+    def add_checkpoint(self, point: Checkpoint, n: int) -> None:
+        self.checkpoints.append((n, point))
 
     def jackpot_records(self) -> list[dict[str, object]]:
         return list(self.jackpot)

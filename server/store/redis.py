@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
@@ -48,6 +48,10 @@ from coredis.tokens import PureToken
 from server import redis_client
 from server.redis_client import RedisClient
 from server.redis_client import public_url as public_url  # re-exported (callers import it here)
+from server.store.chain import SHA1, Entry, hasher
+from server.store.chain import verify as verify_entries
+from server.store.checkpoints import Checkpoint
+from server.store.checkpoints import verify as verify_checkpoints
 from server.store.journal import (
     JournalEntry,
     JournalQuery,
@@ -80,6 +84,8 @@ NAMES = (
     "notes",
     "fence",  # table -> fencing token (server/directory.py)
     "wfence",  # account -> wallet token (server/directory.py)
+    "chain",  # the chain over what the script appends (server/store/chain.py)
+    "jgame",  # round -> its game (the journal's index)
 )
 ALIVE_SECONDS = 5.0
 #: a live server refreshes its liveness entry this often
@@ -184,6 +190,9 @@ class RedisStore:
         self._loaded: Loaded | None = None
         #: the batches (indexes) the last commit refused: a stale owner's (ledger.lua)
         self.refused: list[int] = []
+        #: the chain's length and head as the last call of the script left them
+        self.chain_n = 0
+        self.chain_head = ""
 
     @property
     def id(self) -> str:
@@ -226,6 +235,7 @@ class RedisStore:
         c = self.client
         meta = await self._call(c.hgetall(key("meta")))
         self.epoch, self.version = meta.get("epoch", ""), int(meta.get("version", 0))
+        self.chain_n, self.chain_head = int(meta.get("chain_n", 0)), meta.get("chain_head", "")
         balances = {a: int(v) for a, v in (await self._call(c.hgetall(key("balances")))).items()}
         opened = await self._call(c.hgetall(key("open")))
         open_rounds: dict[str, tuple[str, str, list[Transfer]]] = {}
@@ -289,32 +299,93 @@ class RedisStore:
                 "an older snapshot, or replaced?)"
             )
         self.version = int(reply[1])
-        self.refused = [int(i) for i in reply[2:]]
+        self.refused = [int(i) for i in reply[2:-2]]
+        self.chain_n, self.chain_head = int(reply[-2]), str(reply[-1])
         no = set(self.refused)  # a refused batch's records are not written either
         await self._journal([e for i, b in enumerate(batches) if i not in no for e in b.journal])
         return self.version
 
     # -- the journal ----------------------------------------------------------------------------
     async def _journal(self, entries: list[JournalEntry]) -> None:
-        """Append the rounds' records after their batch's money committed: one hash per
-        round, a field per sequence number (HSETNX: a batch sent again writes nothing new),
-        and sorted sets by table and by player for recall. A crash between the two leaves a
-        settled round without some of its records; its money is exact either way."""
+        """Append the rounds' records after their batch's money committed, in one call of
+        the script (``journal``): one hash per round, a field per sequence number (HSETNX:
+        a batch sent again writes nothing new), sorted sets by table and by player for
+        recall, and the chain's entry for the records written. A crash between the two calls
+        leaves a settled round without some of its records; its money is exact either way."""
         if not entries:
             return
+        args = ["journal"]
+        for e in entries:
+            body = record_text(e.to_json() | {"table": e.table})
+            start = None
+            if e.kind == "start":
+                start = [e.table, str(e.body.get("game", "")), e.at, players_of(e.body)]
+            args.append(json.dumps([e.round, e.seq, body, start]))
+        reply = await self._call(self._script(KEYS, args))
+        self.chain_n, self.chain_head = int(reply[0]), str(reply[1])
 
-        async def write() -> None:
-            async with self.client.pipeline(transaction=True) as pipe:  # runs at the exit
-                for e in entries:
-                    body = record_text(e.to_json() | {"table": e.table})
-                    pipe.hsetnx(key(f"journal:{e.round}"), str(e.seq), body)
-                    if e.kind == "start":
-                        pipe.zadd(key(f"jtable:{e.table}"), {e.round: e.at})
-                        pipe.hset(key("jgame"), {e.round: str(e.body.get("game", ""))})
-                        for account in players_of(e.body):
-                            pipe.zadd(key(f"jplayer:{account}"), {e.round: e.at})
+    async def adopt(self) -> None:
+        """A store made before the chain: its first entry lists every row it holds (done
+        once, by the first server that starts on it: the script checks)."""
+        c = self.client
 
-        await self._call(write())
+        async def read() -> tuple[Any, ...]:
+            if await c.hget(key("meta"), "chain_n") is not None:
+                return ()
+            rows = [await c.hgetall(key(n)) for n in ("transfers", "notes", "rounds", "owners")]
+            journals = []
+            async for name in c.scan_iter(match=key("journal:*")):
+                journals.append((str(name), await c.hgetall(name)))
+            return (*rows, journals)
+
+        found = await self._call(read())
+        if not found:
+            return
+        current = _current(*found)
+        rows = [[s, k, d] for s, keyed in current.items() for k, d in sorted(keyed.items())]
+        if rows:
+            reply = await self._call(self._script(KEYS, ["adopt", json.dumps(rows)]))
+            self.chain_n, self.chain_head = int(reply[0]), str(reply[1])
+
+    async def add_checkpoint(self, point: Checkpoint, n: int) -> None:
+        """Keep a signed checkpoint of the chain (append-only list)."""
+        text = json.dumps([n, point.text, point.signature])
+        await self._call(self.client.rpush(key("checkpoints"), [text]))
+
+    async def verify_chain(self, verify_key: Any = None) -> list[str]:
+        """The chain against what the store holds, and the signed checkpoints (as
+        ``SqliteStore.verify_chain``; the hash is SHA-1, Redis's Lua has no other)."""
+        c = self.client
+
+        async def read() -> tuple[list[Any], ...]:
+            entries = await c.lrange(key("chain"), 0, -1)
+            points = await c.lrange(key("checkpoints"), 0, -1)
+            transfers = await c.hgetall(key("transfers"))
+            notes = await c.hgetall(key("notes"))
+            rounds = await c.hgetall(key("rounds"))
+            owners = await c.hgetall(key("owners"))
+            journals = []
+            async for name in c.scan_iter(match=key("journal:*")):
+                journals.append((str(name), await c.hgetall(name)))
+            return entries, points, [transfers, notes, rounds, owners], journals
+
+        entries, points, (transfers, notes, rounds, owners), journals = await self._call(read())
+        current = _current(transfers, notes, rounds, owners, journals)
+        chain = []
+        for text in entries:
+            n, prev, h, rows = json.loads(text)
+            chain.append(Entry(int(n), str(prev), str(h), [tuple(r) for r in rows]))
+        report = verify_entries(SHA1, chain, current)
+        kept = [json.loads(p) for p in points]
+        problems = list(report.problems)
+        problems += verify_checkpoints(
+            verify_key,
+            [Checkpoint(str(t), str(sig)) for _n, t, sig in kept],
+            {e.n: e.hash for e in chain},
+            report.length,
+            self.epoch,
+        )
+        return problems
 
     async def journal_rounds(self, query: JournalQuery) -> list[JournalRound]:
         """The rounds ``query`` asks for, oldest first (as the SQLite store answers)."""
@@ -482,9 +553,43 @@ class RedisStore:
         return None
 
 
+def _current(
+    transfers: Mapping[Any, Any],
+    notes: Mapping[Any, Any],
+    rounds: Mapping[Any, Any],
+    owners: Mapping[Any, Any],
+    journals: list[tuple[str, Mapping[Any, Any]]],
+) -> dict[str, dict[str, str]]:
+    """What the store holds now, as its chain lists it: stream -> key -> SHA-1 digest."""
+    digest = hasher(SHA1)
+    current: dict[str, dict[str, str]] = {
+        "transfer": {str(k): digest(str(v).encode()) for k, v in transfers.items()},
+        "note": {str(k): digest(str(v).encode()) for k, v in notes.items()},
+        "journal": {},
+        "round": {},
+    }
+    prefix = len(key("journal:"))
+    for name, fields in journals:
+        for seq, text in fields.items():
+            current["journal"][f"{name[prefix:]}|{seq}"] = digest(str(text).encode())
+    for ref, state in rounds.items():
+        table, owner = json.loads(owners.get(ref) or '["", ""]')
+        opened = f"open|{ref}|{table}|{owner}"
+        current["round"][opened] = digest(opened.encode())
+        if state != "open":
+            closed = f"close|{ref}|{state}"
+            current["round"][closed] = digest(closed.encode())
+    return current
+
+
 @asynccontextmanager
 async def open_redis_store(
-    url: str, *, create: bool = True, previous: str | None = None, replicas: int = 0
+    url: str,
+    *,
+    create: bool = True,
+    previous: str | None = None,
+    replicas: int = 0,
+    adopt: bool = False,
 ) -> AsyncIterator[RedisStore]:
     """Connect and read the ledger (:meth:`RedisStore.fetch`). ``create``: give an empty
     store a new epoch first (not when the witness says this server saw data there: then it
@@ -498,4 +603,6 @@ async def open_redis_store(
         if previous is not None and store.epoch:
             await store._call(client.hdel(key("alive"), [previous]))
         await store.fetch()
+        if store.epoch and adopt:
+            await store.adopt()
         yield store

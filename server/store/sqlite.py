@@ -24,6 +24,10 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from server.store.chain import SHA256, Entry, entry_hash, genesis, hasher, row_text
+from server.store.chain import verify as verify_entries
+from server.store.checkpoints import Checkpoint
+from server.store.checkpoints import verify as verify_checkpoints
 from server.store.journal import (
     JournalEntry,
     JournalQuery,
@@ -103,11 +107,29 @@ CREATE TABLE IF NOT EXISTS jackpot_audit (
     pool TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
     PRIMARY KEY (pool, version)
 );
-CREATE TRIGGER IF NOT EXISTS jackpot_audit_no_update BEFORE UPDATE ON jackpot_audit
-BEGIN SELECT RAISE(ABORT, 'the jackpot audit trail is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS jackpot_audit_no_delete BEFORE DELETE ON jackpot_audit
-BEGIN SELECT RAISE(ABORT, 'the jackpot audit trail is append-only'); END;
+-- the chain over everything appended (server/store/chain.py), one entry per commit, and
+-- the signed checkpoints of its head (server/store/checkpoints.py)
+CREATE TABLE IF NOT EXISTS chain (
+    n INTEGER PRIMARY KEY, prev TEXT NOT NULL, hash TEXT NOT NULL, at REAL NOT NULL,
+    rows TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+    n INTEGER NOT NULL, body TEXT NOT NULL, signature TEXT NOT NULL
+);
+""" + "".join(
+    f"""CREATE TRIGGER IF NOT EXISTS {t}_no_{op.lower()} BEFORE {op} ON {t}
+BEGIN SELECT RAISE(ABORT, 'the {t} table is append-only'); END;
 """
+    for t in ("transfers", "notes", "jackpot_audit", "chain", "checkpoints")
+    for op in ("UPDATE", "DELETE")
+)
+
+#: The append-only guards a check expects (a dropped one is a problem: ``check``).
+GUARDS = frozenset(
+    f"{t}_no_{op}"
+    for t in ("journal", "transfers", "notes", "jackpot_audit", "chain", "checkpoints")
+    for op in ("update", "delete")
+)
 
 
 LEDGER_FILE = "ledger.sqlite3"
@@ -155,6 +177,96 @@ class SqliteStore:
                 self.db.execute("COMMIT")
         self.epoch = self._meta("epoch") or ""
         self.version = int(self._meta("version") or 0)
+        self._written: list[tuple[str, str, str]] = []  # rows of the open transaction
+        self.chain_n, self.chain_head = 0, genesis(SHA256)
+        last = self.db.execute("SELECT n, hash FROM chain ORDER BY n DESC LIMIT 1").fetchone()
+        if last is not None:
+            self.chain_n, self.chain_head = int(last[0]), str(last[1])
+        elif not readonly:
+            self._adopt()
+
+    def _adopt(self) -> None:
+        """A store made before the chain: its first entry lists every row it holds."""
+        written = self._rows()
+        if not written:
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            link = self._link(written, time.time())
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        if link is not None:
+            self.chain_n, self.chain_head = link
+
+    def _rows(self) -> list[tuple[str, str, str]]:
+        """Every appended row as the chain lists it: ``(stream, key, canonical text)``; a
+        round as its events (the key is the text)."""
+        db = self.db
+        out: list[tuple[str, str, str]] = []
+        for row in db.execute("SELECT * FROM transfers ORDER BY rowid"):
+            out.append(("transfer", str(row[0]), row_text(row)))
+        for row in db.execute("SELECT * FROM notes ORDER BY rowid"):
+            out.append(("note", str(row[0]), row_text(row)))
+        for row in db.execute("SELECT * FROM journal ORDER BY rowid"):
+            out.append(("journal", f"{row[0]}|{row[1]}", row_text(row)))
+        for row in db.execute("SELECT * FROM jackpot_audit ORDER BY rowid"):
+            out.append(("jackpot", f"{row[0]}|{row[1]}", row_text(row)))
+        for ref, table, owner, state in db.execute(
+            "SELECT ref, table_id, owner, state FROM rounds ORDER BY rowid"
+        ):
+            key = f"open|{ref}|{table}|{owner}"
+            out.append(("round", key, key))
+            if state != "open":
+                key = f"close|{ref}|{state}"
+                out.append(("round", key, key))
+        return out
+
+    def verify_chain(self, key: Any = None) -> list[str]:
+        """The chain, the append-only guards and the signed checkpoints (``key``: the verify
+        key, an Ed25519 public key; None: only the heads are compared): the problems, the
+        first broken link first (``server/store/chain.py``)."""
+        db = self.db
+        digest = hasher(SHA256)
+        current: dict[str, dict[str, str]] = {
+            s: {} for s in ("transfer", "note", "journal", "jackpot", "round")
+        }
+        for stream, row_key, text in self._rows():
+            current[stream][row_key] = digest(text.encode())
+        entries = [
+            Entry(int(n), str(prev), str(h), [tuple(r) for r in json.loads(rows)], float(at))
+            for n, prev, h, at, rows in db.execute(
+                "SELECT n, prev, hash, at, rows FROM chain ORDER BY n"
+            )
+        ]
+        report = verify_entries(SHA256, entries, current)
+        problems = list(report.problems)
+        present = {
+            str(name)
+            for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        }
+        for guard in sorted(GUARDS - present):
+            problems.append(f"the append-only guard {guard} was dropped")
+        points = [
+            Checkpoint(str(body), str(sig))
+            for body, sig in db.execute("SELECT body, signature FROM checkpoints ORDER BY rowid")
+        ]
+        hashes = {e.n: e.hash for e in entries}
+        problems += verify_checkpoints(key, points, hashes, report.length, self.epoch)
+        return problems
+
+    def add_checkpoint(self, point: Checkpoint, n: int) -> None:
+        """Keep a signed checkpoint (its own small transaction; append-only)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute(
+                "INSERT INTO checkpoints VALUES (?, ?, ?)", (n, point.text, point.signature)
+            )
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def _add_checks(self) -> None:
         """Rebuild a table of an older data directory made before the CHECK constraints of
@@ -218,31 +330,54 @@ class SqliteStore:
                         f"ledger epoch/version {epoch}/{version}, expected "
                         f"{self.epoch}/{self.version}: the store changed under this server"
                     )
+                self._written = []
                 for batch in batches:
                     self._apply(batch, now)
-                self.version += len(batches)
-                db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(self.version),))
+                link = self._link(self._written, now)
+                version = self.version + len(batches)
+                db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(version),))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as exc:  # disk full, I/O error, locked
             raise StoreUnavailable(f"ledger store: {exc}") from exc
+        self.version = version
+        if link is not None:
+            self.chain_n, self.chain_head = link
         return self.version
+
+    def _link(self, written: list[tuple[str, str, str]], now: float) -> tuple[int, str] | None:
+        """The chain's entry for what this transaction wrote (``(stream, key, text)``), in
+        the transaction; the new length and head (None: nothing appended)."""
+        if not written:
+            return None
+        digest = hasher(SHA256)
+        rows = [(stream, key, digest(text.encode())) for stream, key, text in written]
+        n = self.chain_n + 1
+        head = entry_hash(SHA256, self.chain_head, rows)
+        self.db.execute(
+            "INSERT INTO chain VALUES (?, ?, ?, ?, ?)",
+            (n, self.chain_head, head, now, row_text(rows)),
+        )
+        return n, head
 
     def _apply(self, batch: Batch, now: float) -> None:
         db = self.db
+        written = self._written
         for r in batch.opened:
-            db.execute(
+            cur = db.execute(
                 "INSERT OR IGNORE INTO rounds VALUES (?, ?, ?, 'open', ?, NULL)",
                 (r.ref, r.table, r.owner, now),
             )
-        for t in batch.transfers:
-            cur = db.execute(
-                "INSERT OR IGNORE INTO transfers VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (t.id, t.source, t.target, t.amount, t.kind, t.round, now),
-            )
             if cur.rowcount:
+                key = f"open|{r.ref}|{r.table}|{r.owner}"
+                written.append(("round", key, key))
+        for t in batch.transfers:
+            row = (t.id, t.source, t.target, t.amount, t.kind, t.round, now)
+            cur = db.execute("INSERT OR IGNORE INTO transfers VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+            if cur.rowcount:
+                written.append(("transfer", t.id, row_text(row)))
                 for account, delta in ((t.source, -t.amount), (t.target, t.amount)):
                     db.execute(
                         "INSERT INTO balances VALUES (?, ?) ON CONFLICT(account) "
@@ -250,20 +385,22 @@ class SqliteStore:
                         (account, delta),
                     )
         for c in batch.closed:
-            db.execute(
+            cur = db.execute(
                 "UPDATE rounds SET state = ?, closed = ? WHERE ref = ? AND state = 'open'",
                 (c.state, now, c.ref),
             )
+            if cur.rowcount:
+                key = f"close|{c.ref}|{c.state}"
+                written.append(("round", key, key))
         for note in batch.notes:
             if "meta" in note:  # a fact the server keeps across restarts
                 db.execute(
                     "INSERT OR REPLACE INTO meta VALUES (?, ?)",
                     (str(note["meta"]), str(note.get("value", "1"))),
                 )
-            db.execute(
-                "INSERT OR IGNORE INTO notes VALUES (?, ?, ?)",
-                (str(note.get("id", note.get("meta"))), now, json.dumps(note, default=str)),
-            )
+            kept = (str(note.get("id", note.get("meta"))), now, json.dumps(note, default=str))
+            if db.execute("INSERT OR IGNORE INTO notes VALUES (?, ?, ?)", kept).rowcount:
+                written.append(("note", kept[0], row_text(kept)))
 
         for record in batch.jackpot:
             self._apply_pool(record)
@@ -271,9 +408,10 @@ class SqliteStore:
             return
         # one statement for every row (the loop runs in SQLite, not here); a row already
         # there is left as it is (a retried batch is grouped the same way: see journal_rows)
-        db.executemany(
-            "INSERT OR IGNORE INTO journal VALUES (?, ?, ?, ?, ?, ?)", journal_rows(batch.journal)
-        )
+        rows = journal_rows(batch.journal)
+        cur = db.executemany("INSERT OR IGNORE INTO journal VALUES (?, ?, ?, ?, ?, ?)", rows)
+        if cur.rowcount == len(rows):  # a batch is written whole or (a retry) not at all
+            written += [("journal", f"{r[0]}|{r[1]}", row_text(r)) for r in rows]
         for e in batch.journal:
             if e.kind == "start":  # the round's index rows (kept as they are if there)
                 db.execute(
@@ -306,10 +444,9 @@ class SqliteStore:
                 (pool, ref, award, json.dumps(body)),
             )
         if record.get("audit") is not None:
-            db.execute(
-                "INSERT OR IGNORE INTO jackpot_audit VALUES (?, ?, ?)",
-                (pool, int(record["audit"]["ver"]), json.dumps(record["audit"])),
-            )
+            row = (pool, int(record["audit"]["ver"]), json.dumps(record["audit"]))
+            if db.execute("INSERT OR IGNORE INTO jackpot_audit VALUES (?, ?, ?)", row).rowcount:
+                self._written.append(("jackpot", f"{pool}|{row[1]}", row_text(row)))
 
     def jackpot_records(self) -> list[dict[str, Any]]:
         """The embedded pools as kept (``PoolRecord`` form): each pool's totals, then its
