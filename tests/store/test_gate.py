@@ -7,6 +7,7 @@ store with its real committer (group commit), so "durable" is the committer's wo
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,3 +146,25 @@ def test_no_account_goes_beyond_what_a_client_reads_exactly() -> None:
     assert ledger.balance("ann") == MAX_CENTS - 10  # nothing moved
     ledger.deposit("ann", 10)
     assert ledger.balance("ann") == MAX_CENTS
+
+
+def test_the_sqlite_store_holds_every_amount_to_an_exact_integer(tmp_path: Path) -> None:
+    """Beyond 2^53 - 1 (what a browser reads exactly) or as a REAL, a row is refused by the
+    store itself (CHECK constraints), whatever wrote it."""
+    import sqlite3
+
+    from server.store.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path / "d")
+    store.close()
+    db = sqlite3.connect(tmp_path / "d" / "ledger.sqlite3")
+    for bad in (MAX_CENTS + 1, 1.5):
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute("INSERT INTO balances VALUES ('wallet:x', ?)", (bad,))
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute(
+                "INSERT INTO transfers VALUES ('t', 'cashier', 'wallet:x', ?, 'k', NULL, 0)",
+                (bad,),
+            )
+    db.execute("INSERT INTO balances VALUES ('wallet:x', ?)", (MAX_CENTS,))
+    db.close()
