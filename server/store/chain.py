@@ -34,7 +34,6 @@ checkpoint signs the head with Ed25519.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,8 +61,15 @@ def genesis(algorithm: str) -> str:
 
 
 def row_text(values: Sequence[Any]) -> str:
-    """The canonical text of a stored row (SQLite): JSON of its columns, in column order."""
-    return json.dumps(list(values), separators=(",", ":"), ensure_ascii=False)
+    """The canonical text of a stored row (SQLite): its columns in order, each a netstring
+    tagged with its kind: ``s`` a text (as it is), ``v`` anything else (its ``repr``: an int,
+    a float read back exactly, ``None``). Unambiguous, and about half the cost of JSON on a
+    journal row, whose body is JSON already (the chain is on the commit's path)."""
+    return "".join(
+        f"s{len(v)}:{v}" if type(v) is str else f"v{len(r)}:{r}"
+        for v in values
+        for r in (None if type(v) is str else repr(v),)
+    )
 
 
 def entry_hash(algorithm: str, prev: str, rows: Iterable[Row]) -> str:

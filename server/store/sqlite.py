@@ -358,7 +358,7 @@ class SqliteStore:
         head = entry_hash(SHA256, self.chain_head, rows)
         self.db.execute(
             "INSERT INTO chain VALUES (?, ?, ?, ?, ?)",
-            (n, self.chain_head, head, now, row_text(rows)),
+            (n, self.chain_head, head, now, json.dumps(rows)),
         )
         return n, head
 
