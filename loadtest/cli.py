@@ -31,6 +31,7 @@ from loadtest.runner import LoadTestError, RunSpec, lobby, run
 from loadtest.server_proc import GAME_OPTIONS, LocalServer, fetch_health, tables_toml
 from loadtest.stats import Stats
 from server.cli import OneLineParser
+from server.credentials import CredentialError, add_redis, redis_url
 from server.tournaments.conditions import ConditionsError
 from server.tournaments.conditions import load as load_conditions
 
@@ -67,13 +68,12 @@ def parser() -> argparse.ArgumentParser:
         help="human: 1-3 s of thought per action; max: none (default)",
     )
     p.add_argument("--procs", type=int, default=1, help="worker processes for the bots")
-    p.add_argument(
-        "--redis",
-        metavar="URL",
-        default=None,
-        help="a deployment of several servers (croupier serve --directory): read its table "
+    add_redis(
+        p,
+        "a deployment of several servers (croupier serve --directory): read its table "
         "directory from this Redis, send each table's bots to the process that serves it, "
         "and check its ledger afterwards (without it, a deployment's lobby at --url is used)",
+        on_request=True,
     )
     p.add_argument(
         "--chaos", action="store_true", help="random disconnects/reconnects and slow readers"
@@ -150,7 +150,12 @@ def is_local(url: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    options = parser()
+    args = options.parse_args(argv)
+    try:  # never a password in argv (server/credentials.py)
+        args.redis = redis_url(args, "croupier loadtest", on_request=True)
+    except CredentialError as exc:
+        options.error(str(exc))
     console = Console(stderr=True)
     if args.tables < 1 or not 2 <= args.seats <= 10 or args.duration <= 0 or args.procs < 1:
         console.print(

@@ -51,6 +51,7 @@ from server.config import (
     load_tables,
 )
 from server.connections import Keepalive, Socket, run_connection
+from server.credentials import CredentialError, add_redis, redis_url
 from server.errors import ScenarioError
 from server.games.poker import rules_for
 from server.games.registry import TableKind, table_kind
@@ -713,20 +714,19 @@ def main(argv: list[str] | None = None) -> int:
         help="data directory of the ledger (SQLite; default ./var, env CROUPIER_DATA): "
         "wallets, stakes, rounds and the dev secret survive a restart or a crash",
     )
-    parser.add_argument(
-        "--redis",
-        metavar="URL",
-        default=None,
-        help="keep every store (ledger, accounts, jackpot pools) in Redis "
+    add_redis(
+        parser,
+        "keep every store (ledger, accounts, jackpot pools) in Redis "
         "(redis://[USER:PASSWORD@]HOST:PORT, rediss:// for TLS, redis+cluster://: "
         "docs/redis.md), shared by every server on it; --data then holds only the "
         "witness file; default: SQLite in --data, jackpot pools in memory",
+        on_request=True,
     )
-    parser.add_argument(
-        "--jackpot-redis",
-        metavar="URL",
-        default=None,
-        help="keep only the jackpot pools in Redis (linked servers), the ledger in --data",
+    add_redis(
+        parser,
+        "keep only the jackpot pools in Redis (linked servers), the ledger in --data",
+        flag="--jackpot-redis",
+        on_request=True,
     )
     parser.add_argument(
         "--redis-wait",
@@ -790,6 +790,13 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds in a minute of the tournaments' clock: levels and breaks (default 60)",
     )
     args = parser.parse_args(argv)
+    try:  # never a password in argv (server/credentials.py)
+        args.redis = redis_url(args, "croupier serve", on_request=True)
+        args.jackpot_redis = redis_url(
+            args, "croupier serve", flag="--jackpot-redis", on_request=True
+        )
+    except CredentialError as exc:
+        parser.error(str(exc))
     secret = os.environ.get("CROUPIER_SECRET") or None
     if args.secret_file is not None:
         try:

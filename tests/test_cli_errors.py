@@ -31,16 +31,26 @@ def fresh_env() -> dict[str, str]:
     return dict(ENV, CROUPIER_DATA=tempfile.mkdtemp(prefix="croupier-cli-"))
 
 
-def croupier(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def croupier(
+    *args: str, timeout: float = 60, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "server.cli", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
-        env=fresh_env(),
+        env={**fresh_env(), **(env or {})},
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
     )
+
+
+def secret_file(text: str) -> str:
+    """A file holding ``text`` (a token, a Redis URL): how a secret stays out of argv."""
+    fd, path = tempfile.mkstemp(prefix="croupier-secret-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text + "\n")
+    return path
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str], status: int | None = None) -> str:
@@ -173,10 +183,28 @@ def test_scenario_runs_a_vector_file_and_lists_the_games() -> None:
 def test_jackpot_with_a_wrong_redis_password(redis_with_password) -> None:  # type: ignore[no-untyped-def]
     host, port = redis_with_password.host, redis_with_password.port
     for url in (f"redis://{host}:{port}", f"redis://:wrong@{host}:{port}"):
-        line = one_line_error(croupier("jackpot", "--redis", url, "show"), status=3)
+        line = one_line_error(
+            croupier("jackpot", "--redis-file", secret_file(url), "show"), status=3
+        )
         assert "refused the user or password" in line and "wrong" not in line
-    ok = croupier("jackpot", "--redis", f"redis://:sekrit@{host}:{port}", "show")
+    ok = croupier("jackpot", "show", env={"CROUPIER_REDIS": f"redis://:sekrit@{host}:{port}"})
     assert ok.returncode == 0 and "no jackpot pools in the Redis at" in ok.stdout
+    assert ok.stderr == ""
+
+
+def test_a_password_or_token_on_the_command_line_is_warned_about_never_echoed(
+    redis_with_password,  # type: ignore[no-untyped-def]
+) -> None:
+    """Issue 23: ps shows argv to every user: the old forms still work, with one line."""
+    url = f"redis://:sekrit@{redis_with_password.host}:{redis_with_password.port}"
+    ok = croupier("jackpot", "--redis", url, "show")
+    assert ok.returncode == 0 and "no jackpot pools in the Redis at" in ok.stdout
+    (warning,) = ok.stderr.splitlines()
+    assert "--redis-file PATH or env CROUPIER_REDIS" in warning and "sekrit" not in warning
+    both = croupier("ledger", "check", "--redis", url, "--redis-file", secret_file(url))
+    assert "give --redis or --redis-file, not both" in one_line_error(both, status=2)
+    unset = croupier("serve", "--port", "0", "--redis", "--dev-redis")
+    assert "env CROUPIER_REDIS, which is not set" in one_line_error(unset, status=2)
 
 
 def test_jackpot_with_an_unreachable_redis() -> None:
@@ -227,5 +255,11 @@ def test_a_seat_the_table_does_not_have(server: tuple[str, int]) -> None:
 
 def test_a_bad_token(server: tuple[str, int]) -> None:
     url, _ = server
-    line = one_line_error(croupier("play", "--url", url, "--token", "garbage"))
+    line = one_line_error(croupier("play", "--url", url, "--token-file", secret_file("garbage")))
     assert "the server refused" in line and "token" in line
+    empty = croupier("play", "--url", url, "--token-file", secret_file(""))
+    assert "holds no session token" in one_line_error(empty, status=2)
+    argv = croupier("play", "--url", url, "--token", "garbage")  # the old form: warned
+    warning, line = argv.stderr.splitlines()
+    assert "--token put a session token on the command line" in warning
+    assert "garbage" not in warning and "the server refused" in line

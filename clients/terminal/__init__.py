@@ -17,6 +17,7 @@ from rich.console import Console
 from clients.terminal.app import DEFAULT_URL, PlayError, run
 from clients.terminal.commands import HELP, USAGE
 from server.cli import OneLineParser, debug, dollars_option
+from server.credentials import CredentialError, add_token, session_token
 
 __all__ = ["main"]
 
@@ -29,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         epilog=HELP,
     )
     parser.add_argument("--url", default=DEFAULT_URL, help=f"server URL (default {DEFAULT_URL})")
-    parser.add_argument("--token", help="session token (from a previous session's welcome)")
+    add_token(parser, "a session token (a previous session's, or the operator's)", env=None)
     parser.add_argument("--name", help="display name for a guest session (dev servers)")
     parser.add_argument("--table", help="table id (or its number in the lobby list)")
     parser.add_argument("--seat", type=int, help="seat number (default: lowest free)")
@@ -53,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=10, help="--bot: rounds to play (10)")
     parser.add_argument("--seed", type=int, help="--bot: seed for its choices")
     args = parser.parse_args(argv)
+    try:
+        args.token = session_token(args, "croupier play", env=None)
+    except CredentialError as exc:
+        parser.error(str(exc))
     console = Console(highlight=False)
     try:
         return trio.run(run, args, console)

@@ -184,7 +184,9 @@ async def session(
         f"wallet {money(client.balance)}" + ("  [dim]dev mode[/dim]" if welcome.get("dev") else "")
     )
     if not args.token and not args.bot:
-        console.print(f"session token (for --token): {client.token}", style="dim")
+        console.print(
+            f"session token (keep it in a file for --token-file): {client.token}", style="dim"
+        )
     if args.tournament:  # register and play it (clients/terminal/tournaments.py)
         register = f"register {args.tournament}"
         status = await tournament_line(client, args, console, lines, editor, register)

@@ -8,8 +8,9 @@
     croupier jackpot [--redis URL] reset POOL --id ID [--meter AMOUNT] [--reserve AMOUNT]
 
 AMOUNT is in dollars with at most two decimals (``10000``, ``73456.20``, ``$73,456.20``).
-``--redis`` defaults to ``$CROUPIER_REDIS``: the pools of ``croupier serve --redis URL`` (or
-``--jackpot-redis URL``). Without it the command reads the pools a server without Redis keeps
+``--redis`` defaults to ``$CROUPIER_REDIS`` (or give ``--redis-file PATH``: a password on the
+command line shows in ``ps``): the pools of ``croupier serve --redis`` (or
+``--jackpot-redis``). Without it the command reads the pools a server without Redis keeps
 in its data directory (``--data DIR``, default ``./var``, in the ledger's SQLite file);
 ``seed`` and ``reset`` write there only while no server runs on it.
 
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sqlite3
 import sys
 from collections.abc import AsyncIterator
@@ -41,6 +41,7 @@ import trio
 from coredis.exceptions import ConnectionError as RedisConnectionError
 
 from server.cli import OneLineParser, debug, dollars_option, leaves
+from server.credentials import CredentialError, add_redis, redis_url
 from server.jackpots.memory import MemoryJackpotService, PoolRecord
 from server.jackpots.model import JackpotError, JackpotUnavailable, PoolConfig, Snapshot
 from server.jackpots.reconcile import embedded_pools, linked_tables, reconcile
@@ -130,11 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__,
     )
-    parser.add_argument(
-        "--redis",
-        default=os.environ.get("CROUPIER_REDIS"),
-        help="redis://[:PASSWORD@]HOST:PORT, the one the server uses (default "
-        "$CROUPIER_REDIS; none: an empty in-memory store of this command's own)",
+    add_redis(
+        parser,
+        "redis://[:PASSWORD@]HOST:PORT, the one the server uses (none: the pools of --data)",
     )
     parser.add_argument(
         "--data",
@@ -323,7 +322,12 @@ async def show_or_check(service: JackpotService, args: argparse.Namespace, out: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.redis = redis_url(args, "croupier jackpot")
+    except CredentialError as exc:
+        parser.error(str(exc))
     if args.redis is not None:
         try:
             options(args.redis)

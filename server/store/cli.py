@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -34,6 +33,7 @@ from pathlib import Path
 import trio
 
 from server.cli import OneLineParser, leaves
+from server.credentials import CredentialError, add_redis, redis_url
 from server.jackpots.reconcile import check_pools, embedded_pools
 from server.jackpots.service import JackpotService
 from server.money import dollars
@@ -112,12 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument(
         "--data", type=Path, default=default_data_dir(), help="data directory (default ./var)"
     )
-    check.add_argument(
-        "--redis",
-        metavar="URL",
-        default=os.environ.get("CROUPIER_REDIS"),
-        help="the Redis of croupier serve --redis URL (env CROUPIER_REDIS); --data is "
-        "then where the server keeps its witness file",
+    add_redis(
+        check,
+        "the Redis of croupier serve --redis; --data is then where the server keeps its "
+        "witness file",
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.add_argument(
@@ -130,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         "expires); default 1.5",
     )
     args = parser.parse_args(argv)
+    try:  # never a password in argv (server/credentials.py)
+        args.redis = redis_url(args, "croupier ledger")
+    except CredentialError as exc:
+        check.error(str(exc))
     if args.redis:
         from server.store.redis import public_url
 

@@ -12,7 +12,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,7 +36,7 @@ from tests.integration.helpers import (
     write_tables,
 )
 from tests.shared import REPO
-from tests.test_cli_errors import croupier, one_line_error
+from tests.test_cli_errors import croupier, one_line_error, secret_file
 
 pytestmark = pytest.mark.slow
 
@@ -152,11 +155,12 @@ async def test_the_documented_acl_runs_a_server_and_a_round(tmp_path: Path, kind
         for node in nodes:  # nothing croupier sent was refused, even where it retries
             refused = redis_cli(node.port, "ACL", "LOG")
             assert refused.strip() == "", refused
-        ledger = croupier("ledger", "check", "--redis", url, "--data", str(data), "--json")
+        env = {"CROUPIER_REDIS": url}  # the documented form: no password in argv
+        ledger = croupier("ledger", "check", "--data", str(data), "--json", env=env)
         assert ledger.returncode == 0, ledger.stdout + ledger.stderr + printed
         report = json.loads(ledger.stdout)
         assert report["balanced"] and report["rounds_settled"] >= 2 and report["open_rounds"] == 0
-        jackpot = croupier("jackpot", "--redis", url, "--data", str(data), "check")
+        jackpot = croupier("jackpot", "--data", str(data), "check", env=env)
         assert jackpot.returncode == 0, jackpot.stdout + jackpot.stderr
         assert f"acl-{kind}: ok" in jackpot.stdout
 
@@ -167,7 +171,54 @@ async def test_the_documented_acl_runs_a_server_and_a_round(tmp_path: Path, kind
 
 
 def serve(url: str, data: Path) -> subprocess.CompletedProcess[str]:
-    return croupier("serve", "--port", "0", "--redis", url, "--dev-redis", "--data", str(data))
+    path = secret_file(url)  # as the docs say: never a password in argv
+    return croupier(
+        "serve", "--port", "0", "--redis-file", path, "--dev-redis", "--data", str(data)
+    )
+
+
+@pytest.mark.parametrize("form", ["env", "file"])
+async def test_the_documented_serve_command_line_shows_no_password(
+    tmp_path: Path, form: str
+) -> None:
+    """Issue 23: ``croupier serve`` started as the docs say (the URL in env
+    ``CROUPIER_REDIS`` with ``--redis``, or in ``--redis-file PATH``): ``ps`` shows no password
+    (``/proc/PID/cmdline``), and the server runs on that Redis."""
+    with deployment(tmp_path, "one") as (nodes, url):
+        set_acl(nodes, ["reset", "on", f">{PASSWORD}", "~*", "&*", "+@all"])  # a password only
+        unset = ("CROUPIER_SECRET", "CROUPIER_REDIS")
+        env = {k: v for k, v in os.environ.items() if k not in unset}
+        args = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--dev-redis"]
+        args += ["--data", str(tmp_path / "data")]
+        if form == "env":
+            args.append("--redis")
+            env["CROUPIER_REDIS"] = url
+        else:
+            args += ["--redis-file", secret_file(url)]
+        proc = subprocess.Popen(
+            args, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            assert proc.stdout is not None
+            with trio.fail_after(30):
+                line = ""
+                while "ledger:" not in line:
+                    line = await trio.to_thread.run_sync(proc.stdout.readline)
+                    assert line, proc.stderr.read() if proc.stderr else ""
+            cmdline = Path(f"/proc/{proc.pid}/cmdline").read_bytes().decode()
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        assert f"in Redis redis://{USER}:***@127.0.0.1:{nodes[0].port}" in line
+        for secret in (PASSWORD, quote(PASSWORD, safe=""), url):
+            assert secret not in cmdline
+        assert proc.stderr is not None
+        printed = proc.stderr.read()
+        assert "command line" not in printed and PASSWORD not in printed  # no warning either
 
 
 def test_refusals_stop_serve_in_one_line(tmp_path: Path) -> None:
