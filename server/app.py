@@ -50,7 +50,7 @@ from server.config import (
     TableConfig,
     load_tables,
 )
-from server.connections import Keepalive, Socket, run_connection
+from server.connections import Keepalive, run_connection
 from server.credentials import CredentialError, add_redis, redis_url
 from server.errors import ScenarioError
 from server.games.poker import rules_for
@@ -546,7 +546,11 @@ async def open_server_store(
         previous = None if witness is None else witness.instance
         create = not seen and (config.new_store or config.dev_redis)
         async with open_redis_store(
-            config.redis, create=create, previous=previous, replicas=config.redis_replicas
+            config.redis,
+            create=create,
+            previous=previous,
+            replicas=config.redis_replicas,
+            adopt=True,  # a store made before the chain gets its first entry
         ) as store:
             if not store.epoch and not seen:  # never a flushed Redis for a new one
                 raise StoreError(

@@ -42,54 +42,27 @@ When the connection ends, every table it was at gets a
 from __future__ import annotations
 
 import math
-import os
 import socket
-import struct
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgpack
 import trio
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode as WsCloseCode
-from websockets.frames import Frame, Opcode, apply_mask
-from websockets.protocol import State
-from websockets.trio.server import ServerConnection
 
 from protocol import errors
 from protocol.codec import ProtocolError, decode_client, encode
 from protocol.errors import CloseCode
 from protocol.messages import Error
 from server.config import ServerConfig
+from server.net.websocket import PING, REST, Socket
 from server.store.gate import Held
 from server.tables.connection import Connection
 
-#: Put on a connection's outbound queue by the keepalive sweep: the writer sends a ping.
-PING = object()
-#: Queued by the fast path after a partial write: the writer sends the rest.
-REST = object()
-
-_DATA = (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)
-#: the opcodes the reader's fast path takes itself: continuation, text, binary, ping, pong
-_FAST = frozenset({0, 1, 2, 9, 10})
 #: A connection the server writes to is pinged after this many ping intervals of silence
 #: (its TCP stack watches the next hop meanwhile: TCP_USER_TIMEOUT); behind a proxy that
 #: hop is the proxy, so the ping still finds a client that died beyond it, later.
 WATCHED_LONGER = 3
-#: bytes asked of a socket per read (trio's default)
-RECEIVE_SIZE = 65536
-_HEAD16 = struct.Struct("!BBH").pack
-_HEAD64 = struct.Struct("!BBQ").pack
-
-
-def _header(length: int) -> bytes:
-    """The header of a server's final, unmasked binary frame of ``length`` bytes (what
-    websockets' ``Frame.serialize`` writes, without building a frame per message)."""
-    if length < 126:
-        return bytes((0x82, length))
-    if length < 65536:
-        return _HEAD16(0x82, 126, length)
-    return _HEAD64(0x82, 127, length)
 
 
 class RateLimit:
@@ -175,267 +148,6 @@ class Reader:
             self.conn.drop(CloseCode.POLICY, "too many bad messages")
 
 
-class Socket(ServerConnection):
-    """websockets' server connection, reading without a task of ours: each complete message
-    goes to :attr:`reader` from the connection's reader task (messages that arrive before
-    the handler attaches a reader wait in a list); when the stream ends, :attr:`on_close`
-    runs. Every incoming frame (on the fast path, every read) stamps :attr:`seen` for the
-    keepalive sweep. The reader task runs :meth:`_read` (websockets' protocol, and the fast
-    path :meth:`_frames` once open); writes take the fast path :meth:`write_now` when they
-    can."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.reader: Callable[[bytes | str], None] | None = None
-        self.on_close: Callable[[], None] | None = None
-        self.early: list[bytes | str] = []
-        self.fragments: list[tuple[bool, bytes]] = []  # a fragmented message: (text, data)
-        self.fast_path = False  # the reader takes the open connection's frames itself
-        self.opened = self.seen = trio.current_time()
-        self.pinged = -math.inf  # when the sweep last queued a ping
-        self.sent = 0  # data frames written (the sweep compares it between passes)
-        stream = self.stream  # a TCP stream has a descriptor for the fast path
-        self.fileno = stream.socket.fileno if isinstance(stream, trio.SocketStream) else None
-        self.swept = 0  # ``sent`` at the sweep's last look
-
-    def process_event(self, event: Any) -> None:
-        if self.request is None or not isinstance(event, Frame):
-            super().process_event(event)  # the handshake request
-            return
-        self.seen = trio.current_time()
-        if event.opcode not in _DATA:
-            super().process_event(event)  # a pong acknowledges its ping
-            return
-        self._data(event.opcode is Opcode.TEXT, event.fin, bytes(event.data))
-
-    def _data(self, text: bool, fin: bool, data: bytes) -> None:
-        """A data frame: a whole message goes to the reader (fragments wait for the last;
-        browsers do not fragment, and the message's size is bounded as it comes)."""
-        if not fin or self.fragments:
-            self.fragments.append((text, data))
-            if not fin:
-                return
-            text, whole = self.fragments[0][0], b"".join(d for _, d in self.fragments)
-            self.fragments.clear()
-        else:
-            whole = data
-        message: bytes | str = whole.decode("utf-8", "replace") if text else whole
-        if self.reader is None:
-            self.early.append(message)
-        else:
-            self.reader(message)
-
-    def attach(self, reader: Callable[[bytes | str], None], on_close: Callable[[], None]) -> None:
-        """Start handing messages to ``reader`` (first those that came early)."""
-        self.reader, self.on_close = reader, on_close
-        early, self.early = self.early, []
-        for message in early:
-            reader(message)
-        if self.stream_closed.is_set():
-            on_close()
-
-    def write_now(self, message: Any) -> Any:
-        """The fast path (:attr:`Connection.direct`): encode ``message`` and write its frame
-        to the socket without blocking; None when done. Anything else is queued by the caller
-        for the writer: the message itself when the connection is not open or websockets is
-        writing (a pong, a close), :data:`REST` after a partial write (the unwritten bytes
-        are back at the head of websockets' buffer, written first by whoever sends next)."""
-        protocol = self.protocol
-        if (
-            message is PING
-            or self.fileno is None
-            or protocol.state is not State.OPEN
-            or self.send_lock.locked()
-        ):
-            return message
-        # the descriptor, looked up each time: a closed socket's number may be reused
-        fd = self.fileno()
-        if fd < 0:
-            return message
-        payload = encode(message)
-        if protocol.writes or protocol.expect_continuation_frame:  # not ours to frame alone
-            protocol.send_binary(payload)
-            data = b"".join(protocol.data_to_send())
-        else:  # one unmasked binary frame (RFC 6455 5.2; no extension is negotiated)
-            n = len(payload)
-            data = (bytes((0x82, n)) if n < 126 else _header(n)) + payload
-        try:
-            sent = os.write(fd, data)
-        except BlockingIOError:
-            sent = 0
-        except OSError:  # a broken connection: its reader task sees it end and drops it
-            return None
-        self.sent += 1
-        if sent < len(data):
-            protocol.writes.insert(0, data[sent:])
-            return REST
-        return None
-
-    async def send_data(self) -> None:
-        """websockets calls this after every frame it reads (to write an automatic answer);
-        with nothing to write, skip taking the send lock (two trips through the scheduler
-        per incoming frame)."""
-        if self.protocol.writes:
-            await super().send_data()
-
-    async def recv_events(self) -> None:
-        try:
-            if self.fileno is None:  # not TCP (a test's stream): websockets' own reader
-                await super().recv_events()
-            else:
-                await self._read()
-        finally:
-            if self.on_close is not None:
-                self.on_close()
-
-    async def _read(self) -> None:
-        """Drive websockets' sans-I/O protocol from the socket, as websockets' own reader
-        does, with a fast path for the open connection (see the class docstring)."""
-        protocol = self.protocol
-        tried = False
-        held = bytearray()  # fast path: the start of a frame not whole yet
-        try:
-            while True:
-                if not self.fast_path and self.recv_flow_control is not None:
-                    await self.recv_flow_control.wait()
-                try:
-                    data = await self._receive()
-                except trio.ClosedResourceError:
-                    break
-                except Exception as exc:  # a reset connection, say
-                    self.set_connection_exc(exc)
-                    break
-                if not data:
-                    if held:  # the end in the middle of a frame: websockets says so
-                        protocol.receive_data(bytes(held))
-                    break
-                if not tried and protocol.state is State.OPEN:
-                    # the handshake is done (a client sends no frame before the answer to
-                    # its request): websockets' parser waits for a frame, nothing held
-                    tried = True
-                    self.fast_path = not protocol.reader.buffer
-                if self.fast_path:
-                    chunk: bytes | bytearray = data
-                    if held:
-                        held += data
-                        chunk = held
-                    done, pong, self.fast_path = self._frames(chunk)
-                    if pong:  # a pong, or the close of a connection the fast path failed
-                        try:
-                            await self.send_data()
-                        except Exception as exc:  # as below: the connection is broken
-                            self.set_connection_exc(exc)
-                            break
-                    if self.fast_path:
-                        held = bytearray(chunk[done:])
-                        continue
-                    self._expect_close()
-                    data, held = bytes(chunk[done:]), bytearray()  # websockets' from here on
-                    if not data:
-                        continue
-                protocol.receive_data(data)
-                events = protocol.events_received()
-                try:
-                    await self.send_data()
-                except Exception as exc:
-                    self.set_connection_exc(exc)
-                    break
-                self._expect_close()
-                for event in events:
-                    self.process_event(event)
-            protocol.receive_eof()
-            events = protocol.events_received()
-            await self.send_data()
-            for event in events:
-                self.process_event(event)
-        except Exception as exc:  # a bug: the connection ends, the server goes on
-            self.logger.error("unexpected internal error", exc_info=True)
-            self.set_connection_exc(exc)
-        finally:
-            await self.close_stream()
-
-    def _expect_close(self) -> None:
-        """Once the protocol expects the TCP connection to close, it gets ``close_timeout``."""
-        if self.close_deadline is None and self.protocol.close_expected():
-            if self.close_timeout is not None:
-                self.close_deadline = trio.current_time() + self.close_timeout
-
-    async def _receive(self) -> bytes:
-        """The next bytes from the socket (b"" at its end): one wait for readiness and one
-        read, instead of trio's read-first-then-wait (a failed read per message)."""
-        assert self.fileno is not None  # a TCP stream
-        while True:
-            fd = self.fileno()
-            if fd < 0:
-                raise trio.ClosedResourceError("the socket is closed")
-            await trio.lowlevel.wait_readable(fd)
-            fd = self.fileno()  # closed meanwhile? (its number may be reused)
-            if fd < 0:
-                raise trio.ClosedResourceError("the socket is closed")
-            try:
-                return os.read(fd, RECEIVE_SIZE)
-            except BlockingIOError:
-                continue
-
-    def _frames(self, data: bytes | bytearray) -> tuple[int, bool, bool]:
-        """The fast path: the whole, well-formed frames at the start of ``data`` that an open
-        connection expects (masked data frames, pings, pongs: RFC 6455 5.2) are taken here.
-        Returns how many bytes were taken, whether a pong is to be sent, and whether the
-        fast path goes on; it stops for good at anything else (a close, a bad or oversized
-        frame, the connection no longer open), which websockets' parser takes from there:
-        it sees exactly the bytes it would have seen from that frame on."""
-        protocol = self.protocol
-        if protocol.state is not State.OPEN:
-            return 0, False, False
-        limit = protocol.max_message_size
-        at, end, pong = 0, len(data), False
-        self.seen = trio.current_time()  # bytes from the peer: heard from (once per read)
-        while end - at >= 2:
-            head, size = data[at], data[at + 1]
-            opcode, fin = head & 0x0F, head & 0x80
-            if head & 0x70 or not size & 0x80 or opcode not in _FAST:  # RSV, unmasked, close
-                return at, pong, False
-            size &= 0x7F
-            start = at + 2
-            if size == 126:
-                if end - start < 2:
-                    break
-                size, start = int.from_bytes(data[start : start + 2], "big"), start + 2
-            elif size == 127:
-                if end - start < 8:
-                    break
-                size, start = int.from_bytes(data[start : start + 8], "big"), start + 8
-            if opcode >= 8:
-                if not fin or size > 125:  # a control frame is whole and short
-                    return at, pong, False
-            elif limit is not None:
-                taken = sum(len(d) for _, d in self.fragments)
-                if size > limit - taken:
-                    if not taken:  # websockets refuses it alone (1009)
-                        return at, pong, False
-                    protocol.fail(WsCloseCode.MESSAGE_TOO_BIG, "the message is too big")
-                    return end, True, False  # what follows is discarded
-            if end - start < 4 + size:
-                break
-            mask, start = data[start : start + 4], start + 4
-            payload = bytes(apply_mask(data[start : start + size], mask))
-            at = start + size
-            if opcode == 9:  # a ping: answer it
-                protocol.send_pong(payload)
-                pong = True
-            elif opcode == 10:  # a pong: acknowledges the keepalive's ping
-                super().process_event(Frame(Opcode.PONG, payload))
-            elif (opcode == 0) != bool(self.fragments):  # a fragment out of place
-                self.fragments.clear()
-                protocol.fail(WsCloseCode.PROTOCOL_ERROR, "unexpected frame in a message")
-                return end, True, False
-            else:
-                self._data(opcode == 1, bool(fin), payload)
-                if protocol.state is not State.OPEN:  # the reader closed the connection
-                    return at, pong, False
-        return at, pong, True
-
-
 async def run_connection(
     ws: Socket,
     conn: Connection,
@@ -472,8 +184,7 @@ async def run_connection(
                         if message is PING:
                             await ws.ping()
                         elif message is REST:
-                            async with ws.send_context():
-                                pass  # websockets writes its buffer: the rest of a write
+                            await ws.write_rest()
                         else:
                             await ws.send(encode(message))
                             ws.sent += 1

@@ -1,8 +1,10 @@
-"""The reader's fast path (server/connections.py ``Socket._frames``): raw frames over TCP.
+"""The reader's fast path (``server/net/websocket.py`` with ``server/net/frames.py``): raw
+frames over TCP, with the fast paths on and switched off.
 
 Once the handshake is done the server parses the open connection's frames itself (masked
 data frames, pings, pongs) and hands anything else to websockets' parser from that frame
-on. These tests write the bytes by hand: many frames in one write, a frame split byte by
+on; switched off (a websockets release it was not written for, or
+``CROUPIER_WS_FAST_PATH=0``) websockets reads every frame, and everything ends the same. These tests write the bytes by hand: many frames in one write, a frame split byte by
 byte, fragments, a ping, and every way out (a close, an unmasked frame, a stray
 continuation, an oversized message, whole or in fragments) must end as websockets would.
 """
@@ -14,6 +16,7 @@ import struct
 from typing import Any
 
 import msgpack
+import pytest
 import trio
 from websockets.client import ClientProtocol
 from websockets.frames import Close, CloseCode, Frame, Opcode
@@ -21,6 +24,7 @@ from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from clients.client import PROTOCOL_VERSION
+from server.net import websocket
 from tests.server.helpers import fast_config, running_server, table
 
 MAX = 4096  # the server's max_frame in these tests
@@ -97,18 +101,26 @@ class Raw:
                 return Close.parse(f.data).code
 
 
+@pytest.fixture(autouse=True, params=["fast path", "websockets only"])
+def fast_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Every test both ways: the server's fast paths on, and switched off."""
+    on = request.param == "fast path"
+    monkeypatch.setattr(websocket, "FAST_PATH", on)
+    return on
+
+
 def _config():  # type: ignore[no-untyped-def]
     return fast_config(table("holdem-act"), max_frame=MAX)
 
 
-async def test_many_frames_in_one_write_and_one_frame_in_pieces() -> None:
+async def test_many_frames_in_one_write_and_one_frame_in_pieces(fast_path: bool) -> None:
     async with running_server(_config()) as server:
         raw = await Raw.connect(server.url)
         pings = [message({"type": "ping", "nonce": n}) for n in range(1, 4)]
         await raw.stream.send_all(frame(2, HELLO) + b"".join(frame(2, p) for p in pings))
         assert (await raw.next_message())["type"] == "welcome"
         (ws,) = server.croupier.keepalive.live.values()
-        assert ws.fast_path  # the server reads this connection's frames itself
+        assert ws.fast_path is fast_path  # the server reads this connection's frames itself
         for n in range(1, 4):
             assert await raw.next_message() == {"type": "pong", "nonce": n}
         long = message({"type": "ping", "nonce": 7, "pad": "x" * 300})  # a 16-bit length
