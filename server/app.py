@@ -59,7 +59,9 @@ from server.jackpots.memory import MemoryJackpotService
 from server.jackpots.model import JackpotError, JackpotUnavailable
 from server.jackpots.reconcile import POOL_OF
 from server.jackpots.service import open_jackpot_service
+from server.net.websocket import Socket
 from server.router import Router
+from server.store import checkpoints
 from server.store.ledger import AsyncStore, Ledger, Store, pool_voids
 from server.store.memory import MemoryStore
 from server.store.model import StoreError
@@ -120,7 +122,8 @@ class Croupier:
             self.store = SqliteStore(config.data)
             witness = witness or Witness(config.data)
         instance = None if store is None else store.instance  # a shared store names us
-        self.ledger = Ledger(self.store, witness=witness, instance=instance)
+        signer = checkpoints.signing_key(config.signing_key_file)  # or $CROUPIER_SIGNING_KEY
+        self.ledger = Ledger(self.store, witness=witness, instance=instance, signer=signer)
         #: a deployment's table directory (``--directory``, server/directory.py): tables are
         #: opened as their leases are won (:meth:`adopt`), not here
         self.directory: Directory | None = None
@@ -771,6 +774,14 @@ def main(argv: list[str] | None = None) -> int:
         help="let a dev-mode server (no --secret) use --redis (tests only)",
     )
     parser.add_argument(
+        "--signing-key-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the Ed25519 key that signs checkpoints of the records' hash chain (or env "
+        "CROUPIER_SIGNING_KEY; croupier ledger keygen makes one): keep it off the store",
+    )
+    parser.add_argument(
         "--new-store",
         action="store_true",
         help="with --redis: an empty Redis becomes a new ledger store (the first start of a "
@@ -821,6 +832,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.new_store and not args.redis:
         parser.error("--new-store is for --redis (a new --data directory is a new store)")
     starting = 100_000 if args.starting_balance is None else args.starting_balance
+    try:
+        checkpoints.signing_key(args.signing_key_file)
+    except checkpoints.BadKey as exc:
+        parser.error(str(exc))
     if args.max_deposit > args.max_wallet:
         parser.error("--max-deposit is above --max-wallet: no deposit could reach it")
     if secret is None and starting > args.max_wallet:
@@ -860,6 +875,7 @@ def main(argv: list[str] | None = None) -> int:
         max_deposit=args.max_deposit,
         max_wallet=args.max_wallet,
         new_store=args.new_store,
+        signing_key_file=args.signing_key_file,
         redis=args.redis or args.jackpot_redis,
         redis_ledger=args.redis is not None,
         data=args.data,

@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -37,6 +39,7 @@ from server.credentials import CredentialError, add_redis, redis_url
 from server.jackpots.reconcile import check_pools, embedded_pools
 from server.jackpots.service import JackpotService
 from server.money import dollars
+from server.store import checkpoints
 from server.store.model import CheckReport, StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
 from server.store.witness import Witness, ledger_stream
@@ -74,11 +77,23 @@ async def _pools(report: CheckReport, service: JackpotService, books: Books) -> 
         report.problems += problems
 
 
-def _check_sqlite(directory: Path) -> tuple[CheckReport | None, str | None]:
+def _chain(report: CheckReport, problems: list[str]) -> None:
+    """The records' chain and checkpoints (``server/store/chain.py``): broken links fail."""
+    if problems:
+        report.balanced = False
+        report.problems += problems
+
+
+def _check_sqlite(directory: Path, key: Any) -> tuple[CheckReport | None, str | None]:
     store = SqliteStore(directory, lock=False, readonly=True)
     try:
         lost = _witness(directory, store.id, store.epoch, store.version)
         report = store.check(owners_alive=_owned(directory))
+        try:
+            _chain(report, store.verify_chain(key))
+        except sqlite3.OperationalError:  # a data directory older than the chain
+            unchained = "the records are not chained yet: start a server on them once"
+            _chain(report, [unchained])
         try:
             records = store.jackpot_records()
         except sqlite3.OperationalError:  # a data directory older than the embedded pools
@@ -90,7 +105,7 @@ def _check_sqlite(directory: Path) -> tuple[CheckReport | None, str | None]:
 
 
 async def _check_redis(
-    url: str, directory: Path, settle: float
+    url: str, directory: Path, settle: float, key: Any
 ) -> tuple[CheckReport | None, str | None]:
     from server.jackpots.redis_store import open_redis_service
     from server.store.redis import open_redis_store
@@ -100,9 +115,29 @@ async def _check_redis(
         if not store.epoch:  # nothing there: a ledger lost, or none ever
             return None, lost
         report = await store.check(settle)
+        _chain(report, await store.verify_chain(key))
         async with open_redis_service(url) as pools:
             await _pools(report, pools, await store.books())
         return report, lost
+
+
+def _keygen(out: Path) -> int:
+    """A new Ed25519 key pair: the private key to ``out`` (mode 600), the public key printed
+    (give it to ``croupier ledger check`` as ``--verify-key-file`` or CROUPIER_VERIFY_KEY)."""
+    if out.exists():
+        print(f"croupier ledger: {out} exists: choose another --out", file=sys.stderr)
+        return 2
+    private, public = checkpoints.new_key()
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        print(f"croupier ledger: cannot write {out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    with os.fdopen(fd, "w") as f:
+        f.write(private + "\n")
+    print(f"signing key written to {out} (keep it away from the store and its backups)")
+    print(f"verify key: {public}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,6 +154,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.add_argument(
+        "--verify-key-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the public key of the server's signing key (or env CROUPIER_VERIFY_KEY): every "
+        "checkpoint's signature is checked, and a chain without one is a problem",
+    )
+    keygen = sub.add_parser(
+        "keygen", help="make a signing key for croupier serve --signing-key-file"
+    )
+    keygen.add_argument(
+        "--out", type=Path, required=True, metavar="PATH", help="where to write the private key"
+    )
+    check.add_argument(
         "--settle",
         type=float,
         default=1.5,
@@ -128,10 +177,17 @@ def main(argv: list[str] | None = None) -> int:
         "expires); default 1.5",
     )
     args = parser.parse_args(argv)
+    if args.command == "keygen":
+        return _keygen(args.out)
     try:  # never a password in argv (server/credentials.py)
         args.redis = redis_url(args, "croupier ledger")
     except CredentialError as exc:
         check.error(str(exc))
+    try:
+        key = checkpoints.verify_key(args.verify_key_file)
+    except checkpoints.BadKey as exc:
+        print(f"croupier ledger: {exc}", file=sys.stderr)
+        return 2
     if args.redis:
         from server.store.redis import public_url
 
@@ -140,9 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         where = str(args.data)
     try:
         if args.redis:
-            report, lost = trio.run(_check_redis, args.redis, args.data, args.settle)
+            report, lost = trio.run(_check_redis, args.redis, args.data, args.settle, key)
         else:
-            report, lost = _check_sqlite(args.data)
+            report, lost = _check_sqlite(args.data, key)
     except (StoreError, OSError, BaseExceptionGroup) as exc:  # coredis wraps in groups
         cause = next((e for e in leaves(exc) if isinstance(e, StoreError | OSError)), None)
         if cause is None:
