@@ -65,11 +65,14 @@ def row_text(values: Sequence[Any]) -> str:
     tagged with its kind: ``s`` a text (as it is), ``v`` anything else (its ``repr``: an int,
     a float read back exactly, ``None``). Unambiguous, and about half the cost of JSON on a
     journal row, whose body is JSON already (the chain is on the commit's path)."""
-    return "".join(
-        f"s{len(v)}:{v}" if type(v) is str else f"v{len(r)}:{r}"
-        for v in values
-        for r in (None if type(v) is str else repr(v),)
-    )
+    parts = []
+    for v in values:
+        if type(v) is str:
+            parts.append(f"s{len(v)}:{v}")
+        else:
+            r = repr(v)
+            parts.append(f"v{len(r)}:{r}")
+    return "".join(parts)
 
 
 def entry_hash(algorithm: str, prev: str, rows: Iterable[Row]) -> str:
