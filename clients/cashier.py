@@ -4,12 +4,13 @@
     croupier cashier withdraw ACCOUNT AMOUNT
     croupier cashier balance ACCOUNT
 
-Amounts are dollars (``50``, ``$12.50``). The call needs a cashier session: ``--token`` (or
-env ``CROUPIER_CASHIER_TOKEN``), or the server's HMAC secret in env ``CROUPIER_SECRET`` to
-sign one here; a dev-mode server's secret is read from its data directory (``--data``), or
-from its Redis (``--redis URL``, a server started with ``croupier serve --redis``). Each
-call carries a request id (``--request``; a fresh one by default): the server applies an id
-once, so a call repeated after a lost answer moves nothing twice.
+Amounts are dollars (``50``, ``$12.50``). The cashier acts under their own name
+(clients/staff.py): their cashier token from ``--token-file PATH`` or env ``CROUPIER_TOKEN``
+(``croupier admin token issue ... --role cashier``); against a dev-mode server without a
+token, the dev operator acts (its secret is read from its data directory, ``--data``, or
+from its Redis, ``--redis-file PATH`` or env ``CROUPIER_REDIS``). Each call carries a request
+id (``--request``; a fresh one by default): the server applies an id once, so a call
+repeated after a lost answer moves nothing twice. Every call is in the audit log.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from pathlib import Path
 import trio
 
 from clients.client import Client, ServerError
-from clients.staff import staff_token
+from clients.staff import NoIdentity, staff_token
 from server.cli import OneLineParser, dollars_option
+from server.credentials import CredentialError, add_redis, add_token, redis_url
 from server.money import dollars
 from server.store.sqlite import default_data_dir
 
@@ -38,9 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("account")
     p.add_argument("amount", nargs="?", type=dollars_option, default=0, help="dollars")
     p.add_argument("--url", default="ws://127.0.0.1:8765/ws")
-    p.add_argument("--token", default=None, help="a cashier session token")
+    add_token(p, "your cashier session token (croupier admin token issue)")
     p.add_argument("--data", type=Path, default=default_data_dir(), help="dev server's data")
-    p.add_argument("--redis", default=None, metavar="URL", help="dev server's Redis (--redis)")
+    add_redis(p, "a dev server's Redis (croupier serve --redis)")
     p.add_argument("--request", default=None, help="request id (default: a fresh one)")
     args = p.parse_args(argv)
     if args.op != "balance" and args.amount <= 0:
@@ -52,10 +54,19 @@ def main(argv: list[str] | None = None) -> int:
         "amount": args.amount,
         "request": args.request or secrets.token_hex(8),
     }
+    prog = "croupier cashier"
+    try:
+        redis = redis_url(args, prog)
+    except CredentialError as exc:
+        p.error(str(exc))
     try:
         token = staff_token(
-            "cashier", "cashier", args.token, "CROUPIER_CASHIER_TOKEN", args.data, args.redis
+            args, prog, "cashier", args.data, redis, also=("CROUPIER_CASHIER_TOKEN",)
         )
+    except NoIdentity as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+    try:
         reply = trio.run(call, args.url, token, message)
     except ServerError as exc:
         print(

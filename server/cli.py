@@ -64,6 +64,22 @@ def dollars_option(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def iso_time(text: str) -> float:
+    """An option typed as an ISO 8601 time (``2026-11-27``, ``2026-11-27T20:00:00Z``; UTC
+    when no zone is given) -> unix seconds (argparse ``type``)."""
+    import datetime
+
+    try:
+        when = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO 8601 time (e.g. 2026-11-27T20:00:00Z)"
+        ) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    return when.timestamp()
+
+
 def usage() -> str:
     lines = ["usage: croupier [--debug] COMMAND [ARGS]", "", "commands:"]
     lines += [f"  {name:<10} {help_}" for name, (_, help_) in COMMANDS.items()]

@@ -1,16 +1,17 @@
 """``croupier history export`` and ``croupier verify``: rounds on the record, out of the store.
 
     croupier history export --format ohh|pokerstars|phh|journal [--table T] [--since TIME]
-                            [--data DIR] [--out FILE]
+                            [--data DIR | --redis-file PATH] [--out FILE]
     croupier verify ROUND.json [ROUND.json ...]
 
 ``history export`` reads the journal of the ledger store in ``--data DIR`` (default
-``./var``; a running server's store can be read) and writes every round of ``--table`` (all
-tables by default) that started at or after ``--since`` (ISO 8601, e.g. ``2026-11-27`` or
-``2026-11-27T20:00:00Z``): ``ohh`` one Open Hand History JSON object per line (every game:
-poker per the spec, Manila and the banked games OHH-style), ``pokerstars`` PokerStars hand
-history text and ``phh`` PHH files (hold'em and Omaha only), ``journal`` the rounds' records
-as JSON (what ``croupier verify`` reads).
+``./var``; a running server's store can be read), or in the Redis of ``croupier serve
+--redis`` (``--redis-file PATH`` or env ``CROUPIER_REDIS``), and writes every round of
+``--table`` (all tables by default) that started at or after ``--since`` (ISO 8601, e.g.
+``2026-11-27`` or ``2026-11-27T20:00:00Z``): ``ohh`` one Open Hand History JSON object per
+line (every game: poker per the spec, Manila and the banked games OHH-style), ``pokerstars``
+PokerStars hand history text and ``phh`` PHH files (hold'em and Omaha only), ``journal`` the
+rounds' records as JSON (what ``croupier verify`` reads).
 
 ``verify`` checks each round in the files (one round, or a list): the revealed secret hashes
 to the commitment published before the first card, and replaying the round through its
@@ -20,38 +21,50 @@ verifies; 1: a round does not (each problem printed); 3: a file cannot be read.
 
 from __future__ import annotations
 
-import argparse
-import datetime
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from server.cli import OneLineParser
+import trio
+
+from server.cli import OneLineParser, iso_time
+from server.credentials import CredentialError, add_redis, redis_url
 from server.store.journal import JournalQuery, JournalRound
 from server.store.model import StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
 
 
-def _since(text: str) -> float:
-    try:
-        when = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an ISO 8601 time (e.g. 2026-11-27T20:00:00Z)"
-        ) from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.UTC)
-    return when.timestamp()
-
-
-def read_rounds(data: Path, table: str | None, since: float | None) -> list[JournalRound]:
+def read_rounds(
+    data: Path, table: str | None, since: float | None, redis: str | None = None
+) -> list[JournalRound]:
+    """The journal's rounds of ``table`` (all: None) since ``since``, oldest first: from the
+    Redis of ``croupier serve --redis`` when ``redis`` is given, else from SQLite in
+    ``data``."""
+    query = JournalQuery(table=table, since=since)
+    if redis is not None:
+        return trio.run(_read_redis, redis, query)
     store = SqliteStore(data, lock=False, readonly=True)
     try:
-        return store.journal_rounds(JournalQuery(table=table, since=since))
+        return store.journal_rounds(query)
     finally:
         store.close()
+
+
+async def _read_redis(url: str, query: JournalQuery) -> list[JournalRound]:
+    from server.store.redis import open_redis_store, public_url
+
+    async with open_redis_store(url, create=False) as store:
+        if not store.epoch:
+            raise StoreError(f"no ledger store in the Redis at {public_url(url)}")
+        if query.table is not None:
+            return await store.journal_rounds(query)
+        rounds = []
+        for table in await store.journal_tables():
+            rounds += await store.journal_rounds(dataclasses.replace(query, table=table))
+        return sorted(rounds, key=lambda r: r.entries[0].at if r.entries else 0.0)
 
 
 def formatters() -> dict[str, Callable[[list[JournalRound]], str]]:
@@ -73,16 +86,22 @@ def main(argv: list[str] | None = None) -> int:
     export = sub.add_parser("export", help="hand histories from the journal")
     export.add_argument("--format", choices=sorted(formatters()), required=True)
     export.add_argument("--table", help="only this table")
-    export.add_argument("--since", type=_since, help="rounds started at or after (ISO 8601)")
+    export.add_argument("--since", type=iso_time, help="rounds started at or after (ISO 8601)")
     export.add_argument(
         "--data", type=Path, default=default_data_dir(), help="data directory (default ./var)"
     )
+    add_redis(export, "the Redis of croupier serve --redis (instead of --data)")
     export.add_argument("--out", type=Path, help="write here instead of stdout")
     args = parser.parse_args(argv)
     try:
-        rounds = read_rounds(args.data, args.table, args.since)
+        redis = redis_url(args, "croupier history")
+    except CredentialError as exc:
+        export.error(str(exc))
+    try:
+        rounds = read_rounds(args.data, args.table, args.since, redis)
     except (StoreError, OSError) as exc:
-        print(f"croupier history: cannot read the journal in {args.data}: {exc}", file=sys.stderr)
+        where = "its Redis" if redis else str(args.data)
+        print(f"croupier history: cannot read the journal in {where}: {exc}", file=sys.stderr)
         return 3
     text = formatters()[args.format](rounds)
     if args.out is not None:

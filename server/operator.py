@@ -22,19 +22,31 @@ control                   roles       effect
                           manager     award places, cancel (refunds): TOURNAMENT_ACTIONS
 ========================  ==========  =====================================================
 
-Every operator message, applied or refused, is appended to the audit log in the ledger's
-store (who, role, when, what, why, and the outcome): ``croupier admin audit`` prints it.
-Staff commands at stadium tables (``result``, ``close_betting``) are entered there too.
+The audit log (GLI-11 and GLI-19 significant-event logs are the model): every staff act, done
+or refused, is one entry of one shape (:func:`entry`; protocol/README.md "Operator channel",
+docs/rulings.md "The audit log"): who asked (the staff member's own account and name from
+the session token), the role, the reason, the target, what was asked, and the outcome,
+``done`` with what was done or ``refused`` with the error's code and text. Whoever decides
+the outcome writes the entry, in the same step that applies or refuses the act, through the
+ledger's ``note`` (durable with the effect it reports): the router for role refusals and
+account controls, the table for its controls, the tournament runner for the Tournament
+Director's. Cashier calls and the staff commands at stadium tables (``result``,
+``close_betting``) are entries too. ``croupier admin audit`` reads the log from either store.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
 
 from protocol.messages import Operator
 from server.store.ledger import Ledger
+
+if TYPE_CHECKING:
+    from server.tables.connection import Connection
 
 SUPERVISOR_ACTIONS: Final = frozenset({"close_table", "open_table", "set_limits", "void_round"})
 MANAGER_ACTIONS: Final = SUPERVISOR_ACTIONS | {
@@ -74,50 +86,175 @@ def allowed(role: str, action: str) -> bool:
     return action in ALLOWED.get(role, frozenset())
 
 
-def audit(ledger: Ledger, who: str, role: str, m: Operator, outcome: str) -> None:
-    """Append one entry to the audit log (kept in the ledger's store with the next batch)."""
+# -- the audit log (GLI-11/19 significant events) ---------------------------------------------
+#: every audit entry's id starts so (the stores read the log by it)
+AUDIT_PREFIX: Final = "audit:"
+_numbers = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class Staff:
+    """Who asked: the staff member's own account and name, and the role, all from the
+    session token (``server/accounts.py``); never a generic role name."""
+
+    account: str
+    name: str
+    role: str
+
+    @classmethod
+    def of(cls, conn: Connection) -> Staff:
+        return cls(conn.account or "", conn.name, conn.role)
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The act was applied: ``detail`` says what was done (the text of the reply),
+    ``effect`` the same in figures (the new limits and the round they take effect from, what
+    a voided round returned, a cancelled tournament's refunds...)."""
+
+    detail: str
+    effect: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """The act was refused: the ``error``'s code and text, as the staff member got them."""
+
+    code: str
+    text: str
+
+
+Outcome = Done | Refusal
+#: what an act may name, in this order (an entry has each: null when it names none)
+TARGETS: Final = ("table", "account", "tournament", "round", "terminal")
+
+
+def target_of(m: Operator, **more: Any) -> dict[str, Any]:
+    """What an ``operator`` message names: its table, account, tournament and one terminal's
+    limits (``limits.terminal``); ``more`` adds what the deciding actor knows (the id of
+    the round a void stopped)."""
+    named = {
+        "table": m.table,
+        "account": m.account,
+        "tournament": m.tournament,
+        "terminal": m.limits.get("terminal"),
+        **more,
+    }
+    return {k: named[k] for k in TARGETS if named.get(k) is not None}
+
+
+def control(
+    ledger: Ledger,
+    staff: Staff,
+    m: Operator,
+    outcome: Outcome,
+    *,
+    batch: str | None = None,
+    **target: Any,
+) -> None:
+    """The audit entry of an ``operator`` control (:func:`entry`), written by whoever decides
+    it (the router, the table, the tournament runner) in the step that applies or refuses
+    it; ``target`` adds to what the message names (:func:`target_of`); ``batch``: the
+    deciding table's id (:func:`entry`)."""
+    asked = {k: dict(v) for k, v in (("limits", m.limits), ("result", m.result)) if v}
     entry(
         ledger,
-        who,
-        role,
+        staff,
         m.action,
-        table=m.table,
-        account=m.account,
-        why=m.reason,
-        limits=dict(m.limits) or None,
-        result=dict(m.result) or None,
+        reason=m.reason,
+        target=target_of(m, **target),
+        asked=asked,
         outcome=outcome,
+        batch=batch,
     )
 
 
 def entry(
     ledger: Ledger,
-    who: str,
-    role: str,
+    staff: Staff,
     action: str,
     *,
-    why: str,
-    outcome: str,
-    table: str | None = None,
-    account: str | None = None,
-    limits: dict[str, int] | None = None,
-    result: Mapping[str, Any] | None = None,
+    reason: str | None,
+    target: Mapping[str, Any],
+    outcome: Outcome,
+    asked: Mapping[str, Any] | None = None,
+    batch: str | None = None,
 ) -> None:
-    """One audit entry: an operator control, or a staff command at a table (a stadium
-    result entered, "no more bets" called)."""
+    """Append one entry to the audit log: the one shape of every staff act (protocol/
+    README.md "Operator channel"; docs/rulings.md "The audit log"). It goes through
+    :meth:`Ledger.note` in the step that decided the outcome, so it is committed with the
+    effect it reports (``batch``: the table whose batch carries that effect, in a
+    deployment), and the reply that reports it waits for that commit (commit, then speak)."""
+    if isinstance(outcome, Done):
+        result, detail, code = "done", outcome.detail, None
+        effect = dict(outcome.effect) if outcome.effect else None
+    else:
+        result, detail, code, effect = "refused", outcome.text, outcome.code, None
     ledger.note(
         {
-            "id": f"audit:{ledger.instance}:{time.time_ns()}",
+            "id": f"{AUDIT_PREFIX}{ledger.instance}:{time.time_ns()}.{next(_numbers)}",
             "audit": True,
             "at": time.time(),
-            "who": who,
-            "role": role,
+            "who": staff.account,
+            "name": staff.name,
+            "role": staff.role,
             "action": action,
-            "table": table,
-            "account": account,
-            "why": why,
-            "limits": limits,
-            "result": dict(result) if result is not None else None,
-            "outcome": outcome,
-        }
+            "reason": reason,
+            **{k: target.get(k) for k in TARGETS},  # the target: what it names, else null
+            "asked": dict(asked) if asked else None,
+            "outcome": result,
+            "detail": detail,
+            "effect": effect,
+            "code": code,
+        },
+        table=batch,
+    )
+
+
+# -- reading the log ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class AuditQuery:
+    """Which entries to read (``croupier admin audit``'s options; a staff console's
+    filters): by person (account or name), control, table, outcome and time (unix seconds,
+    ``since`` inclusive, ``until`` exclusive). None: any."""
+
+    who: str | None = None
+    action: str | None = None
+    table: str | None = None
+    outcome: str | None = None
+    since: float | None = None
+    until: float | None = None
+
+    def matches(self, e: Mapping[str, Any]) -> bool:
+        at = float(e.get("at", 0))
+        return (
+            (self.who is None or self.who in (e.get("who"), e.get("name")))
+            and (self.action is None or e.get("action") == self.action)
+            and (self.table is None or e.get("table") == self.table)
+            and (self.outcome is None or e.get("outcome") == self.outcome)
+            and (self.since is None or at >= self.since)
+            and (self.until is None or at < self.until)
+        )
+
+    def select(self, entries: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The matching audit entries, oldest first."""
+        picked = [dict(e) for e in entries if e.get("audit") and self.matches(e)]
+        return sorted(picked, key=lambda e: (float(e.get("at", 0)), str(e.get("id"))))
+
+
+def line(e: Mapping[str, Any]) -> str:
+    """One entry as a line of ``croupier admin audit``: when (UTC), who, role, control,
+    target, reason, outcome."""
+    when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(float(e["at"])))
+    ms = int(float(e["at"]) * 1000) % 1000
+    target = " ".join(f"{k}={e[k]}" for k in TARGETS if e.get(k) is not None)
+    outcome = (
+        f"done: {e.get('detail')}"
+        if e.get("outcome") == "done"
+        else f"refused ({e.get('code')}): {e.get('detail')}"
+    )
+    reason = f' "{e["reason"]}"' if e.get("reason") else ""
+    return (
+        f"{when}.{ms:03d}Z {e.get('who')} ({e.get('name')}, {e.get('role')}) "
+        f"{e.get('action')} {target}{reason} -> {outcome}"
     )

@@ -286,37 +286,37 @@ class Router:
 
     def cashier(self, conn: Connection, m: Cashier) -> None:
         """The cashier moves money in and out of a wallet: idempotent per request id,
-        refused below zero, every call recorded in the ledger's store."""
-        if conn.role != "cashier":
-            refuse(conn, errors.NOT_AUTHORIZED, "only a cashier session may do that")
-            return
+        refused below zero; every call, done or refused, is an entry of the audit log
+        (server/operator.py) under the cashier's own name."""
         ledger = self.ledger
+
+        def refused(code: str, text: str, amounts: dict[str, int] | None = None) -> None:
+            self.cashier_refused(conn, m, code, text, amounts)
+
+        if conn.role != "cashier":
+            refused(errors.NOT_AUTHORIZED, "only a cashier session may do that")
+            return
         key = f"cashier:{m.request}"
         repeated = key in ledger.meta
         if m.op != "balance" and not repeated:
             if not ledger.can_move:
-                refuse(conn, errors.STORE_UNAVAILABLE, ledger.why_not())
+                refused(errors.STORE_UNAVAILABLE, ledger.why_not())
                 return
             if m.op == "deposit" and (
                 m.amount > self.config.max_deposit
                 or ledger.balance(m.account) + m.amount > self.config.max_wallet
             ):
-                conn.send(
-                    Error(
-                        code=errors.OVER_LIMIT,
-                        message=(
-                            f"a deposit may be at most {dollars(self.config.max_deposit)} and "
-                            f"may bring a wallet to at most {dollars(self.config.max_wallet)}"
-                        ),
-                        ref="cashier",
-                        amounts={
-                            "balance": ledger.balance(m.account),
-                            "amount": m.amount,
-                            "max_deposit": self.config.max_deposit,
-                            "max_wallet": self.config.max_wallet,
-                        },
-                    )
+                text = (
+                    f"a deposit may be at most {dollars(self.config.max_deposit)} and "
+                    f"may bring a wallet to at most {dollars(self.config.max_wallet)}"
                 )
+                amounts = {
+                    "balance": ledger.balance(m.account),
+                    "amount": m.amount,
+                    "max_deposit": self.config.max_deposit,
+                    "max_wallet": self.config.max_wallet,
+                }
+                refused(errors.OVER_LIMIT, text, amounts)
                 return
             try:
                 if m.op == "deposit":
@@ -324,39 +324,54 @@ class Router:
                 else:
                     ledger.withdraw(m.account, m.amount)
             except InsufficientFunds as exc:
-                conn.send(
-                    Error(
-                        code=errors.INSUFFICIENT_FUNDS,
-                        message=str(exc),
-                        ref="cashier",
-                        amounts=exc.amounts(),
-                    )
-                )
+                refused(errors.INSUFFICIENT_FUNDS, str(exc), exc.amounts())
                 return
             ledger.remember(key, m.op)
             notify = self.by_account.get(m.account)
             if notify is not None:
                 notify.send(Balance(ledger.balance(m.account)))
-        ledger.note(
-            {
-                "id": f"{key}:{ledger.instance}:{len(ledger.meta)}",
-                "by": conn.account,
-                "op": m.op,
-                "account": m.account,
-                "amount": m.amount,
-                "repeated": repeated,
-            }
-        )
+        balance = ledger.balance(m.account)
+        detail = f"{m.account}'s wallet {dollars(balance)}"
+        if repeated:
+            detail += " (already applied: nothing moved again)"
+        effect = {"balance": balance, "repeated": repeated}
+        self.cashier_audit(conn, m, operator.Done(detail, effect))
         conn.send(
             CashierDone(
                 request=m.request,
                 op=m.op,
                 account=m.account,
                 amount=m.amount,
-                balance=ledger.balance(m.account),
+                balance=balance,
                 repeated=repeated,
             )
         )
+
+    def cashier_audit(self, conn: Connection, m: Cashier, outcome: operator.Outcome) -> None:
+        """A cashier call's entry in the audit log (server/operator.py): the wallet's
+        account is the target, the amount and request id what was asked."""
+        asked = {"amount": m.amount, "request": m.request}
+        operator.entry(
+            self.ledger,
+            operator.Staff.of(conn),
+            m.op,
+            reason=None,
+            target={"account": m.account},
+            asked=asked,
+            outcome=outcome,
+        )
+
+    def cashier_refused(
+        self,
+        conn: Connection,
+        m: Cashier,
+        code: str,
+        text: str,
+        amounts: dict[str, int] | None = None,
+    ) -> None:
+        """A refused cashier call: audited, then the ``error``."""
+        self.cashier_audit(conn, m, operator.Refusal(code, text))
+        conn.send(Error(code=code, message=text, ref="cashier", amounts=amounts))
 
     async def _cashier_elsewhere(self, conn: Connection, m: Cashier) -> None:
         """A deployment: a withdrawal from a wallet this process does not hold takes the
@@ -366,44 +381,40 @@ class Router:
         try:
             await self.directory.take_wallet(self.ledger, m.account)
         except StoreUnavailable:
-            refuse(conn, errors.STORE_UNAVAILABLE, self.ledger.why_not())
+            self.cashier_refused(conn, m, errors.STORE_UNAVAILABLE, self.ledger.why_not())
             return
         self.cashier(conn, m)
 
     def operate(self, conn: Connection, m: Operator) -> None:
-        """A staff control: authorised by role, written to the audit log, then applied
-        (account controls here, table controls by the table's own task)."""
-        who = conn.account or ""
+        """A staff control: authorised by role, then applied (account controls here, table
+        controls by the table's own task, tournament controls by the tournament's runner).
+        Whoever decides the outcome writes its audit entry (server/operator.py) in the same
+        step: here a refusal by role, a missing target and every account control."""
+        staff = operator.Staff.of(conn)
         if not operator.allowed(conn.role, m.action):
-            operator.audit(self.ledger, who, conn.role, m, "refused: role")
-            conn.send(
-                Error(
-                    code=errors.NOT_AUTHORIZED,
-                    message=f"a {conn.role} may not {m.action.replace('_', ' ')}",
-                    ref="operator",
-                )
-            )
+            text = f"a {conn.role} may not {m.action.replace('_', ' ')}"
+            operator.control(self.ledger, staff, m, operator.Refusal(errors.NOT_AUTHORIZED, text))
+            conn.send(Error(code=errors.NOT_AUTHORIZED, message=text, ref="operator"))
             return
         if m.action in operator.TOURNAMENT_ACTIONS:
-            operator.audit(self.ledger, who, conn.role, m, "sent to the tournament")
             self.to_tournament(conn, m, m.tournament or "")
             return
         if m.action in operator.ACCOUNT_ACTIONS:
             if m.account is None:
-                raise ProtocolError(errors.BAD_MESSAGE, f"{m.action} needs an account")
-            operator.audit(self.ledger, who, conn.role, m, "applied")
-            self.suspend(m.account, m.action == "suspend", m.reason)
-            conn.send(OperatorDone(m.action, None, m.account, f"{m.action}ed: {m.reason}"))
+                text = f"{m.action} needs an account"
+                operator.control(self.ledger, staff, m, operator.Refusal(errors.BAD_MESSAGE, text))
+                raise ProtocolError(errors.BAD_MESSAGE, text)
+            done = self.suspend(m.account, m.action == "suspend", m.reason)
+            operator.control(self.ledger, staff, m, done)
+            conn.send(OperatorDone(m.action, None, m.account, done.detail))
             return
         table = self.tables.get(m.table or "")
         if table is None:
-            operator.audit(self.ledger, who, conn.role, m, "refused: no such table")
-            conn.send(
-                Error(code=errors.UNKNOWN_TABLE, message=f"no table {m.table!r}", ref="operator")
-            )
+            text = f"no table {m.table!r}"
+            operator.control(self.ledger, staff, m, operator.Refusal(errors.UNKNOWN_TABLE, text))
+            conn.send(Error(code=errors.UNKNOWN_TABLE, message=text, ref="operator"))
             return
-        operator.audit(self.ledger, who, conn.role, m, "sent to the table")
-        table.submit(TableCommand(conn, m))
+        table.submit(TableCommand(conn, m))  # the table decides and writes the entry
 
     def to_tournament(self, conn: Connection, message: Any, tournament: str) -> None:
         """A tournament message to its runner's inbox (server/tournaments/runner.py)."""
@@ -411,26 +422,31 @@ class Router:
         if runner is None:
             ref = str(type(message).__struct_config__.tag)
             text = f"no tournament {tournament!r}"
+            if isinstance(message, Operator):  # a director's control: in the audit log
+                refusal = operator.Refusal(errors.UNKNOWN_TOURNAMENT, text)
+                operator.control(self.ledger, operator.Staff.of(conn), message, refusal)
             conn.send(Error(code=errors.UNKNOWN_TOURNAMENT, message=text, ref=ref))
             return
         runner.submit(TableCommand(conn, message))
 
-    def suspend(self, account: str, on: bool, reason: str) -> None:
+    def suspend(self, account: str, on: bool, reason: str) -> operator.Done:
         """Suspend (or lift): the account's tokens are refused; its connection is closed and
-        its seats vacated (stakes home after any round in play)."""
+        its seats vacated (stakes home after any round in play). What was done."""
         key = f"suspended:{account}"
-        if on:
-            self.accounts.suspended.add(account)
-            self.ledger.remember(key, reason)
-            conn = self.by_account.get(account)
-            if conn is not None:
-                conn.drop(CloseCode.POLICY, "account suspended")
-            for table_id in sorted(self.seat_index.get(account, ())):
-                if table_id in self.tables:
-                    self.tables[table_id].submit(Expel(account, "suspended"))
-        else:
+        if not on:
             self.accounts.suspended.discard(account)
             self.ledger.remember(key, "")
+            return operator.Done(f"unsuspended: {reason}", {"suspended": False})
+        self.accounts.suspended.add(account)
+        self.ledger.remember(key, reason)
+        conn = self.by_account.get(account)
+        if conn is not None:
+            conn.drop(CloseCode.POLICY, "account suspended")
+        tables = [t for t in sorted(self.seat_index.get(account, ())) if t in self.tables]
+        for table_id in tables:
+            self.tables[table_id].submit(Expel(account, "suspended"))
+        effect = {"suspended": True, "disconnected": conn is not None, "seats_vacated": tables}
+        return operator.Done(f"suspended: {reason}", effect)
 
     def logout(self, conn: Connection) -> None:
         """Revoke this connection's token (kept in the store) and close the session."""
@@ -459,8 +475,3 @@ class Router:
         the tables keep: a reconnect storm of thousands of players costs no table scan)."""
         order = self.table_order
         return sorted(self.seat_index.get(account, ()), key=lambda t: (order.get(t, len(order)), t))
-
-
-def refuse(conn: Connection, code: str, message: str) -> None:
-    """A refused session-level request (not a table's): an ``error`` with ``ref``."""
-    conn.send(Error(code=code, message=message, ref="cashier"))

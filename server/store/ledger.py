@@ -301,9 +301,11 @@ class Ledger:
         self.gate.wrote(table)
         self._dirty()
 
-    def note(self, entry: dict[str, object]) -> None:
-        """A fact or a log entry (the cashier's, the audit log's), durable with the batch."""
-        self._batch_for(None).notes.append(entry)
+    def note(self, entry: dict[str, object], table: str | None = None) -> None:
+        """A fact or a log entry (the audit log's), durable with the batch; ``table``: in a
+        deployment, the batch of that table's step (a table's audit entry is committed, or
+        refused as stale, with the effect it reports)."""
+        self._batch_for(table).notes.append(entry)
         self.gate.wrote()
         self._dirty()
 

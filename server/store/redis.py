@@ -420,6 +420,26 @@ class RedisStore:
                 break
         return list(reversed(out))
 
+    async def journal_tables(self) -> list[str]:
+        """Every table that opened a round here (``croupier history export`` of every
+        table reads each one's journal index)."""
+        owners = await self._call(self.client.hgetall(key("owners")))
+        return sorted({str(json.loads(v)[0]) for v in owners.values()} - {""})
+
+    async def audit_entries(self) -> list[dict[str, Any]]:
+        """The audit log (``server/operator.py``): every note whose id starts ``audit:``
+        (``HSCAN``, a page at a time), in the order of their times."""
+        found: list[dict[str, Any]] = []
+        cursor: int | None = 0
+        while cursor is not None:
+            cursor, page = await self._call(
+                self.client.hscan(key("notes"), cursor, match="audit:*", count=1000)
+            )
+            assert isinstance(page, dict)
+            found += [json.loads(body) for body in page.values()]
+            cursor = cursor or None
+        return sorted(found, key=lambda e: (float(e.get("at", 0)), str(e.get("id"))))
+
     async def table_state(
         self, table: str
     ) -> tuple[dict[str, int], dict[str, tuple[str, str, list[Transfer]]]]:

@@ -474,6 +474,18 @@ class SqliteStore:
         finally:
             db.close()
 
+    def audit_entries(self) -> list[dict[str, Any]]:
+        """The audit log (``server/operator.py``): every note whose id starts ``audit:``,
+        in the order they were committed (read on any thread: its own connection)."""
+        db = sqlite3.connect(f"file:{self.dir / LEDGER_FILE}?mode=ro", uri=True)
+        try:
+            rows = db.execute(
+                "SELECT body FROM notes WHERE substr(id, 1, 6) = 'audit:' ORDER BY at, rowid"
+            ).fetchall()
+        finally:
+            db.close()
+        return [json.loads(body) for (body,) in rows]
+
     # -- check ----------------------------------------------------------------------------------
     def books(self) -> tuple[dict[str, int], dict[str, str]]:
         """Every balance and every fact (what a pool is reconciled with)."""

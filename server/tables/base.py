@@ -60,6 +60,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Error, Left, Snapshot, TableInfo
+from server import operator
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
@@ -538,59 +539,73 @@ class TableActor(ABC):
 
     # -- the operator channel (server/operator.py: roles and audit) ------------------------
     def on_operator(self, cmd: TableCommand[wire.Operator]) -> None:
+        """A staff control of this table (its role was checked by the router): applied or
+        refused here, and its audit entry written in this same step, through the ledger's
+        ``note`` with the effect it reports (server/operator.py; GLI-11 significant events)."""
         m = cmd.message
+        staff = operator.Staff.of(cmd.conn)
+        voided = self.books.round if m.action == "void_round" else None  # the round it stops
+        try:
+            detail, effect = self.apply_control(cmd)
+        except Refused as exc:
+            refusal = operator.Refusal(exc.code, exc.text)
+            operator.control(self.ledger, staff, m, refusal, batch=self.id, round=voided)
+            self.error(cmd.conn, exc.code, exc.text, "operator")
+            return
+        done = operator.Done(detail, effect)
+        operator.control(self.ledger, staff, m, done, batch=self.id, round=voided)
         notice: dict[str, Any] = {"type": "table_notice", "action": m.action, "reason": m.reason}
-        if m.action == "close_table":
-            self.closing = self.closed_by_operator = True
-            if self.phase is Phase.BETTING:
-                self.void_round("the table is closing")
-            detail = "closing: no new round; seats vacated after the round in play"
-        elif m.action == "open_table":
-            if not self.closed_by_operator:
-                self.error(cmd.conn, errors.NOT_SUPPORTED, "the table is open", "operator")
-                return
-            self.closing = self.closed_by_operator = False
-            self.reopen()
-            detail = "open"
-        elif m.action == "set_limits":
-            refused = self.stage_limits(dict(m.limits))
-            if refused is not None:
-                self.error(cmd.conn, errors.BAD_LIMITS, refused, "operator")
-                return
+        if m.action == "set_limits":
             notice["limits"] = dict(m.limits)
-            detail = self.limits_detail()
-        elif m.action == "approve_jackpot":
-            approved = self.approve_jackpot()
-            if approved is None:
-                self.error(cmd.conn, errors.NOT_SUPPORTED, "no jackpot awaits approval", "operator")
-                return
-            detail = approved
-        elif m.action == "void_round":
-            if not self.phases.in_round and self.phase is not Phase.BETTING:
-                self.error(cmd.conn, errors.NO_ROUND, "no round is in play", "operator")
-                return
-            self.void_round(m.reason)
-            detail = "the round in play is void: every wager returned"
-        else:  # correct_result
-            try:
-                outcome = self.correct_result(
-                    dict(m.result), (cmd.conn.account or "", cmd.conn.role)
-                )
-            except Refused as exc:
-                self.error(cmd.conn, exc.code, exc.text, "operator")
-                return
-            if outcome is None:
-                self.error(
-                    cmd.conn,
-                    errors.NOT_SUPPORTED,
-                    f"a {self.kind} table has no result to correct",
-                    "operator",
-                )
-                return
-            detail = outcome
         notice["detail"] = detail
         self.broadcast(notice)
         cmd.conn.send(wire.OperatorDone(m.action, self.id, None, detail))
+
+    def apply_control(self, cmd: TableCommand[wire.Operator]) -> tuple[str, dict[str, Any]]:
+        """Apply a control: what was done (the reply's ``detail``) and the same in figures
+        (the audit entry's ``effect``); :class:`Refused` when it cannot be applied now."""
+        m = cmd.message
+        if m.action == "close_table":
+            self.closing = self.closed_by_operator = True
+            returned: dict[str, int] = {}
+            if self.phase is Phase.BETTING:  # an open betting window goes back
+                returned = self.books_moved(lambda: self.void_round("the table is closing"))
+            detail = "closing: no new round; seats vacated after the round in play"
+            return detail, {"closed": True, "returned": returned}
+        if m.action == "open_table":
+            if not self.closed_by_operator:
+                raise Refused(errors.NOT_SUPPORTED, "the table is open")
+            self.closing = self.closed_by_operator = False
+            self.reopen()
+            return "open", {"open": True}
+        if m.action == "set_limits":
+            refused = self.stage_limits(dict(m.limits))
+            if refused is not None:
+                raise Refused(errors.BAD_LIMITS, refused)
+            return self.limits_detail(), {"limits": dict(m.limits), **self.limits_from()}
+        if m.action == "approve_jackpot":
+            approved = self.approve_jackpot()
+            if approved is None:
+                raise Refused(errors.NOT_SUPPORTED, "no jackpot awaits approval")
+            return approved, {"jackpot_open": True}
+        if m.action == "void_round":
+            if not self.phases.in_round and self.phase is not Phase.BETTING:
+                raise Refused(errors.NO_ROUND, "no round is in play")
+            moved = self.books_moved(lambda: self.void_round(m.reason))
+            return "the round in play is void: every wager returned", {"returned": moved}
+        # correct_result
+        outcome = self.correct_result(dict(m.result), (cmd.conn.account or "", cmd.conn.role))
+        if outcome is None:
+            raise Refused(errors.NOT_SUPPORTED, f"a {self.kind} table has no result to correct")
+        return outcome, {}
+
+    def books_moved(self, step: Callable[[], object]) -> dict[str, int]:
+        """Run ``step``; the cents it moved on this table's books, by transfer kind (what a
+        void returned: ``wager_returned``, ``void``...)."""
+        before = dict(self.books.totals)
+        step()
+        after = self.books.totals
+        return {k: v - before.get(k, 0) for k, v in sorted(after.items()) if v != before.get(k, 0)}
 
     def reopen(self) -> None:
         """An operator reopened the table: rounds may start again."""
@@ -603,6 +618,11 @@ class TableActor(ABC):
     def limits_detail(self) -> str:
         """When limits staged by :meth:`stage_limits` take effect (the operator's reply)."""
         return "new limits from the next round"
+
+    def limits_from(self) -> dict[str, Any]:
+        """When limits staged by :meth:`stage_limits` take effect, in figures for the audit
+        entry (``from_round``: the number of the first round they apply to)."""
+        return {}
 
     def approve_jackpot(self) -> str | None:
         """Reopen jackpot wagers after an outage (ACT 2017 r 14.5); None: nothing awaits."""

@@ -562,6 +562,10 @@ class PokerTable(TableActor):
             return str(exc)
         return None
 
+    def limits_from(self) -> dict[str, Any]:
+        """Staged limits apply from the next hand (numbered as the table counts them)."""
+        return {"from_round": self.hand + 1}
+
     def reopen(self) -> None:
         self._gather()
 

@@ -927,11 +927,14 @@ class StadiumTable(WindowTable):
         if staff is None:
             return
         if self.phase is not Phase.BETTING:
-            self.error(cmd.conn, errors.BETTING_CLOSED, "betting is not open", "close_betting")
-            self._audit(staff, "close_betting", errors.BETTING_CLOSED)
+            text = "betting is not open"
+            self.error(cmd.conn, errors.BETTING_CLOSED, text, "close_betting")
+            self._audit(cmd.conn, "close_betting", operator.Refusal(errors.BETTING_CLOSED, text))
             return
+        round_no, round_id = self.round_no, self.round_id
         self.close_betting()
-        self._audit(staff, "close_betting", None)
+        done = operator.Done(f"no more bets: round {round_no}")
+        self._audit(cmd.conn, "close_betting", done, round_id=round_id)
 
     def close_betting(self) -> None:
         """No more bets (s3(2)(d)): the layout is frozen; the result source decides or is
@@ -996,10 +999,18 @@ class StadiumTable(WindowTable):
         staff = self._staff(cmd, ENTRY_ROLES, "result")
         if staff is None:
             return
-        refused = self._enter(cmd.conn, cmd.message.outcome, staff)
+        outcome = cmd.message.outcome
+        round_no, round_id = self.round_no, self.round_id
+        refused = self._enter(cmd.conn, outcome, staff)
+        asked = {"outcome": dict(outcome)}
         if refused is not None:
             self.error(cmd.conn, errors.BAD_RESULT, refused, "result")
-        self._audit(staff, "result", refused and errors.BAD_RESULT, cmd.message.outcome)
+            audited: operator.Outcome = operator.Refusal(errors.BAD_RESULT, refused)
+        elif set(outcome) == {"invalid"}:
+            audited = operator.Done(f"round {round_no}: no spin ({outcome['invalid']})")
+        else:
+            audited = operator.Done(f"round {round_no}: result entered")
+        self._audit(cmd.conn, "result", audited, asked, round_id)
 
     def _enter(
         self, conn: Connection, outcome: Mapping[str, Any], staff: tuple[str, str]
@@ -1303,6 +1314,11 @@ class StadiumTable(WindowTable):
         c = self.changes[-1]
         return f"new limits from round {c.round_no} (notice of Part 2 s12(1))"
 
+    def limits_from(self) -> dict[str, Any]:
+        """The notice of Part 2 s12(1): the round and the time (ms) the change waits for."""
+        notice = self._notice(self.changes[-1])
+        return {"from_round": notice["from_round"], "not_before": notice["not_before"]}
+
     def _notice(self, c: LimitChange) -> dict[str, Any]:
         return {
             "terminal": c.terminal,
@@ -1351,37 +1367,35 @@ class StadiumTable(WindowTable):
         self, cmd: TableCommand[Any], roles: frozenset[str], ref: str
     ) -> tuple[str, str] | None:
         """The account and role (from its session token, server/accounts.py) of a staff
-        command, or ``not_authorized`` (Sch 19 s6)."""
+        command, or ``not_authorized`` (Sch 19 s6), audited."""
         account = cmd.conn.account or ""
         role = cmd.conn.role
         if role not in roles:
-            self.error(
-                cmd.conn,
-                errors.NOT_AUTHORIZED,
-                f"{ref} needs the role {' or '.join(sorted(roles))} (QLD Sch 19 s6)",
-                ref,
-            )
-            self._audit((account, role), ref, "role")
+            text = f"{ref} needs the role {' or '.join(sorted(roles))} (QLD Sch 19 s6)"
+            self.error(cmd.conn, errors.NOT_AUTHORIZED, text, ref)
+            self._audit(cmd.conn, ref, operator.Refusal(errors.NOT_AUTHORIZED, text))
             return None
         return account, role
 
     def _audit(
         self,
-        staff: tuple[str, str],
+        conn: Connection,
         action: str,
-        refused: str | None,
-        result: Mapping[str, Any] | None = None,
+        outcome: operator.Outcome,
+        asked: Mapping[str, Any] | None = None,
+        round_id: str | None = None,
     ) -> None:
-        """A staff command at this table into the audit log (server/operator.py)."""
+        """A staff command at this table (``result``, ``close_betting``: no reason on the
+        wire) into the audit log (server/operator.py), in the step that decided it."""
         operator.entry(
             self.ledger,
-            staff[0],
-            staff[1],
+            operator.Staff.of(conn),
             action,
-            table=self.id,
-            why="at the table",
-            outcome="applied" if refused is None else f"refused: {refused}",
-            result=result,
+            reason=None,
+            target={"table": self.id, "round": round_id or self.round_id or None},
+            asked=asked,
+            outcome=outcome,
+            batch=self.id,
         )
 
     # -- other kinds' messages -------------------------------------------------------------------

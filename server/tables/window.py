@@ -50,6 +50,10 @@ class WindowTable(TableActor):
         #: account -> its previous round at this table (s3(2)(f)-(h))
         self.last_round: dict[str, dict[str, Any]] = {}
 
+    def limits_from(self) -> dict[str, Any]:
+        """Staged limits apply from the next betting window (the round after this one)."""
+        return {"from_round": self.round_no + 1}
+
     @classmethod
     def check_config(cls, table: TableConfig) -> None:
         """Raise ConfigError if ``table`` cannot be tabled (``croupier serve`` exit 2)."""

@@ -48,6 +48,7 @@ import trio
 
 from protocol import errors
 from protocol import messages as wire
+from server import operator
 from server.cards import RandomSource, random_source
 from server.config import ServerConfig, TableConfig
 from server.store.ledger import Ledger
@@ -379,8 +380,27 @@ class TournamentRunner:
 
     # -- the Tournament Director (server/operator.py: role tournament_director) -------------------
     def on_director(self, conn: Connection, m: wire.Operator) -> None:
+        """A Tournament Director's control (its role was checked by the router): applied or
+        refused here, and its audit entry written in this same step through the ledger's
+        ``note``, with the effect it reports (server/operator.py)."""
+        staff = operator.Staff.of(conn)
+        try:
+            detail, effect = self.direct(m)
+        except TournamentError as exc:
+            text = f"{exc} ({exc.code})"
+            refusal = operator.Refusal(errors.TOURNAMENT_REFUSED, text)
+            operator.control(self.ledger, staff, m, refusal, tournament=self.id)
+            self._refuse(conn, "operator", errors.TOURNAMENT_REFUSED, str(exc), exc.code)
+            return
+        operator.control(self.ledger, staff, m, operator.Done(detail, effect), tournament=self.id)
+        conn.send(wire.OperatorDone(m.action, None, m.account, detail))
+
+    def direct(self, m: wire.Operator) -> tuple[str, dict[str, Any]]:
+        """Apply a director's control: what was done, in words and in figures;
+        :class:`TournamentError` when the rules or the phase refuse it."""
         t = self.tournament
         action = m.action
+        effect: dict[str, Any] = {}
         if action == "start_tournament":
             if t.phase not in (Phase.REGISTERING, Phase.SEATING):
                 raise TournamentError("wrong_phase", f"the tournament is {t.phase.value}")
@@ -389,6 +409,7 @@ class TournamentRunner:
                 self._apply(t.close_registration())
             self._begin()
             detail = f"started with {len(t.playing)} players"
+            effect = {"players": len(t.playing)}
         elif action in ("pause_tournament", "break_tournament"):
             minutes = int(m.limits.get("minutes", 0)) or 1
             if t.phase is not Phase.RUNNING or self.pausing is not None:
@@ -396,6 +417,7 @@ class TournamentRunner:
             scheduled = action == "break_tournament"
             self._break(minutes, scheduled)
             detail = f"a break of {minutes} minutes" if scheduled else "paused until resumed"
+            effect = {"minutes": minutes} if scheduled else {}
         elif action == "resume_tournament":
             if t.phase is not Phase.ON_BREAK:
                 raise TournamentError("wrong_phase", "the tournament is not on a break")
@@ -420,12 +442,15 @@ class TournamentRunner:
             self._award_if_ready()
             detail = "places by chip count once every table is between hands"
         elif action == "cancel_tournament":
-            self._apply(t.cancel(m.reason))
+            step = t.cancel(m.reason)
+            refunds = [tr for tr in step.transfers if tr.target.startswith("wallet:")]
+            effect = {"refunded": sum(tr.amount for tr in refunds), "refunds": len(refunds)}
+            self._apply(step)
             self._close_tables()
             detail = "cancelled: every entry fee and commission refunded"
         else:
             raise TournamentError("not_supported", f"{action} is not a tournament control")
-        conn.send(wire.OperatorDone(action, None, m.account, detail))
+        return detail, effect
 
     def _award_if_ready(self) -> None:
         """The director's award of places: when no table has a hand in play, the places by

@@ -247,15 +247,20 @@ async def test_dealer_result_no_spin_and_correction_resettle_exactly(tmp_path: P
             assert (await cash_out(ann, TABLE))["amount"] == 18_000
     db = sqlite3.connect(tmp_path / "var" / LEDGER_FILE)
     notes = [json.loads(body) for (body,) in db.execute("SELECT body FROM notes ORDER BY at")]
-    audit = [(n["who"], n["action"], n["outcome"]) for n in notes if n.get("audit")]
+    audit = [(n["who"], n["action"], n["outcome"], n["code"]) for n in notes if n.get("audit")]
     assert audit == [
-        (ann.account, "result", "refused: role"),
-        ("dealer-1", "result", "applied"),  # the no spin
-        ("dealer-1", "result", "refused: bad_result"),
-        ("dealer-1", "result", "applied"),
-        (ann.account, "correct_result", "refused: role"),
-        ("boss", "correct_result", "sent to the table"),
+        (ann.account, "result", "refused", "not_authorized"),
+        ("dealer-1", "result", "done", None),  # the no spin
+        ("dealer-1", "result", "refused", "bad_result"),
+        ("dealer-1", "result", "done", None),
+        (ann.account, "correct_result", "refused", "not_authorized"),
+        ("boss", "correct_result", "done", None),  # written by the table, which decided it
     ]
+    entries = [n for n in notes if n.get("audit")]
+    assert "no spin (ball left the wheel)" in entries[1]["detail"]
+    assert entries[2]["asked"] == {"outcome": {"number": 38}}
+    assert entries[-1]["asked"]["result"] == {"round": first["round"], "number": 3}
+    assert "re-settled" in entries[-1]["detail"] and entries[-1]["table"] == TABLE
     verify_journal(tmp_path / "var", {"roulette": 1})
 
 

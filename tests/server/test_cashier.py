@@ -10,9 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import trio
 
 from clients.client import Client, ServerError
 from server.accounts import Accounts
+from server.store.sqlite import SqliteStore
 from tests.server.helpers import fast_config, running_server, table
 
 SECRET = "cashier-test-secret"
@@ -69,3 +71,44 @@ async def test_a_dev_guest_keeps_its_token_and_wallet_across_a_restart(tmp_path:
             # the same account, no second starting balance, the stake came home at shutdown
             assert gus.welcome["balance"] == 12_345
         assert server.croupier.money()["issued"] == 12_345
+
+
+async def test_the_cashier_command_acts_with_its_own_token_file(tmp_path: Path) -> None:
+    """Issue 23: ``croupier cashier --token-file PATH`` (a named cashier's token, issued by
+    ``croupier admin token issue``): the deposit is made, and audited under that name;
+    without a token a production command line refuses in one line."""
+    from tests.server.test_operator import croupier
+
+    till = tmp_path / "till.token"
+    issue = ("admin", "token", "issue", "--account", "till-1", "--name", "Tina Till")
+    issued = await trio.to_thread.run_sync(
+        lambda: croupier(
+            *issue, "--role", "cashier", "--out", str(till), env={"CROUPIER_SECRET": SECRET}
+        )
+    )
+    assert issued.returncode == 0, issued.stderr
+    config = fast_config(table("holdem-act"), secret=SECRET, data=tmp_path / "var")
+    async with running_server(config) as server:
+        url = ("--url", server.url)
+        done = await trio.to_thread.run_sync(
+            lambda: croupier("cashier", "deposit", "ann", "50", *url, "--token-file", str(till))
+        )
+        assert done.returncode == 0 and done.stdout.strip() == "ann: $50.00", done.stderr
+        assert done.stderr == ""  # no secret on the command line: no warning
+        nobody = await trio.to_thread.run_sync(
+            lambda: croupier(
+                "cashier", "deposit", "ann", "50", *url, env={"CROUPIER_SECRET": SECRET}
+            )
+        )
+        assert nobody.returncode == 2 and len(nobody.stderr.splitlines()) == 1, nobody.stderr
+        assert "staff act under their own names" in nobody.stderr
+        assert server.croupier.ledger.balance("ann") == 5_000  # the refused call moved nothing
+    store = SqliteStore(tmp_path / "var", lock=False, readonly=True)
+    try:
+        entries = store.audit_entries()
+    finally:
+        store.close()
+    assert [(e["who"], e["name"], e["role"], e["action"], e["outcome"]) for e in entries] == [
+        ("till-1", "Tina Till", "cashier", "deposit", "done")
+    ]
+    assert entries[0]["account"] == "ann" and entries[0]["asked"]["amount"] == 5_000

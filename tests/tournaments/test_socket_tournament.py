@@ -221,6 +221,8 @@ async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
             assert {n: tb.hand for n, tb in runner.tables.items()} == hands
             await director(td, "resume_tournament")
             assert t.phase.value == "running"
+            with pytest.raises(ServerError):  # not on a break: refused, and audited so
+                await director(td, "resume_tournament")
             await until(lambda: sum(tb.hand for tb in runner.tables.values()) > sum(hands.values()))
             # move a player from the table of six to a free seat of the table of five
             big, small = sorted(t.tables, key=lambda tb: -len(tb.players))
@@ -250,10 +252,16 @@ async def test_the_tournament_directors_controls(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / LEDGER_FILE)
     notes = [json.loads(body) for (body,) in db.execute("SELECT body FROM notes ORDER BY at")]
     db.close()
-    audited = [(n["action"], n["who"], n["outcome"]) for n in notes if n.get("audit")]
-    for action in CONTROLS:
-        assert (action, "tina", "sent to the tournament") in audited
-    journal = [ev for n in notes if n.get("tournament") == "td" for ev in n["events"]]
+    audited = [(n["action"], n["who"], n["name"], n["outcome"]) for n in notes if n.get("audit")]
+    for action in CONTROLS:  # the runner, which decided each, wrote its outcome
+        assert (action, "tina", "Tina", "done") in audited
+    refused = [n for n in notes if n.get("audit") and n["outcome"] == "refused"]
+    assert [(n["action"], n["code"]) for n in refused] == [
+        ("resume_tournament", "tournament_refused")
+    ]
+    assert "wrong_phase" in refused[0]["detail"] and refused[0]["tournament"] == "td"
+    steps = [n for n in notes if n.get("tournament") == "td" and not n.get("audit")]
+    journal = [ev for n in steps for ev in n["events"]]
     kinds = {ev["type"] for ev in journal}
     assert {"tournament_seated", "tournament_disqualified", "tournament_place"} <= kinds
     assert sum(ev["type"] == "tournament_seated" and ev["how"] == "ballot" for ev in journal) == 11
