@@ -372,15 +372,9 @@ class Croupier:
         assert isinstance(ws, Socket)  # serve(create_connection=Socket)
         conn = Connection(self.config.outbound_queue, self.ledger.gate)
         self.connections.add(conn)
-        ip = http.remote_ip(ws)
-        per_ip = self.gate.per_ip
-        per_ip[ip] = per_ip.get(ip, 0) + 1
-        try:
+        try:  # counted against its address's cap before the handshake (http.Gate.admit)
             await run_connection(ws, conn, self.config, self.router.route, self.keepalive)
         finally:
-            per_ip[ip] -= 1
-            if not per_ip[ip]:
-                del per_ip[ip]
             self.connections.discard(conn)
             self.router.disconnected(conn)
             with trio.move_on_after(self.config.close_timeout, shield=True):

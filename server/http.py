@@ -5,7 +5,10 @@ WebSocket handshake:
 
 * ``/ws`` goes on to the handshake, unless the browser's ``Origin`` is not allowed (403) or
   the caller's address already holds ``max_per_ip`` connections (429; a dev-mode server
-  does not count this machine's own clients: load tests run from here);
+  does not count this machine's own clients: load tests run from here). A connection is
+  counted here, before its handshake completes, and released when it ends however it ends
+  (:meth:`Gate.admit`): 400 simultaneous connects from one address under a cap of 8 let 8
+  through, not the 223 a count taken after the handshake did (issue 25);
 * ``/health`` is public liveness: ``{"status": "ok"}`` and nothing else;
 * ``/status`` is the operator status (tables, connections, money, jackpots): it needs
   ``Authorization: Bearer TOKEN`` of a staff role (cashier, supervisor, manager); a dev-mode
@@ -33,7 +36,13 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 )
-LOOPBACK = ("127.", "::1", "localhost")
+def loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, without a port) is this machine: exactly
+    ``localhost``, ``::1`` or an address of 127.0.0.0/8 (``localhost.evil.example`` is not)."""
+    if host in ("localhost", "::1"):
+        return True
+    parts = host.split(".")
+    return len(parts) == 4 and parts[0] == "127" and all(p.isdigit() for p in parts)
 
 
 @dataclass
@@ -55,16 +64,44 @@ class Gate:
     def origin_ok(self, origin: str | None) -> bool:
         if origin is None:
             return True
-        if self.origins is None:
-            host = origin.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
-            return host.startswith(LOOPBACK)
+        if self.origins is None:  # dev mode: a page from this machine, exactly
+            return loopback(_origin_host(origin))
         return origin in self.origins
+
+    def admit(self, connection: ServerConnection, ip: str) -> bool:
+        """Count ``connection`` against its address's cap now, before its handshake; False
+        (not counted) if the address holds ``max_per_ip`` already. Released by
+        :meth:`release` when the connection ends, handshake or not (``server/net/websocket.py``
+        calls it)."""
+        if self.dev and loopback(ip):
+            return True
+        held = self.per_ip.get(ip, 0)
+        if held >= self.max_per_ip:
+            return False
+        self.per_ip[ip] = held + 1
+        connection.released = lambda: self.release(ip)  # type: ignore[attr-defined]
+        return True
+
+    def release(self, ip: str) -> None:
+        held = self.per_ip.get(ip, 0) - 1
+        if held > 0:
+            self.per_ip[ip] = held
+        else:
+            self.per_ip.pop(ip, None)
 
     def status_ok(self, request: Request, remote: str) -> bool:
         auth = request.headers.get("Authorization", "")
         if auth.startswith("Bearer ") and self.is_staff(auth[7:].strip()):
             return True
-        return self.dev and remote.startswith(LOOPBACK)
+        return self.dev and loopback(remote)
+
+
+def _origin_host(origin: str) -> str:
+    """The host of an ``Origin`` header (``http://[::1]:8765`` -> ``::1``)."""
+    authority = origin.split("://", 1)[-1].split("/", 1)[0]
+    if authority.startswith("["):
+        return authority[1:].split("]", 1)[0]
+    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
 
 
 def remote_ip(connection: ServerConnection) -> str:
@@ -83,8 +120,7 @@ def respond(
     if path == "/ws":
         if not gate.origin_ok(request.headers.get("Origin")):
             return response(403, b"this page's origin may not connect here\n", "text/plain")
-        ip = remote_ip(connection)
-        if gate.per_ip.get(ip, 0) >= gate.max_per_ip and not (gate.dev and ip.startswith(LOOPBACK)):
+        if not gate.admit(connection, remote_ip(connection)):
             return response(429, b"too many connections from this address\n", "text/plain")
         return None
     if path == "/health":

@@ -95,6 +95,9 @@ class Socket(ServerConnection):
         tcp = FAST_PATH and isinstance(stream, trio.SocketStream)
         self.fileno = stream.socket.fileno if tcp else None  # type: ignore[attr-defined]
         self.swept = 0  # ``sent`` at the sweep's last look
+        #: set when the connection is counted against its address's cap (server/http.py
+        #: ``Gate.admit``, before the handshake): called once, when the connection ends
+        self.released: Callable[[], None] | None = None
 
     # -- messages to the server ------------------------------------------------------------
     def process_event(self, event: Any) -> None:
@@ -190,6 +193,9 @@ class Socket(ServerConnection):
             else:
                 await self._read()
         finally:
+            released, self.released = self.released, None
+            if released is not None:  # the address's cap counts one fewer
+                released()
             if self.on_close is not None:
                 self.on_close()
 

@@ -50,6 +50,57 @@ async def test_a_foreign_origin_is_refused_and_the_allowed_one_connects() -> Non
                 pass
         async with ws_connect(server.url, origin=server.http_url.rstrip("/"), proxy=None):
             pass
+        for lookalike in (  # issue 25: the dev check was a prefix test
+            "http://localhost.evil.example",
+            "http://127.0.0.1.evil.example:8765",
+            "http://localhostx:8765",
+        ):
+            with pytest.raises(InvalidStatus) as refused:
+                async with ws_connect(server.url, origin=lookalike, proxy=None):
+                    pass
+            assert refused.value.response.status_code == 403, lookalike
+        for own in ("http://localhost:8765", "http://[::1]:8765", "http://127.0.0.2"):
+            async with ws_connect(server.url, origin=own, proxy=None):
+                pass
+
+
+async def test_simultaneous_connects_from_one_address_keep_to_its_cap() -> None:
+    """Issue 25: counted after the handshake, 400 simultaneous connects under a cap of 8 got
+    223 through; counted before it (http.Gate.admit), never more than the cap at once, and a
+    connection that ends (with or without a handshake) gives its place back."""
+    config = fast_config(
+        table("holdem-act"), secret="s7", origins=("https://c.example",), max_per_ip=8
+    )
+    async with running_server(config) as server:
+        gate = server.croupier.gate
+        opened = refused = 0
+        most = 0
+        hold = trio.Event()
+
+        async def one() -> None:
+            nonlocal opened, refused, most
+            try:
+                async with ws_connect(server.url, proxy=None):
+                    opened += 1
+                    most = max(most, sum(gate.per_ip.values()))
+                    await hold.wait()
+            except InvalidStatus as exc:
+                assert exc.response.status_code == 429
+                refused += 1
+
+        async with trio.open_nursery() as nursery:
+            for _ in range(120):
+                nursery.start_soon(one)
+            with trio.fail_after(30):
+                while opened + refused < 120:
+                    await trio.sleep(0.01)
+            assert opened == 8 and refused == 112 and most <= 8
+            hold.set()
+        with trio.fail_after(10):
+            while gate.per_ip:
+                await trio.sleep(0.01)
+        async with ws_connect(server.url, proxy=None):  # places given back
+            pass
 
 
 @pytest.mark.parametrize(
