@@ -192,6 +192,18 @@ class History(_Client, tag="history", frozen=True):
     table: TableId
 
 
+#: a player's seed for the next deal: 1 to 64 printable ASCII characters (server/fair.py)
+SeedText = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[ -~]+$")]
+
+
+class Seed(_Client, tag="seed", frozen=True):
+    """A seated player's seed for the table's next deal (the next round; at blackjack the
+    next shoe), mixed with the server's secret committed before it (``server/fair.py``)."""
+
+    table: TableId
+    seed: SeedText
+
+
 class DevForce(_Client, tag="dev_force", frozen=True):
     """Dev mode only: fix the next round's cards (the scenario "forced outcome")."""
 
@@ -382,6 +394,7 @@ ClientMessage = (
     | Operator
     | Logout
     | History
+    | Seed
     | Place
     | Marker
     | Collect
@@ -416,6 +429,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "operator",
     "logout",
     "history",
+    "seed",
     "place",
     "marker",
     "collect",

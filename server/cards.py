@@ -156,11 +156,15 @@ T = TypeVar("T")
 
 def shuffle(items: Sequence[T], rng: RandomSource) -> list[T]:
     """Return a uniformly shuffled copy (Fisher-Yates / Durstenfeld, unbiased ``randbelow``);
-    cards, or anything drawn by ballot (tournament seats, 2017 r 17.7)."""
+    cards, or anything drawn by ballot (tournament seats, 2017 r 17.7). A source that keeps
+    a deal's items (``shuffled``, :class:`server.fair.SecretSource`) is told the result."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
         j = rng.randbelow(i + 1)
         out[i], out[j] = out[j], out[i]
+    record = getattr(rng, "shuffled", None)
+    if record is not None:  # a committed deal's source keeps its items (server/fair.py)
+        record(out)
     return out
 
 

@@ -34,7 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "admin": ("clients.admin", "operator controls (tables, rounds, accounts) and the audit log"),
     "tournament": ("server.tournaments.cli", "check tournament conditions against the rules"),
     "history": ("server.history_cli", "export hand histories from the journal"),
-    "verify": ("server.verify_cli", "check a round's fair-shuffle commitment and reveal"),
+    "verify": ("server.verify_cli", "check rounds' records and openings against their commitments"),
     "par": ("server.par.cli", "PAR sheets: every wager's RTP, house edge and volatility"),
 }
 

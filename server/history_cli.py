@@ -13,10 +13,8 @@ line (every game: poker per the spec, Manila and the banked games OHH-style), ``
 PokerStars hand history text and ``phh`` PHH files (hold'em and Omaha only), ``journal`` the
 rounds' records as JSON (what ``croupier verify`` reads).
 
-``verify`` checks each round in the files (one round, or a list): the revealed secret hashes
-to the commitment published before the first card, and replaying the round through its
-engine with that secret deals the same cards and gives the same events. Exit 0: every round
-verifies; 1: a round does not (each problem printed); 3: a file cannot be read.
+``verify`` checks rounds against their commitments: the operator's record (this export) or a
+player's; see :mod:`server.verify_cli` and :mod:`server.verify`.
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import trio
 
@@ -112,41 +109,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load_rounds(path: Path) -> list[JournalRound]:
-    data: Any = json.loads(path.read_text())
-    items = data if isinstance(data, list) else [data]
-    return [JournalRound.from_json(item) for item in items]
+    from server.verify_cli import load_rounds as load
+
+    return load(path)
 
 
 def verify_main(argv: list[str] | None = None) -> int:
-    from server.games.replay import shoe_secrets, verify_round
+    """``croupier verify``: :mod:`server.verify_cli`."""
+    from server.verify_cli import main as verify
 
-    parser = OneLineParser(prog="croupier verify", description="check rounds' fair-shuffle reveals")
-    parser.add_argument(
-        "files", nargs="+", type=Path, help="ROUND.json (history export --format journal)"
-    )
-    args = parser.parse_args(argv)
-    bad = checked = 0
-    files = []
-    for path in args.files:
-        try:
-            files.append(load_rounds(path))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            print(f"croupier verify: cannot read {path}: {exc}", file=sys.stderr)
-            return 3
-    shoes = shoe_secrets(rnd for rounds in files for rnd in rounds)  # blackjack shoes
-    for rounds in files:
-        for rnd in rounds:
-            checked += 1
-            try:
-                problems = verify_round(rnd, shoes)
-            except (KeyError, ValueError, TypeError) as exc:
-                problems = [f"the round cannot be replayed: {exc!r}"]
-            if problems:
-                bad += 1
-                for p in problems:
-                    print(f"{rnd.ref}: FAILS: {p}")
-            else:
-                game, digest = rnd.start.get("game"), str(rnd.start["commitment"])
-                print(f"{rnd.ref}: verified ({game}, commitment {digest[:16]}...)")
-    print(f"{checked - bad} of {checked} rounds verified")
-    return 1 if bad else 0
+    return verify(argv)

@@ -30,13 +30,16 @@ POKER_HELP = """Poker table commands (one per line; AMOUNT in dollars: 6, 6.50 o
     o  sit out       i  sit back in
     t  show the table    h  this help    q  leave the table and quit
     y  your last 10 rounds here (history)
+    seed TEXT    your own seed for every deal (seed alone: a random one per deal)
 A command typed before your turn waits for it and is checked against what you may do then."""
 
 BANKED_HELP = """Banked table commands (one per line; AMOUNT in dollars: 6, 6.50 or $6.50):
     w BOX WAGER AMOUNT   place a wager on a box while betting is open (AMOUNT 0 withdraws it)
     VERB [AMOUNT]        the decision your box owes (d BOX VERB [AMOUNT] when you play several)
     l  your last round (recall)    t  show the table    h  this help    q  leave and quit
-    y  your last 10 rounds here (history)"""
+    y  your last 10 rounds here (history)
+    seed TEXT            your own seed for every deal (blackjack: every shoe); seed alone:
+                         a random one per deal"""
 
 HELP = (
     POKER_HELP

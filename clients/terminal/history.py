@@ -1,4 +1,4 @@
-"""Recalled rounds (the ``history`` reply) and the fair-shuffle events as lines of text.
+"""Recalled rounds (the ``history`` reply) and the fairness events as lines of text.
 
 ``y`` (or ``history``) at any table asks for the player's last rounds there
 (protocol/README.md, "Rounds on the record"); each comes back as the player was allowed to
@@ -56,9 +56,20 @@ def history_lines(msg: dict[str, Any]) -> list[str]:
 
 
 def fair_line(event: dict[str, Any]) -> str | None:
-    """The commitment and the reveal of a round's shuffle, or None for another event."""
-    if event.get("type") == "commitment":
-        return f"shuffle committed: SHA-256 {event['hash'][:16]}..."
-    if event.get("type") == "reveal":
-        return f"shuffle revealed: secret {event['secret'][:16]}... (croupier verify checks it)"
+    """The fairness events (protocol/README.md "Rounds on the record") as a line, or None
+    for another event: the next deal's server hash, our seed taken, a deal's commitment."""
+    kind = event.get("type")
+    if kind == "secret_committed":
+        return f"next {event.get('for', 'round')}: server hash {event['server_hash'][:16]}..."
+    if kind == "seed_taken":
+        return f"your seed {event['seed']!r} joins the next {event.get('for', 'round')}'s deal"
+    if kind == "commitment":
+        what = f"shoe stack {event['stack']}" if "shoe" in event else "deal"
+        seeds = len(event.get("seeds") or ())
+        return (
+            f"{what} committed: root {event['root'][:16]}... of {event['size']} cards, "
+            f"{seeds} player seed{'s' if seeds != 1 else ''} (croupier verify checks it)"
+        )
+    if kind == "opened":
+        return f"{len(event.get('open') or ())} more cards opened against the commitment"
     return None

@@ -18,6 +18,7 @@ import codecs
 import contextlib
 import os
 import random
+import secrets
 import sys
 import termios
 import tty
@@ -72,6 +73,9 @@ class Session:
         self.done = trio.Event()
         self.closed = False  # the server closed the connection
         self.returned: int | None = None
+        #: the player's own seed for every deal (``seed TEXT``); None: a fresh random one
+        #: for each deal (server/fair.py: the deal mixes it with the server's secret)
+        self.seed: str | None = None
 
     def help_text(self) -> str:
         """What ``h`` shows."""
@@ -155,6 +159,9 @@ class Session:
             else:
                 self.say(f"play paused: {msg.get('status')}", "yellow")
             return
+        event = msg.get("event") if kind == "event" else None
+        if event is not None and event.get("type") == "secret_committed":
+            await self.give_seed(str(msg.get("table")))  # the next deal's hash: our seed
         if msg.get("table") != self.tv.table:
             return
         if kind == "history":  # clients/terminal/history.py
@@ -172,6 +179,30 @@ class Session:
 
     async def leave(self) -> None:
         await self.client.send({"type": "leave", "table": self.tv.table})
+
+    async def give_seed(self, table: str | None = None) -> None:
+        """Our seed for the table's next deal (a player's only): the one set with ``seed
+        TEXT``, or one this client makes at random for each deal."""
+        view = self.client.tables.get(table or self.tv.table)
+        if view is None or view.role != "player" or view.left:
+            return
+        seed = self.seed or secrets.token_hex(16)
+        await self.client.send({"type": "seed", "table": view.table, "seed": seed})
+
+    async def on_seed_line(self, line: str) -> bool:
+        """``seed TEXT`` sets our seed for the deals to come, ``seed`` alone goes back to a
+        random one for each deal; whether the line was one."""
+        word, _, rest = line.strip().partition(" ")
+        if word.lower() != "seed":
+            return False
+        text = rest.strip()
+        if text and not (len(text) <= 64 and all(" " <= ch <= "~" for ch in text)):
+            self.say("a seed is 1 to 64 printable ASCII characters", "red")
+            return True
+        self.seed = text or None
+        self.say(f"your seed: {text!r} for every deal" if text else "your seed: random per deal")
+        await self.give_seed()
+        return True
 
     async def on_command(self, cmd: Any) -> bool:
         """Apply one typed command; False when the client should stop reading commands."""
@@ -301,6 +332,7 @@ async def play_session(
         player.show_table()
         if not bot:
             player.console.print(player.HINT, style="dim")
+    await player.give_seed()  # our seed for the deal whose hash the snapshot showed
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pump_messages, player.client, player)
         if bot:
@@ -346,6 +378,8 @@ async def command_loop(player: Session, lines: trio.MemoryReceiveChannel[str | N
                 break
             if player.live is not None and line.strip():
                 player.say(f"> {line.strip()}", "dim")
+            if await player.on_seed_line(line):
+                continue
             try:
                 cmd = player.parse(line)
             except BadCommand as exc:

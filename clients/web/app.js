@@ -276,9 +276,12 @@ function handle(msg) {
   switch (msg.type) {
     case "welcome": return onWelcome(msg);
     case "lobby": state.lobby = msg.tables || []; return renderLobby();
-    case "snapshot": return onSnapshot(msg);
-    case "events": return onTableMessage(msg, () => onEvents(msg));
+    case "snapshot": if (window.Fair) Fair.snapshot(msg); return onSnapshot(msg);  // history.js
+    case "events":
+      if (window.Fair) Fair.frame(msg);  // a deal's server hash: our seed (history.js)
+      return onTableMessage(msg, () => onEvents(msg));
     case "left":
+      if (window.Fair) Fair.left(msg);
       if (window.Tournaments && Tournaments.onLeft(msg)) return;  // moved, out (tournaments.js)
       return onTableMessage(msg, () => onLeft(msg));
     case "balance": state.balance = msg.balance; return renderAccount();
@@ -599,7 +602,7 @@ function onEvent(ev) {
 
 /** A log line for an event this page has no special display for (protocol/README.md). */
 function logGeneric(t, type, ev) {
-  if (fairLog(t, type, ev)) return;  // history.js: commitment and reveal
+  if (fairLog(t, type, ev)) return;  // history.js: the deal's commitment
   addLog(t, `${humanize(type)}${ev.seat ? " (seat " + ev.seat + ")" : ""}` +
     `${ev.box ? " (box " + ev.box + ")" : ""}` +
     `${Array.isArray(ev.cards) ? ": " + cardText(ev.cards) : ""}.`, "sys");

@@ -2,27 +2,36 @@
 
 Theory of operation
 -------------------
-A table owns one :class:`Journal` (``server/tables/base.py``). When a round starts the table
-asks it for the round's random source (:meth:`Journal.begin`: a fresh secret,
-``server/fair.py``), builds its engine with it, and opens the round
-(:meth:`Journal.open`) with everything needed to rebuild it: the table's config and rule
-set, the seats or boxes with their stakes and owners, anything forced. While the round runs
+A table owns one :class:`Journal` (``server/tables/base.py``). The journal holds the secret
+of the table's *next* deal and the players' seeds for it (``server/fair.py``: its hash is
+published before any seed is taken). When a round starts the table asks it for the round's
+random source (:meth:`Journal.begin`: the secret with the seeds of the players in the
+round), builds its engine with it, and opens the round (:meth:`Journal.open`) with
+everything needed to rebuild it: the table's config and rule set, the seats or boxes with
+their stakes and owners, anything forced. Before the first card it commits the deal
+(:meth:`Journal.commit`: the Merkle root published as ``commitment``). While the round runs
 the table records every engine command with its time (:meth:`Journal.command`) and every
-engine event with its visibility (:meth:`Journal.events`); at the end the settlement
-(:meth:`Journal.settlement`). The base closes the journal's round in the step the books
-close it: the reveal (secret and draws) and the round's final state are recorded then.
+engine event with its visibility and the openings of the cards it shows
+(:meth:`Journal.events`); at the end the settlement (:meth:`Journal.settlement`). The base
+closes the journal's round in the step the books close it: the outcomes still unopened (a
+die, a wheel) are opened to everyone, and the secret and the deal's items are recorded for
+the operator (never sent).
 
 Each record is a :class:`JournalEntry` ``(round, seq, table, kind, at, body)``; kinds:
 
 ===============  ===========================================================================
-``start``        ``table kind game options seats|boxes ... commitment``: the round as dealt
+``start``        ``table kind game options seats|boxes ...``: the round as dealt
+``commit``       a deal's commitment: ``scheme root size server_hash seeds`` (a blackjack
+                 shoe's stack: ``shoe stack position`` too), as published
 ``command``      ``op`` (``act``, ``decide``, ``timeout``, ``insufficient``, ``void``, ``wager``)
                  and its arguments, with the wall-clock time ``at``
-``event``        one engine event as on the wire, ``visible_to`` included
+``event``        one engine event as on the wire, ``visible_to`` and ``open`` included
 ``table_event``  one of the table's own events while the round is open (``timed_out``,
-                 ``decision``, ``round_result``...), with ``visible_to``
+                 ``decision``, ``round_result``, ``opened``...), with ``visible_to``
 ``settlement``   what the round paid (stacks after, commission; or each box's wagers)
-``reveal``       the secret, the commitment, the draws (``server/fair.py``)
+``shoe``         a blackjack shoe's secret and seeds, from the round that starts it
+``shoe_retired`` a blackjack shoe dealt its last round (``reason``: reshuffled, stopped)
+``secret``       the round's secret, seeds and items (the operator's record only)
 ``end``          ``state``: ``settled`` or ``voided``
 ===============  ===========================================================================
 
@@ -139,7 +148,7 @@ class Sink(Protocol):
 
 
 class Journal:
-    """A table's recorder (see the module docstring)."""
+    """A table's recorder and the keeper of its next deal's secret (module docstring)."""
 
     def __init__(self, table: str, sink: Sink, seeded: RandomSource | None = None) -> None:
         self.table = table
@@ -147,21 +156,56 @@ class Journal:
         self._seeded = seeded
         self.round: str | None = None
         self._seq = 0
+        #: the next deal's secret (its hash is public) and the seeds given for it, by account
+        self._next = self.new_secret()
+        self._seeds: dict[str, str] = {}
+        #: a deal took the secret: the table publishes the next one's hash
+        self.announce = False
         self._secret = b""
+        self._used: list[str] = []
+        self._hash = ""
         self.source: fair.SecretSource | None = None
+        self.deal: fair.Deal | None = None
+        #: maps the cards of the round's events to the deal's positions (server/fair.py)
+        self.opener: fair.Opener | None = None
 
-    def begin(self) -> fair.SecretSource:
-        """A fresh round secret and the round's random source (before the engine is built)."""
-        self._secret = self.new_secret()
-        self.source = fair.SecretSource(self._secret)
+    # -- the next deal: its committed secret and the players' seeds -------------------------
+    @property
+    def server_hash(self) -> str:
+        """The hash of the next deal's secret, published before any seed is taken."""
+        return fair.server_hash(self._next)
+
+    def seed(self, account: str, seed: str) -> str:
+        """A player's seed for the next deal (a later one replaces it); the hash it joins."""
+        self._seeds[account] = seed
+        return self.server_hash
+
+    def seed_of(self, account: str) -> str | None:
+        return self._seeds.get(account)
+
+    def take(self, accounts: Iterable[str]) -> tuple[bytes, list[str], str]:
+        """A deal takes the published secret, the seeds of ``accounts`` (sorted) and the
+        hash; a new secret is drawn for the next deal (:attr:`announce`)."""
+        secret, secret_hash = self._next, self.server_hash
+        seeds = sorted({self._seeds[a] for a in accounts if a in self._seeds})
+        self._next, self._seeds = self.new_secret(), {}
+        self.announce = True
+        return secret, seeds, secret_hash
+
+    def begin(self, accounts: Iterable[str] = ()) -> fair.SecretSource:
+        """The round's deal: the secret and the seeds of the players in it, and the random
+        source keyed by them (before the engine is built)."""
+        self._secret, self._used, self._hash = self.take(accounts)
+        self.source = fair.SecretSource(fair.deal_key(self._secret, self._used))
+        self.deal = self.opener = None
         return self.source
 
     def new_secret(self) -> bytes:
-        """A secret for a round, or for something that outlives one (a blackjack shoe)."""
+        """A secret for a deal (a round's, or a blackjack shoe's)."""
         return fair.new_secret(self._seeded)
 
     def note(self, kind: str, body: dict[str, Any]) -> None:
-        """Another entry of the round in play (``shoe_reveal``: a retired shoe's secret)."""
+        """Another entry of the round in play (``shoe``, ``shoe_retired``)."""
         if self.round is not None:
             self._add(kind, body)
 
@@ -171,13 +215,25 @@ class Journal:
         when = time.time() if at is None else at
         self._sink.journal(JournalEntry(self.round, self._seq, self.table, kind, when, body))
 
-    def open(self, ref: str, start: dict[str, Any]) -> dict[str, Any]:
-        """Record the round's start; the ``commitment`` event to publish before any card."""
-        assert self.source is not None, "begin() first"
+    def open(self, ref: str, start: dict[str, Any]) -> None:
+        """Record the round's start."""
         self.round, self._seq = ref, 0
-        digest = fair.commitment(ref, self._secret)
-        self._add("start", {**start, "table": self.table, "commitment": digest})
-        return {"type": "commitment", "round": ref, "hash": digest}
+        self._add("start", {**start, "table": self.table})
+
+    def commit(self, items: Sequence[str] | None = None) -> dict[str, Any]:
+        """Commit the round's deal (its items: the source's, unless given) before any card
+        is shown; the ``commitment`` event to publish."""
+        assert self.source is not None, "begin() first"
+        items = self.source.deal_items() if items is None else items
+        self.deal = fair.Deal(self._secret, items)
+        self.opener = fair.DeckOpener(self.deal)
+        return self.published(fair.commitment_body(self.deal, self._hash, self._used))
+
+    def published(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Record a commitment (``commit``); the ``commitment`` event to publish."""
+        assert self.round is not None
+        self._add("commit", body)
+        return {"type": "commitment", "round": self.round, **body}
 
     def command(self, op: str, at: float | None = None, **args: Any) -> None:
         """An engine command (or a banked table's wager, made before the deal, at ``at``)."""
@@ -188,9 +244,13 @@ class Journal:
         self, events: Iterable[Event], wires: Iterable[dict[str, Any]] | None = None
     ) -> None:
         """Engine events as on the wire (``wires``: their wire forms, when the caller built
-        them already; the same dicts are then sent, and never changed)."""
+        them already; the same dicts are then sent). The openings of the cards an event
+        shows go on it first (``open``), so they reach the event's audience only."""
         if self.round is not None:
+            opener = self.opener
             for wire in wires if wires is not None else (ev.to_wire() for ev in events):
+                if opener is not None and "cards" in wire:
+                    opener.attach(wire)
                 self._add("event", wire)
 
     def table_event(self, event: dict[str, Any], visible_to: Visibility | None) -> None:
@@ -202,15 +262,32 @@ class Journal:
         if self.round is not None:
             self._add("settlement", body)
 
-    def close(self, state: str) -> dict[str, Any] | None:
-        """Record the reveal and the end; the ``reveal`` event to publish (None: no round)."""
-        if self.round is None or self.source is None:
-            return None
-        body = fair.reveal(self.round, self._secret, self.source)
-        self._add("reveal", body)
+    def close(self, state: str) -> list[dict[str, Any]]:
+        """End the round: the outcomes not yet opened (a die, a wheel: public once thrown)
+        to everyone, the secret and the items on the record, the end. The events to
+        publish."""
+        if self.round is None:
+            return []
+        out: list[dict[str, Any]] = []
+        deal, source = self.deal, self.source
+        if deal is not None and source is not None:
+            outcomes = [p for p in source.outcomes if p < deal.size]
+            if outcomes and state == "settled":
+                opened = {
+                    "type": "opened",
+                    "round": self.round,
+                    "open": [deal.opening(p) for p in outcomes],
+                }
+                self.table_event(opened, EVERYONE)
+                out.append(opened)
+            self._add(
+                "secret",
+                {"secret": self._secret.hex(), "seeds": self._used, "items": deal.items},
+            )
         self._add("end", {"state": state})
-        self.round, self.source, self._secret = None, None, b""
-        return {"type": "reveal", **body, "state": state}
+        self.round, self.source, self.deal, self.opener = None, None, None, None
+        self._secret, self._used = b"", []
+        return out
 
 
 _json = msgspec.json.Encoder()
@@ -224,13 +301,35 @@ def record_text(body: object) -> str:
 
 
 def visible_events(rnd: JournalRound, viewer: int | None, boxes: set[int]) -> list[dict[str, Any]]:
-    """The round's events a player saw: ``viewer`` is its poker seat, ``boxes`` its banked
-    boxes (``server/games/visibility.py``)."""
+    """The round's events a player saw, in order: ``viewer`` is its poker seat, ``boxes`` its
+    banked boxes (``server/games/visibility.py``); the deal's commitments (``commitment``,
+    public) and the table's events that open cards (``opened``) among them."""
     out = []
-    for body in rnd.of("event"):
+    for e in rnd.entries:
+        body = e.body
+        if e.kind == "commit":
+            out.append({"type": "commitment", "round": rnd.ref, **body, "visible_to": EVERYONE})
+            continue
+        if e.kind != "event" and not (e.kind == "table_event" and "open" in body):
+            continue
         vis: Visibility | None = body.get("visible_to", EVERYONE)
         if may_see(vis, viewer) or (type(vis) is int and vis in boxes):
             out.append(body)
+    return out
+
+
+def public_terms(start: dict[str, Any]) -> dict[str, Any]:
+    """A round's start record as the table showed it: every field but the accounts (seats
+    and boxes keep their names, stakes and wagers)."""
+    out = {k: v for k, v in start.items() if k not in ("seats", "boxes", "backers", "table")}
+    for key in ("seats", "boxes"):
+        if key in start:
+            out[key] = {
+                n: {k: v for k, v in place.items() if k != "account"}
+                for n, place in start[key].items()
+            }
+    if "backers" in start:
+        out["backers"] = [{k: v for k, v in b.items() if k != "account"} for b in start["backers"]]
     return out
 
 
@@ -240,8 +339,10 @@ RECALL_ROUNDS = 10
 
 def recall(rnd: JournalRound, account: str) -> dict[str, Any]:
     """One round as ``account`` was allowed to see it: its own cards, the board, the hands
-    shown, its wagers and results (GLI-19 game recall; ETG schedule "last rounds"). The
-    reveal is public once the round has ended; an interrupted round reads ``voided``."""
+    shown, its wagers and results (GLI-19 game recall; ETG schedule "last rounds"), with the
+    deal's commitments (``commitments``), the round's public terms (``terms``: the start
+    record without accounts) and, on the events, the openings of the cards it was shown: what
+    ``croupier verify --player`` checks. An interrupted round reads ``voided``."""
     start = rnd.start
     seat = next(
         (int(n) for n, s in start.get("seats", {}).items() if s["account"] == account), None
@@ -254,8 +355,8 @@ def recall(rnd: JournalRound, account: str) -> dict[str, Any]:
         "game": start.get("game"),
         "at": int(rnd.at * 1000),
         "state": rnd.final_state,
-        "commitment": start.get("commitment"),
-        "reveal": next(iter(rnd.of("reveal")), None),
+        "commitments": rnd.of("commit"),
+        "terms": public_terms(start),
         "events": visible_events(rnd, seat, boxes),
     }
     if seat is not None:

@@ -647,7 +647,7 @@ class BankedTable(WindowTable):
                 forced.outcome,
             )
         try:
-            rng = self.journal.begin()  # the round's secret fixes its outcome (fair.py)
+            rng = self.round_source()
             self.engine = self._new_round(forced, jackpot, rng)
             events = self.engine.start()
         except (IllegalAction, InvalidRound) as exc:
@@ -683,6 +683,20 @@ class BankedTable(WindowTable):
         """What else the round's record starts with (a blackjack table: its shoe)."""
         return {}
 
+    def round_source(self) -> RandomSource:
+        """The round's random source: the secret committed for its deal with the seeds of
+        its players (server/fair.py); it fixes the round's cards or outcome."""
+        return self.journal.begin(sorted(set(self.round_owners.values())))
+
+    def opening(self, wires: list[dict[str, Any]]) -> None:
+        """Before a step's events go on the record: anything their openings need (a
+        blackjack table: the cards its shoe dealt, a new stack's commitment)."""
+        return None
+
+    def opened(self) -> None:
+        """After a step's events: cards dealt that no event showed (a blackjack table)."""
+        return None
+
     def _new_round(
         self, forced: Forced | None, jackpot: JackpotState | None, rng: RandomSource
     ) -> BankedRound:
@@ -707,15 +721,17 @@ class BankedTable(WindowTable):
         round."""
         engine = self.engine
         assert engine is not None
-        self.journal.events(events)
-        for ev in events:
+        wires = [ev.to_wire() for ev in events]
+        self.opening(wires)
+        self.journal.events(events, wires)  # the openings go on the events (server/fair.py)
+        for ev, wire_ev in zip(events, wires, strict=True):
             if type(ev) in (JackpotPaid, RoundSettled) or (
                 type(ev) is WagerSettled and ev.wager == "jackpot"
             ):
                 continue  # the table's round_result / jackpot_paid carry the real figures
-            wire_ev = ev.to_wire()
             self.round_events.append((wire_ev, ev.visible_to))
             self.broadcast(wire_ev, ev.visible_to, engine=True)
+        self.opened()
         if engine.complete:
             self._settle(engine)
         else:

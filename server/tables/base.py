@@ -179,6 +179,8 @@ class TableActor(ABC):
     """Base of every table: inbox, handlers, phases, seats, books, delivery."""
 
     kind: ClassVar[str] = "table"
+    #: what a player's seed is for: the next ``round``'s deal (a blackjack table: ``shoe``)
+    fair_unit: ClassVar[str] = "round"
     #: message or inbox item type -> handler; a kind merges its own into the base's
     handlers: ClassVar[Mapping[type, Handler]] = {}
 
@@ -302,10 +304,13 @@ class TableActor(ABC):
         handler(self, item)
 
     def _end_step(self) -> None:
-        if self.journal.round is not None and self.books.round != self.journal.round:
-            revealed = self.journal.close(self.books.closed)  # the books closed the round
-            if revealed is not None:
-                self.broadcast(revealed)
+        journal = self.journal
+        if journal.round is not None and self.books.round != journal.round:
+            for opened in journal.close(self.books.closed):  # the books closed the round
+                self.broadcast(opened, engine=True)  # on the record already
+        if journal.announce:  # a deal took the secret: the next one's hash, before any seed
+            journal.announce = False
+            self.broadcast(self.secret_event())
         self.flush()
         if not self.books.moved:
             return  # most steps (a poker action, a join) move no money: nothing to check
@@ -315,11 +320,42 @@ class TableActor(ABC):
         except BooksError:
             log.exception("table %s: the books do not balance", self.id)
 
-    def open_journal(self, ref: str, start: dict[str, Any]) -> None:
-        """Put a round on the record and publish its commitment, before any card is dealt
-        (``server/fair.py``); the round's engine was built on :meth:`Journal.begin`."""
-        self.broadcast(
-            self.journal.open(ref, {"kind": self.kind, "game": self.table.game, **start})
+    def open_journal(
+        self, ref: str, start: dict[str, Any], items: list[str] | None = None, deal: bool = True
+    ) -> None:
+        """Put a round on the record and publish the commitment to its deal before any card
+        is shown (``server/fair.py``; ``items``: the deal's, when the source does not keep
+        them: a poker deck); the round's engine was built on :meth:`Journal.begin`. A round
+        dealt from a blackjack shoe (``deal`` false) publishes the shoe's instead."""
+        self.journal.open(ref, {"kind": self.kind, "game": self.table.game, **start})
+        if deal:
+            self.broadcast(self.journal.commit(items), engine=True)  # recorded as ``commit``
+
+    def secret_event(self) -> dict[str, Any]:
+        """The hash of the next deal's secret (``secret_committed``): seeds sent from now on
+        join that deal (the next round; at blackjack the next shoe)."""
+        return {
+            "type": "secret_committed",
+            "server_hash": self.journal.server_hash,
+            "for": self.fair_unit,
+        }
+
+    def fair_view(self, member: Member | None) -> dict[str, Any]:
+        """A snapshot's ``fair``: the next deal's hash, and the member's own seed for it."""
+        mine = self.journal.seed_of(member.account) if member is not None else None
+        return {"server_hash": self.journal.server_hash, "for": self.fair_unit, "seed": mine}
+
+    def on_seed(self, cmd: TableCommand[wire.Seed]) -> None:
+        """A player's seed for the next deal (``server/fair.py``): mixed with the server's
+        committed secret, so that neither chooses the deal alone; acknowledged to it alone."""
+        member = self.member_for(cmd.conn, "seed")
+        if member is None:
+            return
+        seed = cmd.message.seed
+        digest = self.journal.seed(member.account, seed)
+        self.event(
+            member,
+            {"type": "seed_taken", "seed": seed, "server_hash": digest, "for": self.fair_unit},
         )
 
     def spawn(self, job: Callable[..., Awaitable[object]], *args: Any) -> None:
@@ -393,6 +429,7 @@ class TableActor(ABC):
 
     def snapshot(self, to: Recipient, role: str, member: Member | None) -> None:
         view = self.view_for(member)
+        view["fair"] = self.fair_view(member)
         seat = self.seat_of(member) if member is not None else None
         self.deliver(to, lambda seq: Snapshot(self.id, seq, role, seat, view))
 
@@ -840,6 +877,7 @@ BASE_HANDLERS: dict[type, Handler] = {
     Expel: TableActor.on_expel,
     wire.Operator: TableActor.on_operator,
     wire.History: TableActor.on_history,
+    wire.Seed: TableActor.on_seed,
     HistoryRead: TableActor.on_history_read,
 }
 TableActor.handlers = BASE_HANDLERS

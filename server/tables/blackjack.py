@@ -29,12 +29,26 @@ Theory of operation
    the table's :class:`~server.games.banked.blackjack.shoe.BlackjackShoe`, which reshuffles
    itself after the round in which the cutting card came out. ``dev_force`` with a ``shoe``
    (dev mode) replaces it by a fresh shoe whose first cards are the ones given.
+5. **The shoe on the record** (``server/fair.py``): a shoe is one deal, keyed by the
+   table's committed secret and the seeds of the players at the table when it is
+   shuffled. Its secret and seeds go on the operator's record in the round that starts it
+   (``shoe``), so that no stop can lose them. Each of its stacks (the first shuffle, then
+   a reshuffle or the discards shuffled, s52) is committed (``commitment``, ``stack``)
+   before its first card, and again at the start of every round dealt from it; every card
+   the shoe deals is opened to everyone as it is dealt (every card is face up, s17(1)),
+   at the position the shoe reports. A shoe that is reshuffled is retired
+   (``shoe_retired``) in that round; a shoe a stop interrupted (graceful or not) is
+   retired in the first round after the next start, so every round of every shoe can be
+   derived from its secret by a regulator once its shoe is retired.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
+
+import trio
 
 from protocol import errors
 from protocol import messages as wire
@@ -52,14 +66,21 @@ from server.games.banked.base import (
 )
 from server.games.banked.blackjack.engine import BlackjackRound
 from server.games.banked.blackjack.shoe import BlackjackShoe
-from server.store.model import InsufficientFunds
+from server.store.journal import JournalQuery, JournalRound
+from server.store.ledger import AsyncStore
+from server.store.ledger import Store as SyncStore
+from server.store.model import InsufficientFunds, StoreError
 from server.tables import books
 from server.tables.banked import BankedTable, with_wager
 from server.tables.base import Handler, Member, TableCommand
 from server.tables.phases import Phase
 
+log = logging.getLogger("croupier.tables.blackjack")
+
 #: The places other players take on a box (BJ s29(1): up to 3 players a box).
 PLACES = ("P2", "P3")
+#: rounds read back at a start to find a shoe a stop left in play (its last rounds)
+STALE_WINDOW = 50
 
 Place = tuple[int, str]  # (box, place id)
 
@@ -67,14 +88,22 @@ Place = tuple[int, str]  # (box, place id)
 class BlackjackTable(BankedTable):
     """A table of one blackjack-family game (see the module docstring)."""
 
+    fair_unit: ClassVar[str] = "shoe"
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         assert issubclass(self.round_cls, BlackjackRound)
         self.bj_cls: type[BlackjackRound] = self.round_cls
         self.shoe: BlackjackShoe | None = None
         self.shoes = 0  # shoes shuffled at this table
-        self.shoe_id = ""  # the shoe's id and secret (empty: a dev-forced shoe)
-        self.shoe_secret = b""
+        self.shoe_id = ""  # the shoe's id (empty: a dev-forced shoe, committed to nothing)
+        #: the shoe's deal (server/fair.py): its record, source and each stack's tree
+        self.shoe_record: dict[str, Any] = {}
+        self.shoe_source: fair.SecretSource | None = None
+        self.stacks: list[fair.Deal] = []
+        self.shoe_new = False  # its ``shoe`` record goes in the round that starts it
+        self.committed_stacks = 0  # stacks committed in the round in play
+        self.stale_shoes: list[str] = []  # shoes a stop left in play, retired next round
         self.shoe_at: dict[str, Any] = {}  # where the shoe stood when this round was dealt
         #: this round's backers, (box, place) -> account, and their wagers
         self.backing: dict[Place, str] = {}
@@ -269,29 +298,115 @@ class BlackjackTable(BankedTable):
         fresh = forced is not None and bool(forced.shoe)
         if not fresh and self.shoe is None:
             self._new_shoe()
+        if self.shoe is not None:
+            self.shoe_at = self.shoe.state()
         engine = self.bj_cls(
             self.options, wagers, rng, forced, jackpot, shoe=None if fresh else self.shoe
         )
-        if fresh:  # a dev-forced shoe is shuffled by nobody: no secret to keep
-            self.shoe, self.shoe_secret, self.shoe_id = engine.shoe, b"", ""
-        self.shoe_at = engine.shoe.state()
+        if fresh:  # a dev-forced shoe: committed to nothing, never verifiable
+            self.shoe, self.shoe_id, self.shoe_source, self.stacks = engine.shoe, "", None, []
+            self.shoe_at = engine.shoe.state()
         return engine
+
+    def round_source(self) -> RandomSource:
+        """A round's cards come from the shoe: its own source serves only a dev-forced shoe
+        (shuffled from a secret nobody committed to)."""
+        return fair.SecretSource(self.journal.new_secret())
 
     # -- the shoe on the record (server/fair.py) ------------------------------------------
     def _new_shoe(self) -> None:
-        """A new shoe, shuffled from a secret of its own. Its cards are dealt over many
-        rounds, so no round's reveal may let anyone work out its order: each round's record
-        carries the shoe's commitment and where the shoe stood, and the shoe's secret is
-        revealed (``shoe_reveal``) only when the shoe is retired: after the round in which
-        it was reshuffled (the cutting card came out, s19; the discards were shuffled,
-        BJ s52). The next round gets a new shoe with a new secret."""
+        """A new shoe, one deal over many rounds: shuffled from the table's committed secret
+        and the seeds of the players at the table (``seed`` is for the next shoe here). Its
+        cards are dealt over many rounds, so its secret is never sent: each card is opened
+        when dealt, against its stack's commitment (module docstring, 5)."""
         self.shoes += 1
         self.shoe_id = f"{self.id}.{self.instance}.shoe{self.shoes}"
-        self.shoe_secret = self.journal.new_secret()
-        self.shoe = self.bj_cls.new_shoe(self.options, fair.SecretSource(self.shoe_secret))
+        secret, seeds, digest = self.journal.take(sorted(self.members))
+        self.shoe_record = {
+            "id": self.shoe_id,
+            "secret": secret.hex(),
+            "seeds": seeds,
+            "server_hash": digest,
+        }
+        self.shoe_source = fair.SecretSource(fair.deal_key(secret, seeds))
+        self.shoe = self.bj_cls.new_shoe(self.options, self.shoe_source)
+        self.shoe.drawn = []
+        self.stacks = []
+        self.shoe_new = True
+
+    def open_journal(
+        self, ref: str, start: dict[str, Any], items: list[str] | None = None, deal: bool = True
+    ) -> None:
+        """The round on the record, then the shoe: its secret in the round that starts it,
+        the shoes a stop left in play retired, the commitment of every stack the round may
+        draw from (from the one it starts in), before its first card."""
+        super().open_journal(ref, start, deal=False)
+        journal = self.journal
+        for stale in self.stale_shoes:
+            journal.note("shoe_retired", {"id": stale, "reason": "stopped"})
+        self.stale_shoes = []
+        if not self.shoe_id or self.shoe_source is None:
+            return
+        if self.shoe_new:
+            journal.note("shoe", self.shoe_record)
+            self.shoe_new = False
+        first = int(self.shoe_at["reshuffles"])
+        self.committed_stacks = first
+        journal.opener = fair.ShoeOpener()
+        drawn = self.shoe.drawn if self.shoe is not None else None
+        self._commit_stacks(max([first, *(k for k, _ in drawn or ())]))
+
+    def _commit_stacks(self, upto: int) -> None:
+        """Publish the commitment of the shoe's stacks up to ``upto`` not yet committed in
+        this round (a stack's tree is built once, when it is first needed)."""
+        source = self.shoe_source
+        assert source is not None
+        secret = bytes.fromhex(self.shoe_record["secret"])
+        while len(self.stacks) <= upto and len(self.stacks) < len(source.stacks):
+            k = len(self.stacks)
+            self.stacks.append(fair.Deal(secret, source.stacks[k], k))
+        record, at = self.shoe_record, self.shoe_at
+        while self.committed_stacks <= upto and self.committed_stacks < len(self.stacks):
+            k = self.committed_stacks
+            self.committed_stacks += 1
+            # where the round starts in it: the shoe's position in the stack it stood in
+            position = int(at["position"]) if k == at.get("reshuffles") else 0
+            body = fair.commitment_body(
+                self.stacks[k],
+                record["server_hash"],
+                record["seeds"],
+                shoe=self.shoe_id,
+                stack=k,
+                position=position,
+            )
+            self.broadcast(self.journal.published(body), engine=True)  # recorded as ``commit``
+
+    def opening(self, wires: list[dict[str, Any]]) -> None:
+        """The cards the shoe dealt in this step, at the positions it dealt them from, for
+        the step's card events to open (a new stack committed first)."""
+        shoe, opener = self.shoe, self.journal.opener
+        if shoe is None or not shoe.drawn or not isinstance(opener, fair.ShoeOpener):
+            return
+        drawn, shoe.drawn = shoe.drawn, []
+        self._commit_stacks(max(k for k, _ in drawn))
+        opener.pending.extend((self.stacks[k], pos) for k, pos in drawn)
+
+    def opened(self) -> None:
+        """Cards the shoe dealt that no event showed (a card found face up and discarded,
+        BJ s49): opened to everyone all the same (every card is seen, s17(1))."""
+        opener = self.journal.opener
+        if isinstance(opener, fair.ShoeOpener) and opener.pending:
+            rest, opener.pending = opener.pending, []
+            self.broadcast(
+                {
+                    "type": "opened",
+                    "round": self.round_id,
+                    "open": [deal.opening(pos) for deal, pos in rest],
+                }
+            )
 
     def round_record(self) -> dict[str, Any]:
-        """The backers' wagers (BJ s29) and, for a shoe of the table's, the shoe."""
+        """The backers' wagers (BJ s29) and, for a shoe of the table's, where it stood."""
         backers = [
             {"box": box, "place": place, "account": account, "wagers": self.back_layout[key]}
             for key, account in sorted(self.backing.items())
@@ -300,24 +415,31 @@ class BlackjackTable(BankedTable):
         ]
         if not self.shoe_id:
             return {"backers": backers}
-        return {
-            "backers": backers,
-            "shoe": {
-                "id": self.shoe_id,
-                "commitment": fair.commitment(self.shoe_id, self.shoe_secret),
-                **self.shoe_at,
-            },
-        }
+        return {"backers": backers, "shoe": {"id": self.shoe_id, **self.shoe_at}}
 
     def _settle(self, engine: BankedRound) -> None:
         super()._settle(engine)
         shoe = self.shoe
         if shoe is not None and shoe.reshuffles != self.shoe_at.get("reshuffles"):
-            if self.shoe_id:
-                self.journal.note(
-                    "shoe_reveal", {"id": self.shoe_id, "secret": self.shoe_secret.hex()}
-                )
-            self.shoe, self.shoe_secret, self.shoe_id = None, b"", ""
+            if self.shoe_id:  # its last round: every round of it can now be derived
+                self.journal.note("shoe_retired", {"id": self.shoe_id, "reason": "reshuffled"})
+            self.shoe, self.shoe_id, self.shoe_source, self.stacks = None, "", None, []
+
+    async def start_services(self, nursery: trio.Nursery) -> None:
+        """Before the first round: the shoe a stop left in play, read back from the record,
+        to be retired in the next round (module docstring, 5)."""
+        await super().start_services(nursery)
+        query = JournalQuery(table=self.id, limit=STALE_WINDOW)
+        try:
+            if self.ledger.is_async:
+                rounds = await cast(AsyncStore, self.ledger.store).journal_rounds(query)
+            else:
+                read = cast(SyncStore, self.ledger.store).journal_rounds
+                rounds = await trio.to_thread.run_sync(read, query)
+        except (StoreError, OSError):
+            log.exception("table %s: cannot read the shoes left in play", self.id)
+            return
+        self.stale_shoes = unretired_shoes(rounds)
 
     def _promptable(self, engine: BankedRound) -> list[Decision]:
         """The open offers; the hand to act once no offer is open (module docstring, 2)."""
@@ -390,3 +512,11 @@ class BlackjackTable(BankedTable):
         **BankedTable.handlers,
         wire.Wager: on_wager,
     }
+
+
+def unretired_shoes(rounds: list[JournalRound]) -> list[str]:
+    """The shoes of ``rounds`` (a table's last ones) that no record retires: the shoe a stop
+    left in play (every older shoe was retired in or after its last round, in the window)."""
+    used = [str(r.start["shoe"]["id"]) for r in rounds if (r.start.get("shoe") or {}).get("id")]
+    retired = {str(b["id"]) for r in rounds for b in r.of("shoe_retired")}
+    return sorted({s for s in used if s not in retired})

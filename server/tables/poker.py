@@ -51,6 +51,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance, SeatOffer, TableInfo
+from server import fair
 from server.cards import RandomSource, random_source
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction, ScenarioError
@@ -588,7 +589,8 @@ class PokerTable(TableActor):
                     posts[n] = self.rules.minimum_wager  # Sch 11 s23A(2): the returner posts
         stacks = {n: self.stake(self.seats[n]) for n in players}
         try:
-            rng = self.journal.begin()  # the round's secret fixes its card order (fair.py)
+            # the round's secret and its players' seeds fix its card order (server/fair.py)
+            rng = self.journal.begin(self.seats[n].account for n in players)
             rnd = PokerRound(self.rules, stacks, designated, rng, posts=posts or None)
             events = rnd.start()
         except ValueError:  # e.g. a stake that cannot pay a participation fee
@@ -629,6 +631,7 @@ class PokerTable(TableActor):
                     for n in players
                 },
             },
+            fair.deck_items(rnd.deck),
         )
         self._after(events)
 
@@ -735,6 +738,7 @@ class PokerTable(TableActor):
                 if pre.verb != "fold_any" or verb == "fold":
                     self._clear_pre(seat, "applied")  # one-shot (fold to any bet stays)
                 events = rnd.act(seat.number, verb)  # the ordinary action, in this step
+                self.journal.command("act", seat=seat.number, verb=verb, amount=None, pre=pre.verb)
                 continue
             return
 

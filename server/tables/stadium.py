@@ -582,6 +582,8 @@ class StadiumTable(WindowTable):
         self.frozen: dict[int, dict[str, int]] = {}
         #: the window's place / marker commands, journalled with their times at no more bets
         self.places_made: list[dict[str, Any]] = []
+        #: the openings of the cards the round's result shows (sent with ``round_result``)
+        self.shown: list[dict[str, Any]] = []
         self.records: deque[RoundRecord] = deque(maxlen=int(self.stadium["kept_rounds"]))
         self.owed: dict[str, int] = {}  # account -> cents a correction could not take back
         self.device_refs: set[tuple[str, str]] = set()
@@ -964,7 +966,8 @@ class StadiumTable(WindowTable):
         the result: the frozen layout and its owners, the window's commands with their
         times, and the commitment to the round's secret (``server/fair.py``), which is the
         random source of the round's draws from here on (the engine's die, wheel or card)."""
-        source = self.journal.begin()
+        # the round's deal: the committed secret with the seeds of the terminals in it
+        source = self.journal.begin(sorted({self.numbers[n] for n in self.frozen}))
         self.rng = source  # OneShot rounds are built on it at the result
         before = None
         if isinstance(self.play, Rolls):
@@ -989,6 +992,7 @@ class StadiumTable(WindowTable):
                 },
                 "before": before,
             },
+            deal=False,  # committed at the result, before its cards (:meth:`_result`)
         )
         for p in self.places_made:
             self.journal.command("place" if "position" in p else "marker", **p)
@@ -1051,7 +1055,17 @@ class StadiumTable(WindowTable):
         played = self.play.play(outcome)  # InvalidRound: nothing changed
         if outcome is not None:
             self.journal.command("result", outcome=dict(outcome))
-        self.journal.events(played.events)
+        # the deal the result came from (nothing, for a result entered: it draws nothing),
+        # committed before its cards; the cards the result shows are opened with it
+        self.broadcast(self.journal.commit(), engine=True)
+        wires = [ev.to_wire() for ev in played.events]
+        self.journal.events(played.events, wires)
+        self.shown = [
+            opening
+            for w in wires
+            if w.get("visible_to", EVERYONE) == EVERYONE
+            for opening in w.get("open", ())
+        ]
         owners = {n: self.numbers[n] for n in set(self.frozen) | set(played.wagers)}
         holds = {n: sum(ws.values()) for n, ws in self.frozen.items()}
         house_net = self._book_settlement(played, holds, owners)
@@ -1105,8 +1119,10 @@ class StadiumTable(WindowTable):
                 "source": source,
                 "approval": self.stadium["approval"],
                 "puck": self.play.puck() if isinstance(self.play, Rolls) else None,
+                "open": self.shown,
             }
         )
+        self.shown = []
 
     def _book_settlement(
         self, played: Played, holds: dict[int, int], owners: dict[int, str]

@@ -93,10 +93,10 @@ def test_verify_passes_every_round_and_fails_a_tampered_one(
     path.write_text(json.dumps(one))
     assert history_cli.verify_main([str(path)]) == 1
     assert "FAILS" in capsys.readouterr().out
-    one = next(r for r in rounds if r["state"] == "settled")
+    one = next(r for r in rounds if r["state"] == "settled" and r is not one)
     for entry in one["entries"]:
-        if entry["kind"] == "start":
-            entry["body"]["commitment"] = "0" * 64
+        if entry["kind"] == "commit":  # issue 23: the commitment is the deal's Merkle root
+            entry["body"]["root"] = "0" * 64
     path.write_text(json.dumps(one))
     assert history_cli.verify_main([str(path)]) == 1
-    assert "does not match the commitment" in capsys.readouterr().out
+    assert "is not the root of the deal" in capsys.readouterr().out

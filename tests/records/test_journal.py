@@ -1,8 +1,10 @@
-"""The journal (issue 10 item 1) and provably fair shuffles (item 4), over real sockets.
+"""The journal (issue 10 item 1) and provably fair deals (item 4; issue 23), over real sockets.
 
 Every round of every game kind goes on the record in the ledger's SQLite store; replaying a
-journalled round through its engine with the revealed secret gives the same events (every
-card dealt included), and ``verify_round`` passes on every round and fails on a tampered one.
+journalled round through its engine on the deal its secret and seeds make gives the same
+events (every card dealt included), and ``verify_round`` passes on every round and fails on
+a tampered one. (Issue 23: the secret is the operator's record, ``secret``, never a frame;
+the old public ``reveal`` is gone.)
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ from typing import Any
 
 import trio
 
+from server import fair
 from server.config import ServerConfig
-from server.fair import commitment
 from server.games.registry import tabled
-from server.games.replay import verify_round
 from server.store.journal import JournalQuery, JournalRound, players_of, recall
 from server.store.memory import MemoryStore
 from server.store.model import Batch
 from server.store.sqlite import SqliteStore
+from server.verify import Shoes, verify_round
 from tests.integration.test_all_banked_games import bot, tables
 from tests.integration.test_banked_round import running
 from tests.server.helpers import GAMES, Bot, fast_config, play_hands, running_server, table
@@ -36,10 +38,16 @@ def rounds_in(data: Path) -> list[JournalRound]:
         store.close()
 
 
-def check_round(rnd: JournalRound, shoes: dict[str, str] | None = None) -> None:
-    assert verify_round(rnd, shoes) == [], (rnd.ref, verify_round(rnd, shoes))
+def check_round(rnd: JournalRound, shoes: Shoes | None = None) -> None:
+    verdict = verify_round(rnd, shoes)
+    assert verdict.ok and verdict.pending is None, (rnd.ref, verdict)
     kinds = [e.kind for e in rnd.entries]
-    assert kinds[0] == "start" and kinds[-2:] == ["reveal", "end"], kinds
+    assert kinds[0] == "start" and kinds[-1] == "end", kinds
+    assert "commit" in kinds and kinds.index("commit") < min(
+        (i for i, e in enumerate(rnd.entries) if e.body.get("cards")), default=len(kinds)
+    )
+    if rnd.start.get("shoe") is None:
+        assert kinds[-2] == "secret", kinds
     assert [e.seq for e in rnd.entries] == list(range(1, len(kinds) + 1))
     assert "settlement" in kinds
     for body in rnd.of("event"):
@@ -53,14 +61,14 @@ def tamper(rnd: JournalRound) -> None:
     """A changed secret, and a changed card, are both caught."""
     data = rnd.to_json()
     bad = copy.deepcopy(data)
-    reveal = next(e for e in bad["entries"] if e["kind"] == "reveal")
-    reveal["body"]["secret"] = "00" * 32
-    assert verify_round(JournalRound.from_json(bad))
+    secret = next(e for e in bad["entries"] if e["kind"] == "secret")
+    secret["body"]["secret"] = "00" * 32
+    assert verify_round(JournalRound.from_json(bad)).problems
     bad = copy.deepcopy(data)
-    dealt = next(e for e in bad["entries"] if e["kind"] == "event" and "cards" in e["body"])
+    dealt = next(e for e in bad["entries"] if e["kind"] == "event" and e["body"].get("cards"))
     cards = dealt["body"]["cards"]
     cards[0] = "2c" if cards[0] != "2c" else "3c"
-    assert verify_round(JournalRound.from_json(bad))
+    assert verify_round(JournalRound.from_json(bad)).problems
 
 
 async def test_every_poker_game_is_journalled_and_replays(tmp_path: Path) -> None:
@@ -185,7 +193,7 @@ async def test_every_stadium_game_is_journalled_and_replays(tmp_path: Path) -> N
         (n,) = rnd.start["boxes"]
         assert recalled["boxes"][n] == {STADIUM_WAGER[rnd.start["game"]]: 100}
         assert recalled["net"] == recalled["results"][n]["paid"] - 100
-        assert recalled["state"] == "settled" and recalled["reveal"]
+        assert recalled["state"] == "settled" and recalled["commitments"]
     tamper(next(r for r in rounds if r.start["game"] == "baccarat"))
 
 
@@ -259,17 +267,21 @@ def test_a_batchs_records_of_a_round_share_one_row_and_read_back_whole(tmp_path:
     ]
 
 
-def test_commitment_binds_round_and_secret() -> None:
+def test_the_server_hash_and_the_key_bind_the_secret_and_the_seeds() -> None:
     secret = bytes(range(32))
-    assert commitment("a", secret) != commitment("b", secret)
-    assert commitment("a", secret) != commitment("a", bytes(32))
+    assert fair.server_hash(secret) != fair.server_hash(bytes(32))
+    key = fair.deal_key(secret, ["b", "a"])
+    assert key == fair.deal_key(secret, ["a", "b"])  # the seeds sorted: their order is none
+    assert key != fair.deal_key(secret, ["a"]) != fair.deal_key(bytes(32), ["a", "b"])
 
 
-async def test_no_frame_before_the_reveal_carries_more_than_the_hash(tmp_path: Path) -> None:
-    """Item 4: before a round's reveal, a frame carries nothing derived from its card order
-    but the commitment: not the secret, not a draw, not a card the rules have not exposed
-    to that recipient; and the commitment comes before the first card."""
+async def test_no_frame_carries_the_secret_and_every_card_comes_opened(tmp_path: Path) -> None:
+    """Issue 23 (it replaces item 4's reveal): no frame carries a round's secret or the
+    key its deal comes from; the commitment comes before the first card, and every card a
+    player is sent comes with its opening, which leads to the committed root."""
     import json
+
+    from server.verify import rounds_seen, verify_seen
 
     game = "holdem-act"
     cfg = fast_config(table(game, seats=4, seed=11), data=tmp_path)
@@ -277,32 +289,25 @@ async def test_no_frame_before_the_reveal_carries_more_than_the_hash(tmp_path: P
         bots = [Bot(server.url, f"{game}-t", s, seed=s) for s in (1, 2, 3)]
         await play_hands(server, bots, 8)
     rounds = {r.ref: r for r in rounds_in(tmp_path)}
+    secrets = [r.of("secret")[0]["secret"] for r in rounds.values() if r.of("secret")]
+    keys = [
+        fair.deal_key(bytes.fromhex(r.of("secret")[0]["secret"]), r.of("secret")[0]["seeds"]).hex()
+        for r in rounds.values()
+        if r.of("secret")
+    ]
+    assert len(secrets) >= 8
     dealt = 0
     for b in bots:
-        current: str | None = None
-        for frame in b.frames:
-            ev = frame.get("event") if frame.get("type") == "event" else None
-            if ev is not None and ev["type"] == "commitment":
-                current = ev["round"]
-                assert ev["hash"] == rounds[current].start["commitment"]
-                continue
-            if ev is not None and ev["type"] == "reveal":
-                assert ev["round"] == current
-                current = None
-                continue
-            if current is None:
-                if ev is not None:
-                    assert ev["type"] not in ("hole_cards_dealt", "board_dealt"), ev
-                continue
-            text = json.dumps(frame)
-            shown = rounds[current].of("reveal")[0]
-            assert shown["secret"] not in text
-            for _n, v in shown["draws"]:
-                assert v not in text
-            if ev is not None and ev["type"] == "hole_cards_dealt":
-                assert ev["seat"] == b.seat
-                dealt += 1
-            if ev is not None and ev["type"] == "card_burned":
-                assert not ev["cards"], ev  # a burnt card is never shown
+        text = json.dumps(b.frames)
+        assert not any(s in text for s in secrets + keys)
+        events = [f for f in b.frames if f.get("type") == "event"]
+        for seen in rounds_seen(events):
+            rnd = rounds[seen["round"]]
+            assert seen["events"][0]["root"] == rnd.of("commit")[0]["root"]
+            assert verify_seen(seen).problems == [], seen["round"]
+            for ev in seen["events"]:
+                if ev["type"] == "hole_cards_dealt":
+                    assert ev["seat"] == b.seat and len(ev["open"]) == len(ev["cards"])
+                    dealt += 1
+                assert ev["type"] != "card_burned"  # a burnt card is never shown
     assert dealt >= 8
-    assert sum(1 for b in bots for f in b.frames if f.get("event", {}).get("type") == "reveal")

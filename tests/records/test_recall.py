@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clients.client import Client
+from server.verify import verify_seen
 from tests.server.helpers import Bot, fast_config, play_hands, running_server, table
 
 GAME = "holdem-act"
@@ -39,7 +40,11 @@ async def test_a_player_recalls_its_last_ten_rounds_after_a_restart(tmp_path: Pa
         assert r["state"] == "settled" or (r is rounds[-1] and r["state"] == "voided")
         assert r["state"] == "settled" or r["net"] == 0
         assert r["net"] == r["stake_after"] - r["stake"]
-        assert r["reveal"]["commitment"] == r["commitment"]
+        # issue 23: no reveal; the commitment first, the cards it saw opened, and the hand
+        # replays on them (its own, the board, the hands shown) as a player's verify does
+        assert r["events"][0]["type"] == "commitment" and r["commitments"]
+        verdict = verify_seen(r)
+        assert verdict.ok and verdict.pending is None, verdict
         showing = {e["seat"] for e in r["events"] if e["type"] == "hand_shown"}
         for e in r["events"]:
             assert e["visible_to"] in ("everyone", 1), e

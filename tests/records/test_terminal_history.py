@@ -1,5 +1,5 @@
 """The terminal client shows a player's recalled rounds (``y``) and each round's shuffle
-commitment and reveal (clients/terminal/history.py)."""
+commitment, the next deal's hash and the seed it sends (clients/terminal/history.py)."""
 
 from __future__ import annotations
 
@@ -50,11 +50,15 @@ def test_history_words() -> None:
     assert "your cards As Kd" in lines[1] and "board 7h 8d 2c" in lines[1]
     assert "lost $2.00" in lines[1] and "stake $150.00" in lines[1]
     assert "box 2: player $5.00" in lines[2] and "voided" in lines[2]
-    assert event_words({"type": "commitment", "round": "r", "hash": "ab" * 32}).startswith(
-        "shuffle committed: SHA-256 abab"
+    committed = {"type": "commitment", "round": "r", "root": "ab" * 32, "size": 52}
+    assert event_words({**committed, "seeds": ["x"]}).startswith(
+        "deal committed: root abab"
+    )  # issue 23: the deal's Merkle root; no reveal any more
+    assert "server hash cdcd" in event_words(
+        {"type": "secret_committed", "server_hash": "cd" * 32, "for": "round"}
     )
-    assert "shuffle revealed" in event_words(
-        {"type": "reveal", "round": "r", "secret": "cd" * 32, "commitment": "ab" * 32}
+    assert "your seed 'lucky'" in event_words(
+        {"type": "seed_taken", "seed": "lucky", "server_hash": "cd" * 32, "for": "round"}
     )
 
 
@@ -83,7 +87,7 @@ async def test_terminal_recalls_the_hand_it_played() -> None:
             async with trio.open_nursery() as io:
                 io.start_soon(read)
                 await proc.stdin.send_all(b"f\n")
-                while b"shuffle revealed" not in output:
+                while output.count(b"deal committed") < 2:  # the next hand: this one ended
                     await trio.sleep(0.05)
                 await proc.stdin.send_all(b"y\n")
                 while b"rounds here" not in output:
@@ -94,6 +98,6 @@ async def test_terminal_recalls_the_hand_it_played() -> None:
         out = output.decode()
         nursery.cancel_scope.cancel()
     assert proc.returncode == 0, out
-    assert "shuffle committed" in out and "shuffle revealed" in out
-    assert "your last 1 rounds here:" in out, out
-    assert "your cards" in out.split("your last 1 rounds here:")[1]
+    assert "deal committed" in out and "your seed" in out  # its own random seed was taken
+    assert "rounds here:" in out, out  # the hand it folded (and the next, in play)
+    assert "your cards" in out.split("rounds here:")[1]

@@ -1,4 +1,5 @@
-"""The browser page shows the fair-shuffle commitment and reveal in its round log, and a
+"""The browser page shows each deal's commitment in its round log, sends its player's seed
+for every deal (a random one, or the one typed in the Seed box: issue 23), and shows a
 player's recalled rounds (``history``) from the History button (clients/web/history.js)."""
 
 from __future__ import annotations
@@ -22,9 +23,12 @@ from tests.clients.test_web import (  # noqa: F401  (the module's chromium fixtu
 TABLE = "holdem-history"
 
 
-def _revealed_after_own_cards(text: str) -> bool:
+SEED = "carol's own seed"
+
+
+def _next_deal_after_own_cards(text: str) -> bool:
     cards = text.find("Your cards:")
-    return cards >= 0 and "Shuffle revealed" in text[cards:]
+    return cards >= 0 and "your seed included" in text[cards:]
 
 
 def play_and_recall(browser: Any, http_url: str) -> dict[str, Any]:
@@ -37,24 +41,26 @@ def play_and_recall(browser: Any, http_url: str) -> dict[str, Any]:
         expect(page.locator("#table")).to_be_visible()
         page.fill("#buyin-amount", "$150")
         page.click("#buyin-btn")
+        page.fill("#seed-input", SEED)  # her seed for the deals from the next one on
         log = page.locator("#log")
         deadline = time.monotonic() + 60
-        # until the reveal of a hand carol was dealt into (she may sit down during a hand
-        # of the bots, whose reveal then comes first)
-        while time.monotonic() < deadline and not _revealed_after_own_cards(log.inner_text()):
+        # until a deal after her first hand took her seed (she may sit down during a hand
+        # of the bots)
+        while time.monotonic() < deadline and not _next_deal_after_own_cards(log.inner_text()):
             verb = _enabled_action(page)
             if verb is None:
                 page.wait_for_timeout(50)
                 continue
             page.click(f"#act-{verb}", timeout=5_000)
         seen["log"] = log.inner_text()
+        seen["included"] = page.evaluate("() => window.Fair.included")
         page.click("#history-btn")
         expect(log).to_contain_text("Your last", timeout=20_000)
         seen["recalled"] = page.locator("#log li.log-mine").all_inner_texts()
     return seen
 
 
-async def test_browser_shows_the_commitment_reveal_and_history(chromium: Chromium) -> None:  # noqa: F811
+async def test_browser_shows_the_commitment_seeds_and_history(chromium: Chromium) -> None:  # noqa: F811
     cfg = config(holdem_table(TABLE, seats=6))
     async with running_server(cfg) as server, trio.open_nursery() as nursery:
         for seat in (2, 4):
@@ -64,8 +70,10 @@ async def test_browser_shows_the_commitment_reveal_and_history(chromium: Chromiu
         nursery.cancel_scope.cancel()
     assert seen["console_errors"] == []
     text = seen["log"]
-    cards = text.index("Your cards:")  # carol's hand: committed before her cards, revealed after
-    assert "Shuffle committed" in text[:cards] and "Shuffle revealed" in text[cards:]
-    assert text[:cards].rindex("Shuffle committed") > text[:cards].rfind("Shuffle revealed")
+    cards = text.index("Your cards:")  # carol's hand: committed (with her seed) before her cards
+    assert "Deal committed" in text[:cards]
+    assert "your seed included" in text[:cards][text[:cards].rindex("Deal committed") :]
+    assert "your seed included" in text[cards:]  # a later deal: the seed she typed
+    assert SEED in seen["included"]  # a deal the server committed took the seed she typed
     recalled = [line for line in seen["recalled"] if "holdem" in line]
     assert recalled and "your cards" in recalled[-1] and "seat" in recalled[-1]

@@ -604,8 +604,7 @@ class PaiGow(BankedRound):
         for t, n in used.items():
             for _ in range(n):
                 rest.remove(t)
-        order = shuffle(range(len(rest)), self.rng)  # s21: shuffle and stack
-        stack = [rest[i] for i in order]
+        stack = shuffle(rest, self.rng)  # s21: shuffle and stack
         self.dice = (
             self.rng.randbelow(6) + 1,
             self.rng.randbelow(6) + 1,

@@ -232,6 +232,7 @@ class PokerRound:
         "complete",
         "contrib",
         "dead",
+        "deck",
         "designated",
         "fees",
         "folded",
@@ -320,6 +321,9 @@ class PokerRound:
         self.board: list[int] = []
         self._board_all: list[int] = []
         self._burns: dict[int, int] = {}  # street -> the card burnt before its board
+        #: the deck in the order drawn (hole cards, burns, board first): the deal a table
+        #: commits to (server/fair.py)
+        self.deck: list[int] = []
         self.bet = zeros.copy()
         self.contrib = zeros.copy()
         self.dead = 0
@@ -477,6 +481,7 @@ class PokerRound:
         need += (len(r.board_schedule) - r.board_schedule.count(0)) * r.burns
         need += max(0, 5 - len(self._fixed_board))
         _draw(rest, need, self._rng)
+        self.deck = rest
         pos = 0
         d = self.designated
         groups: tuple[int, ...]  # cards dealt to each player per pass round the table

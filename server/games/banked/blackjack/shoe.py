@@ -72,6 +72,10 @@ class BlackjackShoe:
         self.cut_reached = False
         #: SP s19(3),(4): rounds still to play without a reshuffle before the table closes
         self.last_rounds: int | None = None
+        #: when a table keeps it (a list): ``(stack, position)`` of every card taken from
+        #: the shoe, the stack counted by :attr:`reshuffles` (server/tables/blackjack.py
+        #: opens each card at its position); None: not kept (a simulation)
+        self.drawn: list[tuple[int, int]] | None = None
 
     @property
     def cut_at(self) -> int:
@@ -107,6 +111,8 @@ class BlackjackShoe:
         c = self.cards[self.pos]
         if self.pos >= self.cut_at:
             self.cut_reached = True
+        if self.drawn is not None:
+            self.drawn.append((self.reshuffles, self.pos))
         self.pos += 1
         self.on_table.append(c)
         return c
@@ -116,6 +122,8 @@ class BlackjackShoe:
         if self.pos >= len(self.cards):
             self._refill_from_discards()
         c = self.cards[self.pos]
+        if self.drawn is not None:
+            self.drawn.append((self.reshuffles, self.pos))
         self.pos += 1
         self.discards.append(c)
         return c
