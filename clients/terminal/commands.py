@@ -12,7 +12,7 @@ from server.money import AmountError, parse_dollars
 
 USAGE = """croupier play: sit at a table and play from a terminal.
 
-    croupier play [--url ws://127.0.0.1:8765/ws] [--token T | --name NAME]
+    croupier play [--url ws://127.0.0.1:8765/ws] [--token-file PATH | --name NAME]
                   [--table ID] [--watch] [--seat N] [--buy-in AMOUNT]
     croupier play --bot [--hands N] [--table ID] [--seed S]
     croupier play --tournament ID [--bot]    (register and play it; at the lobby

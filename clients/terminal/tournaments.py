@@ -362,7 +362,7 @@ class TournamentSession(RoomSession):
             await self.client.send({"type": "leave", "table": tid})
         if not self.out:
             await self.client.send({"type": "leave", "table": self.tv.table})
-            self.say("you sit out: the tournament keeps your seat (come back with --token)")
+            self.say("you sit out: the tournament keeps your seat (come back with --token-file)")
         self.done.set()
 
 
