@@ -41,20 +41,22 @@ def _names(names: list[str]) -> str:
     return f"`{names[0]}` ... `{names[-1]}` ({len(names)} wagers)"
 
 
-def _digits(p: Published) -> int:
-    """The decimals the published house edge is given to (in percent), at least 2."""
-    return max(2, len(f"{(1 - p.rtp) * 100:.6f}".rstrip("0").split(".")[1]))
+def _decimals(p: Published) -> int:
+    """The decimals the published house edge is given to, in percent (``11.1%``: 1)."""
+    text = f"{(1 - p.rtp) * 100:.6f}".rstrip("0")
+    return len(text.split(".")[1])
 
 
 def _published(p: Published) -> str:
-    return pct(p.rtp, _digits(p))
+    return pct(p.rtp, max(2, _decimals(p)))
 
 
 def _verdict(ours: WagerSheet, p: Published) -> str:
+    """An exact figure matches when it rounds to the published digits; a simulated one when
+    the published figure lies in its 95% interval."""
     diff = ours.rtp - p.rtp
     if ours.method == "exact":
-        digits = _digits(p)
-        close = abs(diff) * 100 < 0.5 * 10 ** (-min(digits, 4)) + 1e-9
+        close = abs(diff) * 100 <= 0.5 * 10 ** -min(_decimals(p), 4) + 1e-9
     else:
         close = abs(diff) <= ours.ci95
     if close:

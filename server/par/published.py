@@ -396,6 +396,16 @@ FIGURES: dict[str, tuple[Published, ...]] = {
             "better, 1x with threes to nines, else fold), not the optimal one",
         ),
     ),
+    "blackjack": (
+        Published(
+            "insurance", 1 - 0.0740, f"{WOO}, Blackjack insurance: 6 decks, 7.40%", True, "", _D6
+        ),
+    ),
+    "blackjack-switch": (
+        Published(
+            "insurance", 1 - 0.0740, f"{WOO}, Blackjack insurance: 6 decks, 7.40%", True, "", _D6
+        ),
+    ),
     "caribbean-stud": (
         Published(
             "per_round",
