@@ -20,6 +20,8 @@ from typing import Any
 import trio
 
 from clients.client import Client
+from server.history_cli import formatters
+from server.history_cli import main as history_main
 from server.store.journal import JournalQuery, JournalRound
 from server.store.sqlite import SqliteStore
 from server.verify import Shoes, rounds_seen, verify_round, verify_seen
@@ -131,3 +133,10 @@ async def test_every_round_of_every_shoe_verifies_over_a_stop_and_a_kill_9(tmp_p
     export = tmp_path / "rounds.json"
     export.write_text(json.dumps([r.to_json() for r in rounds]))
     assert verify_main([str(export)]) == 0  # croupier verify on the journal export
+    for form in sorted(formatters()):  # history export keeps working in every format
+        out = tmp_path / f"export.{form}"
+        assert (
+            history_main(["export", "--format", form, "--data", str(data), "--out", str(out)]) == 0
+        )
+    assert json.loads((tmp_path / "export.journal").read_text()) == json.loads(export.read_text())
+    assert len((tmp_path / "export.ohh").read_text().splitlines()) == len(rounds)
