@@ -392,6 +392,13 @@ async def test_every_staff_act_is_audited_with_its_named_staff_and_outcome(
         text = await trio.to_thread.run_sync(lambda: _admin("audit", *where, env=env))
         assert "mia (Mia Chen, manager) set_limits table=holdem-act-t" in text.stdout
         assert "refused (no_round): no round is in play" in text.stdout
+        # the journal is read from the same store: the stadium round the dealer settled
+        export = ("history", "export", "--format", "journal", *where)
+        rounds = await trio.to_thread.run_sync(lambda: croupier(*export, env=env))
+        assert rounds.returncode == 0, rounds.stderr
+        settled = [r for r in json.loads(rounds.stdout) if r["table"] == ROU]
+        assert [r["round"] for r in settled] == [closed["round"]]
+        assert settled[0]["state"] == "settled"
     finally:
         if redis is not None:
             redis.kill()
