@@ -1,6 +1,6 @@
 """``croupier ledger check``: are the books of a ledger store right?
 
-    croupier ledger check [--data DIR] [--redis URL] [--json] [--settle SECONDS]
+    croupier ledger check [--data DIR] [--redis-file PATH] [--json] [--settle SECONDS]
 
 Exit 0 only if the books balance (every balance equals its transfers, the accounts sum to
 zero: what the cashier issued is exactly in wallets, stakes, layouts, house, commission and
@@ -13,7 +13,8 @@ object: ``balanced``, ``issued``, ``accounts``, ``rounds_settled``, ``rounds_voi
 ``jackpots`` (each pool: ``pool_net``, ``ledger_net``, ``tables``), ``problems`` and
 ``lost``. Exit 1: the books are wrong, or the store lost data; 3: the store cannot be read.
 
-``--redis URL`` checks the ledger a ``croupier serve --redis URL`` keeps in Redis. Open rounds
+``--redis-file PATH`` (or env ``CROUPIER_REDIS``, the default; ``--redis URL`` shows a password
+to ``ps``) checks the ledger a ``croupier serve --redis`` keeps in Redis. Open rounds
 there belong to a live server (its round in play) or to a dead one: a server that has just
 died still has a liveness entry, so the check watches the entries for ``--settle`` seconds
 and names a server whose entry did not move as not running. Either way the store's epoch and
