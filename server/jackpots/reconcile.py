@@ -92,16 +92,37 @@ async def check_pools(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Every pool of ``service`` that a table of this ledger links to, reconciled: a row per
     pool (``pool``, ``pool_net``, ``ledger_net``, ``tables``) and the problems."""
-    rows: list[dict[str, Any]] = []
-    problems: list[str] = []
-    for pool, tables in sorted(linked_tables(meta).items()):
+    audits: dict[str, list[dict[str, str]]] = {}
+    for pool in linked_tables(meta):
         try:
-            entries = await service.audit(pool)
+            audits[pool] = await service.audit(pool)
         except JackpotError as exc:
             if exc.code != "no_pool":
                 raise
-            entries = []  # never opened (or lost: the ledger's side shows what it held)
-        net, held, found = reconcile(pool, entries, tables, balances)
+            audits[pool] = []  # never opened (or lost: the ledger's side shows what it held)
+    return check_audits(audits, balances, meta)
+
+
+def embedded_audits(records: list[PoolRecord]) -> dict[str, list[dict[str, str]]]:
+    """Each embedded pool's audit trail, as a store kept it (no service, no event loop)."""
+    audits: dict[str, list[dict[str, str]]] = {}
+    for record in records:
+        if record.get("audit") is not None:
+            audits.setdefault(str(record["pool"]), []).append(dict(record["audit"]))
+    return audits
+
+
+def check_audits(
+    audits: Mapping[str, list[dict[str, str]]],
+    balances: Mapping[str, int],
+    meta: Mapping[str, str],
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """:func:`check_pools` on the pools' audit trails already read (a pool not in
+    ``audits`` has none: never opened, or lost)."""
+    rows: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for pool, tables in sorted(linked_tables(meta).items()):
+        net, held, found = reconcile(pool, audits.get(pool, []), tables, balances)
         rows.append({"pool": pool, "pool_net": net, "ledger_net": held, "tables": tables})
         problems += found
     return rows, problems
