@@ -100,7 +100,7 @@ AMOUNT_FIELDS = frozenset(
 def event_words(ev: dict[str, Any]) -> str:
     """Any event in words, for the events no kind of table describes better:
     ``{"type": "jackpot_paid", "box": 2, "amount": 5000}`` -> ``jackpot paid: box 2, $50.00``."""
-    from clients.terminal.history import fair_line  # the shuffle's commitment and reveal
+    from clients.terminal.history import fair_line  # a deal's commitment, our seed
 
     fair = fair_line(ev)
     if fair is not None:

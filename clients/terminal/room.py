@@ -133,6 +133,9 @@ class OtherTable(PreActionLines):
     def refresh(self) -> None:
         self.room.refresh()
 
+    def own_seed(self) -> str | None:
+        return self.room.seed  # the seed set in the room is for every table
+
     def show_table(self) -> None:
         return None
 

@@ -186,8 +186,12 @@ class Session:
         view = self.client.tables.get(table or self.tv.table)
         if view is None or view.role != "player" or view.left:
             return
-        seed = self.seed or secrets.token_hex(16)
+        seed = self.own_seed() or secrets.token_hex(16)
         await self.client.send({"type": "seed", "table": view.table, "seed": seed})
+
+    def own_seed(self) -> str | None:
+        """The seed the player set (``seed TEXT``), or None."""
+        return self.seed
 
     async def on_seed_line(self, line: str) -> bool:
         """``seed TEXT`` sets our seed for the deals to come, ``seed`` alone goes back to a

@@ -29,12 +29,12 @@ T = "holdem-act-t"
 
 def _public(msg: dict[str, Any]) -> Any:
     """A message as another seat sees it, without the clock (the time left is real time) and
-    without the fair-shuffle hash and secret (new for every server process: its round ids
-    carry the process's instance)."""
+    without the deal's commitment (new for every server process: its round ids carry the
+    process's instance)."""
     if msg["type"] == "turn":
         return ("turn", msg["seq"], msg["seat"], sorted(msg["legal"]))
     if msg["type"] == "event":
-        if msg["event"]["type"] in ("commitment", "reveal"):
+        if msg["event"]["type"] == "commitment":
             return ("event", msg["seq"], msg["event"]["type"])
         return ("event", msg["seq"], msg["event"])
     return (msg["type"], msg.get("seq"))
