@@ -69,6 +69,8 @@ class Verdict:
     ref: str
     problems: list[str] = field(default_factory=list)
     pending: str | None = None
+    #: what was checked (printed with "verified")
+    checked: str = ""
 
     @property
     def ok(self) -> bool:
@@ -352,13 +354,13 @@ def _derive_shoe_round(rnd: JournalRound, shoes: Shoes) -> tuple[list[str], str 
 def verify_round(rnd: JournalRound, shoes: Shoes | None = None) -> Verdict:
     """The operator's record of one round (module docstring); ``shoes``: the blackjack
     shoes of every round at hand (:meth:`Shoes.of`)."""
-    verdict = Verdict(rnd.ref, check_order(rnd) + check_openings(rnd))
+    checked = "records, openings, derivation, replay, settlement"
+    verdict = Verdict(rnd.ref, check_order(rnd) + check_openings(rnd), checked=checked)
+    forced = rnd.start.get("forced") or {}
     try:
         if rnd.start.get("shoe") is not None:
             found, pending = _derive_shoe_round(rnd, shoes or Shoes.of([rnd]))
-        elif (rnd.start.get("forced") or {}) and any(
-            (rnd.start.get("forced") or {}).get(k) for k in ("boxes", "dealer", "board", "shoe")
-        ):
+        elif any(forced.get(k) for k in ("boxes", "dealer", "board", "shoe")):
             found, pending = [], "dev-forced cards: not committed, not verifiable"
         else:
             found, pending = _derive_round(rnd)
@@ -497,15 +499,37 @@ def verify_seen(
     and ``stake_after``; ``root``: the commitment the player was shown; ``seed``: its seed."""
     events = [dict(e) for e in seen.get("events", ())]
     verdict = Verdict(str(seen.get("round", "?")), _seen_openings(events, root, seed))
+    verdict.checked = "the commitment and every opening"
     terms = seen.get("terms") or {}
-    if terms.get("kind") == "poker":
-        try:
+    try:
+        if terms.get("kind") == "poker":
             verdict.problems += _seen_poker(seen, events)
-        except (KeyError, TypeError) as exc:
-            verdict.problems.append(f"the round cannot be replayed: {exc!r}")
-    elif terms:
-        verdict.pending = "a banked round: its replay needs the operator's record"
+            verdict.checked += ", the hand replayed on the cards seen"
+        elif terms:
+            verdict.problems += _seen_results(seen)
+            verdict.checked += ", the results' sums (a replay needs the operator's record)"
+    except (KeyError, TypeError, ValueError) as exc:
+        verdict.problems.append(f"the round cannot be replayed: {exc!r}")
     return verdict
+
+
+def _seen_results(seen: Mapping[str, Any]) -> list[str]:
+    """A banked player's own results: each box's bet and paid against its wagers' stakes
+    and nets, and its net against them."""
+    problems: list[str] = []
+    total = 0
+    for box, row in sorted((seen.get("results") or {}).items()):
+        wagers = row["wagers"].values()
+        bet = sum(int(w["stake"]) for w in wagers)
+        paid = sum(int(w["stake"]) + int(w["net"]) for w in wagers if w["net"] is not None)
+        if row["bet"] != bet or row["paid"] != paid:
+            problems.append(
+                f"box {box}: bet {row['bet']}, paid {row['paid']}: its wagers make {bet} and {paid}"
+            )
+        total += row["paid"] - row["bet"]
+    if seen.get("results") and seen.get("net") != total:
+        problems.append(f"the round's net {seen.get('net')} is not its boxes' {total}")
+    return problems
 
 
 def visible_to_all(event: Mapping[str, Any]) -> bool:

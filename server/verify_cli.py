@@ -54,7 +54,7 @@ def report(verdict: Verdict, what: str) -> bool:
     if verdict.pending is not None:
         print(f"{verdict.ref}: not yet verifiable: {verdict.pending}")
     else:
-        print(f"{verdict.ref}: verified ({what})")
+        print(f"{verdict.ref}: verified ({what}: {verdict.checked})")
     return False
 
 

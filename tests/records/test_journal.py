@@ -24,7 +24,7 @@ from server.store.journal import JournalQuery, JournalRound, players_of, recall
 from server.store.memory import MemoryStore
 from server.store.model import Batch
 from server.store.sqlite import SqliteStore
-from server.verify import Shoes, verify_round
+from server.verify import Shoes, verify_round, verify_seen
 from tests.integration.test_all_banked_games import bot, tables
 from tests.integration.test_banked_round import running
 from tests.server.helpers import GAMES, Bot, fast_config, play_hands, running_server, table
@@ -85,6 +85,9 @@ async def test_every_poker_game_is_journalled_and_replays(tmp_path: Path) -> Non
             start = rnd.start
             assert start["game"] == game and start["rules"]["game"] == game
             assert {s["stake"] for s in start["seats"].values()} and start["designated"]
+            for owner in players_of(start):  # each player's record replays on what it saw
+                verdict = verify_seen(recall(rnd, owner))
+                assert verdict.ok and verdict.pending is None, (rnd.ref, owner, verdict)
         tamper(rounds[0])
 
 
@@ -115,6 +118,10 @@ async def test_every_banked_game_is_journalled_and_replays(tmp_path: Path) -> No
     for rnd in rounds:
         check_round(rnd)
         assert rnd.start["boxes"]
+        for owner in players_of(rnd.start):  # issue 23: each player's record verifies too
+            seen = recall(rnd, owner)
+            verdict = verify_seen(seen, seed=None)
+            assert verdict.ok and verdict.pending is None, (rnd.ref, owner, verdict)
     tamper(next(r for r in rounds if any("cards" in e for e in r.of("event"))))
 
 
@@ -194,6 +201,7 @@ async def test_every_stadium_game_is_journalled_and_replays(tmp_path: Path) -> N
         assert recalled["boxes"][n] == {STADIUM_WAGER[rnd.start["game"]]: 100}
         assert recalled["net"] == recalled["results"][n]["paid"] - 100
         assert recalled["state"] == "settled" and recalled["commitments"]
+        assert verify_seen(recalled).problems == [], rnd.ref
     tamper(next(r for r in rounds if r.start["game"] == "baccarat"))
 
 
