@@ -161,8 +161,13 @@ class Deal:
         self.secret = secret
         self.items = list(items)
         self.stack = stack
-        s = stack or 0
-        self.salts = [salt(secret, s, i) for i in range(len(self.items))]
+        keyed = hmac.new(secret, digestmod=hashlib.sha256)  # :func:`salt`, keyed once
+        prefix = f"{PREFIX}:salt:{stack or 0}:"
+        self.salts = []
+        for i in range(len(self.items)):
+            h = keyed.copy()
+            h.update(f"{prefix}{i}".encode())
+            self.salts.append(h.digest())
         leaves = [leaf_hash(i, v, self.salts[i]) for i, v in enumerate(self.items)]
         self._nodes: dict[tuple[int, int], bytes] = {}
         self.root = self._hash(leaves, 0, len(leaves)).hex()
