@@ -319,3 +319,35 @@ async def test_no_frame_carries_the_secret_and_every_card_comes_opened(tmp_path:
                     dealt += 1
                 assert ev["type"] != "card_burned"  # a burnt card is never shown
     assert dealt >= 8
+
+
+class PreActingBot(Bot):
+    """A bot that queues a pre-action whenever it has cards and it is not its turn."""
+
+    async def on_message(self, client: Any, msg: dict[str, Any]) -> None:
+        event = msg.get("event") if msg["type"] == "event" else None
+        if event is not None and event["type"] in ("hole_cards_dealt", "action_taken"):
+            verb = self.rng.choice(["check_fold", "check", "call_any", "fold_any"])
+            await client.send({"type": "pre_action", "table": self.table, "verb": verb})
+        await super().on_message(client, msg)
+
+
+async def test_pre_actions_are_journalled_and_replay(tmp_path: Path) -> None:
+    """Issue 23: a pre-action applied at a seat's turn is the ordinary action on the record
+    (``act``, with ``pre``), so verify's replay follows it (the first build lost them)."""
+    game = "holdem-act"
+    cfg = fast_config(table(game, seats=4, seed=13), data=tmp_path)
+    async with running_server(cfg) as server:
+        bots = [PreActingBot(server.url, f"{game}-t", s, seed=s) for s in (1, 2, 3)]
+        await play_hands(server, bots, 12)
+    rounds = [r for r in rounds_in(tmp_path) if r.final_state == "settled"]
+    assert sum(1 for r in rounds for c in r.of("command") if "pre" in c) >= 5
+    for rnd in rounds:
+        check_round(rnd)
+    # without them (the first build's record), the replay does not follow the round
+    rnd = next(r for r in rounds if any("pre" in c for c in r.of("command")))
+    data = rnd.to_json()
+    data["entries"] = [e for e in data["entries"] if "pre" not in e["body"]]
+    for i, e in enumerate(data["entries"]):
+        e["seq"] = i + 1
+    assert verify_round(JournalRound.from_json(data)).problems
