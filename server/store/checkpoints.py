@@ -51,32 +51,28 @@ def _raw(text: str, what: str) -> bytes:
     return raw
 
 
-def signing_key(path: Path | None = None) -> Ed25519PrivateKey | None:
-    """The signing key of ``path`` or of ``$CROUPIER_SIGNING_KEY`` (None: neither)."""
+def _key_text(path: Path | None, env: str, what: str) -> bytes | None:
+    """The 32 raw bytes of a key in ``path`` or in ``$env`` (None: neither)."""
     if path is not None:
         try:
             text = path.read_text()
         except OSError as exc:
-            raise BadKey(f"cannot read the signing key {path}: {exc.strerror}") from None
+            raise BadKey(f"cannot read the {what} {path}: {exc.strerror}") from None
     else:
-        text = os.environ.get(SIGNING_ENV, "")
-    if not text.strip():
-        return None
-    return Ed25519PrivateKey.from_private_bytes(_raw(text, "a signing key"))
+        text = os.environ.get(env, "")
+    return _raw(text, f"a {what}") if text.strip() else None
+
+
+def signing_key(path: Path | None = None) -> Ed25519PrivateKey | None:
+    """The signing key of ``path`` or of ``$CROUPIER_SIGNING_KEY`` (None: neither)."""
+    raw = _key_text(path, SIGNING_ENV, "signing key")
+    return None if raw is None else Ed25519PrivateKey.from_private_bytes(raw)
 
 
 def verify_key(path: Path | None = None) -> Ed25519PublicKey | None:
     """The public key of ``path`` or of ``$CROUPIER_VERIFY_KEY`` (None: neither)."""
-    if path is not None:
-        try:
-            text = path.read_text()
-        except OSError as exc:
-            raise BadKey(f"cannot read the verify key {path}: {exc.strerror}") from None
-    else:
-        text = os.environ.get(VERIFY_ENV, "")
-    if not text.strip():
-        return None
-    return Ed25519PublicKey.from_public_bytes(_raw(text, "a verify key"))
+    raw = _key_text(path, VERIFY_ENV, "verify key")
+    return None if raw is None else Ed25519PublicKey.from_public_bytes(raw)
 
 
 def new_key() -> tuple[str, str]:

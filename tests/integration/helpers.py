@@ -206,6 +206,30 @@ def redis_of(kind: str, directory: Path) -> Iterator[str]:
         redis.kill()
 
 
+def croupier(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """A ``croupier`` command in a process of its own (no server secret or data directory
+    of this shell's: ``env`` adds what the test gives it)."""
+    base = {k: v for k, v in os.environ.items() if k not in ("CROUPIER_SECRET", "CROUPIER_DATA")}
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**base, **(env or {})},
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def one_line(done: subprocess.CompletedProcess[str], status: int = 2) -> str:
+    """The one line a refused command prints (no traceback), its exit ``status`` checked."""
+    assert done.returncode == status, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
 def write_tables(path: Path, tables: list[dict[str, Any]]) -> Path:
     """A TOML table config (the subset ``croupier serve --tables`` reads)."""
     lines = []

@@ -251,15 +251,19 @@ class Trials:
         return int(done["balance"])
 
     # -- each kind: act, and kill on the confirmation; then check after the restart --------
-    async def deposit(self, trial: int) -> Callable[[], Awaitable[None]]:
-        amount = self.rng.randint(1, 99_999)
-        request = f"dep-{trial}"
+    async def _cashier_killed(self, op: str, amount: int, request: str) -> int:
+        """A cashier call on dana's wallet, the server killed the instant it is confirmed;
+        the balance the confirmation told."""
         async with Client.connect(self.url, token=CASHIER) as till:
-            call = {"type": "cashier", "op": "deposit", "account": "dana", "amount": amount}
+            call = {"type": "cashier", "op": op, "account": "dana", "amount": amount}
             await till.send({**call, "request": request})
             done = await reply(till, "cashier")
             self.kill_now()
-        told = int(done["balance"])
+        return int(done["balance"])
+
+    async def deposit(self, trial: int) -> Callable[[], Awaitable[None]]:
+        amount, request = self.rng.randint(1, 99_999), f"dep-{trial}"
+        told = await self._cashier_killed("deposit", amount, request)
 
         async def check() -> None:
             assert await self.balance("dana") == told, f"deposit {request} lost"
@@ -269,14 +273,8 @@ class Trials:
         return check
 
     async def withdraw(self, trial: int) -> Callable[[], Awaitable[None]]:
-        amount = self.rng.randint(1, 999)
         request = f"wd-{trial}"
-        async with Client.connect(self.url, token=CASHIER) as till:
-            call = {"type": "cashier", "op": "withdraw", "account": "dana", "amount": amount}
-            await till.send({**call, "request": request})
-            done = await reply(till, "cashier")
-            self.kill_now()
-        told = int(done["balance"])
+        told = await self._cashier_killed("withdraw", self.rng.randint(1, 999), request)
 
         async def check() -> None:
             assert await self.balance("dana") == told, f"withdrawal {request} undone"

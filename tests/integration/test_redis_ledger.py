@@ -18,7 +18,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from tests.integration.helpers import (
     RedisServer,
     ServerProcess,
     banked_bot,
+    croupier,
     csp_table,
     free_port,
     write_tables,
@@ -38,27 +38,6 @@ from tests.integration.helpers import (
 from tests.shared import REPO
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[RedisServer]:
-    (tmp_path / "redis").mkdir()
-    server = RedisServer(tmp_path / "redis")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
-
-
-def croupier(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 async def until(predicate: Any, timeout: float, step: float = 0.05) -> None:

@@ -18,7 +18,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,55 +25,18 @@ import trio
 
 from clients.client import Client, ServerError
 from server.accounts import Accounts
-from tests.integration.helpers import RedisServer, ServerProcess, write_tables
+from tests.integration.helpers import (
+    RedisServer,
+    ServerProcess,
+    croupier,
+    one_line,
+    write_tables,
+)
 from tests.shared import REPO
 
 pytestmark = pytest.mark.slow
 
 SECRET = "refusals-secret-" + "x" * 16
-
-
-def croupier(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if k not in ("CROUPIER_SECRET", "CROUPIER_DATA")}
-    return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**base, **(env or {})},
-        stdin=subprocess.DEVNULL,
-    )
-
-
-def one_line(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    assert "Traceback" not in done.stdout + done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
-    return lines[0]
-
-
-@pytest.fixture
-def servers() -> Iterator[list[ServerProcess]]:
-    """The server processes a test starts: any still running at its end is killed."""
-    started: list[ServerProcess] = []
-    yield started
-    for server in started:
-        if server.proc.poll() is None:
-            server.proc.kill()
-            server.proc.wait(10)
-
-
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[RedisServer]:
-    (tmp_path / "redis").mkdir()
-    server = RedisServer(tmp_path / "redis")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def tables(tmp_path: Path) -> Path:

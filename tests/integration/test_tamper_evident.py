@@ -21,8 +21,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,21 +30,16 @@ import pytest
 from clients.client import Client
 from server.store.chain import SHA256, entry_hash, hasher, row_text
 from server.store.redis import connect, key
-from tests.integration.helpers import RedisServer, ServerProcess, csp_table, write_tables
+from tests.integration.helpers import (
+    RedisServer,
+    ServerProcess,
+    croupier,
+    csp_table,
+    write_tables,
+)
 from tests.integration.test_jackpot_durable import play as play_stud
-from tests.shared import REPO
 
 pytestmark = pytest.mark.slow
-
-
-def croupier(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "server.cli", *args],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 class Played:

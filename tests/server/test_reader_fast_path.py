@@ -4,15 +4,14 @@ frames over TCP, with the fast paths on and switched off.
 Once the handshake is done the server parses the open connection's frames itself (masked
 data frames, pings, pongs) and hands anything else to websockets' parser from that frame
 on; switched off (a websockets release it was not written for, or
-``CROUPIER_WS_FAST_PATH=0``) websockets reads every frame, and everything ends the same. These tests write the bytes by hand: many frames in one write, a frame split byte by
-byte, fragments, a ping, and every way out (a close, an unmasked frame, a stray
-continuation, an oversized message, whole or in fragments) must end as websockets would.
+``CROUPIER_WS_FAST_PATH=0``) websockets reads every frame, and everything ends the same.
+These tests write the bytes by hand: many frames in one write, a frame split byte by byte,
+fragments, a ping, and every way out (a close, an unmasked frame, a stray continuation, an
+oversized message, whole or in fragments) must end as websockets would.
 """
 
 from __future__ import annotations
 
-import os
-import struct
 from typing import Any
 
 import msgpack
@@ -26,25 +25,9 @@ from websockets.uri import parse_uri
 from clients.client import PROTOCOL_VERSION
 from server.net import websocket
 from tests.server.helpers import fast_config, running_server, table
+from tests.server.test_frame_reader import frame
 
 MAX = 4096  # the server's max_frame in these tests
-
-
-def frame(opcode: int, payload: bytes, *, fin: bool = True, masked: bool = True) -> bytes:
-    """One client frame as RFC 6455 5.2 lays it out (masked unless told)."""
-    head = bytes([(0x80 if fin else 0) | opcode])
-    n = len(payload)
-    flag = 0x80 if masked else 0
-    if n < 126:
-        head += bytes([flag | n])
-    elif n < 65536:
-        head += bytes([flag | 126]) + struct.pack("!H", n)
-    else:
-        head += bytes([flag | 127]) + struct.pack("!Q", n)
-    if not masked:
-        return head + payload
-    key = os.urandom(4)
-    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
 
 
 def message(obj: dict[str, Any]) -> bytes:
