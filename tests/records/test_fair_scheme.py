@@ -10,10 +10,10 @@ import hashlib
 import hmac
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from clients.client import Client
 from server import fair
 from server.games.poker import PokerRound, rules_for
 from server.store.journal import JournalQuery
@@ -103,6 +103,18 @@ def test_a_seed_changes_the_deal_and_the_same_seeds_give_the_same_deal() -> None
     assert sorted(base) == list(range(52))
 
 
+class SeedOnce(Bot):
+    """A bot that sends one seed of its own, for the next deal after it sits down."""
+
+    SEED = "sam's lucky seed"
+
+    async def on_message(self, client: Any, msg: dict[str, Any]) -> None:
+        if not self.rounds_seen and not getattr(self, "sent", False):
+            self.sent = True
+            await client.send({"type": "seed", "table": self.table, "seed": self.SEED})
+        await super().on_message(client, msg)
+
+
 async def test_a_players_seed_is_in_the_commitment_and_in_the_deal(tmp_path: Path) -> None:
     """Over a socket: the seed a seated player sends for the next deal is acknowledged to
     it (``seed_taken``, with the server hash published before), listed in that deal's
@@ -112,23 +124,18 @@ async def test_a_players_seed_is_in_the_commitment_and_in_the_deal(tmp_path: Pat
     cfg = fast_config(table(game, seats=4, seed=3), data=tmp_path)
     async with running_server(cfg) as server:
         bots = [Bot(server.url, f"{game}-t", s, seed=s) for s in (1, 2)]
-        async with Client.connect(server.url, name="sam") as sam:
-            view = await sam.join(f"{game}-t", seat=3)
-            published = view.view["fair"]["server_hash"]
-            await sam.send({"type": "seed", "table": f"{game}-t", "seed": "sam's lucky seed"})
-            await sam.buy_in(f"{game}-t", 10_000)
-            await play_hands(server, bots, 3)
-            frames = []
-            while not any(f.get("event", {}).get("type") == "seed_taken" for f in frames):
-                frames.append(await sam.recv())
+        sam = SeedOnce(server.url, f"{game}-t", 3, seed=3)
+        await play_hands(server, [*bots, sam], 4)
+    frames = sam.frames
+    published = frames[0]["view"]["fair"]["server_hash"]  # the snapshot: before any seed
     taken = next(f["event"] for f in frames if f.get("event", {}).get("type") == "seed_taken")
-    assert taken["seed"] == "sam's lucky seed" and taken["for"] == "round"
+    assert taken["seed"] == SeedOnce.SEED and taken["for"] == "round"
     store = SqliteStore(tmp_path, lock=False, readonly=True)
     try:
         rounds = store.journal_rounds(JournalQuery())
     finally:
         store.close()
-    mine = [r for r in rounds if "sam's lucky seed" in r.of("commit")[0]["seeds"]]
+    mine = [r for r in rounds if SeedOnce.SEED in r.of("commit")[0]["seeds"]]
     assert len(mine) == 1, [r.of("commit") for r in rounds]
     rnd = mine[0]
     commit = rnd.of("commit")[0]
@@ -136,7 +143,7 @@ async def test_a_players_seed_is_in_the_commitment_and_in_the_deal(tmp_path: Pat
     assert published in {r.of("commit")[0]["server_hash"] for r in rounds}
     assert verify_round(rnd).ok
     secret = bytes.fromhex(rnd.of("secret")[0]["secret"])
-    without = [s for s in commit["seeds"] if s != "sam's lucky seed"]
+    without = [s for s in commit["seeds"] if s != SeedOnce.SEED]
     items = rnd.of("secret")[0]["items"]
     source = fair.SecretSource(fair.deal_key(secret, without))
     rules = rules_for(game, dict(rnd.start["options"]))
