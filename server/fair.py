@@ -54,11 +54,9 @@ from typing import Any
 
 from server.cards import Card, RandomSource, card_str
 
-PREFIX = "croupier-fair/2"
-SCHEME = PREFIX
-#: a seed: printable ASCII, no line break (the key derivation joins the seeds by lines)
-SEED_CHARS = frozenset(chr(c) for c in range(0x20, 0x7F))
-SEED_MAX = 64
+#: the scheme's name, and the prefix of every text it hashes (a seed's form, printable
+#: ASCII with no line break, is the protocol's: ``protocol.messages.SeedText``)
+SCHEME = "croupier-fair/2"
 
 
 def new_secret(rng: RandomSource | None = None) -> bytes:
@@ -70,21 +68,25 @@ def new_secret(rng: RandomSource | None = None) -> bytes:
 
 def server_hash(secret: bytes) -> str:
     """The hash of a secret published before the seeds are taken (hex)."""
-    return hashlib.sha256(f"{PREFIX}:secret:".encode() + secret).hexdigest()
-
-
-def valid_seed(seed: str) -> bool:
-    return 0 < len(seed) <= SEED_MAX and all(ch in SEED_CHARS for ch in seed)
+    return hashlib.sha256(f"{SCHEME}:secret:".encode() + secret).hexdigest()
 
 
 def deal_key(secret: bytes, seeds: Iterable[str]) -> bytes:
     """The key of a deal: the server's secret with the players' seeds (sorted)."""
-    text = f"{PREFIX}:key" + "".join("\n" + s for s in sorted(seeds))
+    text = f"{SCHEME}:key" + "".join("\n" + s for s in sorted(seeds))
     return hmac.new(secret, text.encode(), hashlib.sha256).digest()
 
 
-def salt(secret: bytes, stack: int, pos: int) -> bytes:
-    return hmac.new(secret, f"{PREFIX}:salt:{stack}:{pos}".encode(), hashlib.sha256).digest()
+def salts(secret: bytes, stack: int, n: int) -> list[bytes]:
+    """The salts of positions ``0 .. n-1``: ``HMAC-SHA256(secret, "croupier-fair/2:salt:" +
+    stack + ":" + position)`` (the HMAC keyed once and copied per position)."""
+    keyed = hmac.new(secret, digestmod=hashlib.sha256)
+    out = []
+    for pos in range(n):
+        h = keyed.copy()
+        h.update(f"{SCHEME}:salt:{stack}:{pos}".encode())
+        out.append(h.digest())
+    return out
 
 
 def leaf_hash(pos: int, value: str, salt_bytes: bytes) -> bytes:
@@ -161,13 +163,7 @@ class Deal:
         self.secret = secret
         self.items = list(items)
         self.stack = stack
-        keyed = hmac.new(secret, digestmod=hashlib.sha256)  # :func:`salt`, keyed once
-        prefix = f"{PREFIX}:salt:{stack or 0}:"
-        self.salts = []
-        for i in range(len(self.items)):
-            h = keyed.copy()
-            h.update(f"{prefix}{i}".encode())
-            self.salts.append(h.digest())
+        self.salts = salts(secret, stack or 0, len(self.items))
         leaves = [leaf_hash(i, v, self.salts[i]) for i, v in enumerate(self.items)]
         self._nodes: dict[tuple[int, int], bytes] = {}
         self.root = self._hash(leaves, 0, len(leaves)).hex()

@@ -52,7 +52,7 @@ from server.games.banked.base import BankedRound, InvalidRound
 from server.games.banked.blackjack.engine import BlackjackRound
 from server.games.poker import PokerRound
 from server.games.replay import replay, replay_poker, table_shoe
-from server.games.visibility import EVERYONE, may_see
+from server.games.visibility import may_see
 from server.store.journal import JournalRound
 
 #: commands of a betting window, recorded at the deal with the times they were made
@@ -530,7 +530,3 @@ def _seen_results(seen: Mapping[str, Any]) -> list[str]:
     if seen.get("results") and seen.get("net") != total:
         problems.append(f"the round's net {seen.get('net')} is not its boxes' {total}")
     return problems
-
-
-def visible_to_all(event: Mapping[str, Any]) -> bool:
-    return event.get("visible_to", EVERYONE) == EVERYONE

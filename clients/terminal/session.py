@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import msgspec
 import trio
 from rich.console import Console, Group
 from rich.live import Live
@@ -37,6 +38,7 @@ from clients.client import Client, TableView
 from clients.terminal.commands import BadCommand
 from clients.terminal.deployment import rejoin_moved
 from clients.terminal.history import history_lines
+from protocol.messages import SeedText
 
 
 class Session:
@@ -200,7 +202,9 @@ class Session:
         if word.lower() != "seed":
             return False
         text = rest.strip()
-        if text and not (len(text) <= 64 and all(" " <= ch <= "~" for ch in text)):
+        try:
+            msgspec.convert(text or "-", SeedText)  # the protocol's form of a seed
+        except msgspec.ValidationError:
             self.say("a seed is 1 to 64 printable ASCII characters", "red")
             return True
         self.seed = text or None
