@@ -20,8 +20,8 @@ A connection costs the server two tasks, the fewest websockets.trio allows (docs
   connection's bounded outbound queue (:class:`~server.tables.connection.Connection`).
   Tables never wait on a client: a full queue drops it (4002) and cancels the writer's scope,
   which also ends a ``send`` stuck on a client that stopped reading. A frame that reports a
-  write not yet durable is queued as a :class:`~server.store.gate.Held`: the writer waits
-  for its commit before sending it (commit, then speak: ``server/store/gate.py``).
+  write not yet durable is held by the connection until its commit, then sent the same way
+  (commit, then speak: ``server/store/gate.py``).
 * **Keepalive and the hello deadline** are one sweep per process (:class:`Keepalive`), not a
   task per connection. A connection silent both ways (no frame in, a pong included, and no
   frame out) for ``ping_interval`` s gets a ping through its outbound queue; one that has not
@@ -56,7 +56,6 @@ from protocol.errors import CloseCode
 from protocol.messages import Error
 from server.config import ServerConfig
 from server.net.websocket import PING, REST, Socket
-from server.store.gate import Held
 from server.tables.connection import Connection
 
 #: A connection the server writes to is pinged after this many ping intervals of silence
@@ -169,18 +168,7 @@ async def run_connection(
             ws.attach(reader, lambda: conn.drop(CloseCode.NORMAL, ""))
             try:
                 with conn.writer:  # cancelled by conn.drop(); a deadline after conn.finish()
-                    gate = conn.gate
-                    notices = conn.notices  # they go ahead of frames that wait for a commit
-
                     async for message in conn.outbox:
-                        if type(message) is Held:  # commit, then speak (server/store/gate.py)
-                            while gate.durable < message.mark:
-                                while notices:
-                                    await ws.send(encode(notices.pop(0)))
-                                await gate.changed()
-                            message = message.message
-                        while notices:
-                            await ws.send(encode(notices.pop(0)))
                         if message is PING:
                             await ws.ping()
                         elif message is REST:
@@ -188,8 +176,6 @@ async def run_connection(
                         else:
                             await ws.send(encode(message))
                             ws.sent += 1
-                        while notices:  # one that came during the send (nothing else queued)
-                            await ws.send(encode(notices.pop(0)))
                         conn.drained()
             except ConnectionClosed:
                 conn.drop(CloseCode.NORMAL, "")

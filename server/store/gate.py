@@ -14,10 +14,11 @@ fsynced; Redis: acknowledged, and by ``WAIT`` replicas where ``--redis-wait`` as
 everything numbered up to what the commit took is durable (:meth:`committed`).
 
 A frame put on a connection while its speaker has a write that is not durable yet is
-*held*: it goes on the connection's outbound queue as a :class:`Held` with that number, and
-the connection's writer task waits for the commit before it sends it. Everything queued
-after it waits behind it, so the order per recipient holds. A speaker with nothing pending
-speaks at once (the connection's fast path). Nothing else waits: a table goes on playing,
+*held* by the connection with that number (:meth:`Connection.release`), and everything sent
+to it afterwards is held behind it, so the order per recipient holds. When a commit returns
+the gate releases, in the committer's task, every frame it made durable: it is written at
+once where the socket takes it (the connection's fast path), as if it had just been sent.
+A speaker with nothing pending speaks at once. Nothing else waits: a table goes on playing,
 and the committer keeps grouping every table's steps into one commit (the group commit), while
 the frames of a settlement wait for their fsync.
 
@@ -41,16 +42,6 @@ if TYPE_CHECKING:
     from server.tables.connection import Connection
 
 
-class Held:
-    """A frame on an outbound queue that waits until write number :attr:`mark` is durable."""
-
-    __slots__ = ("mark", "message")
-
-    def __init__(self, mark: int, message: Any) -> None:
-        self.mark = mark
-        self.message = message
-
-
 class CommitGate:
     """The process's durability marks (see the module docstring)."""
 
@@ -65,6 +56,8 @@ class CommitGate:
         self.stepping = False
         #: connections that kept frames during this step (flushed by :meth:`end`)
         self.touched: list[Connection] = []
+        #: connections holding frames until a commit (released by :meth:`committed`)
+        self._holding: dict[Connection, None] = {}
 
     # -- the ledger's side ---------------------------------------------------------------------
     def wrote(self, *about: str | None) -> None:
@@ -87,14 +80,23 @@ class CommitGate:
             self._marks[self.speaker] = mark
 
     def committed(self, upto: int) -> None:
-        """Every write numbered up to ``upto`` is durable: release the frames that waited."""
+        """Every write numbered up to ``upto`` is durable: release the frames that waited
+        (written at once where the socket takes them: the fast path, in this task)."""
         if upto <= self.durable:
             return
         self.durable = upto
         if self._marks:
             self._marks = {k: v for k, v in self._marks.items() if v > upto}
+        if self._holding:
+            for conn in list(self._holding):
+                if conn.release(upto):
+                    del self._holding[conn]
         self._committed.set()
         self._committed = trio.Event()
+
+    def hold(self, conn: Connection) -> None:
+        """``conn`` holds frames until a commit (:meth:`Connection.release`)."""
+        self._holding[conn] = None
 
     # -- the speakers' side -----------------------------------------------------------------------
     def need(self) -> int:
@@ -119,11 +121,6 @@ class CommitGate:
                 conn.flush()
         self.stepping = False
         self.speaker = None
-
-    def poke(self) -> None:
-        """Wake every writer that waits (a notice may go ahead: :meth:`Connection.notice`)."""
-        self._committed.set()
-        self._committed = trio.Event()
 
     async def changed(self) -> None:
         """Return at the next commit (or :meth:`poke`)."""

@@ -20,15 +20,19 @@ table server's CPU goes to (docs/perf.md).
 
 Commit, then speak (``server/store/gate.py``): during a table step (:attr:`CommitGate.stepping`)
 what is sent is kept by the connection and said when the step ends; a frame whose speaker
-has a write that is not durable yet goes on the queue as a :class:`~server.store.gate.Held`,
-which the writer sends once the commit holding it returns, and everything after it waits
-behind it.
+has a write that is not durable yet is **held** by the connection (:attr:`held`, in order,
+each with the number of the write it waits for), and everything sent after it is held behind
+it. When a commit returns, the gate releases the frames it made durable
+(:meth:`release`, in the committer's task): they take the same path as any frame, written
+at once when the socket takes them. A notice that the store went out or came back
+(:meth:`notice`) goes ahead of what is held.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +40,7 @@ import trio
 
 from protocol.errors import CloseCode
 from protocol.messages import Events
-from server.store.gate import OPEN, CommitGate, Held
+from server.store.gate import OPEN, CommitGate
 
 _ids = itertools.count(1)
 
@@ -73,8 +77,10 @@ class Connection:
         self.gate = gate
         self._later: list[Any] = []
         self._touched = False  # on the gate's list of connections to flush at the step's end
-        #: notices to send ahead of what waits for a commit (:meth:`notice`)
-        self.notices: list[Any] = []
+        #: frames waiting for a commit, in order: (the write they wait for, the message); a
+        #: frame after one that waits waits too (its number 0); None: nothing is held
+        self.held: deque[tuple[int, Any]] | None = None
+        self.queue_size = queue_size
 
     def add_event(self, table: str, seq: int, event: dict[str, Any]) -> bool:
         """Add a table event numbered ``seq`` to the open batch; True if a batch was opened
@@ -130,9 +136,22 @@ class Connection:
     def _put(self, message: Any, need: int = 0) -> bool:
         if self.closing.is_set():
             return False
-        if need:  # not durable yet: the writer sends it after the commit
-            message = Held(need, message)
-        elif not self.backlog and self.direct is not None:
+        held = self.held
+        if held is None and not need:
+            return self._write(message)
+        if held is None:  # not durable yet: held, and everything after it
+            held = self.held = deque()
+            self.gate.hold(self)
+        if len(held) >= self.queue_size:  # a store out long enough to fill it
+            self.drop(CloseCode.TOO_SLOW, "client too slow: outbound queue overflowed")
+            return False
+        held.append((need, message))
+        return True
+
+    def _write(self, message: Any) -> bool:
+        """Write ``message`` now if the socket takes it and nothing is queued, else queue it
+        for the writer; a full queue drops the client (4002)."""
+        if not self.backlog and self.direct is not None:
             message = self.direct(message)
             if message is None:
                 return True
@@ -144,17 +163,23 @@ class Connection:
         self.backlog = True
         return True
 
+    def release(self, durable: int) -> bool:
+        """The gate's commit made every write up to ``durable`` durable: send the held frames
+        that waited for no more than that, in order, up to the first that waits for more;
+        True when nothing is held any more (the gate forgets the connection)."""
+        held = self.held
+        while held and held[0][0] <= durable and not self.closing.is_set():
+            self._write(held.popleft()[1])
+        if held and not self.closing.is_set():
+            return False
+        self.held = None
+        return True
+
     def notice(self, message: Any) -> None:
         """A frame that reports no commitment and goes ahead of frames that wait for one (the
-        store went out or came back: ``server_status``); in order with everything else when
-        nothing waits."""
-        if self.closing.is_set():
-            return
-        if not self.backlog:  # nothing waits: now (it never waits itself)
-            self._put(message)
-            return
-        self.notices.append(message)
-        self.gate.poke()  # a writer waiting for a commit sends it now
+        store went out or came back: ``server_status``)."""
+        if not self.closing.is_set():
+            self._write(message)
 
     def drained(self) -> None:
         """The writer's queue is empty again: the fast path may write (see :attr:`direct`)."""
@@ -162,7 +187,8 @@ class Connection:
             self.backlog = False
 
     def drop(self, code: int, reason: str) -> None:
-        """Close now, discarding whatever is still queued."""
+        """Close now, discarding whatever is still queued (or held)."""
+        self.held = None
         if not self.closing.is_set():
             self.close_code, self.close_reason = code, reason
             self.closing.set()

@@ -1,8 +1,8 @@
-"""Commit, then speak (``server/store/gate.py``): the gate's marks, and a connection's queue.
+"""Commit, then speak (``server/store/gate.py``): the gate's marks, and a connection's frames.
 
 Without sockets: a connection's fast path is a list the test reads (``Connection.direct``),
-its writer's queue is read straight off the channel, and the ledger runs on the in-memory
-store with its real committer (group commit), so "durable" is the committer's word.
+and the ledger runs on the in-memory store with its real committer (group commit), so
+"durable" is the committer's word.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import trio
 
-from server.store.gate import CommitGate, Held
+from server.store.gate import CommitGate
 from server.store.ledger import Ledger
 from server.store.memory import MemoryStore
 from server.store.model import MAX_CENTS, OverLimit, wallet
@@ -31,15 +31,6 @@ def conn_on(gate: CommitGate) -> tuple[Connection, list[Any]]:
 
     conn.direct = direct
     return conn, written
-
-
-def queued(conn: Connection) -> list[Any]:
-    out = []
-    while True:
-        try:
-            out.append(conn.outbox.receive_nowait())
-        except trio.WouldBlock:
-            return out
 
 
 def test_a_speaker_with_nothing_pending_speaks_at_once() -> None:
@@ -63,15 +54,13 @@ def test_a_frame_waits_for_its_speakers_write_and_later_frames_queue_behind() ->
     gate.wrote("t1")
     conn.send("result")
     gate.end()
-    gate.begin("t9")  # a table with nothing pending: its frame queues behind (order)
+    gate.begin("t9")  # a table with nothing pending: its frame waits behind (order)
     conn.send("unrelated")
     gate.end()
     assert written == []
-    first, second, third = queued(conn)
-    assert isinstance(first, Held) and first.mark == 1 and first.message == "before the money"
-    assert isinstance(second, Held) and second.message == "result"
-    assert third == "unrelated"  # not held itself, but behind what is
-    gate.committed(1)
+    assert list(conn.held or ()) == [(1, "before the money"), (1, "result"), (0, "unrelated")]
+    gate.committed(1)  # released at the commit, through the fast path, in order
+    assert written == ["before the money", "result", "unrelated"] and conn.held is None
     assert not gate.pending("t1")
 
 
@@ -98,38 +87,31 @@ def test_a_notice_goes_ahead_of_what_waits() -> None:
     gate.wrote()
     conn.send("welcome")  # held
     conn.notice("the store is out")
-    assert written == [] and conn.notices == ["the store is out"]
+    assert written == ["the store is out"]
     gate.speaker = None
-    other, said = conn_on(gate)
-    other.notice("the store is out")  # nothing waits on this one: written at once
-    assert said == ["the store is out"]
+    gate.committed(1)
+    assert written == ["the store is out", "welcome"]
 
 
-async def test_the_writer_sends_a_held_frame_once_its_commit_returns() -> None:
+async def test_a_held_frame_is_sent_once_its_commit_returns() -> None:
     store = MemoryStore()
     ledger = Ledger(store)
     gate = ledger.gate
-    conn, written = conn_on(gate)
-    sent: list[Any] = []
+    sent: list[tuple[Any, int]] = []
+    conn = Connection(64, gate)
+
+    def direct(message: Any) -> Any:  # the fast path, noting the store's version then
+        sent.append((message, store.version))
+        return None
+
+    conn.direct = direct
     async with trio.open_nursery() as nursery:
         await nursery.start(ledger.run)
-
-        async def writer() -> None:  # what server/connections.py's writer does with a Held
-            async for message in conn.outbox:
-                if type(message) is Held:
-                    while gate.durable < message.mark:
-                        await gate.changed()
-                    sent.append((message.message, store.version))
-                else:
-                    sent.append((message, store.version))
-                conn.drained()
-
-        nursery.start_soon(writer)
         gate.begin("cashier-desk")
         ledger.deposit("ann", 500)
         conn.send("deposited")
         gate.end()
-        assert written == [] and store.version == 0  # not durable yet: nothing said
+        assert sent == [] and store.version == 0  # not durable yet: nothing said
         with trio.fail_after(5):
             while not sent:
                 await trio.sleep(0.001)
