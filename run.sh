@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # croupier developer entry point. Does all set-up on a fresh machine, then runs the job.
 #   ./run.sh serve [ARGS]    run the server (127.0.0.1, default tables; its ledger in ./var)
-#   ./run.sh test [ARGS]     ruff, mypy and the whole test suite (installs redis-server, chromium, tmux)
+#   ./run.sh test [ARGS]     ruff, mypy and the whole test suite in 3 worker processes
+#                            (installs redis-server, chromium, tmux; CROUPIER_TEST_WORKERS=N)
 #   ./run.sh croupier ARGS   any croupier subcommand (scenario, play, loadtest, demo)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -59,7 +60,14 @@ case "$cmd" in
     .venv/bin/ruff format --check .
     .venv/bin/mypy
     set +e
-    "$PY" -m pytest "$@"
+    # the suite in worker processes, a test file to each (its servers mostly wait on sockets
+    # and timers: three workers fit two cores); CROUPIER_TEST_WORKERS=0 runs it in one
+    workers=${CROUPIER_TEST_WORKERS:-3}
+    if [ "$workers" = 0 ]; then
+      "$PY" -m pytest "$@"
+    else
+      "$PY" -m pytest -n "$workers" --dist loadfile "$@"
+    fi
     rc=$?
     set -e
     if [ "$rc" = 5 ]; then
@@ -73,7 +81,7 @@ case "$cmd" in
     exec .venv/bin/croupier "$@"
     ;;
   *)
-    sed -n '2,6p' "$0"
+    sed -n '2,7p' "$0"
     exit 2
     ;;
 esac
