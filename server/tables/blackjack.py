@@ -303,6 +303,9 @@ class BlackjackTable(BankedTable):
         engine = self.bj_cls(
             self.options, wagers, rng, forced, jackpot, shoe=None if fresh else self.shoe
         )
+        # who plays each place, across the boxes (the super bonus pays persons, SP s8(3)(c))
+        engine.persons = {(box, None): owner for box, owner in self.round_owners.items()}
+        engine.persons.update({key: acc for key, acc in self.backing.items()})
         if fresh:  # a dev-forced shoe: committed to nothing, never verifiable
             self.shoe, self.shoe_id, self.shoe_source, self.stacks = engine.shoe, "", None, []
             self.shoe_at = engine.shoe.state()

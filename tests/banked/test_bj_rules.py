@@ -658,3 +658,50 @@ def test_backer_follows_the_first_hand_by_default_ch_s24_6() -> None:
         [[1, "split"], [1, "stand"], [1, "stand"]],
     )
     assert res["boxes"]["1"]["others"]["P2"]["hands"] == [1000, 0]
+
+
+SUPER_SHOE = "7s 9c Jd 7h 7s Kd Qd 7s 8c 5d 5c 5h"  # box 1: 7s 7s + 7s against a dealer 7
+SUPER_BOXES = {
+    "1": {"main": 2000, "others": {"P2": {"main": 3000}}},  # the qualifying hand, backed
+    "2": {"main": 1000, "others": {"P9": {"main": 500}}},
+    "3": {"main": 1000, "others": {"P9": {"main": 500}}},  # P9 again: the same player
+}
+
+
+def test_spanish_super_bonus_with_backers_once_per_person_sp_s8_3() -> None:
+    """Issue 25: every player on the qualifying hand is paid by his own main wager (A2(v));
+    every other player $50 once per qualifying hand, a person however many boxes he plays
+    (A2(vii)); never the $50 to a player on the hand itself."""
+    res = play(
+        "spanish-blackjack", SUPER_BOXES, SUPER_SHOE, [[1, "hit"], [2, "stand"], [3, "stand"]]
+    )
+    b1, b2, b3 = (res["boxes"][b] for b in ("1", "2", "3"))
+    assert b1["super_bonus"] == 100_000  # $20 main: $1,000 (s8(3)(a))
+    assert b1["others"]["P2"]["super_bonus"] == 500_000  # $30 main: $5,000 (s8(3)(b))
+    assert b2["super_bonus"] == 5000 and b3["super_bonus"] == 5000  # two other players
+    assert b2["others"]["P9"]["super_bonus"] == 5000  # P9: once, on his first box
+    assert "super_bonus" not in b3["others"]["P9"]
+
+
+def test_spanish_super_bonus_pays_a_person_at_two_boxes_once_sp_s8_3() -> None:
+    """At a table the players are accounts: one person who holds boxes 2 and 3 gets $50
+    once, and a backer of the qualifying box who also holds box 3 gets his $5,000 and no
+    $50 (the table tells the engine who plays each place: ``persons``)."""
+    r = new_round(
+        "spanish-blackjack",
+        {int(b): ws for b, ws in SUPER_BOXES.items()},
+        SUPER_SHOE,
+    )
+    r.persons = {
+        (1, None): "ann", (1, "P2"): "bob", (2, None): "cy", (2, "P9"): "dee",
+        (3, None): "bob", (3, "P9"): "cy",
+    }  # fmt: skip
+    for box, verb in ((1, "hit"), (2, "stand"), (3, "stand")):
+        r.decide(box, verb)
+    paid: dict[str, int] = {}
+    for e in r.events:
+        if e.TYPE == "wager_settled" and e.wager.endswith("super_bonus"):
+            place = e.wager.split()[0] if " " in e.wager else None
+            who = r.persons[(e.box, place)]
+            paid[who] = paid.get(who, 0) + e.net
+    assert paid == {"ann": 100_000, "bob": 500_000, "cy": 5000, "dee": 5000}

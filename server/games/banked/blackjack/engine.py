@@ -336,7 +336,13 @@ class BlackjackRound(BankedRound):
         self.offers: list[Offer] = []
         self._figures_version = 0
         self._figures_key: tuple[Any, ...] | None = None
-        self.super_bonus: list[tuple[int, Player, int]] = []  # (box, player, main) qualifying
+        #: the stakes on hands that won the super bonus: (the hand, box, player, main)
+        self.super_bonus: list[tuple[int, int, Player, int]] = []
+        #: who each player on a box is, across the boxes (SP s8(3)(c): "all other players"
+        #: are persons, not places): (box, player) -> a person's id; set by a table from its
+        #: accounts. Unset: a box's controller is a person of its own, and a backer is the
+        #: person its id names (the same id on two boxes is one person: SCENARIOS.md)
+        self.persons: dict[tuple[int, Player], str] = {}
 
     # ------------------------------------------------------------------ set-up
     def _nominated(self) -> tuple[Card, Card]:
@@ -982,7 +988,7 @@ class BlackjackRound(BankedRound):
         if t == 21 and v.twenty_one_at_once == "spanish" and not hand.doubled:
             bonus = rules.spanish_bonus(hand.cards, hand.split)
             if bonus and bonus.startswith("7-7-7 ") and self._super_bonus(hand):
-                self.super_bonus.append((hand.box, st.player, st.main))
+                self.super_bonus.append((id(hand), hand.box, st.player, st.main))
                 if self.options["super_bonus_replaces_odds"]:
                     return st.main, "21 1:1, super bonus instead of the odds (s8(3))"
             if bonus:
@@ -1144,24 +1150,44 @@ class BlackjackRound(BankedRound):
                             out.append(self._settle_stake(h, st, 0, why))
         return out
 
+    def _person(self, box: int, player: Player) -> str:
+        """Who plays ``player``'s place on ``box`` (:attr:`persons`)."""
+        found = self.persons.get((box, player))
+        if found is not None:
+            return found
+        return f"box {box}" if player is None else f"player {player}"
+
     def _settle_super_bonus(self) -> list[Event]:
-        """SP s8(3), digest A2: $1,000 (main up to $24) or $5,000 ($25 and over) to the
-        player, $50 to every other player with a main wager, once per qualifying hand."""
+        """SP s8(3), digest A2: once per qualifying hand, every player on it is paid $1,000
+        (main up to $24) or $5,000 ($25 and over) by his own main wager (A2(v)), and every
+        other player with a main wager in the round $50 (A2(vii)): a person, paid once
+        whatever the boxes he plays (on the first of them), and never the players on the
+        hand itself."""
         out: list[Event] = []
-        everyone = [
-            (bp, p) for bp in self.box_play.values() for p, ws in bp.wagers.items() if "main" in ws
-        ]
-        for box, player, main in self.super_bonus:
-            for bp, p in everyone:
-                if bp.box == box and p == player:
-                    amount = (
-                        rules.SUPER_BONUS_LARGE
-                        if main >= rules.SUPER_BONUS_BAND
-                        else rules.SUPER_BONUS_SMALL
-                    )
-                else:
-                    amount = rules.SUPER_BONUS_OTHERS
-                out.append(self._money(bp, p, "super_bonus", amount, "super bonus (SP s8(3))"))
+        others: dict[str, tuple[BoxPlay, Player]] = {}  # person -> where he is paid
+        for bp in self.box_play.values():
+            for p, ws in bp.wagers.items():
+                if "main" in ws:
+                    others.setdefault(self._person(bp.box, p), (bp, p))
+        hands: dict[int, list[tuple[int, Player, int]]] = {}
+        for hand, box, player, main in self.super_bonus:
+            hands.setdefault(hand, []).append((box, player, main))
+        for stakes in hands.values():
+            on_hand = {self._person(box, player) for box, player, _ in stakes}
+            for box, player, main in stakes:
+                amount = (
+                    rules.SUPER_BONUS_LARGE
+                    if main >= rules.SUPER_BONUS_BAND
+                    else rules.SUPER_BONUS_SMALL
+                )
+                bp = self.box_play[box]
+                out.append(
+                    self._money(bp, player, "super_bonus", amount, "super bonus (s8(3)(a)-(b))")
+                )
+            for person, (bp, p) in others.items():
+                if person not in on_hand:
+                    why = "super bonus to another player (s8(3)(c))"
+                    out.append(self._money(bp, p, "super_bonus", rules.SUPER_BONUS_OTHERS, why))
         return out
 
     def _figures(self) -> None:
