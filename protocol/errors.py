@@ -48,6 +48,7 @@ BAD_CARDS = "bad_cards"  # dev_force cards this game cannot deal
 STORE_UNAVAILABLE = "store_unavailable"  # the ledger's store is out: no money moves, no round
 NOT_AUTHORIZED = "not_authorized"  # the session's role may not do this (cashier calls)
 OVER_LIMIT = "over_limit"  # a deposit above the server's limit, or a wallet brought above it
+TOO_MANY_TABLES = "too_many_tables"  # the account already sits at the server's limit of tables
 BAD_NAME = "bad_name"  # a display name with control characters or that passes for staff
 SPECTATORS_FULL = "spectators_full"  # the table has as many spectators as it takes
 NOT_SUPPORTED = "not_supported"  # an operator control this table kind does not have
@@ -100,6 +101,7 @@ ERROR_CODES: dict[str, str] = {
     STORE_UNAVAILABLE: "the ledger's store cannot be reached (or lost data): no money moves",
     NOT_AUTHORIZED: "this session's role may not do that",
     OVER_LIMIT: "the deposit is above the server's limit for one deposit or for a wallet",
+    TOO_MANY_TABLES: "the account already sits at as many tables as the server allows",
     BAD_NAME: "that display name is not allowed (control characters, or it passes for staff)",
     SPECTATORS_FULL: "the table has as many spectators as it takes; try again later",
     NOT_SUPPORTED: "this kind of table has no such control",

@@ -632,6 +632,21 @@ def main(argv: list[str] | None = None) -> int:
         help="spectators one table takes (default 200)",
     )
     parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=ServerConfig.max_tables,
+        metavar="N",
+        help=f"tables one account may sit at at once (default {ServerConfig.max_tables})",
+    )
+    parser.add_argument(
+        "--unstaked-seat-time",
+        type=float,
+        default=ServerConfig.unstaked_seat_time,
+        metavar="SECONDS",
+        help="a poker seat held without a stake is released after this (default "
+        f"{ServerConfig.unstaked_seat_time:g})",
+    )
+    parser.add_argument(
         "--turn-time",
         type=float,
         default=20.0,
@@ -856,6 +871,8 @@ def main(argv: list[str] | None = None) -> int:
         origins=tuple(args.origin) if args.origin else None,
         max_per_ip=args.max_per_ip,
         max_spectators=args.max_spectators,
+        max_tables=args.max_tables,
+        unstaked_seat_time=args.unstaked_seat_time,
         tables=tables,
         turn_time=args.turn_time,
         time_bank=args.time_bank,

@@ -91,6 +91,10 @@ class ServerConfig:
     origins: tuple[str, ...] | None = None
     max_per_ip: int = 64  # WebSocket connections from one address (429 beyond)
     max_spectators: int = 200  # spectators per table (spectators_full beyond)
+    #: tables one account may sit at (players, not spectators) at once (too_many_tables)
+    max_tables: int = 6
+    #: seconds a poker seat may be held without a stake before it is released (no_stake)
+    unstaked_seat_time: float = 60.0
     allow_volatile_redis: bool = False  # --redis without AOF persistence (tests only)
     dev_redis: bool = False  # a dev-mode server on a Redis (tests only)
     #: an empty Redis may become a new ledger store (--new-store); otherwise a server refuses

@@ -261,6 +261,11 @@ class BankedTable(WindowTable):
                 )
 
     # -- lobby, views ------------------------------------------------------------------------
+    def seat_minimum(self) -> int:
+        """The table minimum of a wager (a box is taken by wagering on it)."""
+        minimum: int = self.options["minimum"]
+        return minimum
+
     def info(self) -> TableInfo:
         stakes = {"minimum": self.options["minimum"], "maximum": self.options["maximum"]}
         if self.options.get("jackpot_wager") is not None:

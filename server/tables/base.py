@@ -63,6 +63,7 @@ from protocol.messages import Error, Left, Snapshot, TableInfo
 from server import operator
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
+from server.money import dollars
 from server.games.visibility import EVERYONE, Visibility
 from server.store.journal import RECALL_ROUNDS, Journal, JournalQuery, JournalRound, recall
 from server.store.ledger import AsyncStore, Ledger
@@ -464,6 +465,8 @@ class TableActor(ABC):
         if self.closing:
             self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
             return
+        if not self.may_sit(conn):
+            return
         member = self.admit(conn, cmd.message)
         if member is None:
             return
@@ -472,6 +475,36 @@ class TableActor(ABC):
         conn.tables.add(self.id)
         self.snapshot(member, "player", member)
         self.after_admit(member)
+
+    def may_sit(self, conn: Connection) -> bool:
+        """The room's limits on taking a seat (issue 25, seats nobody can hoard): at most
+        ``max_tables`` tables an account, and, with a secret (no minted money), the table's
+        minimum in the wallet; a refusal is sent to ``conn``."""
+        account = conn.account or ""
+        sitting = len(self.seat_index.get(account, ()))
+        if sitting >= self.config.max_tables:
+            text = (
+                f"you sit at {sitting} tables, the most this server allows: "
+                "leave one to sit here"
+            )
+            self.error(conn, errors.TOO_MANY_TABLES, text, "join")
+            return False
+        need = self.seat_minimum()
+        if not self.config.dev and need and self.ledger.balance(account) < need:
+            have = self.ledger.balance(account)
+            text = (
+                f"a seat here needs {dollars(need)} in your wallet (the table's minimum); "
+                f"you have {dollars(have)}: see the cashier"
+            )
+            amounts = {"balance": have, "min": need}
+            self.error(conn, errors.INSUFFICIENT_FUNDS, text, "join", amounts=amounts)
+            return False
+        return True
+
+    def seat_minimum(self) -> int:
+        """What a player needs in the wallet to take a seat (the table's minimum buy-in or
+        wager, cents; 0: nothing)."""
+        return 0
 
     def _join_spectator(self, conn: Connection) -> None:
         if conn.id in self.spectators or self.holds_seat(conn):

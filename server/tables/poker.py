@@ -136,6 +136,7 @@ class PokerTable(TableActor):
         #: the server's waiting lists (set by the server for its poker tables)
         self.waiting: WaitingLists | None = None
         self.offers: dict[int, Offer] = {}  # seat held for the waiting list's first
+        self.unstaked: dict[int, float] = {}  # seat -> since when it holds no stake
 
     @property
     def bank_max(self) -> float:
@@ -150,6 +151,14 @@ class PokerTable(TableActor):
         return self.books.balance(books.stake(seat.number, seat.account))
 
     # -- lobby and views --------------------------------------------------------------------
+    #: release a seat held without a stake after ``unstaked_seat_time`` (a tournament's seats
+    #: are the tournament's: it says otherwise)
+    releases_unstaked: ClassVar[bool] = True
+
+    def seat_minimum(self) -> int:
+        """The minimum buy-in (QLD Sch 11 s18; ACT 5.4)."""
+        return self.rules.min_buy_in
+
     def info(self) -> TableInfo:
         stakes = {f"blind_{i + 1}": b for i, b in enumerate(self.rules.blinds)}
         return self.lobby_row(
@@ -487,12 +496,16 @@ class PokerTable(TableActor):
         deadline = min(self.turn_deadline, self.bank_at)
         for o in self.offers.values():
             deadline = min(deadline, o.expires)
+        if self.unstaked:
+            deadline = min(deadline, min(self.unstaked.values()) + self.config.unstaked_seat_time)
         if self.round is None and self.may_deal() and self._eligible_count() >= 2:
             return min(deadline, self.next_round_at)
         return deadline
 
     def on_round_time(self, now: float) -> None:
         self._expire_offers(now)
+        if self.releases_unstaked:
+            self._release_unstaked(now)
         if self.turn_seat is not None and now >= self.bank_at:
             self.bank_at = math.inf  # the turn time is up: everyone sees the bank run
             at = self.seats.get(self.turn_seat)
@@ -513,6 +526,23 @@ class PokerTable(TableActor):
             self._after(events)
         if self.round is None and self.may_deal() and now >= self.next_round_at:
             self._start_round()
+
+    def _release_unstaked(self, now: float) -> None:
+        """A seat held without a stake (never bought in, or busted and not topped up) is
+        released after ``unstaked_seat_time`` s (issue 25: nine connections held every seat
+        of a table without a cent, and rounds never started to vacate them)."""
+        unstaked = self.unstaked
+        limit = self.config.unstaked_seat_time
+        for number, seat in list(self.seats.items()):
+            if self.stake(seat) or number in self.in_round_seats:
+                unstaked.pop(number, None)
+                continue
+            since = unstaked.setdefault(number, now)
+            if now - since >= limit:
+                del unstaked[number]
+                self.vacate(seat, "no_stake")
+        for number in [n for n in unstaked if n not in self.seats]:
+            del unstaked[number]
 
     def _gather(self) -> None:
         """A player became ready while no round runs: wait ``round_pause`` for others."""

@@ -599,6 +599,11 @@ class StadiumTable(WindowTable):
         return max([top, *(mx for _, mx in self.terminal_limits.values())])
 
     # -- lobby and views ---------------------------------------------------------------------
+    def seat_minimum(self) -> int:
+        """The terminal's smallest wager: the minimum it may credit in to play."""
+        low: int = self.limits[0]
+        return low
+
     def info(self) -> TableInfo:
         return self.lobby_row(
             f"{self.spec.title}, electronic terminals ({self.spec.rules}; Sch 19)",

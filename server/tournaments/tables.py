@@ -226,6 +226,8 @@ class TournamentSeats(TableActor):
 class PokerTournamentTable(TournamentSeats, PokerTable):
     """A poker table of a tournament (see the module docstring)."""
 
+    releases_unstaked = False  # a seat is the tournament's: a busted player is out (r 19)
+
     kind = "poker"
 
     def __init__(

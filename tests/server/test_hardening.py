@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -209,3 +210,37 @@ async def test_health_is_liveness_only_and_status_needs_staff() -> None:
         assert headers["X-Frame-Options"] == "DENY"
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert "Server" not in headers
+
+
+async def test_seats_nobody_can_hoard() -> None:
+    """Issue 25: a poker seat taken without a stake is released after a while (``no_stake``);
+    an account sits at no more than ``max_tables`` tables; with a secret, an account without
+    the table's minimum in its wallet gets no seat."""
+    tables = [replace(table("holdem-act", seats=2), id=f"h{i}") for i in range(3)]
+    config = fast_config(*tables, max_tables=2, unstaked_seat_time=0.3)
+    async with running_server(config) as server:
+        async with Client.connect(server.url, name="hog") as hog:
+            await hog.join("h0", seat=1)
+            await hog.join("h1", seat=1)
+            with pytest.raises(ServerError) as many:
+                await hog.join("h2", seat=1)
+            assert many.value.code == "too_many_tables"
+            with trio.fail_after(10):  # no buy-in: both seats go back
+                while True:
+                    msg = await hog.recv()
+                    if msg["type"] == "left":
+                        assert msg["reason"] == "no_stake" and msg["returned"] == 0
+                        if not server.croupier.router.seated_tables(hog.account or ""):
+                            break
+            await hog.join("h2", seat=1)  # a place at the limit again
+            await hog.buy_in("h2", 10_000)
+            await trio.sleep(0.6)  # a stake: the seat is kept
+            assert server.croupier.router.seated_tables(hog.account or "") == ["h2"]
+    accounts = Accounts("s8")
+    config = fast_config(table("holdem-act"), secret="s8", origins=("https://c.example",))
+    async with running_server(config) as server:
+        async with Client.connect(server.url, token=accounts.issue("zed", "Zed")) as zed:
+            with pytest.raises(ServerError) as broke:
+                await zed.join(T, seat=1)
+            assert broke.value.code == "insufficient_funds" and "$0.00" in str(broke.value)
+            await zed.join(T, role="spectator")  # watching needs nothing
