@@ -36,6 +36,8 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 )
+
+
 def loopback(host: str) -> bool:
     """Whether ``host`` (a name or an address, without a port) is this machine: exactly
     ``localhost``, ``::1`` or an address of 127.0.0.0/8 (``localhost.evil.example`` is not)."""

@@ -63,8 +63,8 @@ from protocol.messages import Error, Left, Snapshot, TableInfo
 from server import operator
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
-from server.money import dollars
 from server.games.visibility import EVERYONE, Visibility
+from server.money import dollars
 from server.store.journal import RECALL_ROUNDS, Journal, JournalQuery, JournalRound, recall
 from server.store.ledger import AsyncStore, Ledger
 from server.store.ledger import Store as SyncStore
@@ -484,8 +484,7 @@ class TableActor(ABC):
         sitting = len(self.seat_index.get(account, ()))
         if sitting >= self.config.max_tables:
             text = (
-                f"you sit at {sitting} tables, the most this server allows: "
-                "leave one to sit here"
+                f"you sit at {sitting} tables, the most this server allows: leave one to sit here"
             )
             self.error(conn, errors.TOO_MANY_TABLES, text, "join")
             return False
