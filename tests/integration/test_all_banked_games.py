@@ -40,7 +40,7 @@ def tables() -> tuple[TableConfig, ...]:
                 options=options,
                 jackpot_pool=pool,
                 seed=len(out) + 1,
-                betting_seconds=0.4,
+                betting_seconds=1.0,
                 decision_seconds=0.5,
             )
         )
@@ -72,7 +72,10 @@ async def bot(url: str, game: str, box: int, seen: Counter[str], results: list[d
                     except ServerError as exc:
                         seen[exc.reason or exc.code] += 1
                 if game == "four-card-poker":  # neither wager is required: hold an ante
-                    await client.wager(game, box, "ante", 200)
+                    try:
+                        await client.wager(game, box, "ante", 200)
+                    except ServerError as exc:  # the window closed first (a slow machine)
+                        seen[exc.reason or exc.code] += 1
             elif kind == "decision" and event["box"] == box:
                 if rng.random() < 0.15:
                     continue  # the clock decides (the engine's timeout)

@@ -196,6 +196,7 @@ async def test_forced_cards_are_dev_only() -> None:
     """The forced outcome is a dev/test tool: a server with a secret refuses it."""
     async with running(config(secret="s3cret")) as server:
         token = server.croupier.accounts.issue("acct-1", "dee")
+        server.croupier.ledger.deposit("acct-1", 10_000)  # a seat needs the table minimum
         async with Client.connect(server.url, token=token) as dee:
             await dee.join(TABLE)
             with pytest.raises(ServerError) as info:

@@ -43,6 +43,18 @@ def _results(frames: list[dict[str, Any]]) -> int:
     return sum(1 for f in frames if f.get("event", {}).get("type") == "round_result")
 
 
+def _dealt_and_open(data: Path) -> bool:
+    """The journal's last round has its cards on the record and no end yet: a kill now
+    interrupts a dealt round (read from the store, not from frames that may lag under
+    load)."""
+    store = SqliteStore(data, lock=False, readonly=True)
+    try:
+        rounds = store.journal_rounds(JournalQuery(table=GAME))
+    finally:
+        store.close()
+    return bool(rounds) and not rounds[-1].of("end") and bool(rounds[-1].of("event"))
+
+
 async def _phase(
     tables: Path, data: Path, rounds: int, frames: list[dict[str, Any]], *, kill: bool
 ) -> None:
@@ -61,15 +73,11 @@ async def _phase(
                     nursery.start_soon(seat.run, server.url, 10**6)
                 while _results(seen) < rounds:
                     await trio.sleep(0.02)
-                if kill:  # in the middle of the next round: after its first card
+                if kill:  # in the middle of a round whose deal is on the record
                     for seat in seats:  # from now on the clocks decide: the round lasts
                         seat.rng.random = lambda: 0.0  # type: ignore[method-assign]
-                    mark = len(seen)
-                    while not any(
-                        f.get("event", {}).get("type") == "cards_dealt" for f in seen[mark:]
-                    ):
-                        await trio.sleep(0.005)
-                    await trio.sleep(0.8)  # its first records are committed (JOURNAL_DELAY)
+                    while not await trio.to_thread.run_sync(_dealt_and_open, data):
+                        await trio.sleep(0.01)
                     server.proc.kill()
                     server.proc.wait(10)
                 else:
