@@ -37,6 +37,8 @@ import itertools
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,6 +113,18 @@ def cpu_quota(pid: int, share: float | None) -> Iterator[None]:
             group.rmdir()
 
 
+def scrape(ws_url: str) -> int:
+    """One Prometheus-style read of the server's ``/metrics`` (a dev server answers this
+    machine without a token); the bytes read (0: refused or missing, an older server)."""
+    url = ws_url.replace("ws://", "http://").removesuffix("/ws") + "/metrics"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(url, timeout=5) as r:
+            return len(r.read())
+    except (urllib.error.URLError, OSError):
+        return 0
+
+
 def trial(
     tables: int, args: argparse.Namespace, raw: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -127,9 +141,15 @@ def trial(
         samples: list[tuple[float, float]] = []  # (time, server CPU s), every 0.5 s
         done = threading.Event()
 
+        scrapes: list[int] = []  # bytes of each /metrics answer (--scrape)
+
         def sample() -> None:
+            next_scrape = time.monotonic()
             while not done.wait(0.5):
                 samples.append((time.monotonic(), srv.cpu_seconds()))
+                if args.scrape and time.monotonic() >= next_scrape:
+                    next_scrape += args.scrape
+                    scrapes.append(scrape(srv.url))
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
@@ -177,6 +197,13 @@ def trial(
         f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",
         flush=True,
     )
+    if args.scrape:
+        read = [n for n in scrapes if n]
+        print(
+            f"      /metrics read {len(read)} of {len(scrapes)} times, "
+            f"{sum(read) / max(len(read), 1) / 1024:.0f} KiB each",
+            flush=True,
+        )
     if args.timeline:
         print_timeline(report["timeline"], samples, t0)
     size = round(report["bytes_from_server"] / max(report["frames_from_server"], 1))
@@ -288,6 +315,13 @@ def main() -> int:
         default=None,
         help="hold the server to this share of one core (a CFS quota in a cgroup; root): "
         "the server, not the load generator on the same machine, runs out first",
+    )
+    p.add_argument(
+        "--scrape",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="read /metrics this often during each trial, as Prometheus would (0: never)",
     )
     p.add_argument(
         "--timeline",
