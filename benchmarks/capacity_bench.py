@@ -113,16 +113,18 @@ def cpu_quota(pid: int, share: float | None) -> Iterator[None]:
             group.rmdir()
 
 
-def scrape(ws_url: str) -> int:
+def scrape(ws_url: str) -> tuple[int, float]:
     """One Prometheus-style read of the server's ``/metrics`` (a dev server answers this
-    machine without a token); the bytes read (0: refused or missing, an older server)."""
+    machine without a token): the bytes read (0: refused or missing, an older server) and
+    the seconds the answer took."""
     url = ws_url.replace("ws://", "http://").removesuffix("/ws") + "/metrics"
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    t0 = time.perf_counter()
     try:
         with opener.open(url, timeout=5) as r:
-            return len(r.read())
+            return len(r.read()), time.perf_counter() - t0
     except (urllib.error.URLError, OSError):
-        return 0
+        return 0, time.perf_counter() - t0
 
 
 def trial(
@@ -141,7 +143,7 @@ def trial(
         samples: list[tuple[float, float]] = []  # (time, server CPU s), every 0.5 s
         done = threading.Event()
 
-        scrapes: list[int] = []  # bytes of each /metrics answer (--scrape)
+        scrapes: list[tuple[int, float]] = []  # each /metrics answer: bytes, seconds
 
         def sample() -> None:
             next_scrape = time.monotonic()
@@ -198,10 +200,13 @@ def trial(
         flush=True,
     )
     if args.scrape:
-        read = [n for n in scrapes if n]
+        read = sorted(scrapes, key=lambda x: x[1])
+        answered = [n for n, _ in read if n]
+        median = read[len(read) // 2][1] * 1000 if read else float("nan")
         print(
-            f"      /metrics read {len(read)} of {len(scrapes)} times, "
-            f"{sum(read) / max(len(read), 1) / 1024:.0f} KiB each",
+            f"      /metrics read {len(answered)} of {len(scrapes)} times, "
+            f"{sum(answered) / max(len(answered), 1) / 1024:.0f} KiB each, "
+            f"median {median:.1f} ms an answer",
             flush=True,
         )
     if args.timeline:

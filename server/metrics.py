@@ -115,9 +115,11 @@ class Collector(_Collector):
         depth = max_depth = 0
         for conn in c.connections:
             by_role[conn.role if conn.account is not None else "anonymous"] += 1
-            used = conn.outbox.statistics().current_buffer_used
-            depth += used
-            max_depth = max(max_depth, used)
+            if conn.backlog:  # only a connection whose writer has a queue has a depth (the
+                # channel's statistics cost 2 us each: 6 ms a scrape at 2,700 connections)
+                used = conn.outbox.statistics().current_buffer_used
+                depth += used
+                max_depth = max(max_depth, used)
         yield _gauge(
             "croupier_connections",
             "Open WebSocket connections by role (anonymous: no hello yet).",
