@@ -37,6 +37,8 @@ import itertools
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -111,6 +113,20 @@ def cpu_quota(pid: int, share: float | None) -> Iterator[None]:
             group.rmdir()
 
 
+def scrape(ws_url: str) -> tuple[int, float]:
+    """One Prometheus-style read of the server's ``/metrics`` (a dev server answers this
+    machine without a token): the bytes read (0: refused or missing, an older server) and
+    the seconds the answer took."""
+    url = ws_url.replace("ws://", "http://").removesuffix("/ws") + "/metrics"
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    t0 = time.perf_counter()
+    try:
+        with opener.open(url, timeout=5) as r:
+            return len(r.read()), time.perf_counter() - t0
+    except (urllib.error.URLError, OSError):
+        return 0, time.perf_counter() - t0
+
+
 def trial(
     tables: int, args: argparse.Namespace, raw: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -127,9 +143,15 @@ def trial(
         samples: list[tuple[float, float]] = []  # (time, server CPU s), every 0.5 s
         done = threading.Event()
 
+        scrapes: list[tuple[int, float]] = []  # each /metrics answer: bytes, seconds
+
         def sample() -> None:
+            next_scrape = time.monotonic()
             while not done.wait(0.5):
                 samples.append((time.monotonic(), srv.cpu_seconds()))
+                if args.scrape and time.monotonic() >= next_scrape:
+                    next_scrape += args.scrape
+                    scrapes.append(scrape(srv.url))
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
@@ -177,6 +199,16 @@ def trial(
         f"{rss / 2**20:.0f} MiB, ok={report['ok']} -> {'PASS' if passed else 'fail'}",
         flush=True,
     )
+    if args.scrape:
+        read = sorted(scrapes, key=lambda x: x[1])
+        answered = [n for n, _ in read if n]
+        median = read[len(read) // 2][1] * 1000 if read else float("nan")
+        print(
+            f"      /metrics read {len(answered)} of {len(scrapes)} times, "
+            f"{sum(answered) / max(len(answered), 1) / 1024:.0f} KiB each, "
+            f"median {median:.1f} ms an answer",
+            flush=True,
+        )
     if args.timeline:
         print_timeline(report["timeline"], samples, t0)
     size = round(report["bytes_from_server"] / max(report["frames_from_server"], 1))
@@ -288,6 +320,13 @@ def main() -> int:
         default=None,
         help="hold the server to this share of one core (a CFS quota in a cgroup; root): "
         "the server, not the load generator on the same machine, runs out first",
+    )
+    p.add_argument(
+        "--scrape",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="read /metrics this often during each trial, as Prometheus would (0: never)",
     )
     p.add_argument(
         "--timeline",

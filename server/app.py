@@ -38,7 +38,7 @@ from websockets.trio.server import serve as ws_serve
 
 from protocol.errors import CloseCode
 from protocol.messages import TableInfo
-from server import gc_policy, http
+from server import gc_policy, http, logs, metrics
 from server.accounts import Accounts
 from server.cli import OneLineParser, dollars_option
 from server.config import (
@@ -178,6 +178,13 @@ class Croupier:
             max_per_ip=config.max_per_ip,
             is_staff=self.accounts.is_staff,
             dev=config.dev,
+        )
+        #: tables started and the port open (:func:`serve`); a stop asked for (SIGTERM,
+        #: Ctrl-C): ``/ready`` fails from that instant, before the graceful stop begins
+        self.started = False
+        self.draining = False
+        self.probes = http.Probes(
+            status=self.health, ready=self.ready, metrics=metrics.registry_for(self)
         )
 
     def pools(self) -> dict[str, str]:
@@ -364,17 +371,40 @@ class Croupier:
             out["jackpots"] = jackpots
         return out
 
+    def ready(self) -> tuple[bool, str]:
+        """``/ready``: whether a load balancer should send new players here, and why not."""
+        if self.draining or self.closing:
+            return False, "draining"
+        if not self.started:
+            return False, "starting"
+        if not self.ledger.can_move:
+            return False, "store"
+        return True, "ready"
+
+    def jackpot_meters(self) -> dict[str, int]:
+        """Each linked pool's meter as this process's tables last saw it (``/metrics``)."""
+        return {
+            t.link.pool: t.meter
+            for t in self.tables.values()
+            if isinstance(t, BankedTable) and t.link is not None and t.meter is not None
+        }
+
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        return http.respond(self.config.web_root, self.gate, self.health, connection, request)
+        return http.respond(self.config.web_root, self.gate, self.probes, connection, request)
 
     # -- one connection ---------------------------------------------------------------------
     async def handle(self, ws: ServerConnection) -> None:
         assert isinstance(ws, Socket)  # serve(create_connection=Socket)
         conn = Connection(self.config.outbound_queue, self.ledger.gate)
         self.connections.add(conn)
+        counts = self.ledger.metrics
+        counts.connections_opened += 1
         try:  # counted against its address's cap before the handshake (http.Gate.admit)
             await run_connection(ws, conn, self.config, self.router.route, self.keepalive)
         finally:
+            if conn.close_code == CloseCode.TOO_SLOW:
+                counts.dropped_slow += 1
+            log.info("connection closed (%s %s)", conn.close_code, conn.close_reason)
             self.connections.discard(conn)
             self.router.disconnected(conn)
             with trio.move_on_after(self.config.close_timeout, shield=True):
@@ -496,6 +526,7 @@ async def serve(
             croupier.ledger.on_fenced.append(croupier.fenced)
             await directory.start(croupier, config.tables)
             nursery.start_soon(directory.run, croupier)
+        croupier.started = True  # /ready
         task_status.started(running)
         await trio.sleep_forever()
 
@@ -813,6 +844,28 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help="seconds in a minute of the tournaments' clock: levels and breaks (default 60)",
     )
+    parser.add_argument(
+        "--log-format",
+        choices=logs.FORMATS,
+        default="text",
+        help="log lines as text (default) or one JSON object a line, with the table, round "
+        "and account where there is one (server/logs.py)",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=logs.LEVELS,
+        default="warning",
+        help="the least a line must matter to be logged (default warning; info adds each "
+        "round's start and end, and each connection)",
+    )
+    parser.add_argument(
+        "--drain-grace",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="on SIGTERM, /ready fails at once and play goes on this long before the "
+        "graceful stop, so a load balancer stops sending players first (default 0)",
+    )
     args = parser.parse_args(argv)
     try:  # never a password in argv (server/credentials.py)
         args.redis = redis_url(args, "croupier serve", on_request=True)
@@ -882,6 +935,7 @@ def main(argv: list[str] | None = None) -> int:
         seat_offer_time=args.seat_offer_time,
         grace=args.grace,
         round_pause=args.round_pause,
+        drain_grace=args.drain_grace,
         starting_balance=starting,
         max_deposit=args.max_deposit,
         max_wallet=args.max_wallet,
@@ -899,7 +953,9 @@ def main(argv: list[str] | None = None) -> int:
         tournaments=tournaments,
         tournament_minute=args.tournament_minute,
     )
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    if args.drain_grace < 0:
+        parser.error("--drain-grace is seconds, 0 or more")
+    logs.configure(args.log_format, args.log_level)
     failed: list[BaseException] = []
     try:
         trio.run(_main, config)
@@ -959,6 +1015,12 @@ async def _main(config: ServerConfig) -> None:
             try:
                 async for _ in signals:
                     break  # Ctrl-C or SIGTERM: the graceful stop
+                running.croupier.draining = True  # /ready fails from now on
+                if config.drain_grace:
+                    log.warning("stopping in %.1f s (/ready fails now)", config.drain_grace)
+                    with trio.move_on_after(config.drain_grace):
+                        async for _ in signals:
+                            break  # a second signal: stop now
             finally:
                 with trio.CancelScope(shield=True), trio.move_on_after(15):
                     await running.aclose()

@@ -67,6 +67,7 @@ class ServerConfig:
     seat_offer_time: float = 20.0  # seconds a freed seat is held for the waiting list's first
     grace: float = 60.0  # a disconnected seat is held this long
     round_pause: float = 2.0  # pause between rounds (time to buy in, sit out, read results)
+    drain_grace: float = 0.0  # on SIGTERM: /ready fails, play goes on this long, then the stop
     abstain_rounds: int = 3  # ACT 18.8: rounds without wagering while full before vacating
     # limits
     max_frame: int = MAX_FRAME

@@ -10,6 +10,11 @@ WebSocket handshake:
   (:meth:`Gate.admit`): 400 simultaneous connects from one address under a cap of 8 let 8
   through, not the 223 a count taken after the handshake did (issue 25);
 * ``/health`` is public liveness: ``{"status": "ok"}`` and nothing else;
+* ``/ready`` is public readiness, for a load balancer or an orchestrator: 200
+  ``{"status": "ready"}`` once the tables run and while the store answers, 503 with the
+  reason (``starting``, ``store``, ``draining``) otherwise; a SIGTERM turns it 503 at once,
+  before the graceful stop closes anything (``--drain-grace``);
+* ``/metrics`` is the Prometheus exposition (``server/metrics.py``), protected as ``/status``;
 * ``/status`` is the operator status (tables, connections, money, jackpots): it needs
   ``Authorization: Bearer TOKEN`` of a staff role (cashier, supervisor, manager); a dev-mode
   server also answers a caller on the loopback address without one;
@@ -30,6 +35,10 @@ from typing import Any
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 from websockets.trio.server import ServerConnection
+
+from server import metrics
+
+JSON = "application/json"
 
 #: What the page may load and where it may connect: only its own origin.
 CSP = (
@@ -106,6 +115,16 @@ def _origin_host(origin: str) -> str:
     return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
 
 
+@dataclass(frozen=True)
+class Probes:
+    """What the operator's paths read: the status document, readiness with its reason, and
+    the metrics' exposition."""
+
+    status: Callable[[], dict[str, Any]]
+    ready: Callable[[], tuple[bool, str]]
+    metrics: Callable[[], bytes]
+
+
 def remote_ip(connection: ServerConnection) -> str:
     address = connection.remote_address
     return str(address[0]) if address else ""
@@ -114,7 +133,7 @@ def remote_ip(connection: ServerConnection) -> str:
 def respond(
     web_root: Path,
     gate: Gate,
-    status: Callable[[], dict[str, Any]],
+    probes: Probes,
     connection: ServerConnection,
     request: Request,
 ) -> Response | None:
@@ -126,12 +145,17 @@ def respond(
             return response(429, b"too many connections from this address\n", "text/plain")
         return None
     if path == "/health":
-        live = "closing" if status()["status"] == "closing" else "ok"
+        live = "closing" if probes.status()["status"] == "closing" else "ok"
         return response(200, json.dumps({"status": live}).encode(), "application/json")
-    if path == "/status":
+    if path == "/ready":
+        ready, why = probes.ready()
+        return response(200 if ready else 503, json.dumps({"status": why}).encode(), JSON)
+    if path in ("/status", "/metrics"):
         if not gate.status_ok(request, remote_ip(connection)):
             return response(401, b"staff only: Authorization: Bearer TOKEN\n", "text/plain")
-        return response(200, json.dumps(status()).encode(), "application/json")
+        if path == "/metrics":
+            return response(200, probes.metrics(), metrics.CONTENT_TYPE)
+        return response(200, json.dumps(probes.status()).encode(), JSON)
     root = web_root.resolve()
     target = (root / (path.lstrip("/") or "index.html")).resolve()
     if target.is_dir():
@@ -164,5 +188,12 @@ def response(status: int, body: bytes, content_type: str) -> Response:
             ("Referrer-Policy", "no-referrer"),
         ]
     )
-    reason = {200: "OK", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found"}
+    reason = {
+        200: "OK",
+        401: "Unauthorized",
+        403: "Forbidden",
+        404: "Not Found",
+        429: "Too Many Requests",
+        503: "Service Unavailable",
+    }
     return Response(status, reason.get(status, "Error"), headers, body)

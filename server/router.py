@@ -9,6 +9,7 @@ decides what it does with it). Nothing here blocks or touches a table's state.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +43,7 @@ from protocol.messages import (
     Wait,
     Welcome,
 )
-from server import names, operator
+from server import logs, names, operator
 from server.accounts import Accounts, BadToken
 from server.config import ServerConfig
 from server.money import dollars
@@ -51,6 +52,8 @@ from server.store.model import InsufficientFunds, StoreUnavailable
 from server.tables.base import Detach, Expel, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.waiting import WaitingLists
+
+log = logging.getLogger("croupier.router")
 
 #: the messages the router answers itself; every other names a table (``message.table``)
 _SESSION = frozenset(
@@ -257,6 +260,8 @@ class Router:
             balance = self.ledger.balance(ident.account)
         conn.account, conn.name = ident.account, message.name or ident.name
         conn.role, conn.token_id = ident.role, ident.token_id
+        logs.ACCOUNT.set(ident.account)  # the connection's task: its lines name the account
+        log.info("session opened (%s)", ident.role)
         old = self.by_account.get(ident.account)
         if old is not None and old is not conn:
             old.drop(CloseCode.REPLACED, "session taken over by a newer connection")

@@ -59,6 +59,7 @@ from typing import Any, Protocol
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from server.metrics import Metrics
 from server.money import dollars
 from server.store import checkpoints
 from server.store.gate import CommitGate
@@ -229,6 +230,8 @@ class Ledger:
         #: commit, then speak (server/store/gate.py): every write below is numbered there,
         #: and a frame that reports one waits for the commit that holds it
         self.gate = CommitGate()
+        #: what the hot paths count for ``/metrics`` (server/metrics.py); the tables too
+        self.metrics = Metrics()
         self._taken = 0  # the gate's number of the last write the pending batches hold
         if witness is not None:
             # a store lost from the start: the server refuses it in one line (server/app.py)
@@ -491,6 +494,7 @@ class Ledger:
                 continue
             batches = list(self._pending)
             taken = self._taken
+            started = time.perf_counter()
             try:
                 if self._async:
                     async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
@@ -511,6 +515,9 @@ class Ledger:
                 delay = min(delay * 2, 2.0)
                 continue
             self._contact = time.monotonic()
+            if batches:
+                self.metrics.commit_seconds.observe(time.perf_counter() - started)
+                self.metrics.commit_batches.observe(len(batches))
             self.gate.committed(taken)  # commit, then speak: their frames may leave now
             fenced = self._refused(batches)
             if self.shared:  # drop_table may have taken some out meanwhile: by identity
@@ -561,6 +568,8 @@ class Ledger:
 
     def _status(self, *, available: bool | None = None, lost: str | None = None) -> None:
         if available is not None:
+            if self.available and not available:
+                self.metrics.store_outages += 1
             self.available = available
         if lost is not None:
             self.lost = lost

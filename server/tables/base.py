@@ -50,9 +50,10 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import trio
@@ -60,7 +61,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Error, Left, Snapshot, TableInfo
-from server import operator
+from server import logs, operator
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
@@ -84,6 +85,9 @@ class TableCommand(Generic[M]):
 
     conn: Connection
     message: M
+    #: when the router handed it over (``time.perf_counter``): its time at the table is in
+    #: the metrics (``croupier_action_seconds``, server/metrics.py)
+    at: float = field(default_factory=time.perf_counter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +194,7 @@ class TableActor(ABC):
         self.id = table.id
         self.config = config
         self.ledger = ledger
+        self.metrics = ledger.metrics  # what /metrics reads (server/metrics.py)
         self.books = Books(table.id, ledger)
         #: every round on the record (server/store/journal.py); a seeded table (tests) draws
         #: its round secrets from its seed
@@ -215,6 +220,11 @@ class TableActor(ABC):
     def phase(self) -> Phase:
         return self.phases.phase
 
+    @property
+    def inbox_depth(self) -> int:
+        """Items waiting in the inbox (``/metrics``)."""
+        return self._inbox.statistics().current_buffer_used
+
     # -- called by connection tasks and jobs (sync, never blocks) ---------------------------
     def submit(self, item: InboxItem) -> None:
         try:
@@ -227,6 +237,7 @@ class TableActor(ABC):
 
     # -- the task ---------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        logs.TABLE.set(self.id)  # this task's log lines name the table (server/logs.py)
         async with trio.open_nursery() as work:
             self._work = work
             async with trio.open_nursery() as services:
@@ -292,6 +303,10 @@ class TableActor(ABC):
                 self._end_step()
             finally:
                 gate.end()
+        if type(item) is TableCommand:
+            metrics = self.metrics
+            metrics.actions[self.kind] += 1
+            metrics.action_seconds.observe(time.perf_counter() - item.at)
 
     def dispatch(self, item: InboxItem) -> None:
         """Run the handler of one inbox item (a client's message, or a typed result)."""
@@ -307,8 +322,12 @@ class TableActor(ABC):
     def _end_step(self) -> None:
         journal = self.journal
         if journal.round is not None and self.books.round != journal.round:
-            for opened in journal.close(self.books.closed):  # the books closed the round
+            state = self.books.closed
+            self.metrics.round_closed(self.table.game, state)
+            log.info("round %s", state)
+            for opened in journal.close(state):  # the books closed the round
                 self.broadcast(opened, engine=True)  # on the record already
+            logs.ROUND.set(None)
         if journal.announce:  # a deal took the secret: the next one's hash, before any seed
             journal.announce = False
             self.broadcast(self.secret_event())
@@ -329,6 +348,9 @@ class TableActor(ABC):
         them: a poker deck); the round's engine was built on :meth:`Journal.begin`. A round
         dealt from a blackjack shoe (``deal`` false) publishes the shoe's instead."""
         self.journal.open(ref, {"kind": self.kind, "game": self.table.game, **start})
+        logs.ROUND.set(ref)  # this table's task's log lines name the round (server/logs.py)
+        self.metrics.round_started(self.table.game)
+        log.info("round started")
         if deal:
             self.broadcast(self.journal.commit(items), engine=True)  # recorded as ``commit``
 

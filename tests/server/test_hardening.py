@@ -190,7 +190,7 @@ async def test_a_revoked_token_is_refused_even_after_a_restart(tmp_path: Path) -
             pass  # a new login works
 
 
-async def test_health_is_liveness_only_and_status_needs_staff() -> None:
+async def test_health_is_liveness_only_and_status_and_metrics_need_staff() -> None:
     accounts = Accounts("s5")
     config = fast_config(table("holdem-act"), secret="s5", origins=("https://c.example",))
     async with running_server(config) as server:
@@ -204,6 +204,16 @@ async def test_health_is_liveness_only_and_status_needs_staff() -> None:
         staff = {"Authorization": "Bearer " + accounts.issue("sue", "Sue", role="supervisor")}
         status, _, body = await trio.to_thread.run_sync(_get, server.http_url + "status", staff)
         assert status == 200 and "money" in json.loads(body)
+        # the metrics are the staff's as /status is (issue 28); readiness is public
+        status, _, _ = await trio.to_thread.run_sync(_get, server.http_url + "metrics", player)
+        assert status == 401
+        status, headers, body = await trio.to_thread.run_sync(
+            _get, server.http_url + "metrics", staff
+        )
+        assert status == 200 and headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        assert b"croupier_tables{" in body
+        status, _, body = await trio.to_thread.run_sync(_get, server.http_url + "ready")
+        assert status == 200 and json.loads(body) == {"status": "ready"}
         status, headers, _ = await trio.to_thread.run_sync(_get, server.http_url)
         assert status == 200
         assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
