@@ -389,7 +389,7 @@ class Croupier:
             event = trio.Event()
             table.submit(Shutdown(event))
             done.append(event)
-        for runner in self.tournaments.values():  # a tournament not over is cancelled
+        for runner in self.tournaments.values():  # a tournament not over: its snapshot
             event = trio.Event()
             runner.submit(Shutdown(event))
             done.append(event)
@@ -953,6 +953,14 @@ async def _main(config: ServerConfig) -> None:
                 f"returned {recovered['stakes_returned']} stakes",
                 flush=True,
             )
+            for runner in running.croupier.tournaments.values():
+                if runner.resumed:  # a tournament not over when the server stopped or died
+                    t = runner.tournament
+                    print(
+                        f"  tournament {runner.id} resumed: {t.phase.value}, "
+                        f"{len(t.playing) or len(t.status)} players",
+                        flush=True,
+                    )
             gc_policy.tune_at_startup()  # full collections off the hot path (docs/perf.md)
             gc_policy.watch_pauses()
             nursery.start_soon(gc_policy.keep)

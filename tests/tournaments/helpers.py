@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import trio
+from websockets.exceptions import ConnectionClosed
+
+from clients.client import Client
+from loadtest.tournament import TournamentBot
 from server.config import ServerConfig
 from server.tournaments.conditions import Conditions, decode
 from tests.server.helpers import fast_config
@@ -18,6 +23,13 @@ def holdem(
     players: int, *, sit_and_go: int | None = None, tables: int | None = None, **more: Any
 ) -> Conditions:
     """No-limit hold'em (ACT r 19) for ``players``, nine a table, one-minute levels."""
+    return decode(holdem_text(players, sit_and_go=sit_and_go, tables=tables, **more))
+
+
+def holdem_text(
+    players: int, *, sit_and_go: int | None = None, tables: int | None = None, **more: Any
+) -> str:
+    """The conditions file (TOML) of :func:`holdem` (``croupier serve --tournament FILE``)."""
     levels = "\n".join(f"[[levels]]\nblinds = [{a}, {b}]\nminutes = 1" for a, b in LEVELS)
     start = f"sit_and_go = {sit_and_go}" if sit_and_go else "starts_at = 2099-01-01T00:00:00Z"
     text = f"""
@@ -44,7 +56,7 @@ players_per_table = 9
 {levels}
 {more.pop("extra", "")}
 """
-    return decode(text)
+    return text
 
 
 def server_config(*conditions: Conditions, **kw: Any) -> ServerConfig:
@@ -90,3 +102,60 @@ players_per_table = 7
 rounds = {more.pop("rounds", 60)}
 """
     return decode(text)
+
+
+@dataclass
+class ReturningBot:
+    """A tournament bot that comes back after its server stopped or died: it registers on
+    its first connection, and on every later one (the same account, by its token) asks
+    where it stands and takes its seat again (``join``); it plays like
+    :class:`loadtest.tournament.TournamentBot` (whose ``act`` it uses)."""
+
+    name: str
+    tournament: str
+    seed: int = 0
+    token: str | None = None
+    account: str | None = None
+    states: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.player = TournamentBot("", self.name, self.tournament, self.seed)
+
+    @property
+    def last(self) -> dict[str, Any] | None:
+        return self.states[-1] if self.states else None
+
+    @property
+    def done(self) -> bool:
+        last = self.last
+        return last is not None and (bool(last["place"]) or last["phase"] == "cancelled")
+
+    async def play(self, url: str) -> None:
+        """One connection's life (it ends when the server goes): plays until cancelled."""
+        first = self.token is None
+        connect = (
+            Client.connect(url, name=self.name) if first else Client.connect(url, token=self.token)
+        )
+        try:
+            async with connect as client:
+                self.token, self.account = client.token, client.account
+                if first:
+                    self.states.append(await client.register(self.tournament))
+                else:
+                    await client.send({"type": "tournaments"})
+                joined: set[str] = set()
+                async for msg in client:
+                    kind = msg["type"]
+                    if kind == "tournament":
+                        self.states.append(msg)
+                        table = msg.get("table")
+                        if not first and table and table not in joined:  # back: sit again
+                            joined.add(table)
+                            await client.send({"type": "join", "table": table, "role": "player"})
+                    elif kind == "error":
+                        self.errors.append(msg)
+                    elif kind == "turn" and msg["legal"]:
+                        await self.player.act(client, msg["table"], msg["legal"])
+        except (OSError, ConnectionClosed, trio.BrokenResourceError):
+            return  # the server went away
