@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -13,6 +16,7 @@ from loadtest.tournament import TournamentBot
 from server.config import ServerConfig
 from server.tournaments.conditions import Conditions, decode
 from tests.server.helpers import fast_config
+from tests.shared import REPO
 
 #: ACT blinds double ([m, 2m], ACT r 5.3): short levels escalate fast, so bots finish
 LEVELS = [(10, 20), (20, 40), (50, 100), (100, 200), (200, 400), (500, 1000), (1000, 2000)]
@@ -118,6 +122,8 @@ class ReturningBot:
     account: str | None = None
     states: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    turns: int = 0  #: turns it was given (acted on)
+    connections: int = 0  #: connections the server accepted
 
     def __post_init__(self) -> None:
         self.player = TournamentBot("", self.name, self.tournament, self.seed)
@@ -131,6 +137,12 @@ class ReturningBot:
         last = self.last
         return last is not None and (bool(last["place"]) or last["phase"] == "cancelled")
 
+    async def enter(self, url: str) -> None:
+        """Register on a connection of its own (closed after the reply)."""
+        async with Client.connect(url, name=self.name) as client:
+            self.token, self.account = client.token, client.account
+            self.states.append(await client.register(self.tournament))
+
     async def play(self, url: str) -> None:
         """One connection's life (it ends when the server goes): plays until cancelled."""
         first = self.token is None
@@ -140,6 +152,7 @@ class ReturningBot:
         try:
             async with connect as client:
                 self.token, self.account = client.token, client.account
+                self.connections += 1
                 if first:
                     self.states.append(await client.register(self.tournament))
                 else:
@@ -156,6 +169,29 @@ class ReturningBot:
                     elif kind == "error":
                         self.errors.append(msg)
                     elif kind == "turn" and msg["legal"]:
+                        self.turns += 1
                         await self.player.act(client, msg["table"], msg["legal"])
         except (OSError, ConnectionClosed, trio.BrokenResourceError):
             return  # the server went away
+
+
+def ledger_check(data: Path) -> str:
+    """``croupier ledger check --data DATA`` in its own process: passes, its report."""
+    check = subprocess.run(
+        [sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(data)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    return check.stdout
+
+
+async def wallets(url: str, tokens: dict[str, str]) -> dict[str, int]:
+    """Each name's wallet (by its token)."""
+    out = {}
+    for name, token in tokens.items():
+        async with Client.connect(url, token=token) as client:
+            out[name] = client.balance
+    return out

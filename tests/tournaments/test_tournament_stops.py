@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,23 +26,17 @@ from server.tournaments.lifecycle import Phase
 from tests.integration.helpers import ServerProcess, csp_table, write_tables
 from tests.server.helpers import running_server
 from tests.shared import REPO
-from tests.tournaments.helpers import ReturningBot, holdem, server_config
+from tests.tournaments.helpers import (
+    ReturningBot,
+    holdem,
+    ledger_check,
+    server_config,
+    wallets,
+)
 
 SNG = REPO / "docs" / "tournaments" / "act-holdem-sng.toml"  # 18 to start: it never does here
 FEE = 5_500
 START = 1_000_000  # the ServerProcess' --starting-balance 10000 (dollars)
-
-
-def ledger_check(data: Path) -> str:
-    check = subprocess.run(
-        [sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(data)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert check.returncode == 0, check.stdout + check.stderr
-    return check.stdout
 
 
 async def enter(url: str, names: list[str]) -> dict[str, str]:
@@ -56,14 +48,6 @@ async def enter(url: str, names: list[str]) -> dict[str, str]:
             assert client.token is not None
             tokens[name] = client.token
     return tokens
-
-
-async def wallets(url: str, tokens: dict[str, str]) -> dict[str, int]:
-    out = {}
-    for name, token in tokens.items():
-        async with Client.connect(url, token=token) as client:
-            out[name] = client.balance
-    return out
 
 
 async def entries(url: str) -> int:
