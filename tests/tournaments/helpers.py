@@ -122,6 +122,8 @@ class ReturningBot:
     account: str | None = None
     states: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    buy_back: bool = False  #: buys back once when out, if play goes on
+    bought: bool = False
     turns: int = 0  #: turns it was given (acted on)
     connections: int = 0  #: connections the server accepted
 
@@ -162,6 +164,12 @@ class ReturningBot:
                     kind = msg["type"]
                     if kind == "tournament":
                         self.states.append(msg)
+                        if self.buy_back and not self.bought and msg["place"]:
+                            if msg["phase"] == "running" and msg["players_left"] >= 2:
+                                self.bought = True
+                                await client.send(
+                                    {"type": "buy_back", "tournament": msg["tournament"]}
+                                )
                         table = msg.get("table")
                         if not first and table and table not in joined:  # back: sit again
                             joined.add(table)
@@ -171,6 +179,8 @@ class ReturningBot:
                     elif kind == "turn" and msg["legal"]:
                         self.turns += 1
                         await self.player.act(client, msg["table"], msg["legal"])
+                    elif kind == "event":  # Canberra Poker: antes and decisions
+                        await self.player.on_event(client, msg["table"], msg["event"])
         except (OSError, ConnectionClosed, trio.BrokenResourceError):
             return  # the server went away
 

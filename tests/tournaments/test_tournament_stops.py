@@ -12,6 +12,7 @@ docs/rulings.md, "Interrupted tournament play").
 from __future__ import annotations
 
 import json
+import math
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ from tests.server.helpers import running_server
 from tests.shared import REPO
 from tests.tournaments.helpers import (
     ReturningBot,
+    canberra_sng,
     holdem,
     ledger_check,
     server_config,
@@ -175,3 +177,84 @@ async def test_a_graceful_stop_pauses_a_running_tournament_and_the_next_start_re
         assert ledger.meta[again.key] == ""  # over: nothing to resume
     if store == "sqlite":
         assert ledger_cli.main(["check", "--data", str(tmp_path)]) == 0
+
+
+async def test_a_break_and_a_buy_back_survive_a_graceful_stop(tmp_path: Path) -> None:
+    """The director pauses the tournament after a buy-back; the server stops during the
+    break. The next one resumes it on the break (the level's clock stopped, nothing dealt)
+    with the buy-back's entry, chips and seat; the director resumes play, and the pool, the
+    buy-back's fee included, is paid out in full."""
+    extra = "[buy_backs]\nper_player = 1\nlast_session = 1\nlast_level = 12"
+    conditions = holdem(12, sit_and_go=12, tables=2, id="brk", min_players=3, extra=extra)
+    config = server_config(conditions, minute=60.0, data=tmp_path)
+    bots = [ReturningBot(f"bk{i}", "brk", seed=i, buy_back=True) for i in range(12)]
+    control = {"type": "operator", "tournament": "brk", "reason": "test"}
+
+    async def until(predicate: Callable[[], bool]) -> None:
+        with trio.fail_after(30):
+            while not predicate():
+                await trio.sleep(0.005)
+
+    async with running_server(config) as server:
+        runner = server.croupier.tournaments["brk"]
+        token = server.croupier.accounts.issue("tina", "Tina", role="tournament_director")
+        async with trio.open_nursery() as nursery, Client.connect(server.url, token=token) as td:
+            for bot in bots:
+                nursery.start_soon(bot.play, server.url)
+            await until(lambda: len(runner.tournament.entries) > 12)  # a buy-back
+            await td.request({**control, "action": "pause_tournament"}, "operator")
+            await until(lambda: runner.tournament.phase is Phase.ON_BREAK)
+            nursery.cancel_scope.cancel()
+    t = runner.tournament
+    before = json.loads(runner.ledger.meta[runner.key])
+    assert before["tournament"]["phase"] == "on_break" and t.buy_backs
+    async with running_server(config) as server:
+        again = server.croupier.tournaments["brk"]
+        u = again.tournament
+        assert again.resumed and u.phase is Phase.ON_BREAK
+        assert u.entries == t.entries and u.buy_backs == t.buy_backs and u.issued == t.issued
+        assert u.tables == t.tables and again.stacks == runner.stacks
+        assert math.isinf(again.level_ends) and math.isinf(again.break_ends)  # until resumed
+        assert again.level_left == before["level_left"]
+        token = server.croupier.accounts.issue("tina", "Tina", role="tournament_director")
+        async with trio.open_nursery() as nursery, Client.connect(server.url, token=token) as td:
+            for bot in bots:
+                nursery.start_soon(bot.play, server.url)
+            await until(lambda: all(tb.members for tb in again.tables.values()))
+            assert all(tb.hand == 0 for tb in again.tables.values())  # nothing dealt
+            await td.request({**control, "action": "resume_tournament"}, "operator")
+            assert u.phase is Phase.RUNNING
+            left = again.level_ends - trio.current_time()
+            assert before["level_left"] - 10 < left <= before["level_left"]
+            await until(lambda: again.over and all(b.done for b in bots))
+            nursery.cancel_scope.cancel()
+        assert u.phase is Phase.COMPLETE and again.problems == []
+        paid = sum(prize or 0 for _, prize in again.places.values())
+        assert paid == u.pool == len(u.entries) * 1000 > 12 * 1000
+    assert ledger_cli.main(["check", "--data", str(tmp_path)]) == 0
+
+
+async def test_a_canberra_poker_session_survives_a_graceful_stop(tmp_path: Path) -> None:
+    """Canberra Poker (2017 r 17): stopped after a few rounds of play, the next server
+    resumes the session with the rounds played, the boxes (r 17.7: kept for the session),
+    the starting marker (r 17.15) and each player's chips after the last round; it plays on
+    to the places, the pool paid out in full."""
+    conditions = canberra_sng(rounds=12)
+    config = server_config(conditions, data=tmp_path)
+    bots = [ReturningBot(f"cb{i}", "cp", seed=i) for i in range(7)]
+    async with running_server(config) as server:
+        runner = server.croupier.tournaments["cp"]
+        await play_until(bots, server.url, lambda: runner.rounds >= 3, 60)
+    t = runner.tournament
+    assert t.phase is Phase.RUNNING
+    async with running_server(config) as server:
+        again = server.croupier.tournaments["cp"]
+        u = again.tournament
+        assert again.resumed and u.phase is Phase.RUNNING and again.rounds == runner.rounds
+        assert u.tables == t.tables and again.stacks == runner.stacks
+        number = u.tables[0].number
+        assert again.tables[number].marker == t.tables[0].marker  # type: ignore[attr-defined]
+        await play_until(bots, server.url, lambda: again.over and all(b.done for b in bots), 90)
+        assert u.phase is Phase.COMPLETE
+        assert sum(prize or 0 for _, prize in again.places.values()) == u.pool == 7 * 1800
+    assert ledger_cli.main(["check", "--data", str(tmp_path)]) == 0
