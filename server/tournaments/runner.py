@@ -49,7 +49,6 @@ tournament live) with what the lifecycle leaves to its caller:
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import time
@@ -98,6 +97,7 @@ log = logging.getLogger("croupier.tournaments")
 #: the ledger fact (``meta``) holding a tournament not over: ``tournament_snapshot:ID`` = its
 #: :meth:`TournamentRunner.snapshot` as JSON ("" once it is complete or cancelled)
 SNAPSHOT = "tournament_snapshot:"
+_encode = msgspec.json.Encoder().encode  # a 90-player snapshot: ~10 KB in ~40 us
 
 
 class Host(Protocol):
@@ -190,7 +190,7 @@ class TournamentRunner:
         gate.begin(self.ref)
         try:
             if saved:  # a tournament not over when the server stopped or died: it goes on
-                self.restore(json.loads(saved))
+                self.restore(msgspec.json.decode(saved))
             else:
                 self._apply(self.tournament.open_registration())
             if c.starts_at is not None and self.tournament.phase is Phase.REGISTERING:
@@ -287,7 +287,7 @@ class TournamentRunner:
         once the tournament is complete or cancelled."""
         if self.stopped:
             return
-        text = "" if self.over else json.dumps(self.snapshot(), separators=(",", ":"))
+        text = "" if self.over else _encode(self.snapshot()).decode()
         if text != self.ledger.meta.get(self.key, ""):
             self.ledger.remember(self.key, text)
 
