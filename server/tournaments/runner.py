@@ -195,7 +195,10 @@ class TournamentRunner:
                 self._apply(self.tournament.open_registration())
             if c.starts_at is not None and self.tournament.phase is Phase.REGISTERING:
                 wait = (c.starts_at - datetime.now(UTC)).total_seconds()
-                self.starts = trio.current_time() + max(0.0, wait)
+                # resumed: the entrants get the reconnection grace to come back and take
+                # their seats before the start (r 17.9; docs/rulings.md)
+                back = self.config.grace if self.resumed else 0.0
+                self.starts = trio.current_time() + max(0.0, wait, back)
             self.save()
         finally:
             gate.end()
@@ -344,7 +347,10 @@ class TournamentRunner:
                 self._apply(t.eliminate(busted))
         if self.over:
             return
-        if t.phase is Phase.SEATING:  # the ballot was drawn, the start not made: made now
+        if t.phase is Phase.SEATING:  # the ballot was drawn, the start not made: made now;
+            # the server's stop is not an entrant's absence (r 17.9): nobody forfeits by it
+            for player in [p for p, s in t.status.items() if s == "entered"]:
+                self._apply(t.take_seat(player))
             self._begin()
             return
         if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):

@@ -15,9 +15,11 @@ import json
 import math
 import signal
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import trio
 
@@ -258,3 +260,22 @@ async def test_a_canberra_poker_session_survives_a_graceful_stop(tmp_path: Path)
         assert u.phase is Phase.COMPLETE
         assert sum(prize or 0 for _, prize in again.places.values()) == u.pool == 7 * 1800
     assert ledger_cli.main(["check", "--data", str(tmp_path)]) == 0
+
+
+async def test_a_start_missed_while_the_server_was_down_waits_the_grace(tmp_path: Path) -> None:
+    """r 17.9 (docs/rulings.md): nobody forfeits by the server's stop. Entries are open
+    when the server stops; the next one starts after the scheduled time: the entrants get
+    the reconnection grace to come back before the seats are taken."""
+    conditions = holdem(9, id="sched", min_players=3)
+    bots = [ReturningBot(f"sc{i}", "sched", seed=i) for i in range(3)]
+    async with running_server(server_config(conditions, data=tmp_path)) as server:
+        with trio.fail_after(30):
+            for bot in bots:
+                await bot.enter(server.url)
+    missed = msgspec.structs.replace(conditions, starts_at=datetime.now(UTC) - timedelta(hours=1))
+    config = server_config(missed, data=tmp_path, grace=300.0)
+    async with running_server(config) as server:
+        again = server.croupier.tournaments["sched"]
+        assert again.resumed and again.tournament.phase is Phase.REGISTERING
+        assert len(again.tournament.entries) == 3
+        assert again.starts - trio.current_time() > 200  # the grace, not at once
