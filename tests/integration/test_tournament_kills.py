@@ -1,6 +1,6 @@
 """A tournament survives kill -9 after kill -9 (issue 25, point 2): ``croupier serve
 --tournament FILE`` in its own process, killed (SIGKILL) at random points while eighteen bots
-register and play, and started again on the same data directory each time.
+register and play, and started again on the same store each time (SQLite, then Redis).
 
 One kill falls between the registrations (the entries survive: the rest register on the next
 server and the sit-and-go starts), then at least five while the tournament runs, each after a
@@ -23,36 +23,43 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
+from server.store.redis import connect, key
 from server.store.sqlite import LEDGER_FILE
-from tests.integration.helpers import ServerProcess, csp_table, write_tables
+from tests.integration.helpers import RedisServer, ServerProcess, csp_table, write_tables
 from tests.tournaments.helpers import ReturningBot, holdem_text, ledger_check, wallets
 
 PLAYERS = 18
 FEE = 1100
 START = 1_000_000  # the ServerProcess' --starting-balance 10000 (dollars)
 KILLS = 5  # while the tournament runs (one more during the registrations)
+FACT = "tournament_snapshot:kills"  # the ledger fact of its snapshot (server/tournaments/runner.py)
 
 
-def snapshot(data: Path) -> dict[str, Any]:
+async def snapshot(data: Path, redis_url: str | None) -> dict[str, Any]:
     """The tournament as the killed server left it in its store."""
-    db = sqlite3.connect(data / LEDGER_FILE)
-    try:
-        row = db.execute(
-            "SELECT value FROM meta WHERE key = 'tournament_snapshot:kills'"
-        ).fetchone()
-    finally:
-        db.close()
-    return json.loads(row[0]) if row and row[0] else {}
+    if redis_url is None:
+        db = sqlite3.connect(data / LEDGER_FILE)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (FACT,)).fetchone()
+        finally:
+            db.close()
+        value = row[0] if row else ""
+    else:
+        async with connect(redis_url) as r:
+            value = await r.hget(key("facts"), FACT) or ""
+    return json.loads(value) if value else {}
 
 
 class Kills:
-    """One server after another on one data directory, each killed with SIGKILL."""
+    """One server after another on one store, each killed with SIGKILL."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, redis: RedisServer | None) -> None:
         self.tables = write_tables(tmp_path / "tables.toml", [csp_table("csp-t", "t-link")])
         self.data = tmp_path / "data"
+        self.redis_url = None if redis is None else redis.url
         self.conditions = tmp_path / "kills.toml"
         prizes = ["50", "30", "20"]
         self.conditions.write_text(
@@ -64,10 +71,20 @@ class Kills:
         self.logs: list[str] = []  # each killed server's log
 
     async def start(self) -> str:
-        args = ("--data", str(self.data), "--tournament", str(self.conditions))
-        self.server = ServerProcess(self.tables, None, *args, "--tournament-minute", "60")
+        args = ["--data", str(self.data), "--tournament", str(self.conditions)]
+        args += ["--tournament-minute", "60"]
+        if self.redis_url is not None:
+            args += ["--new-store"]  # new here; never a flushed one
+        redis = self.redis_url
+        self.server = ServerProcess(self.tables, redis, *args, ledger_on_redis=bool(redis))
         await self.server.started()
         return self.server.url
+
+    async def snapshot(self) -> dict[str, Any]:
+        return await snapshot(self.data, self.redis_url)
+
+    def check(self) -> str:
+        return ledger_check(self.data, *(["--redis", self.redis_url] if self.redis_url else []))
 
     def kill(self) -> None:
         assert self.server is not None
@@ -90,9 +107,13 @@ async def play(bots: list[ReturningBot], url: str, until: Callable[[], bool]) ->
             nursery.cancel_scope.cancel()
 
 
-async def test_a_tournament_killed_at_random_points_resumes_and_finishes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+async def test_a_tournament_killed_at_random_points_resumes_and_finishes(
+    tmp_path: Path, store: str, request: pytest.FixtureRequest
+) -> None:
     rng = random.Random(25)
-    kills = Kills(tmp_path)
+    redis = request.getfixturevalue("redis") if store == "redis" else None
+    kills = Kills(tmp_path, redis)
     bots = [ReturningBot(f"k{i}", "kills", seed=i) for i in range(PLAYERS)]
     half = PLAYERS // 2
     try:
@@ -102,7 +123,7 @@ async def test_a_tournament_killed_at_random_points_resumes_and_finishes(tmp_pat
             for bot in bots[:half]:
                 await bot.enter(url)
         kills.kill()
-        saved = snapshot(kills.data)
+        saved = await kills.snapshot()
         assert saved["tournament"]["phase"] == "registering"
         assert sorted(saved["tournament"]["status"]) == sorted(b.account for b in bots[:half])
         # the next server has them; they are here when the others enter, and it starts;
@@ -127,7 +148,7 @@ async def test_a_tournament_killed_at_random_points_resumes_and_finishes(tmp_pat
                 await play(bots, url, lambda: all(b.done for b in bots))  # over: told
                 continue
             kills.kill()
-            state = snapshot(kills.data)
+            state = await kills.snapshot()
             t = state["tournament"]
             assert t["phase"] == "running", t["phase"]
             # every chip issued is in a stack as at its table's last completed hand
@@ -161,5 +182,5 @@ async def test_a_tournament_killed_at_random_points_resumes_and_finishes(tmp_pat
     finally:
         if kills.server is not None:
             kills.server.stop()
-    report = ledger_check(kills.data)
+    report = kills.check()
     assert "0 open" in report, report

@@ -185,10 +185,11 @@ class ReturningBot:
             return  # the server went away
 
 
-def ledger_check(data: Path) -> str:
-    """``croupier ledger check --data DATA`` in its own process: passes, its report."""
+def ledger_check(data: Path, *where: str) -> str:
+    """``croupier ledger check --data DATA`` (``where``: ``--redis URL``) in its own
+    process: passes, its report."""
     check = subprocess.run(
-        [sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(data)],
+        [sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(data), *where],
         cwd=REPO,
         capture_output=True,
         text=True,
