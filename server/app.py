@@ -75,6 +75,7 @@ from server.tables.poker import PokerTable
 from server.tables.stadium import StadiumTable
 from server.tournaments.conditions import ConditionsError
 from server.tournaments.conditions import load as load_conditions
+from server.tournaments.runner import SNAPSHOT as TOURNAMENT_SNAPSHOT
 from server.tournaments.runner import TournamentRunner
 from server.waiting import WaitingLists
 
@@ -131,7 +132,9 @@ class Croupier:
         # rounds a dead process left open: voided (on a shared store: only our tables'; in a
         # deployment each table's, when this process wins its lease: adopt)
         ours = {t.id for t in config.tables} if store is not None else None
-        tournaments = {f"tournament:{c.id}" for c in config.tournaments}  # their fees' rounds
+        # a tournament's money was one ledger round in older servers: one left open is voided
+        # (a tournament now survives: server/tournaments/runner.py, its snapshot)
+        tournaments = {f"tournament:{c.id}" for c in config.tournaments}
         self.recovered = (
             self.ledger.recover(tournaments)
             if self.ledger.shared
@@ -164,6 +167,14 @@ class Croupier:
             c.id: TournamentRunner(c, config, self.ledger, self) for c in config.tournaments
         }
         self.router.tournaments = self.tournaments
+        for key, saved in self.ledger.meta.items():  # not over, and not run by this server
+            name = key.removeprefix(TOURNAMENT_SNAPSHOT)
+            if saved and key != name and name not in self.tournaments:
+                log.warning(
+                    "tournament %s is not over (its fees are in its pool): "
+                    "serve --tournament with its conditions to resume it",
+                    name,
+                )
         self.connections: set[Connection] = set()
         self.ledger.on_status.append(self._store_status)
         self._said = "ok"  # the store's state the sessions were last told (server_status)
@@ -419,7 +430,7 @@ class Croupier:
             event = trio.Event()
             table.submit(Shutdown(event))
             done.append(event)
-        for runner in self.tournaments.values():  # a tournament not over is cancelled
+        for runner in self.tournaments.values():  # a tournament not over: its snapshot
             event = trio.Event()
             runner.submit(Shutdown(event))
             done.append(event)
@@ -1009,6 +1020,14 @@ async def _main(config: ServerConfig) -> None:
                 f"returned {recovered['stakes_returned']} stakes",
                 flush=True,
             )
+            for runner in running.croupier.tournaments.values():
+                if runner.resumed:  # a tournament not over when the server stopped or died
+                    t = runner.tournament
+                    print(
+                        f"  tournament {runner.id} resumed: {t.phase.value}, "
+                        f"{len(t.playing) or len(t.status)} players",
+                        flush=True,
+                    )
             gc_policy.tune_at_startup()  # full collections off the hot path (docs/perf.md)
             gc_policy.watch_pauses()
             nursery.start_soon(gc_policy.keep)

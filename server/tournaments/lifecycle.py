@@ -47,7 +47,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from server.cards import RandomSource, shuffle
 from server.games.events import Event
@@ -748,6 +748,59 @@ class Tournament:
         step.events.append(Completed(pool=self.pool))
         self.tables = []
         self._to(Phase.COMPLETE)
+
+    # -- a durable record (server/tournaments/runner.py: a tournament survives a stop) ------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything this state machine holds, as plain JSON-able data (:meth:`restore`
+        rebuilds it). The random source is not part of it: a restored tournament draws from
+        the source it is given (docs/rulings.md, "Interrupted tournament play")."""
+        return {
+            "phase": self.phase.value,
+            "resume": self._resume.value,
+            "entries": [[e.number, e.player, e.fee, e.commission] for e in self.entries],
+            "withdrawn": [[e.number, e.player, e.fee, e.commission] for e in self.withdrawn],
+            "status": dict(self.status),
+            "buy_backs": dict(self.buy_backs),
+            "reserves": list(self.reserves),
+            "session": self.session,
+            "tables": [
+                [t.number, t.seats, sorted(t.players.items()), t.marker] for t in self.tables
+            ],
+            "draws": [[d.session, d.player, d.table, d.seat, d.how] for d in self.draws],
+            "chips": dict(self.chips),
+            "issued": self.issued,
+            "out": [list(g) for g in self.out],
+            "transfers": self._transfers,
+        }
+
+    @classmethod
+    def restore(
+        cls, conditions: Conditions, rng: RandomSource, data: Mapping[str, Any]
+    ) -> Tournament:
+        """The tournament a :meth:`snapshot` recorded, under the same conditions."""
+        t = cls(conditions, rng)
+        t.phase = Phase(data["phase"])
+        t._resume = Phase(data["resume"])
+        t.entries = [Entry(*e) for e in data["entries"]]
+        t.withdrawn = [Entry(*e) for e in data["withdrawn"]]
+        t.status = dict(data["status"])
+        t.buy_backs = dict(data["buy_backs"])
+        t.reserves = list(data["reserves"])
+        t.session = int(data["session"])
+        t.tables = [
+            balancing.Table(n, seats, {int(s): p for s, p in players}, marker)
+            for n, seats, players, marker in data["tables"]
+        ]
+        t.draws = [
+            Seated(session=s, player=p, table=n, seat=seat, how=how)
+            for s, p, n, seat, how in data["draws"]
+        ]
+        t.chips = dict(data["chips"])
+        t.issued = int(data["issued"])
+        t.out = [list(g) for g in data["out"]]
+        t._transfers = int(data["transfers"])
+        return t
 
     # -- cancellation ---------------------------------------------------------------------
 

@@ -14,8 +14,21 @@ tournament live) with what the lifecycle leaves to its caller:
 * **Money.** Every :class:`~server.tournaments.lifecycle.Step`'s transfers are booked in the
   process's ledger (``server/store/ledger.py``): entry fees from the wallet to
   ``tournament:ID:pool`` and ``tournament:ID:commission``, prizes from the pool to the
-  wallets, refunds on a cancellation. Each step's events are journalled in the ledger's
-  store as a note (``tournament:ID:...``): the ballot draws, the moves, the places.
+  wallets, refunds on a cancellation (the director's decision, never the server's). Each
+  step's events are journalled in the ledger's store as a note (``tournament:ID:...``): the
+  ballot draws, the moves, the places.
+* **Surviving a stop.** The whole tournament (:meth:`TournamentRunner.snapshot`: the
+  lifecycle's state, every player's chips at their table's last completed hand, the level
+  and the seconds left in it, a break's, the seat map, the buttons) is a fact of the ledger's
+  store (``tournament_snapshot:ID``, :meth:`Ledger.remember`), rewritten at the end of every
+  step that changed it, so in the same commit as the step's money; and when a table settles
+  a hand, in that table's step (:meth:`record_hand`), so the hand's result is not told
+  before the chips it leaves are durable (commit, then speak). A graceful stop writes it
+  with the clock as it stands and cancels nothing; at the next start (after a stop or a
+  kill -9) :meth:`run` resumes from it: the interrupted hands are void (every chip back to
+  the last completed hand), the tables reopen with the same seats, the players sit out
+  until they join again, and the level's clock goes on from the time it had left
+  (docs/rulings.md, "Interrupted tournament play").
 * **Chips.** Tournament chips are issued at the start of a session into each player's chips
   wallet in the tournament's own chips ledger (a memory store, never money); the tables'
   books post there (:mod:`server.tournaments.tables`). After every hand the runner checks
@@ -39,6 +52,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -80,6 +94,11 @@ from server.tournaments.tables import (
 
 log = logging.getLogger("croupier.tournaments")
 
+#: the ledger fact (``meta``) holding a tournament not over: ``tournament_snapshot:ID`` = its
+#: :meth:`TournamentRunner.snapshot` as JSON ("" once it is complete or cancelled)
+SNAPSHOT = "tournament_snapshot:"
+_encode = msgspec.json.Encoder().encode  # a 90-player snapshot: ~10 KB in ~40 us
+
 
 class Host(Protocol):
     """What a runner needs of its server (``server/app.py``: the Croupier)."""
@@ -112,10 +131,9 @@ class TournamentRunner:
         self.config = config
         self.ledger = ledger
         self.host = host
-        #: the ledger round of the tournament's money (unique across restarts), closed once
-        #: the tournament is complete or cancelled
-        self.ref = f"tournament:{self.id}:{ledger.instance}"
-        self.booked = False
+        #: the tournament's key as a speaker of the commit gate (server/store/gate.py)
+        self.ref = f"tournament:{self.id}"
+        self.key = SNAPSHOT + self.id  #: its snapshot's fact in the ledger's store
         self.tournament = Tournament(conditions, rng or random_source(None))
         self.chips = Ledger(MemoryStore(), instance=f"chips-{conditions.id}")
         self.tables: dict[int, TournamentSeats] = {}
@@ -140,10 +158,20 @@ class TournamentRunner:
         #: table sizes after every round of eliminations and balancing (tests, /status)
         self.sizes: list[list[int]] = []
         self._public: tuple[Any, ...] = ()
+        #: each player's chips at the last completed hand of their table (the snapshot's)
+        self.stacks: dict[str, int] = {}
+        #: hands settled with players out that the runner has not booked yet: their table
+        #: and the busted players' chips at the hand's start
+        self.pending: list[dict[str, Any]] = []
+        self.buttons: dict[int, int] = {}  #: poker: each table's button after its last hand
+        self.stopped = False  #: the server stopped: nothing more is done or written
+        self.resumed = False  #: this runner resumed a tournament from its snapshot
         self._send, self._inbox = trio.open_memory_channel[object](math.inf)
 
     # -- called by tables, the router and jobs (sync, never blocks) -------------------------
     def submit(self, item: object) -> None:
+        if isinstance(item, HandDone):  # in the table's step: durable before it is told
+            self.record_hand(item)
         self._send.send_nowait(item)
 
     @property
@@ -157,33 +185,51 @@ class TournamentRunner:
     # -- the task ----------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         c = self.conditions
-        # every fee, prize and refund is a transfer of one ledger round, open until the
-        # tournament is complete or cancelled: a crash leaves it open, and the next start's
-        # crash recovery voids it (every fee and commission back, as a cancellation, r 17.23)
-        self.ledger.open_round(self.ref, f"tournament:{self.id}")
-        self._apply(self.tournament.open_registration())
-        if c.starts_at is not None:
-            wait = (c.starts_at - datetime.now(UTC)).total_seconds()
-            self.starts = trio.current_time() + max(0.0, wait)
-        task_status.started()
         gate = self.ledger.gate
+        saved = self.ledger.meta.get(self.key)
+        gate.begin(self.ref)
+        try:
+            if saved:  # a tournament not over when the server stopped or died: it goes on
+                self.restore(msgspec.json.decode(saved))
+            else:
+                self._apply(self.tournament.open_registration())
+            if c.starts_at is not None and self.tournament.phase is Phase.REGISTERING:
+                wait = (c.starts_at - datetime.now(UTC)).total_seconds()
+                # resumed: the entrants get the reconnection grace to come back and take
+                # their seats before the start (r 17.9; docs/rulings.md)
+                back = self.config.grace if self.resumed else 0.0
+                self.starts = trio.current_time() + max(0.0, wait, back)
+            self.save()
+        finally:
+            gate.end()
+        task_status.started()
         while True:
             with trio.move_on_at(self.deadline()):
                 item = await self._inbox.receive()
                 gate.begin(self.ref)  # commit, then speak (server/store/gate.py)
                 try:
                     self._step(item)
+                    self.save()
                 finally:
                     gate.end()
+            if self.stopped:
+                continue
             gate.begin(self.ref)
             try:
                 self.on_time(trio.current_time())
+                self.save()
             except Exception:
                 log.exception("tournament %s: timer handling failed", self.id)
             finally:
                 gate.end()
 
     def _step(self, item: object) -> None:
+        if self.stopped:  # the server is stopping: the snapshot is written, nothing moves
+            if isinstance(item, Shutdown):
+                item.done.set()
+            elif isinstance(item, TableCommand):
+                item.conn.send(wire.Error(code=errors.SHUTTING_DOWN, message="shutting down"))
+            return
         try:
             if isinstance(item, Shutdown):
                 self.on_shutdown(item)
@@ -199,15 +245,143 @@ class TournamentRunner:
                 item.conn.send(wire.Error(code=errors.INTERNAL, message="server error"))
 
     def on_shutdown(self, item: Shutdown) -> None:
-        """The server stops (gracefully): a tournament not over is cancelled, every fee and
-        commission refunded (2017 r 17.23; docs/rulings.md), before the ledger's last
-        commit."""
-        if self.tournament.phase not in (Phase.COMPLETE, Phase.CANCELLED):
-            self._apply(self.tournament.cancel("the server is shutting down"))
+        """The server stops (gracefully): a tournament not over is not cancelled (that is
+        the director's decision): its snapshot is written with the clock as it stands, before
+        the ledger's last commit, and the next start resumes it (docs/rulings.md)."""
+        self.save()
+        self.stopped = True
         item.done.set()
 
     def deadline(self) -> float:
+        if self.stopped:
+            return math.inf
         return min(self.starts, self.level_ends, self.break_ends)
+
+    # -- the durable snapshot (a tournament survives a stop) ------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """What a restarted server resumes from (see the module docstring): times are the
+        seconds left (a stop pauses the clock, docs/rulings.md)."""
+        now = trio.current_time()
+
+        def left(at: float) -> float | None:
+            return None if math.isinf(at) else round(max(0.0, at - now), 3)
+
+        return {
+            "version": 1,
+            "tournament": self.tournament.snapshot(),
+            "level": self.level,
+            "level_ends": left(self.level_ends),
+            "level_left": round(self.level_left, 3),
+            "break_ends": left(self.break_ends),
+            "session_ends": left(self.session_ends),
+            "pausing": None if self.pausing is None else list(self.pausing),
+            "awarding": self.awarding,
+            "rounds": self.rounds,
+            "stacks": dict(sorted(self.stacks.items())),
+            "pending": self.pending,
+            "buttons": sorted(self.buttons.items()),
+            "names": dict(sorted(self.names.items())),
+            "places": sorted([p, place, prize] for p, (place, prize) in self.places.items()),
+        }
+
+    def save(self) -> None:
+        """Write the snapshot as a fact of the ledger's store when it changed: in the commit
+        that holds what the current step moved, before the step's frames are said; cleared
+        once the tournament is complete or cancelled."""
+        if self.stopped:
+            return
+        text = "" if self.over else _encode(self.snapshot()).decode()
+        if text != self.ledger.meta.get(self.key, ""):
+            self.ledger.remember(self.key, text)
+
+    def record_hand(self, item: HandDone) -> None:
+        """A table settled a hand (called in the table's step): its players' chips are the
+        tournament's record now; players out wait in :attr:`pending` until the runner books
+        them (:meth:`on_hand_done`), so a crash between the two loses neither."""
+        if self.stopped or self.tournament.phase not in (Phase.RUNNING, Phase.ON_BREAK):
+            return
+        self.stacks.update(item.chips)
+        if item.busted:
+            self.pending.append({"table": item.number, "busted": dict(item.busted)})
+            for player in item.busted:
+                self.stacks[player] = 0
+        if self.conditions.rulebook.poker and item.marker is not None:
+            self.buttons[item.number] = item.marker
+        self.save()
+
+    def restore(self, data: Mapping[str, Any]) -> None:
+        """Resume the tournament a snapshot recorded (at the start, before anyone connects):
+        hands a table had settled but the runner had not booked are booked; every table of
+        the session reopens with its players in their seats, their chips as at their
+        table's last completed hand (the hands interrupted are void, docs/rulings.md), and
+        the clock goes on from the time the level (or the break) had left."""
+        t = Tournament.restore(self.conditions, self.tournament.rng, data["tournament"])
+        self.tournament = t
+        self.resumed = True
+        now = trio.current_time()
+
+        def at(left: float | None) -> float:
+            return math.inf if left is None else now + float(left)
+
+        self.level = int(data["level"])
+        self.level_left = float(data["level_left"])
+        self.rounds = int(data["rounds"])
+        self.awarding = bool(data["awarding"])
+        pausing = data["pausing"]
+        self.pausing = None if pausing is None else (int(pausing[0]), bool(pausing[1]))
+        self.stacks = {p: int(v) for p, v in data["stacks"].items()}
+        self.buttons = {int(n): int(b) for n, b in data["buttons"]}
+        self.names = dict(data["names"])
+        self.places = {p: (place, prize) for p, place, prize in data["places"]}
+        log.warning(
+            "tournament %s resumes: %s, session %d, level %d, %d players",
+            self.id,
+            t.phase.value,
+            t.session,
+            self.level + 1,
+            len(t.playing) or len(t.status),
+        )
+        for hand in data["pending"]:  # settled, told, not booked: booked now
+            busted = {p: int(v) for p, v in hand["busted"].items() if t.status.get(p) == "playing"}
+            if busted and t.phase is Phase.RUNNING and len(busted) < len(t.playing):
+                self._apply(t.eliminate(busted))
+        if self.over:
+            return
+        if t.phase is Phase.SEATING:  # the ballot was drawn, the start not made: made now;
+            # the server's stop is not an entrant's absence (r 17.9): nobody forfeits by it
+            for player in [p for p, s in t.status.items() if s == "entered"]:
+                self._apply(t.take_seat(player))
+            self._begin()
+            return
+        if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
+            return
+        self.level_ends = at(data["level_ends"])
+        self.break_ends = at(data["break_ends"])
+        self.session_ends = at(data["session_ends"])
+        for player in t.playing:
+            chips = self.stacks.get(player, 0)
+            if chips <= 0 and self.conditions.rulebook.poker:
+                self.problems.append(f"resume: {player} is playing with {chips} chips")
+            self.chips.move(CASHIER, wallet(player), max(chips, 0), "tournament_chips", None)
+        for table in t.tables:
+            actor = self._table(table.number, table.seats)
+            if isinstance(actor, PokerTournamentTable):
+                actor.designated = self.buttons.get(table.number)
+            elif isinstance(actor, CanberraTournamentTable):
+                actor.marker = table.marker
+            self.tables[table.number] = actor
+            self.held.add(table.number)
+            self.host.open_tournament_table(actor)
+            for seat, player in sorted(table.players.items()):
+                self.at[player] = table.number
+                self._seat(player, table.number, seat)
+        if t.phase is Phase.RUNNING:
+            self._moves(t.rebalance())
+        self._publish(Step(), everyone=True)
+        self._award_if_ready()
+        self._pause_if_ready()
+        for number in sorted(self.tables):
+            self._proceed(number)
 
     def on_time(self, now: float) -> None:
         t = self.tournament
@@ -276,8 +450,8 @@ class TournamentRunner:
     # -- money and the record -----------------------------------------------------------------
     def _apply(self, step: Step, to: Connection | None = None) -> None:
         """Book a step's transfers in the ledger, journal its events, tell the players."""
-        for tr in step.transfers:
-            self.ledger.move(tr.source, tr.target, tr.amount, tr.kind, self.ref)
+        for tr in step.transfers:  # durable with the snapshot of this step (:meth:`save`)
+            self.ledger.move(tr.source, tr.target, tr.amount, tr.kind, None)
         if step.transfers:
             for account in {tr.source[7:] for tr in step.transfers if tr.source[:7] == "wallet:"}:
                 self._balance(account)
@@ -288,6 +462,7 @@ class TournamentRunner:
                 for p in ev.players:
                     self.places[p] = (ev.first, None)
                     self.at.pop(p, None)
+                    self.stacks.pop(p, None)
                     self.moving.pop(p, None)  # out before it could move
             elif type(ev) is Finished:
                 for p, prize in zip(ev.players, ev.prizes, strict=True):
@@ -303,9 +478,6 @@ class TournamentRunner:
                 }
             )
         self._publish(step, to)
-        if self.tournament.phase in (Phase.COMPLETE, Phase.CANCELLED) and not self.booked:
-            self.booked = True  # its money is all where it goes: the round is over
-            self.ledger.close_round(self.ref, "settled", f"tournament:{self.id}")
 
     def _balance(self, account: str) -> None:
         conn = self.host.connection(account)
@@ -368,6 +540,7 @@ class TournamentRunner:
         seat = next(e for e in step.events if type(e) is Seated)
         self.chips.move(CASHIER, wallet(account), t.chips[account], "tournament_chips", None)
         self.places.pop(account, None)
+        self.stacks[account] = t.chips[account]
         self.at[account] = seat.table
         self.names[account] = conn.name
         self._seat(account, seat.table, seat.seat)
@@ -489,6 +662,7 @@ class TournamentRunner:
                 self.chips.move(name, CASHIER, left, "chips_returned", None)
         for player, chips in t.chips.items():
             self.chips.move(CASHIER, wallet(player), chips, "tournament_chips", None)
+        self.stacks, self.buttons = dict(t.chips), {}
         self.rounds = 0
         spec = self.conditions.sessions[t.session - 1]
         minutes = spec.minutes * self.minute if spec.minutes else math.inf
@@ -565,6 +739,10 @@ class TournamentRunner:
     # -- the tables' reports --------------------------------------------------------------------
     def on_hand_done(self, item: HandDone) -> None:
         t = self.tournament
+        if item.busted:  # booked now (record_hand kept it until then)
+            hand = {"table": item.number, "busted": dict(item.busted)}
+            if hand in self.pending:
+                self.pending.remove(hand)
         self.held.add(item.number)
         if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
             return
@@ -648,6 +826,7 @@ class TournamentRunner:
         if item.reason == "disqualified":
             chips = self.chips.balance(item.account)
             self.chips.move(wallet(item.account), CASHIER, chips, "chips_removed", None)
+            self.stacks.pop(item.account, None)
             self.at.pop(item.account, None)
             self._apply(t.disqualify(item.account, chips))
             if self.over:

@@ -93,7 +93,8 @@ class Proceed:
 @dataclass(frozen=True, slots=True)
 class HandDone:
     """Table ``number`` settled a hand: ``busted`` players (chips at the hand's start) are
-    off the table; ``chips``: every remaining seat's chips."""
+    off the table; ``chips``: the chips of every other player dealt at it after the hand
+    (those moving off after it included)."""
 
     number: int
     busted: Mapping[str, int]
@@ -266,8 +267,9 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
                 busted[account] = before[number]
                 self.moving.pop(account, None)
                 self.vacate(seat, "eliminated")
+        chips = self.stacks()  # the players moving off included: the hand's chips
         self.move_off()
-        self.report(HandDone(self.number, busted, self.stacks(), self.designated))
+        self.report(HandDone(self.number, busted, chips, self.designated))
 
     def stacks(self) -> dict[str, int]:
         return {s.account: self.stake(s) for s in self.seats.values()}
@@ -524,8 +526,8 @@ class CanberraTournamentTable(TournamentSeats, BankedTable):
         self.next_round_at = math.inf
         if self.owners:
             self.marker = canberra.next_marker(self.boxes(), self.marker)
+        chips = {a: self.chips.balance(a) for a in self.members}  # before any moves off
         self.move_off()
-        chips = {a: self.chips.balance(a) for a in self.members}
         self.report(HandDone(self.number, {}, chips, self.marker))
 
     def on_proceed(self, item: Proceed) -> None:

@@ -20,7 +20,8 @@ said is there (docs/rulings.md, "Commit, then speak"):
   left riding that the settlement showed (crash recovery sends the wagers home, and on
   SQLite the meter too);
 * a tournament registration (the ``tournament`` state with ``registered``): the entry fee's
-  transfer is in the store (crash recovery then refunds it, as a cancellation).
+  transfer is in the store (and the entry survives the restart: the next trial withdraws it
+  before entering again).
 
 Each kind is killed on :data:`TRIALS` times per store (20 by default; the issue's minimum).
 The restarts are forked from a pre-loaded parent (``tests/integration/zygote.py``): each is
@@ -413,6 +414,8 @@ class Trials:
 
     async def register(self, trial: int) -> Callable[[], Awaitable[None]]:
         async with Client.connect(self.url, token=TOKENS["eve"]) as eve:
+            if trial:  # her last entry survived the kill (docs/rulings.md): withdrawn first
+                await eve.unregister("act-manila-sng")
             await eve.send({"type": "register", "tournament": "act-manila-sng"})
             while True:
                 msg = await eve.recv()

@@ -4,6 +4,7 @@ dict of balances, as the ledger would (double entry: the balances always sum to 
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -436,3 +437,51 @@ def test_the_tables_report_their_marker_for_moves_that_keep_position() -> None:
     number = t.tables[0].number
     t.mark(number, 5)
     assert t.tables[0].marker == 5 and all(tb.marker != 5 or tb.number == number for tb in t.tables)
+
+
+def run_restored(seed: int, restore: bool) -> tuple[list[object], list[Transfer], Books]:
+    """30 hold'em players to a winner with a buy-back, breaks and table breaking; with
+    ``restore``, the tournament is rebuilt from its snapshot (through JSON) after every
+    step, as a restarted server rebuilds it (the same random source goes on)."""
+    t, books = seated(HOLDEM, 30, seed=seed)
+    rng = random.Random(seed)
+    events: list[object] = []
+    transfers: list[Transfer] = []
+
+    def record(step: Step) -> None:
+        nonlocal t
+        books.book(step)
+        events.extend(step.events)
+        transfers.extend(step.transfers)
+        if restore:
+            data = json.loads(json.dumps(t.snapshot()))
+            back = Tournament.restore(HOLDEM, t.rng, data)
+            assert back.snapshot() == t.snapshot()
+            t = back
+
+    while t.phase is Phase.RUNNING:
+        left = t.playing
+        gone = rng.sample(left, rng.randint(1, min(3, len(left) - 1)))
+        record(t.eliminate({p: rng.randrange(1, 4) * 100 for p in gone}))
+        if t.phase is not Phase.RUNNING:
+            break
+        out = [p for group in t.out for p in group if not t.buy_backs.get(p)]
+        if out and rng.random() < 0.3:
+            record(t.buy_back(out[-1], level=1))
+        record(t.rebalance())
+        if rng.random() < 0.2:
+            record(t.pause(10))
+            record(t.resume())
+    assert t.phase is Phase.COMPLETE and books.kinds["prize"] == t.pool
+    return events, transfers, books
+
+
+def test_a_tournament_restored_from_its_snapshot_plays_on_as_the_original() -> None:
+    """Interrupted tournament play (docs/rulings.md): everything the lifecycle holds is in
+    its snapshot, so a tournament restored after every step (buy-backs, breaks, table
+    breaking) gives the same events, transfers and places as one never interrupted."""
+    plain = run_restored(7, restore=False)
+    restored = run_restored(7, restore=True)
+    assert plain[0] == restored[0] and plain[1] == restored[1]
+    assert plain[2].balances == restored[2].balances
+    assert any(isinstance(e, Entered) and e.how == "buy_back" for e in plain[0])
