@@ -562,7 +562,13 @@ async def open_server_store(
             "a dev-mode server (no --secret) refuses a Redis: a dev server on a production "
             "Redis once minted money; give --secret, or --dev-redis for a test Redis"
         )
-    from server.store.redis import RedisStore, connect, open_redis_store, public_url
+    from server.store.redis import (
+        START_WAIT,
+        RedisStore,
+        connect,
+        open_redis_store,
+        public_url,
+    )
 
     async with connect(config.redis) as client:
         # a refused password or ACL fails here, in one line (a jackpot-only server may
@@ -590,6 +596,7 @@ async def open_server_store(
             previous=previous,
             replicas=config.redis_replicas,
             adopt=True,  # a store made before the chain gets its first entry
+            wait=START_WAIT,  # a Redis restarting as this server starts: waited for
         ) as store:
             if not store.epoch and not seen:  # never a flushed Redis for a new one
                 raise StoreError(

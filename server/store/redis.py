@@ -105,6 +105,10 @@ DOWN_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
+#: seconds a starting server tries a Redis that does not answer before it refuses to start
+START_WAIT = 10.0
+
+
 def key(name: str) -> str:
     """``ledger:{ledger}:NAME``: the braces make ``ledger`` the Redis Cluster hash tag."""
     return f"ledger:{TAG}:{name}"
@@ -610,19 +614,32 @@ async def open_redis_store(
     previous: str | None = None,
     replicas: int = 0,
     adopt: bool = False,
+    wait: float = 0.0,
 ) -> AsyncIterator[RedisStore]:
     """Connect and read the ledger (:meth:`RedisStore.fetch`). ``create``: give an empty
-    store a new epoch first (not when the witness says this server saw data there: then it
-    stays empty and the ledger reports it lost). ``previous``: the dead server this one
-    follows on its data directory. Raises StoreUnavailable if Redis cannot be reached."""
+        store a new epoch first (not when the witness says this server saw data there: then it
+        stays empty and the ledger reports it lost). ``previous``: the dead server this one
+        follows on its data directory. Raises StoreUnavailable if Redis cannot be reached (a server
+    starting tries again for ``wait`` seconds: :data:`START_WAIT`)."""
     client = connect(url)
     async with client:
         store = RedisStore(client, url, previous=previous, replicas=replicas)
-        if create:
-            await store.init()
-        if previous is not None and store.epoch:
-            await store._call(client.hdel(key("alive"), [previous]))
-        await store.fetch()
+        # a Redis that does not answer at once (restarting, or this machine busy past the
+        # 0.5 s connect timeout) is tried again for ``wait`` s before the start is refused
+        waited, delay = 0.0, 0.1
+        while True:
+            try:  # each step may be done again (an epoch is given once, reads are reads)
+                if create:
+                    await store.init()
+                if previous is not None and store.epoch:
+                    await store._call(client.hdel(key("alive"), [previous]))
+                await store.fetch()
+                break
+            except StoreUnavailable:
+                if waited >= wait:
+                    raise
+                await trio.sleep(delay)
+                waited, delay = waited + delay, min(delay * 2, 2.0)
         if store.epoch and adopt:
             await store.adopt()
         yield store
