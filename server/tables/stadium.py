@@ -612,6 +612,15 @@ class StadiumTable(WindowTable):
             len(self.members),
         )
 
+    def floor_more(self) -> dict[str, Any]:
+        """The floor's stadium facts: who enters results, and the kept rounds a correction
+        may re-settle (Sch 19 s10(2)), newest first."""
+        kept = [
+            {"round": r.round_no, "outcome": r.outcome, "corrections": len(r.corrections)}
+            for r in reversed(self.records)
+        ]
+        return {"result_source": self.source.name, "kept": kept}
+
     def game_config(self, terminal: Terminal | None) -> dict[str, Any]:
         """The layout a terminal draws (ETG-10, -12) and its limits (ETG-11)."""
         return {
