@@ -271,14 +271,15 @@ class Operator(_Client, tag="operator", frozen=True):
     tournament: TableId | None = None
 
 
-StaffQueryName = Literal["floor", "audit", "account", "ledger_check"]
+StaffQueryName = Literal["controls", "floor", "audit", "account", "ledger_check"]
 Filter = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Time = Annotated[float, msgspec.Meta(ge=0, le=1e11)]
 
 
 class Staff(_Client, tag="staff", frozen=True):
     """Staff only, a read (roles by query: server/staff.py; protocol/README.md, "The staff
-    console"): ``floor`` (every table; ``watch`` true: pushed again on every change),
+    console"): ``controls`` (what the asker's role may use), ``floor`` (every table;
+    ``watch`` true: pushed again on every change),
     ``audit`` (the audit log, newest first, filtered by ``who``, ``action``, ``table``,
     ``outcome``, ``since``, ``until``; at most ``limit``), ``account`` (``account``: an
     exact account's balance, suspension, recent rounds and cashier movements, and the

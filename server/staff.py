@@ -6,6 +6,8 @@ router hands it to the :class:`StaffDesk`, which checks the role against
 :data:`QUERY_ROLES` (``not_authorized`` otherwise, a player's included) and answers with
 ``staff {query, data}``:
 
+* ``controls``: what the asker's role may use (the controls, the queries, whether it enters
+  stadium results), so the console shows each control only to the roles that may use it;
 * ``floor``: every table this server runs, each as its :meth:`TableActor.floor_row` (game,
   kind, phase, seated players, the round in play, the last result, the limits, the jackpot
   meter; a stadium's kept rounds). With ``watch`` the connection is subscribed: the desk's
@@ -60,6 +62,7 @@ STAFF_ROLES: Final = frozenset(
 )
 #: who may ask which query (the controls' roles are server/operator.py's ``ALLOWED``)
 QUERY_ROLES: Final[dict[str, frozenset[str]]] = {
+    "controls": STAFF_ROLES,
     "floor": STAFF_ROLES,
     "audit": frozenset({"supervisor", "manager"}),
     "account": frozenset({"cashier", "supervisor", "manager"}),
@@ -89,6 +92,9 @@ class StaffDesk:
             text = f"a {conn.role} may not read the {m.query.replace('_', ' ')}"
             conn.send(Error(code=errors.NOT_AUTHORIZED, message=text, ref="staff"))
             return None
+        if m.query == "controls":
+            conn.send(StaffAnswer("controls", self.controls(conn.role)))
+            return None
         if m.query == "floor":
             if m.watch:
                 self.watchers[conn.id] = conn
@@ -101,6 +107,19 @@ class StaffDesk:
         if m.query == "account":
             return self._read(conn, m, self._account)
         return self._read(conn, m, self._ledger_check)
+
+    @staticmethod
+    def controls(role: str) -> dict[str, Any]:
+        """What a role may use, declared once (server/operator.py ``ALLOWED``, the stadium's
+        ``ENTRY_ROLES``, :data:`QUERY_ROLES`): the console shows only those controls."""
+        from server.tables.stadium import ENTRY_ROLES
+
+        return {
+            "role": role,
+            "controls": sorted(operator.ALLOWED.get(role, frozenset())),
+            "queries": sorted(q for q, roles in QUERY_ROLES.items() if role in roles),
+            "enter_result": role in ENTRY_ROLES,
+        }
 
     def floor(self) -> list[dict[str, Any]]:
         """Every table of this server, in lobby order."""

@@ -907,9 +907,11 @@ class TableActor(ABC):
             if self.closed_by_operator
             else "closing"
             if self.closing
+            else self.phase.value
+            if self.phase is not Phase.IDLE
             else "playing"
             if self.books.round is not None
-            else self.phase.value
+            else "idle"
         )
         return {
             "id": self.id,
