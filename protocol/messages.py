@@ -271,7 +271,7 @@ class Operator(_Client, tag="operator", frozen=True):
     tournament: TableId | None = None
 
 
-StaffQueryName = Literal["controls", "floor", "audit", "account", "ledger_check"]
+StaffQueryName = Literal["controls", "floor", "audit", "account", "ledger_check", "resettlement"]
 Filter = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Time = Annotated[float, msgspec.Meta(ge=0, le=1e11)]
 
@@ -283,7 +283,8 @@ class Staff(_Client, tag="staff", frozen=True):
     ``audit`` (the audit log, newest first, filtered by ``who``, ``action``, ``table``,
     ``outcome``, ``since``, ``until``; at most ``limit``), ``account`` (``account``: an
     exact account's balance, suspension, recent rounds and cashier movements, and the
-    accounts whose id or name contains it), ``ledger_check`` (the books' check)."""
+    accounts whose id or name contains it), ``ledger_check`` (the books' check),
+    ``resettlement`` (at ``table``, what a ``correct_result`` of ``result`` would do)."""
 
     query: StaffQueryName
     watch: bool = False
@@ -295,6 +296,9 @@ class Staff(_Client, tag="staff", frozen=True):
     until: Time | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=500)] = 100
     account: Account | None = None
+    #: ``resettlement``: a correction as ``correct_result`` would take it (``round`` and
+    #: the outcome), shown before it is confirmed, not applied
+    result: dict[Annotated[str, msgspec.Meta(max_length=24)], Any] = {}
 
 
 class Logout(_Client, tag="logout", frozen=True):

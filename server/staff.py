@@ -19,7 +19,10 @@ router hands it to the :class:`StaffDesk`, which checks the role against
 * ``account``: the accounts whose id or name contains ``account``; for an exact account its
   wallet, whether it is suspended, its recent rounds (the journal) and cashier movements
   (the audit log's ``deposit`` and ``withdraw``);
-* ``ledger_check``: the books' check of ``croupier ledger check`` on the live store.
+* ``ledger_check``: the books' check of ``croupier ledger check`` on the live store;
+* ``resettlement``: what a ``correct_result`` would do to a stadium table's kept round,
+  computed by the table in its own task and not applied (the console shows it before the
+  staff member confirms the correction).
 
 Reads are not acts: they are not entries of the audit log (GLI-11 logs significant events:
 the controls, which stay on ``operator``). The store reads run in a thread (SQLite: its own
@@ -43,6 +46,7 @@ from server.store.ledger import Store as SyncStore
 from server.store.memory import MemoryStore
 from server.store.model import StoreError
 from server.store.sqlite import SqliteStore
+from server.tables.base import TableCommand
 
 if TYPE_CHECKING:
     from server.router import Router
@@ -67,6 +71,8 @@ QUERY_ROLES: Final[dict[str, frozenset[str]]] = {
     "audit": frozenset({"supervisor", "manager"}),
     "account": frozenset({"cashier", "supervisor", "manager"}),
     "ledger_check": frozenset({"supervisor", "manager"}),
+    #: a correction's figures before it is confirmed: whoever may correct a result
+    "resettlement": frozenset(r for r, may in operator.ALLOWED.items() if "correct_result" in may),
 }
 #: how often a watched floor is compared and, when it changed, pushed (seconds)
 FLOOR_INTERVAL: Final = 0.5
@@ -101,6 +107,14 @@ class StaffDesk:
             else:
                 self.watchers.pop(conn.id, None)
             conn.send(StaffAnswer("floor", self.floor()))
+            return None
+        if m.query == "resettlement":  # the table computes it, in its own task
+            table = self.router.tables.get(m.table or "")
+            if table is None:
+                text = f"no table {m.table!r}"
+                conn.send(Error(code=errors.UNKNOWN_TABLE, message=text, ref="staff"))
+            else:
+                table.submit(TableCommand(conn, m))
             return None
         if m.query == "audit":
             return self._read(conn, m, self._audit)

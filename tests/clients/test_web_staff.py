@@ -194,6 +194,12 @@ async def test_a_dealer_enters_and_corrects_a_stadium_result(size: str, tmp_path
                 expect(review).to_be_visible(timeout=WAIT)
                 expect(review).to_contain_text("recorded as number 17")
                 expect(review).to_contain_text("re-settled on number 3")
+                # the re-settlement, before it is confirmed: red pays even money
+                terminal = review.locator("#r-terminals tbody tr")
+                expect(terminal).to_have_count(1)
+                expect(terminal).to_contain_text("bob")
+                expect(terminal).to_contain_text("-$10.00")  # paid net: the red lost on 17
+                expect(terminal.locator("td").last).to_have_text("$20.00")
                 shot(page, f"correct-{size}")
                 page.click("#c-confirm")
                 done = page.locator("#t-outcome")

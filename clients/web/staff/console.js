@@ -201,6 +201,9 @@ function onStaff(msg) {
     case "audit": return renderAudit(data);
     case "account": return renderAccount(data);
     case "ledger_check": return renderLedger(data);
+    case "resettlement":
+      if (S.review && S.table === data.table && S.review.round === data.round) showReview(data);
+      return;
     default: return;
   }
 }
@@ -215,10 +218,12 @@ function onError(msg) {
     $("login-error").hidden = false;
     return;
   }
+  if (msg.ref === "staff" && S.review && msg.code === "not_supported") return showReview(null);
+  if (msg.ref === "staff" && S.review) S.review = null;  // the correction cannot be made
   const where = msg.table ? ` (${msg.table})` : "";
   const line = `refused${where}: ${msg.message} [${msg.code}]`;
   notice(line, true);
-  if (S.table && (msg.ref === "operator" || msg.ref === "result") && !$("view-table").hidden) {
+  if (S.table && ["operator", "result", "staff"].includes(msg.ref) && !$("view-table").hidden) {
     outcome(line, true);
   }
 }
@@ -528,21 +533,48 @@ function enterResult() {
   if (o) send({ type: "result", table: S.table, outcome: o });
 }
 
+/** A correction is reviewed before it is confirmed: the server computes the re-settlement
+ *  (`staff resettlement`, not applied) and the page shows it with the confirm button. */
 function reviewCorrection() {
   const t = floorRow(S.table);
   const o = typedOutcome();
-  const round = Number($("r-round").value);
   if (!o || !t) return;
   if (!$("r-round").value) { notice("no kept round to correct", true); return; }
   const reason = reasonOf("t-reason");
   if (reason === null) return;
-  const kept = (t.kept || []).find((r) => r.round === round);
+  const round = Number($("r-round").value);
   S.review = { round, outcome: o, reason };
-  $("r-confirm-text").textContent =
-    `Round ${round} was recorded as ${brief(kept && kept.outcome)}. On confirmation it is ` +
-    `re-settled on ${brief(o)}: every terminal's wagers of that round are settled again and ` +
-    `the difference is credited to (or taken from) its meter; what a meter cannot cover is ` +
-    `recorded as owed (QLD Sch 19 s10).`;
+  $("r-confirm").hidden = true;
+  send({ type: "staff", query: "resettlement", table: S.table,
+    result: Object.assign({ round }, o) });
+}
+
+/** The re-settlement to confirm (`data` null: a game without a preview, in words only). */
+function showReview(data) {
+  const r = S.review;
+  const t = floorRow(S.table);
+  if (!r || !t) return;
+  const kept = (t.kept || []).find((k) => k.round === r.round);
+  const box = $("r-confirm-text");
+  const lines = [el("p", {},
+    `Round ${r.round} was recorded as ${brief(data ? data.old : kept && kept.outcome)}. ` +
+    `On confirmation it is re-settled on ${brief(data ? data.new : r.outcome)}` +
+    `${data && data.call ? ` (${data.call})` : ""}; each terminal's meter gets the ` +
+    `difference, and what a meter cannot cover is recorded as owed (QLD Sch 19 s10).`)];
+  if (data) {
+    const rows = data.terminals.map((x) => el("tr", { "data-terminal": String(x.terminal) },
+      el("td", {}, `terminal ${x.terminal}`), el("td", {}, x.account),
+      el("td", {}, dollars(x.was)), el("td", {}, dollars(x.now)),
+      el("td", { class: x.difference < 0 ? "error" : "ok" }, dollars(x.difference))));
+    lines.push(el("table", { class: "grid small", id: "r-terminals" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Terminal"), el("th", {}, "Account"),
+        el("th", {}, "Paid net"), el("th", {}, "Corrected net"), el("th", {}, "To its meter"))),
+      el("tbody", {}, ...rows)));
+    if (!rows.length) lines.push(el("p", { class: "muted" }, "no terminal had a wager on it"));
+  } else {
+    lines.push(el("p", { class: "muted" }, "the figures show once it is applied"));
+  }
+  box.replaceChildren(...lines);
   $("r-confirm").hidden = false;
 }
 
