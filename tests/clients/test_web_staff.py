@@ -13,6 +13,7 @@ its outcome. Every wait is on a DOM condition or an event; timeouts are a safety
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +25,20 @@ from clients.client import Client
 from clients.stadium import credit_in, place, until_event
 from server.accounts import Accounts
 from server.config import TableConfig
-from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config, running_server
+from tests.clients.support import (
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    chromium_path,
+    config,
+    holdem_table,
+    running_server,
+)
 
 SECRET = "console-secret"
 ACCOUNTS = Accounts(SECRET)
 SIZES = {"desktop": {"width": 1280, "height": 800}, "tablet": {"width": 1024, "height": 768}}
 WAIT = 15_000  # ms: a safety net; every wait ends on its DOM condition
-BJ, ROU, CP = "bj-staff", "rou-staff", "cp-staff"
+BJ, ROU, CP, HOLDEM = "bj-staff", "rou-staff", "cp-staff", "holdem-staff"
 
 
 def in_browser(url: str, size: str, drive: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
@@ -266,3 +274,145 @@ async def test_a_manager_approves_jackpot_wagers(size: str, tmp_path: Path) -> N
     assert seen["errors"] == []
     assert "Mia Chen (manager)" in seen["audit"] and "done" in seen["audit"]
     assert "jackpot system checked" in seen["audit"]
+
+
+# -- a manager's table, account and audit controls ----------------------------------------------
+MANAGER_CONTROLS = [  # (control, outcome) in the order the manager uses them
+    ("set_limits", "done"),
+    ("void_round", "refused"),
+    ("close_table", "done"),
+    ("open_table", "done"),
+    ("suspend", "done"),
+    ("unsuspend", "done"),
+]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_manager_uses_the_table_and_account_controls(size: str, tmp_path: Path) -> None:
+    poker = holdem_table(HOLDEM)
+    async with running_server(fast(poker, data=tmp_path / "var")) as server:
+        mia = ACCOUNTS.issue("mia", "Mia Chen", role="manager")
+        tom = ACCOUNTS.issue("tom", "Tom Till", role="cashier")
+        async with Client.connect(server.url, token=tom) as cashier:
+            deposit = {"type": "cashier", "op": "deposit", "account": "ann", "request": "a-1"}
+            await cashier.request({**deposit, "amount": 25_000}, "cashier")
+
+        def drive(page: Any) -> dict[str, Any]:
+            row = page.locator(f'#floor-rows tr[data-table="{HOLDEM}"]')
+            expect(row.locator(".phase")).to_have_text("idle", timeout=WAIT)
+            row.locator(".open-table").click()
+            expect(page.locator('#limits-fields input[data-limit="blind_2"]')).to_have_value("2.00")
+            page.fill("#t-reason", "evening limits")
+            page.fill('#limits-fields input[data-limit="blind_1"]', "2")
+            page.fill('#limits-fields input[data-limit="blind_2"]', "4.00")
+            page.click("#c-limits")
+            expect(page.locator("#t-outcome")).to_contain_text("set limits", timeout=WAIT)
+            page.click("#c-void")  # no round in play: refused, and said so
+            expect(page.locator("#t-outcome")).to_contain_text("no_round", timeout=WAIT)
+            page.click("#c-close")
+            expect(page.locator('#t-facts dd[data-fact="Phase"]')).to_have_text(
+                "closed", timeout=WAIT
+            )
+            page.click("#c-open")
+            expect(page.locator("#t-outcome")).to_contain_text("open table", timeout=WAIT)
+            expect(page.locator('#t-facts dd[data-fact="Phase"]')).to_have_text(
+                "idle", timeout=WAIT
+            )
+            page.click('#nav button[data-view="accounts"]')
+            page.fill("#a-find", "an")
+            page.click("#a-find-btn")
+            suspended = page.locator('#a-facts dd[data-fact="Suspended"]')
+            expect(suspended).to_have_text("no", timeout=WAIT)
+            expect(page.locator("#a-cashier")).to_contain_text("Tom Till")
+            expect(page.locator("#a-cashier")).to_contain_text("$250.00")
+            page.fill("#a-reason", "self-exclusion request")
+            page.click("#a-suspend")
+            expect(suspended).to_have_text("yes", timeout=WAIT)
+            page.click("#a-lift")
+            expect(suspended).to_have_text("no", timeout=WAIT)
+            shot(page, f"account-{size}")
+            rows = {}
+            for control, _ in MANAGER_CONTROLS:
+                rows[control] = audit_row(page, control, "Mia Chen")
+            shot(page, f"audit-{size}")
+            page.click("#ledger-btn")
+            expect(page.locator("#ledger-state")).to_have_text("The books balance.", timeout=WAIT)
+            return {"rows": rows}
+
+        seen = await trio.to_thread.run_sync(in_browser, staff_url(server, mia), size, drive)
+    assert seen["errors"] == []
+    for control, outcome in MANAGER_CONTROLS:
+        text = seen["rows"][control]
+        assert "Mia Chen (manager)" in text and outcome in text, (control, text)
+    assert "no_round" in seen["rows"]["void_round"]
+
+
+# -- the Tournament Director --------------------------------------------------------------------
+TD = "td-staff"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_tournament_director_uses_the_directors_controls(size: str, tmp_path: Path) -> None:
+    from tests.tournaments.helpers import holdem
+
+    cfg = replace(
+        fast(data=tmp_path / "var"),
+        tables=(),
+        tournaments=(holdem(4, id=TD, min_players=2, prizes=["100"]),),
+        tournament_minute=60.0,
+        turn_time=1.0,  # nobody acts: each hand ends on a timeout, and a pause begins
+    )
+    async with running_server(cfg) as server:
+        tina = ACCOUNTS.issue("tina", "Tina Diaz", role="tournament_director")
+        players = {a: ACCOUNTS.issue(a, a.title()) for a in ("ann", "bob", "cy")}
+        for account in players:
+            server.croupier.ledger.deposit(account, 10_000)
+        async with (
+            Client.connect(server.url, token=players["ann"]) as ann,
+            Client.connect(server.url, token=players["bob"]) as bob,
+            Client.connect(server.url, token=players["cy"]) as cy,
+        ):
+            for p in (ann, bob, cy):
+                await p.request({"type": "register", "tournament": TD}, "tournament")
+
+            def drive(page: Any) -> dict[str, Any]:
+                page.click('#nav button[data-view="tournaments"]')
+                row = page.locator(f'#tournament-rows tr[data-tournament="{TD}"]')
+                expect(row).to_contain_text("registering", timeout=WAIT)
+                page.fill("#d-reason", "three players: start now")
+                row.locator('button[data-action="start_tournament"]').click()
+                expect(page.locator("#notice")).to_contain_text("started", timeout=WAIT)
+                expect(row).to_contain_text("running", timeout=WAIT)
+                row.locator('button[data-action="pause_tournament"]').click()
+                expect(page.locator("#notice")).to_contain_text("paused", timeout=WAIT)
+                expect(row).to_contain_text("on_break", timeout=WAIT)  # after the hand
+                row.locator('button[data-action="resume_tournament"]').click()
+                expect(page.locator("#notice")).to_contain_text("resumes", timeout=WAIT)
+                expect(row).to_contain_text("running", timeout=WAIT)
+                page.fill("#d-account", "bob")
+                row.locator('button[data-action="disqualify"]').click()
+                expect(page.locator("#notice")).to_contain_text("disqualified", timeout=WAIT)
+                page.fill("#d-reason", "power failure")
+                row.locator('button[data-action="cancel_tournament"]').click()
+                expect(page.locator("#notice")).to_contain_text("refunded", timeout=WAIT)
+                shot(page, f"tournament-{size}")
+                return {
+                    "floor_shown": page.locator('#nav button[data-view="floor"]').is_visible(),
+                    "void_control": page.locator("#c-void").count(),
+                }
+
+            url = staff_url(server, tina)
+            seen = await trio.to_thread.run_sync(in_browser, url, size, drive)
+        entries = await server.croupier.router.staff.audit_entries()
+    assert seen["errors"] == []
+    mine = [(e["action"], e["name"], e["outcome"]) for e in entries if e["who"] == "tina"]
+    assert mine == [
+        (action, "Tina Diaz", "done")
+        for action in (
+            "start_tournament",
+            "pause_tournament",
+            "resume_tournament",
+            "disqualify",
+            "cancel_tournament",
+        )
+    ]

@@ -23,6 +23,7 @@
 const PROTOCOL = 1;
 const $ = (id) => document.getElementById(id);
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+const TOURNAMENTS_EVERY_MS = 2000;
 const TOURNAMENT_CONTROLS = [
   ["start_tournament", "Start"],
   ["pause_tournament", "Pause"],
@@ -298,6 +299,8 @@ function signedIn() {
   for (const node of document.querySelectorAll("[data-needs]")) {
     node.hidden = !reads(node.getAttribute("data-needs"));
   }
+  const known = [...S.caps.controls, "deposit", "withdraw", "balance", "result", "close_betting"];
+  $("f-actions").replaceChildren(...known.map((a) => el("option", { value: a })));
   send({ type: "staff", query: "floor", watch: true });
   if (reads("tournaments")) send({ type: "tournaments" });
   if (S.table) {
@@ -671,7 +674,7 @@ function askAudit() {
   if ($("f-outcome").value) q.outcome = $("f-outcome").value;
   for (const [id, key] of [["f-since", "since"], ["f-until", "until"]]) {
     const v = $(id).value;
-    if (v) q[key] = new Date(v).getTime() / 1000;
+    if (v) q[key] = Date.parse(`${v}Z`) / 1000;  // typed in UTC, as the log shows times
   }
   send(q);
 }
@@ -786,6 +789,14 @@ function wire() {
   $("a-lift").onclick = () => accountControl("unsuspend");
   $("f-go").onclick = askAudit;
   $("ledger-btn").onclick = () => send({ type: "staff", query: "ledger_check" });
+
+  // the tournaments have no push of their own: while their view is open, asked again
+  // every few seconds (a pause or a break begins once every table is between hands)
+  setInterval(() => {
+    if (S.view === "tournaments" && S.caps && S.ws && S.ws.readyState === WebSocket.OPEN) {
+      send({ type: "tournaments" });
+    }
+  }, TOURNAMENTS_EVERY_MS);
 
   const params = new URLSearchParams(location.search);
   const fromUrl = params.get("token");
