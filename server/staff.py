@@ -10,9 +10,11 @@ router hands it to the :class:`StaffDesk`, which checks the role against
   stadium results), so the console shows each control only to the roles that may use it;
 * ``floor``: every table this server runs, each as its :meth:`TableActor.floor_row` (game,
   kind, phase, seated players, the round in play, the last result, the limits, the jackpot
-  meter; a stadium's kept rounds). With ``watch`` the connection is subscribed: the desk's
-  task (:meth:`StaffDesk.run`) compares the floor every :data:`FLOOR_INTERVAL` seconds and
-  sends it to every subscriber when it changed (live updates, no polling by the page);
+  meter; a stadium's kept rounds); in a deployment also the tables the other servers run,
+  as their lobby rows were last published, with each server's URL. With ``watch`` the
+  connection is subscribed: the desk's task (:meth:`StaffDesk.run`) compares the floor
+  every :data:`FLOOR_INTERVAL` seconds and sends it to every subscriber when it changed
+  (live updates, no polling by the page);
 * ``audit``: the audit log (server/operator.py) read from the ledger's store, filtered as
   ``croupier admin audit`` filters it (:class:`server.operator.AuditQuery`), newest first,
   at most ``limit`` entries;
@@ -136,12 +138,37 @@ class StaffDesk:
         }
 
     def floor(self) -> list[dict[str, Any]]:
-        """Every table of this server, in lobby order."""
+        """Every table of this server, in lobby order, each with ``url`` nil; in a
+        deployment (server/directory.py) then every table another server runs, as its
+        lobby row was last published, with that server's ``url`` (its console has the rest)."""
         order = self.router.table_order
         tables = sorted(
             self.router.tables.values(), key=lambda t: (order.get(t.id, math.inf), t.id)
         )
-        return [t.floor_row() for t in tables]
+        rows = [{**t.floor_row(), "url": None} for t in tables]
+        directory = self.router.directory
+        if directory is not None:
+            for info in directory.lobby({}):
+                if info.id in self.router.tables:
+                    continue
+                entry = directory.entries.get(info.id)
+                rows.append(
+                    {
+                        "id": info.id,
+                        "name": info.name,
+                        "game": info.game,
+                        "kind": entry.config.kind if entry is not None else None,
+                        "phase": "elsewhere",
+                        "seated": [],
+                        "spectators": info.spectators,
+                        "round": None,
+                        "last": None,
+                        "limits": dict(info.stakes),
+                        "jackpot": None,
+                        "url": info.url,
+                    }
+                )
+        return rows
 
     async def _read(self, conn: Connection, m: Staff, read: Any) -> None:
         try:

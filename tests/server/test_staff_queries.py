@@ -129,3 +129,32 @@ async def test_watched_floor_void_audit_account_and_ledger_check(tmp_path: Path)
             assert acct["rounds"] and acct["rounds"][0]["state"] == "voided"
             check = await boss.request(staff("ledger_check"), "staff")
             assert check["data"]["balanced"] is True, check["data"]["problems"]
+
+
+def test_a_deployments_floor_names_the_server_of_each_table_it_does_not_run() -> None:
+    """In a deployment the floor lists the other servers' tables too, from their published
+    lobby rows, each with its server's URL (the console links to that server's console)."""
+    from types import SimpleNamespace
+
+    from protocol.messages import TableInfo
+    from server.staff import StaffDesk
+
+    row = TableInfo(
+        id="bac-2",
+        name="Baccarat 2",
+        game="baccarat",
+        description="",
+        stakes={"minimum": 500, "maximum": 50_000},
+        min_buy_in=0,
+        max_buy_in=None,
+        seats=7,
+        taken=3,
+        spectators=1,
+        url="ws://10.0.0.2:8765/ws",
+    )
+    entry = SimpleNamespace(config=TableConfig(id="bac-2", game="baccarat", kind="banked"))
+    directory = SimpleNamespace(lobby=lambda local: [row], entries={"bac-2": entry})
+    router = SimpleNamespace(tables={}, table_order={}, directory=directory)
+    [elsewhere] = StaffDesk(router).floor()  # type: ignore[arg-type]
+    assert elsewhere["phase"] == "elsewhere" and elsewhere["url"] == "ws://10.0.0.2:8765/ws"
+    assert elsewhere["kind"] == "banked" and elsewhere["limits"]["minimum"] == 500

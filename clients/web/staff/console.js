@@ -345,8 +345,15 @@ function renderFloor() {
   const body = $("floor-rows");
   body.replaceChildren();
   for (const t of S.floor) {
-    const open = el("button", { class: "open-table" }, "Open");
-    open.onclick = () => openTable(t.id);
+    let open;
+    if (t.url) {  // a deployment: another server runs it; its own console has the rest
+      const page = t.url.replace(/^ws(s?):/, "http$1:").replace(/\/ws$/, "/staff/");
+      open = el("a", { class: "elsewhere", href: page, target: "_blank", rel: "noopener" },
+        "Its server's console");
+    } else {
+      open = el("button", { class: "open-table" }, "Open");
+      open.onclick = () => openTable(t.id);
+    }
     const jp = t.jackpot ? `${dollars(t.jackpot.meter)}${t.jackpot.awaiting_approval ? " (awaits approval)" : ""}` : "\u2013";
     body.append(
       el("tr", { "data-table": t.id },
