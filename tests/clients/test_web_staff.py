@@ -133,6 +133,8 @@ async def test_a_supervisor_voids_a_round_and_sees_the_refund(size: str, tmp_pat
                 shot(page, f"floor-{size}")
                 row.locator(".open-table").click()
                 expect(page.locator("#view-table")).to_be_visible(timeout=WAIT)
+                # the round in play, as a spectator sees it (a minute's decision pending)
+                expect(page.locator("#t-round")).not_to_have_text("no round in play")
                 page.click("#c-void")  # no reason: refused by the page itself
                 expect(page.locator("#notice")).to_contain_text("reason is required")
                 page.fill("#t-reason", "dealer misdealt")
@@ -194,6 +196,8 @@ async def test_a_dealer_enters_and_corrects_a_stadium_result(size: str, tmp_path
                 page.fill("#r-outcome", "17")
                 page.click("#c-enter")
                 expect(page.locator("#r-round option")).to_have_count(1, timeout=WAIT)
+                result = page.locator('#t-log li[data-event="round_result"]')
+                expect(result).to_contain_text('outcome {"number":17}', timeout=WAIT)
                 expect(page.locator("#r-round")).to_contain_text("number 17")
                 page.fill("#t-reason", "the ball dropped in 3")
                 page.fill("#r-outcome", "3")
@@ -416,3 +420,48 @@ async def test_a_tournament_director_uses_the_directors_controls(size: str, tmp_
             "cancel_tournament",
         )
     ]
+
+
+# -- each role sees its own controls ------------------------------------------------------------
+ROLE_VIEWS = {  # role: (the views in its menu, the table controls it is shown)
+    "cashier": ({"floor", "jackpots", "accounts"}, set()),
+    "dealer": ({"floor", "jackpots"}, set()),
+    "supervisor": (
+        {"floor", "jackpots", "accounts", "audit"},
+        {"void_round", "close_table", "set_limits"},
+    ),
+    "manager": (
+        {"floor", "jackpots", "accounts", "audit", "tournaments"},
+        {"void_round", "close_table", "set_limits"},
+    ),
+    "tournament_director": ({"floor", "jackpots", "tournaments"}, set()),
+}
+
+
+async def test_each_role_is_shown_only_the_controls_it_may_use(tmp_path: Path) -> None:
+    async with running_server(fast(blackjack(), data=tmp_path / "var")) as server:
+        for role, (views, controls) in ROLE_VIEWS.items():
+            token = ACCOUNTS.issue(f"{role}-1", role.title(), role=role)
+
+            def drive(page: Any) -> dict[str, Any]:
+                row = page.locator(f'#floor-rows tr[data-table="{BJ}"]')
+                expect(row).to_be_visible(timeout=WAIT)
+                menu = {
+                    str(b.get_attribute("data-view"))
+                    for b in page.locator("#nav button").all()
+                    if b.is_visible()
+                }
+                row.locator(".open-table").click()
+                expect(page.locator("#view-table")).to_be_visible(timeout=WAIT)
+                shown = {
+                    str(c.get_attribute("data-control"))
+                    for c in page.locator("#t-controls [data-control]").all()
+                    if c.is_visible()
+                }
+                return {"menu": menu, "shown": shown}
+
+            url = staff_url(server, token)
+            seen = await trio.to_thread.run_sync(in_browser, url, "tablet", drive)
+            assert seen["errors"] == [], role
+            assert seen["menu"] == views, role
+            assert seen["shown"] == controls, role

@@ -24,6 +24,9 @@ const PROTOCOL = 1;
 const $ = (id) => document.getElementById(id);
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
 const TOURNAMENTS_EVERY_MS = 2000;
+/** The events that begin a round (poker; banked and stadium windows) and that end one. */
+const ROUND_STARTS = new Set(["round_starting", "betting_open"]);
+const ROUND_ENDS = new Set(["round_ended", "round_result", "round_voided", "settlement"]);
 const TOURNAMENT_CONTROLS = [
   ["start_tournament", "Start"],
   ["pause_tournament", "Pause"],
@@ -52,6 +55,8 @@ const S = {
   view: "floor",
   table: null,      // the table in detail (its id), joined as a spectator
   round: null,      // that table's round as its last snapshot showed it
+  roundLines: [],   // the events of its current (or last) round, as they came
+  roundLive: false,
   tournaments: [],
   account: null,
   attempts: 0,
@@ -377,6 +382,8 @@ function openTable(id) {
   openView("table");
   S.table = id;
   S.round = null;
+  S.roundLines = [];
+  S.roundLive = false;
   S.review = null;
   $("t-log").replaceChildren();
   $("t-outcome").hidden = true;
@@ -443,12 +450,20 @@ function renderKept(t) {
     : 'type the outcome as JSON, e.g. {"number": 17}';
 }
 
+/** The round as staff follow it: the snapshot's view of the round when the table was opened,
+ *  then every event of the round as it comes (each card or outcome a spectator may see). */
 function renderRound() {
   const t = floorRow(S.table);
+  const box = $("t-round");
+  if (S.roundLines.length) {
+    const head = S.roundLive ? "in play" : "the last round (ended)";
+    box.textContent = [head, ...S.roundLines].join("\n");
+    return;
+  }
   const r = S.round;
-  if (r && typeof r === "object") $("t-round").textContent = JSON.stringify(r, null, 1);
-  else if (t && t.round) $("t-round").textContent = `round ${t.round} in play`;
-  else $("t-round").textContent = r ? `round ${r}` : "no round in play";
+  if (r && typeof r === "object") box.textContent = JSON.stringify(r, null, 1);
+  else if (t && t.round) box.textContent = `round ${t.round} in play`;
+  else box.textContent = r ? `round ${r}` : "no round in play";
 }
 
 function describe(ev) {
@@ -465,10 +480,13 @@ function onEvent(ev) {
   log.append(el("li", { "data-event": ev.type }, describe(ev)));
   while (log.children.length > 200) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
-  if (ev.type === "round_started" || ev.type === "round_voided" || ev.type === "round_ended") {
-    S.round = null;
-    renderRound();
+  if (ROUND_STARTS.has(ev.type)) {
+    S.roundLines = [];
+    S.roundLive = true;
   }
+  if (S.roundLive || ROUND_ENDS.has(ev.type)) S.roundLines.push(describe(ev));
+  if (ROUND_ENDS.has(ev.type)) S.roundLive = false;
+  renderRound();
 }
 
 function outcome(line, error = false) {
