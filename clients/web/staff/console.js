@@ -250,6 +250,7 @@ function onDone(msg) {
   if (S.table && msg.table === S.table) outcome(line);
   if (msg.account && S.account === msg.account) askAccount(msg.account);
   if (TOURNAMENT_CONTROLS.some(([a]) => a === msg.action)) send({ type: "tournaments" });
+  if (S.view === "audit") askAudit();  // the new entry, at once
 }
 
 function humanize(s) {
