@@ -4,6 +4,7 @@ an account found with its rounds and cashier movements, and the books' check."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,16 @@ async def test_watched_floor_void_audit_account_and_ledger_check(tmp_path: Path)
             [entry] = audit["data"]["entries"]
             assert entry["name"] == "Sue Park" and entry["outcome"] == "done"
             assert entry["reason"] == "misdeal" and entry["table"] == BJ
+            now = time.time()
+            for filters, matched in (
+                ({"table": BJ}, 1),
+                ({"outcome": "refused"}, 0),
+                ({"since": now - 600, "until": now + 600}, 3),
+                ({"since": now + 600}, 0),
+                ({"until": now - 600}, 0),
+            ):
+                read = await boss.request(staff("audit", **filters), "staff")
+                assert read["data"]["matched"] == matched, filters
             mine = await boss.request(staff("audit", who="Tom Till", limit=1), "staff")
             assert mine["data"]["matched"] == 2 and len(mine["data"]["entries"]) == 1
             assert mine["data"]["entries"][0]["account"] == "bob"  # newest first
