@@ -271,6 +271,36 @@ class Operator(_Client, tag="operator", frozen=True):
     tournament: TableId | None = None
 
 
+StaffQueryName = Literal["controls", "floor", "audit", "account", "ledger_check", "resettlement"]
+Filter = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$")]
+Time = Annotated[float, msgspec.Meta(ge=0, le=1e11)]
+
+
+class Staff(_Client, tag="staff", frozen=True):
+    """Staff only, a read (roles by query: server/staff.py; protocol/README.md, "The staff
+    console"): ``controls`` (what the asker's role may use), ``floor`` (every table;
+    ``watch`` true: pushed again on every change),
+    ``audit`` (the audit log, newest first, filtered by ``who``, ``action``, ``table``,
+    ``outcome``, ``since``, ``until``; at most ``limit``), ``account`` (``account``: an
+    exact account's balance, suspension, recent rounds and cashier movements, and the
+    accounts whose id or name contains it), ``ledger_check`` (the books' check),
+    ``resettlement`` (at ``table``, what a ``correct_result`` of ``result`` would do)."""
+
+    query: StaffQueryName
+    watch: bool = False
+    who: Filter | None = None
+    action: Filter | None = None
+    table: TableId | None = None
+    outcome: Literal["done", "refused"] | None = None
+    since: Time | None = None
+    until: Time | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=500)] = 100
+    account: Account | None = None
+    #: ``resettlement``: a correction as ``correct_result`` would take it (``round`` and
+    #: the outcome), shown before it is confirmed, not applied
+    result: dict[Annotated[str, msgspec.Meta(max_length=24)], Any] = {}
+
+
 class Logout(_Client, tag="logout", frozen=True):
     """End the session: this connection's token is revoked (refused from now on, before its
     expiry), every seat is left as on a disconnect, and the server closes with 1000."""
@@ -392,6 +422,7 @@ ClientMessage = (
     | DevForce
     | Cashier
     | Operator
+    | Staff
     | Logout
     | History
     | Seed
@@ -427,6 +458,7 @@ CLIENT_TYPES: tuple[str, ...] = (
     "dev_force",
     "cashier",
     "operator",
+    "staff",
     "logout",
     "history",
     "seed",
@@ -595,6 +627,16 @@ class OperatorDone(_Server, tag="operator"):
     table: str | None
     account: str | None
     detail: str
+    #: what was done in figures, as the audit entry's ``effect`` (what a void returned...)
+    effect: dict[str, Any] | None = None
+
+
+class StaffAnswer(_Server, tag="staff"):
+    """Reply to ``staff``: the ``query`` asked and its ``data`` (protocol/README.md, "The
+    staff console"); a watched ``floor`` is sent again whenever it changes."""
+
+    query: str
+    data: Any
 
 
 class HistoryRounds(_Server, tag="history"):
@@ -678,6 +720,7 @@ ServerMessage = (
     | RoundRecall
     | CashierDone
     | OperatorDone
+    | StaffAnswer
     | HistoryRounds
     | TournamentList
     | TournamentState

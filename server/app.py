@@ -518,6 +518,7 @@ async def serve(
         for runner in croupier.tournaments.values():
             await nursery.start(runner.run)
         nursery.start_soon(croupier.keepalive.run)
+        nursery.start_soon(croupier.router.staff.run)  # the staff console's live floor
         ws_server = await nursery.start(_ws_serve_partial(croupier, host, port, config))
         bound = ws_server.listeners[0].socket.getsockname()[1]
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)

@@ -36,6 +36,7 @@ from protocol.messages import (
     Register,
     Reserve,
     ServerStatus,
+    Staff,
     TournamentList,
     Tournaments,
     Unregister,
@@ -47,6 +48,7 @@ from server import logs, names, operator
 from server.accounts import Accounts, BadToken
 from server.config import ServerConfig
 from server.money import dollars
+from server.staff import StaffDesk
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds, StoreUnavailable
 from server.tables.base import Detach, Expel, TableActor, TableCommand
@@ -64,6 +66,7 @@ _SESSION = frozenset(
         Cashier,
         Logout,
         Operator,
+        Staff,
         Tournaments,
         Register,
         Unregister,
@@ -102,6 +105,8 @@ class Router:
         self.directory: Directory | None = None
         #: tournament id -> its runner (server/tournaments/runner.py), set by the server
         self.tournaments: dict[str, Any] = {}
+        #: the staff console's reads and its live floor (server/staff.py)
+        self.staff = StaffDesk(self)
 
     def route(self, conn: Connection, message: Any) -> Awaitable[None] | None:
         """Handle one valid message: session and lobby here, table messages to the table.
@@ -141,6 +146,8 @@ class Router:
         if isinstance(message, Operator):
             self.operate(conn, message)
             return None
+        if isinstance(message, Staff):
+            return self.staff.query(conn, message)
         if isinstance(message, Tournaments):
             rows = [r.info() for r in self.tournaments.values()]
             conn.send(TournamentList(rows))
@@ -411,7 +418,11 @@ class Router:
                 raise ProtocolError(errors.BAD_MESSAGE, text)
             done = self.suspend(m.account, m.action == "suspend", m.reason)
             operator.control(self.ledger, staff, m, done)
-            conn.send(OperatorDone(m.action, None, m.account, done.detail))
+            conn.send(
+                OperatorDone(
+                    m.action, None, m.account, done.detail, dict(done.effect or {}) or None
+                )
+            )
             return
         table = self.tables.get(m.table or "")
         if table is None:
@@ -473,6 +484,7 @@ class Router:
             if self.directory is not None:  # its wallet may be taken elsewhere now
                 self.ledger.release_wallet(conn.account)
         self.waiting.forget(conn)
+        self.staff.forget(conn)
         self.detach(conn)
 
     def seated_tables(self, account: str) -> list[str]:

@@ -85,7 +85,7 @@ def _chain(report: CheckReport, problems: list[str]) -> None:
         report.problems += problems
 
 
-def _check_sqlite(directory: Path, key: Any) -> tuple[CheckReport | None, str | None]:
+def check_sqlite(directory: Path, key: Any) -> tuple[CheckReport | None, str | None]:
     store = SqliteStore(directory, lock=False, readonly=True)
     try:
         lost = _witness(directory, store.id, store.epoch, store.version)
@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.redis:
             report, lost = trio.run(_check_redis, args.redis, args.data, args.settle, key)
         else:
-            report, lost = _check_sqlite(args.data, key)
+            report, lost = check_sqlite(args.data, key)
     except (StoreError, OSError, BaseExceptionGroup) as exc:  # coredis wraps in groups
         cause = next((e for e in leaves(exc) if isinstance(e, StoreError | OSError)), None)
         if cause is None:

@@ -156,6 +156,10 @@ class Journal:
         self._seeded = seeded
         self.round: str | None = None
         self._seq = 0
+        #: the last round that ended: its id, state and result (:func:`result_of`; the
+        #: staff console's floor)
+        self.last: dict[str, Any] | None = None
+        self._settled: dict[str, Any] = {}
         #: the next deal's secret (its hash is public) and the seeds given for it, by account
         self._next = self.new_secret()
         self._seeds: dict[str, str] = {}
@@ -260,6 +264,7 @@ class Journal:
 
     def settlement(self, body: dict[str, Any]) -> None:
         if self.round is not None:
+            self._settled = body
             self._add("settlement", body)
 
     def close(self, state: str) -> list[dict[str, Any]]:
@@ -285,9 +290,31 @@ class Journal:
                 {"secret": self._secret.hex(), "seeds": self._used, "items": deal.items},
             )
         self._add("end", {"state": state})
+        self.last = {"round": self.round, "state": state, "at": time.time()}
+        self.last.update(result_of(self._settled))
+        self._settled = {}
         self.round, self.source, self.deal, self.opener = None, None, None, None
         self._secret, self._used = b"", []
         return out
+
+
+def result_of(settlement: dict[str, Any]) -> dict[str, Any]:
+    """A round's result in brief, from its settlement record, whatever the game: the outcome
+    (a stadium's), the dealer's hand (a banked game's), what was wagered and paid back (boxes)
+    or each seat's net (a pot)."""
+    out: dict[str, Any] = {}
+    if settlement.get("outcome") is not None:
+        out["outcome"] = settlement["outcome"]
+    if settlement.get("dealer") is not None:
+        out["dealer"] = settlement["dealer"]
+    boxes = settlement.get("boxes")
+    if isinstance(boxes, dict) and boxes:
+        out["bet"] = sum(int(b.get("bet", 0)) for b in boxes.values())
+        out["paid"] = sum(int(b.get("paid", 0)) for b in boxes.values())
+    before, after = settlement.get("before"), settlement.get("after")
+    if isinstance(before, dict) and isinstance(after, dict):
+        out["net"] = {s: int(after.get(s, 0)) - int(v) for s, v in before.items()}
+    return out
 
 
 _json = msgspec.json.Encoder()

@@ -4,6 +4,7 @@ in tests). Same semantics as the SQLite store: idempotent per transfer id, round
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from server.store.checkpoints import Checkpoint
 from server.store.journal import JournalEntry, JournalQuery, JournalRound, players_of
@@ -32,6 +33,7 @@ class MemoryStore:
         self.journal: dict[str, list[JournalEntry]] = {}  # round -> records, append-only
         self.jackpot: list[dict[str, object]] = []  # the embedded pools' commits, in order
         self.checkpoints: list[tuple[int, Checkpoint]] = []
+        self.audit: list[dict[str, Any]] = []  # the audit log's entries (server/operator.py)
 
     def load(self) -> Loaded:
         open_rounds = {
@@ -63,6 +65,8 @@ class MemoryStore:
             for note in batch.notes:
                 if "meta" in note:
                     self.meta[str(note["meta"])] = str(note.get("value", "1"))
+                elif note.get("audit"):
+                    self.audit.append(dict(note))
             for e in batch.journal:
                 records = self.journal.setdefault(e.round, [])
                 if all(r.seq != e.seq for r in records):
@@ -105,6 +109,10 @@ class MemoryStore:
 
     def add_checkpoint(self, point: Checkpoint, n: int) -> None:
         self.checkpoints.append((n, point))
+
+    def audit_entries(self) -> list[dict[str, Any]]:
+        """The audit log, in the order it was committed."""
+        return [dict(e) for e in self.audit]
 
     def jackpot_records(self) -> list[dict[str, object]]:
         return list(self.jackpot)

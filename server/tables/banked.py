@@ -375,6 +375,13 @@ class BankedTable(WindowTable):
                 out[books.box(b)] = out.get(books.box(b), 0) + amount
         return out
 
+    def floor_more(self) -> dict[str, Any]:
+        """The floor's jackpot meter, and whether jackpot wagers await a manager's approval
+        (ACT 2017 r 14.5)."""
+        if self.link is None:
+            return {}
+        return {"jackpot": {**self.jackpot_info(), "awaiting_approval": self.awaiting_approval}}
+
     def jackpot_info(self) -> dict[str, Any]:
         """For ``/health``: the link's state and this table's jackpot counts."""
         m = self.books.money()

@@ -650,7 +650,7 @@ class TableActor(ABC):
             notice["limits"] = dict(m.limits)
         notice["detail"] = detail
         self.broadcast(notice)
-        cmd.conn.send(wire.OperatorDone(m.action, self.id, None, detail))
+        cmd.conn.send(wire.OperatorDone(m.action, self.id, None, detail, effect or None))
 
     def apply_control(self, cmd: TableCommand[wire.Operator]) -> tuple[str, dict[str, Any]]:
         """Apply a control: what was done (the reply's ``detail``) and the same in figures
@@ -918,6 +918,41 @@ class TableActor(ABC):
     def money(self) -> dict[str, int]:
         """Cents held by this table, for ``/health`` and the conservation tests."""
         return self.books.money()
+
+    def floor_row(self) -> dict[str, Any]:
+        """This table on the staff console's floor (server/staff.py; protocol/README.md
+        "The staff console"): its game and kind, phase, who is seated, the round in play,
+        the last result and the limits; a kind adds its own (:meth:`floor_more`)."""
+        info = self.info()
+        phase = (
+            "closed"
+            if self.closed_by_operator
+            else "closing"
+            if self.closing
+            else self.phase.value
+            if self.phase is not Phase.IDLE
+            else "playing"
+            if self.books.round is not None
+            else "idle"
+        )
+        return {
+            "id": self.id,
+            "name": info.name,
+            "game": info.game,
+            "kind": self.kind,
+            "phase": phase,
+            "seated": sorted(m.name for m in self.members.values()),
+            "spectators": len(self.spectators),
+            "round": self.journal.round,
+            "last": self.journal.last,
+            "limits": dict(info.stakes),
+            "jackpot": None,
+            **self.floor_more(),
+        }
+
+    def floor_more(self) -> dict[str, Any]:
+        """A kind's own facts on the floor (a jackpot meter, a stadium's kept rounds)."""
+        return {}
 
 
 #: The base's handlers: the seat lifecycle and the server's own inbox items.

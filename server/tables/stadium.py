@@ -612,6 +612,15 @@ class StadiumTable(WindowTable):
             len(self.members),
         )
 
+    def floor_more(self) -> dict[str, Any]:
+        """The floor's stadium facts: who enters results, and the kept rounds a correction
+        may re-settle (Sch 19 s10(2)), newest first."""
+        kept = [
+            {"round": r.round_no, "outcome": r.outcome, "corrections": len(r.corrections)}
+            for r in reversed(self.records)
+        ]
+        return {"result_source": self.source.name, "kept": kept}
+
     def game_config(self, terminal: Terminal | None) -> dict[str, Any]:
         """The layout a terminal draws (ETG-10, -12) and its limits (ETG-11)."""
         return {
@@ -1191,11 +1200,10 @@ class StadiumTable(WindowTable):
                 self.vacate(member, self.leave_reason(member))
 
     # -- corrections (s10) ---------------------------------------------------------------------
-    def correct_result(self, result: dict[str, Any], by: tuple[str, str]) -> str | None:
-        """The operator channel's ``correct_result`` (roles: server/operator.py): re-settle
-        a kept round (``result["round"]``, default the last) on the actual outcome (the rest
-        of ``result``, as in ``result``; s10(2)); each meter gets the difference as an
-        adjustment, and what it cannot cover is recorded as owed (s10(3))."""
+    def _kept_round(self, result: dict[str, Any]) -> tuple[RoundRecord, dict[str, Any]]:
+        """The kept round a correction names (``result["round"]``, default the last) and
+        the corrected outcome (the rest of ``result``); :class:`Refused` when there is no
+        such round, or a craps roll that may no longer be corrected (Sch 4 s24)."""
         outcome = {k: v for k, v in result.items() if k != "round"}
         wanted = result.get("round", self.records[-1].round_no if self.records else None)
         record = next((r for r in self.records if r.round_no == wanted), None)
@@ -1208,12 +1216,58 @@ class StadiumTable(WindowTable):
                 errors.NO_SUCH_ROUND,
                 "a craps roll is corrected before the next betting window (Sch 4 s24)",
             )
-        was = self.play.layout()
+        return record, outcome
+
+    def _resettled(self, record: RoundRecord, outcome: dict[str, Any]) -> Played:
         try:
-            played = self.play.resettle(record, outcome)
+            return self.play.resettle(record, outcome)
         except (InvalidRound, IllegalAction) as exc:
             text = exc.message if isinstance(exc, IllegalAction) else str(exc)
             raise Refused(errors.BAD_RESULT, text) from None
+
+    def on_resettlement(self, cmd: TableCommand[wire.Staff]) -> None:
+        """The staff console's ``resettlement`` query: what ``correct_result`` would do to a
+        kept round, computed and not applied, so the staff member sees the re-settlement
+        before confirming it (Sch 19 s10(2)-(3)): per terminal, what the house paid it
+        net, what it pays on the corrected outcome, and the difference its meter gets. A
+        craps roll is re-rolled on the table's live engine, so it has no preview."""
+        try:
+            if isinstance(self.play, Rolls):
+                raise Refused(errors.NOT_SUPPORTED, "a craps correction has no preview")
+            record, outcome = self._kept_round(dict(cmd.message.result))
+            played = self._resettled(record, outcome)
+        except Refused as exc:
+            self.error(cmd.conn, exc.code, exc.text, "staff")
+            return
+        nets = _nets(played.transfers)
+        terminals = [
+            {
+                "terminal": n,
+                "account": account,
+                "was": record.house_net.get(n, 0),
+                "now": nets.get(books.box(n), 0),
+                "difference": nets.get(books.box(n), 0) - record.house_net.get(n, 0),
+            }
+            for n, account in sorted(record.owners.items())
+        ]
+        data = {
+            "table": self.id,
+            "round": record.round_no,
+            "old": record.outcome,
+            "new": played.outcome,
+            "call": played.call,
+            "terminals": terminals,
+        }
+        cmd.conn.send(wire.StaffAnswer("resettlement", data))
+
+    def correct_result(self, result: dict[str, Any], by: tuple[str, str]) -> str | None:
+        """The operator channel's ``correct_result`` (roles: server/operator.py): re-settle
+        a kept round (``result["round"]``, default the last) on the actual outcome (the rest
+        of ``result``, as in ``result``; s10(2)); each meter gets the difference as an
+        adjustment, and what it cannot cover is recorded as owed (s10(3))."""
+        record, outcome = self._kept_round(result)
+        was = self.play.layout()
+        played = self._resettled(record, outcome)
         old = record.outcome
         staff = by
         in_play = self.books.round  # a window may be open meanwhile: it goes on after this
@@ -1438,6 +1492,7 @@ class StadiumTable(WindowTable):
         wire.CashOut: on_cash_out,
         wire.EnterResult: on_result,
         wire.CloseBetting: on_close_betting,
+        wire.Staff: on_resettlement,
         wire.Wager: on_other_kind,
         wire.Decide: on_other_kind,
         wire.Act: on_other_kind,

@@ -566,7 +566,7 @@ class TournamentRunner:
             self._refuse(conn, "operator", errors.TOURNAMENT_REFUSED, str(exc), exc.code)
             return
         operator.control(self.ledger, staff, m, operator.Done(detail, effect), tournament=self.id)
-        conn.send(wire.OperatorDone(m.action, None, m.account, detail))
+        conn.send(wire.OperatorDone(m.action, None, m.account, detail, effect or None))
 
     def direct(self, m: wire.Operator) -> tuple[str, dict[str, Any]]:
         """Apply a director's control: what was done, in words and in figures;
