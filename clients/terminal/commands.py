@@ -39,7 +39,9 @@ BANKED_HELP = """Banked table commands (one per line; AMOUNT in dollars: 6, 6.50
     l  your last round (recall)    t  show the table    h  this help    q  leave and quit
     y  your last 10 rounds here (history)
     seed TEXT            your own seed for every deal (blackjack: every shoe); seed alone:
-                         a random one per deal"""
+                         a random one per deal
+A wager typed outside the betting window waits for the next one; a decision typed early
+waits until its box owes it (dropped, said, if the round ends first); q drops what waits."""
 
 HELP = (
     POKER_HELP
@@ -180,6 +182,7 @@ class BankedCommand:
     box: int | None = None
     name: str | None = None  # the wager name, or the decision verb
     amount: int | None = None
+    round: int = 0  # a decision's round (the one in play when typed, else the next)
 
 
 def parse_banked_command(line: str) -> BankedCommand | None:
