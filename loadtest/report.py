@@ -274,8 +274,11 @@ def write_html(report: dict[str, Any], path: Path) -> None:
     problems = "".join(f"<li>{html.escape(p)}</li>" for p in report["problems"])
     doc = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>croupier loadtest report</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body {{ font-family: sans-serif; margin: 2em; color: #222; }}
+@media (max-width: 600px) {{ body {{ margin: 0.5em; }} }}
+svg {{ max-width: 100%; height: auto; }}
 table {{ border-collapse: collapse; }}
 th, td {{ text-align: left; padding: 3px 10px; border-bottom: 1px solid #eee; }}
 .ok {{ color: #2a7d2a; }} .fail {{ color: #b00; }}

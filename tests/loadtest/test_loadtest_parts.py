@@ -127,3 +127,4 @@ def test_report_money_is_dollars_and_commission_is_called_commission(tmp_path: P
     page = tmp_path / "report.html"
     write_html(report, page)
     assert page.read_text().count("<svg") == 2  # latency beside throughput
+    assert '<meta name="viewport" content="width=device-width' in page.read_text()  # phones
