@@ -27,7 +27,7 @@ from rich.live import Live
 
 from loadtest import report as rep
 from loadtest import stadium, tournament
-from loadtest.runner import LoadTestError, RunSpec, lobby, run
+from loadtest.runner import LoadTestError, RunSpec, lobby, money_conserved, run
 from loadtest.server_proc import GAME_OPTIONS, LocalServer, fetch_health, tables_toml
 from loadtest.stats import Stats
 from server.cli import OneLineParser
@@ -245,7 +245,16 @@ def stadium_mode(args: argparse.Namespace, console: Console) -> int:
         return 2
     console.print(
         f"{args.terminals} terminals on {args.stadium} ({table['game']}), {args.rounds} rounds"
+        " (each waits for a betting window of its own: the table's pace)"
     )
+    wanted, said = args.terminals * args.rounds, set()
+
+    def on_round(number: int, stats: stadium.TerminalStats) -> None:
+        """A line per round the table settled: the run is seen to move (issue 27)."""
+        if number not in said:
+            said.add(number)
+            console.print(f"round #{number} settled: {stats.settled} of {wanted} settlements")
+
     stats = trio.run(
         stadium.run_terminals,
         args.url,
@@ -254,13 +263,11 @@ def stadium_mode(args: argparse.Namespace, console: Console) -> int:
         args.terminals,
         args.rounds,
         args.seed or 1,
+        0,
+        on_round,
     )
     report = stadium.summary(stats)
-    money = fetch_health(args.url)["money"]
-    held = money["wallets"] + money["stakes"] + money.get("house", 0)
-    report["conserved"] = money["issued"] == held + money.get("jackpot_contributed", 0) - money.get(
-        "jackpot_paid", 0
-    )
+    report["conserved"] = money_conserved(fetch_health(args.url)["money"])
     console.print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
@@ -304,9 +311,7 @@ def tournament_mode(args: argparse.Namespace, console: Console) -> int:
     finally:
         if server is not None:
             console.print(f"stopped the server (exit {server.stop()})")
-    held = sum(money.get(k, 0) for k in ("wallets", "stakes", "commission", "tournaments"))
-    held += money.get("house", 0) + money.get("jackpot_contributed", 0)
-    report["conserved"] = money["issued"] == held - money.get("jackpot_paid", 0)
+    report["conserved"] = money_conserved(money)
     console.print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))

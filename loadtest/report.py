@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from loadtest.runner import PLAYER_FIELDS
+from loadtest.runner import PAID_OUT, PLAYER_FIELDS
 from loadtest.stats import Stats
 from server.money import dollars
 
@@ -149,7 +149,8 @@ def house_side_text(cons: dict[str, Any]) -> str:
     (``commission +$12.50``; ``house``, jackpot fields at banked tables)."""
     before, after = cons.get("before") or {}, cons.get("after") or {}
     fields = [k for k in after if k != "issued" and k not in PLAYER_FIELDS]
-    changes = [(k, int(after[k]) - int(before.get(k, 0))) for k in fields]
+    sign = {k: -1 if k in PAID_OUT else 1 for k in fields}  # a jackpot paid leaves its pool
+    changes = [(k, sign[k] * (int(after[k]) - int(before.get(k, 0)))) for k in fields]
     shown = [f"{k.replace('_', ' ')} {signed(v)}" for k, v in changes if v] or [
         f"{k.replace('_', ' ')} {signed(0)}" for k in fields[:1]
     ]

@@ -31,6 +31,7 @@ from loadtest.bot import BENIGN_ERRORS
 from loadtest.server_proc import health
 from loadtest.stats import Histogram, Stats
 from server.games.registry import GAMES
+from server.money import dollars
 
 #: Registry entries of the games played against the house (a banked load-test bot each).
 BANKED_ENTRIES = [g for g in GAMES.values() if g.kind in ("banked", "blackjack")]
@@ -197,34 +198,64 @@ def merged(parts: list[Stats]) -> Stats:
     return out
 
 
+#: /health's money fields paid out of what another field holds (a jackpot's pool is what
+#: was contributed less what was paid)
+PAID_OUT = ("jackpot_paid",)
+
+
+def money_held(money: dict[str, Any]) -> int:
+    """Every cent /health's ``money`` says is held somewhere: wallets, stakes, in play,
+    commission, the house's net, tournaments, and the jackpot pools (contributed less
+    paid). The one sum every mode of the load test checks against ``issued``."""
+    held = sum(int(v) for k, v in money.items() if k != "issued" and k not in PAID_OUT)
+    return held - sum(int(money.get(k, 0)) for k in PAID_OUT)
+
+
+def money_conserved(money: dict[str, Any]) -> bool:
+    """Whether the books balance: every cent issued is held (:func:`money_held`)."""
+    return money_held(money) == int(money["issued"])
+
+
+def house_side(money: dict[str, Any]) -> int:
+    """What the house side holds: :func:`money_held` less the players' fields."""
+    return money_held(money) - sum(int(money.get(k, 0)) for k in PLAYER_FIELDS)
+
+
 def conservation(
     before: dict[str, Any] | None, after: dict[str, Any] | None, stats: Stats
 ) -> dict[str, Any]:
     """Server-side (issued == held, before and after) and client-side (bots' net == -house)."""
     out: dict[str, Any] = {"before": before, "after": after}
-
-    def held(money: dict[str, Any]) -> int:
-        return sum(int(v) for k, v in money.items() if k != "issued")
-
-    def house(money: dict[str, Any]) -> int:
-        return sum(int(v) for k, v in money.items() if k not in ("issued", *PLAYER_FIELDS))
-
     checks: list[bool] = []
     for name, money in (("before", before), ("after", after)):
         if money is not None and "issued" in money:
-            ok = held(money) == int(money["issued"])
+            ok = money_conserved(money)
             out[f"server_{name}_ok"] = ok
             checks.append(ok)
     bots = stats.counters.get("bots", 0)
     if before is not None and after is not None and stats.bots_settled == bots and bots:
         bots_net = stats.balances_end - stats.balances_start
-        house_delta = house(after) - house(before)
+        house_delta = house_side(after) - house_side(before)
+        # what players other than the bots won or lost (a person at a bot table): the
+        # players' money moved by more than the bots' net and the money issued meanwhile
+        issued = int(after.get("issued", 0)) - int(before.get("issued", 0))
+        players = sum(int(after.get(k, 0)) - int(before.get(k, 0)) for k in PLAYER_FIELDS)
+        others = players - issued - bots_net
         out["bots_net"] = bots_net
         out["house_delta"] = house_delta
         out["stakes_after"] = int(after.get("stakes", 0))
-        ok = bots_net + house_delta == 0
-        out["client_ok"] = ok
-        checks.append(ok)
+        if others and stats.counters.get("others_seen"):
+            out["others_net"] = others
+            out["client_ok"] = None
+            out["client_note"] = (
+                f"other players at the tables (net {'+' if others >= 0 else ''}"
+                f"{dollars(others)}): the bots' net alone is not the house's; the "
+                "server-side checks stand"
+            )
+        else:
+            ok = bots_net + house_delta == 0
+            out["client_ok"] = ok
+            checks.append(ok)
     else:
         out["client_ok"] = None
         out["client_note"] = (

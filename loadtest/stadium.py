@@ -21,6 +21,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,10 @@ POSITIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: cents a terminal buys credits for (at most what its wallet holds)
+CREDITS = 1_000_000
+
+
 @dataclass
 class TerminalStats:
     """What one process's terminals measured."""
@@ -49,6 +54,7 @@ class TerminalStats:
     wagers: int = 0
     refused: dict[str, int] = field(default_factory=dict)
     settled: int = 0
+    unsettled: int = 0  # rounds a terminal wagered in with every wager refused
     frame_bytes: list[int] = field(default_factory=list)  # the frames with a settlement
 
     def to_json(self) -> dict[str, Any]:
@@ -58,6 +64,7 @@ class TerminalStats:
             "wagers": self.wagers,
             "refused": self.refused,
             "settled": self.settled,
+            "unsettled": self.unsettled,
             "frame_bytes": self.frame_bytes,
         }
 
@@ -71,8 +78,10 @@ async def terminal(
     rng: random.Random,
     ready: trio.Event | None = None,
     warmup: int = 0,
+    on_round: Callable[[int, TerminalStats], None] | None = None,
 ) -> None:
-    """One terminal (see the module docstring)."""
+    """One terminal (see the module docstring); ``on_round(round, stats)`` after each of
+    its settlements."""
     async with connect(url, compression=None, proxy=None, max_size=2**22, max_queue=None) as ws:
 
         async def send(msg: dict[str, Any]) -> None:
@@ -86,9 +95,21 @@ async def terminal(
                     yield at, len(raw), m
 
         await send({"type": "hello", "protocol": 1})
+        balance = 0
+        async for _at, _size, m in frames():
+            if m.get("type") == "welcome":
+                balance = int(m.get("balance") or 0)
+                break
+            if m.get("type") == "error":
+                raise RuntimeError(f"hello refused: {m.get('code')}: {m.get('message')}")
         await send({"type": "join", "table": table})
-        await send({"type": "credit_in", "table": table, "amount": 1_000_000})
+        # credits the wallet holds (a production server starts a guest with $1,000: a
+        # larger credit_in was refused, no wager was ever accepted, and the run waited for
+        # settlements that never came; issue 27, point 7)
+        await send({"type": "credit_in", "table": table, "amount": min(CREDITS, balance)})
         closed_at: dict[int, float] = {}
+        opened: set[int] = set()  # the betting windows this terminal wagered in
+        acked: set[int] = set()  # the rounds with a wager of this terminal accepted
         done = 0
         choices = POSITIONS.get(game, ("red",))
         minimum = 100
@@ -106,13 +127,19 @@ async def terminal(
             ev = m["event"]
             kind = ev.get("type")
             if kind == "betting_open" and done < rounds:
+                opened.add(ev["round"])
                 for position in rng.sample(choices, rng.randint(1, 2)):
                     await send(
                         {"type": "place", "table": table, "position": position, "amount": minimum}
                     )
                     stats.wagers += 1
+            elif kind == "bet_ack":
+                acked.add(ev["round"])
             elif kind == "no_more_bets":
                 closed_at[ev["round"]] = ev["server_time"]
+            elif kind == "round_result" and ev["round"] in opened - acked:
+                stats.unsettled += 1  # every wager refused: the round counts, unsettled
+                done += 1
             elif kind == "settlement":
                 start = closed_at.get(ev["round"])
                 if start is not None and done >= warmup:
@@ -123,8 +150,10 @@ async def terminal(
                     stats.frame_bytes.append(size)
                 stats.settled += 1
                 done += 1
-                if done >= rounds:
-                    break
+                if on_round is not None:
+                    on_round(ev["round"], stats)
+            if done >= rounds:
+                break
         await send({"type": "cash_out", "table": table})
         await send({"type": "leave", "table": table})
         async for _at, _size, m in frames():
@@ -133,15 +162,25 @@ async def terminal(
 
 
 async def run_terminals(
-    url: str, table: str, game: str, count: int, rounds: int, seed: int = 1, warmup: int = 0
+    url: str,
+    table: str,
+    game: str,
+    count: int,
+    rounds: int,
+    seed: int = 1,
+    warmup: int = 0,
+    on_round: Callable[[int, TerminalStats], None] | None = None,
 ) -> TerminalStats:
-    """``count`` terminals on ``table`` until each has ``rounds`` settlements; the latency of
-    each terminal's first ``warmup`` settlements is left out (rounds while others connect)."""
+    """``count`` terminals on ``table`` until each has ``rounds`` settlements (or a round
+    with every wager refused, counted as ``unsettled``); the latency of each terminal's
+    first ``warmup`` settlements is left out (rounds while others connect)."""
     stats = TerminalStats()
     async with trio.open_nursery() as nursery:
         for i in range(count):
             rng = random.Random(seed + i)
-            nursery.start_soon(terminal, url, table, game, rounds, stats, rng, None, warmup)
+            nursery.start_soon(
+                terminal, url, table, game, rounds, stats, rng, None, warmup, on_round
+            )
             if i % 50 == 49:
                 await trio.sleep(0.05)  # connect in waves, not one SYN flood
     return stats
@@ -159,6 +198,7 @@ def summary(stats: TerminalStats) -> dict[str, Any]:
     lat = stats.latencies_ms
     return {
         "settlements": stats.settled,
+        "unsettled": stats.unsettled,
         "wagers": stats.wagers,
         "refused": stats.refused,
         "p50_ms": round(percentile(lat, 0.5), 1),

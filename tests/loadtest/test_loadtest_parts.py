@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from loadtest.bot import choose_action
 from loadtest.cli import main as loadtest_main
 from loadtest.report import latency_svg, summary_rows, throughput_svg, write_html
-from loadtest.runner import RunSpec, build_report, conservation
+from loadtest.runner import RunSpec, build_report, conservation, money_conserved, money_held
 from loadtest.server_proc import tables_toml
 from loadtest.stats import Histogram, Stats
 from server.config import load_tables
@@ -93,6 +93,30 @@ def test_conservation_catches_a_missing_cent() -> None:
     stats.balances_end = 199_000
     broken = dict(after, wallets=298_999)  # the server lost a cent
     assert conservation(before, broken, stats)["conserved"] is False
+
+
+def test_a_person_who_wins_at_a_bot_table_is_not_money_lost() -> None:
+    """Issue 27, point 7: a person took $10 off the bots; the books balance, so the money is
+    conserved (the bots' net is not the house's alone once the bots saw someone else)."""
+    stats = Stats()
+    stats.count("bots", 2)
+    stats.bots_settled = 2
+    stats.balances_start, stats.balances_end = 200_000, 198_900
+    before = {"issued": 300_000, "wallets": 300_000, "stakes": 0, "commission": 0}
+    after = {"issued": 300_000, "wallets": 299_900, "stakes": 0, "commission": 100}
+    assert conservation(before, after, stats)["conserved"] is False  # no one else seen
+    stats.count("others_seen")
+    checked = conservation(before, after, stats)
+    assert checked["conserved"] is True and checked["others_net"] == 1_000
+    assert "other players at the tables (net +$10" in checked["client_note"]
+
+
+def test_every_mode_sums_the_held_money_once() -> None:
+    """A jackpot paid leaves its pool: held = wallets + ... + contributed - paid."""
+    money = {"issued": 1_000, "wallets": 900, "house": 50, "jackpot_contributed": 80}
+    money["jackpot_paid"] = 30
+    assert money_held(money) == 1_000 and money_conserved(money)
+    assert not money_conserved(dict(money, commission=1))
 
 
 def test_report_has_the_required_keys_and_an_inline_plot() -> None:
