@@ -51,6 +51,8 @@ class TablePlan:
     game: str = ""
     banked: bool = False  # a table against the house: loadtest/banked_bot.py plays it
     url: str | None = None  # a deployment: the process that serves it (else the run's URL)
+    #: people sit at the table: a bot takes any free seat (the server picks), not its own
+    any_seat: bool = False
 
     @property
     def buy_in(self) -> int:
@@ -224,7 +226,8 @@ class Bot:
             join["last_seq"] = self.seq
             stats.count("resumed")
         else:
-            join["seat"] = self.want_seat
+            if not self.plan.any_seat:
+                join["seat"] = self.want_seat
             self.seq = 0
         await self._send(join)
         self.seated = True
@@ -354,10 +357,10 @@ class Bot:
             return True
         # vacated for another reason (e.g. abstained): sit down again
         self.stake = 0
-        nursery.start_soon(
-            self._send_quiet,
-            {"type": "join", "table": self.plan.id, "role": "player", "seat": self.want_seat},
-        )
+        join: dict[str, Any] = {"type": "join", "table": self.plan.id, "role": "player"}
+        if not self.plan.any_seat:
+            join["seat"] = self.want_seat
+        nursery.start_soon(self._send_quiet, join)
         self.seated = True
         return False
 

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import json
 import resource
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -88,12 +90,15 @@ async def lobby(url: str) -> list[dict[str, Any]]:
 
 
 def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, Any]]:
-    """The first ``spec.tables`` empty tables with at least ``spec.seats`` seats (a banked
-    table: its boxes, up to ``spec.seats`` of them), of ``spec.only_games`` if given."""
+    """The first ``spec.tables`` tables with at least ``spec.seats`` free seats (a banked
+    table: empty, its boxes, up to ``spec.seats`` of them), of ``spec.only_games`` if
+    given. A poker table people sit at gets bots in its free seats (issue 27: a person
+    plays against bots); they take whichever seats the server gives."""
     chosen = [
         {
             "id": t["id"],
             "seats": min(spec.seats, t.get("seats", 0)) if banked else spec.seats,
+            "any_seat": bool(t.get("taken", 0)),
             "min_buy_in": t["min_buy_in"],
             "max_buy_in": t.get("max_buy_in"),
             "game": t.get("game", ""),
@@ -102,14 +107,16 @@ def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, A
         }
         for t in tables
         for banked in [GAMES.get(t.get("game", "")) in BANKED_ENTRIES]
-        if (t.get("seats", 0) >= spec.seats or (banked and t.get("seats", 0) >= 1))
-        and t.get("taken", 0) == 0
+        if (
+            (not banked and t.get("seats", 0) - t.get("taken", 0) >= spec.seats)
+            or (banked and t.get("seats", 0) >= 1 and t.get("taken", 0) == 0)
+        )
         and str(t["id"]).startswith(spec.table_prefix)
         and (not spec.only_games or t.get("game") in spec.only_games)
     ][: spec.tables]
     if len(chosen) < spec.tables:
         raise LoadTestError(
-            f"the lobby has {len(chosen)} empty tables with {spec.seats}+ seats, "
+            f"the lobby has {len(chosen)} tables with {spec.seats}+ free seats, "
             f"{spec.tables} wanted: start the server with a bigger lobby "
             "(croupier loadtest --write-config FILE, then croupier serve --tables FILE), "
             "or let the load test start one (--serve)"
@@ -131,6 +138,8 @@ async def run_workers(
     for share in shares[:-1]:
         offsets.append(offsets[-1] + sum(t["seats"] for t in share))
 
+    running: list[trio.Process] = []
+
     async def one(i: int) -> None:
         worker_spec = {
             "url": spec.url,
@@ -148,6 +157,7 @@ async def run_workers(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )
+        running.append(proc)
         try:
             assert proc.stdin is not None and proc.stdout is not None
             await proc.stdin.send_all(json.dumps(worker_spec).encode())
@@ -174,10 +184,31 @@ async def run_workers(
         if finals[i] is None:
             raise LoadTestError(f"worker {i} ended (exit {proc.returncode}) without a result")
 
+    async def interrupted(scope: trio.CancelScope) -> None:
+        """The first Ctrl-C asks every worker to stop (its bots leave their seats, within
+        the settle time); a second one kills them."""
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                if stopping:
+                    scope.cancel()  # ``one``'s finally kills the workers
+                    return
+                stopping.append(True)
+                print("stopping: the bots leave their seats (Ctrl-C again: kill)", file=sys.stderr)
+                for proc in running:
+                    if proc.returncode is None:
+                        proc.send_signal(signal.SIGINT)
+
+    stopping: list[bool] = []
     cpu0 = _children_cpu()
     async with trio.open_nursery() as nursery:
-        for i in range(procs):
-            nursery.start_soon(one, i)
+        if threading.current_thread() is threading.main_thread():  # signals: main only
+            nursery.start_soon(interrupted, nursery.cancel_scope)
+        async with trio.open_nursery() as workers:
+            for i in range(procs):
+                workers.start_soon(one, i)
+        nursery.cancel_scope.cancel()
+    if stopping and any(f is None for f in finals):
+        raise LoadTestError("interrupted twice: the workers were killed")
     total = merged([f for f in finals if f is not None])
     wall = time.monotonic() - started
     total.counters["client_cpu_ms"] = round((_children_cpu() - cpu0) * 1000)

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from loadtest.bot import choose_action
 from loadtest.cli import main as loadtest_main
 from loadtest.report import latency_svg, summary_rows, throughput_svg, write_html
-from loadtest.runner import RunSpec, build_report, conservation, money_conserved, money_held
+from loadtest.runner import (
+    RunSpec,
+    build_report,
+    conservation,
+    money_conserved,
+    money_held,
+    pick_tables,
+)
 from loadtest.server_proc import tables_toml
 from loadtest.stats import Histogram, Stats
 from server.config import load_tables
@@ -152,3 +159,16 @@ def test_report_money_is_dollars_and_commission_is_called_commission(tmp_path: P
     write_html(report, page)
     assert page.read_text().count("<svg") == 2  # latency beside throughput
     assert '<meta name="viewport" content="width=device-width' in page.read_text()  # phones
+
+
+def test_bots_join_a_poker_table_a_person_sits_at() -> None:
+    """Issue 27, point 7: the free seats of a table people sit at are filled (any seat)."""
+    row = {"min_buy_in": 100, "max_buy_in": None, "game": "holdem-act"}
+    rows = [
+        {**row, "id": "full-ish", "seats": 6, "taken": 4},
+        {**row, "id": "person", "seats": 6, "taken": 1},
+        {**row, "id": "bank", "seats": 5, "taken": 1, "game": "baccarat"},
+        {**row, "id": "empty", "seats": 6, "taken": 0},
+    ]
+    chosen = pick_tables(rows, RunSpec(url="ws://127.0.0.1:1/ws", tables=2, seats=3))
+    assert [(t["id"], t["any_seat"]) for t in chosen] == [("person", True), ("empty", False)]
