@@ -77,6 +77,8 @@ class Session:
         self.backlog = False  # a line said the queue formed; another says when it is sent
         self.quitting = False  # ``q`` typed: what is still queued is dropped
         self.dropped = 0  # queued commands dropped by ``q``
+        self.said = 0  # lines said so far
+        self.quit_said: int | None = None  # :attr:`said` when ``q`` was typed
         self.flushing = trio.Lock()  # one flush at a time (the typed commands', the pump's)
         self.done = trio.Event()
         self.closed = False  # the server closed the connection
@@ -136,6 +138,7 @@ class Session:
     def say(self, line: str | Text, style: str = "") -> None:
         text = Text(line, style=style) if isinstance(line, str) else line
         self.log.append(text)
+        self.said += 1
         if self.live is not None:
             self.refresh()
         else:
@@ -400,7 +403,10 @@ async def read_commands(
             if player.live is not None:
                 player.live.stop()
                 player.live = None
-                for line in list(player.log)[-3:]:  # how it ended, on the normal screen
+                # how it ended, on the normal screen: what was said since q (at least 3 lines)
+                quit_said = player.quit_said
+                since = 3 if quit_said is None else min(max(3, player.said - quit_said), 20)
+                for line in list(player.log)[-since:]:
                     player.console.print(line)
 
 
@@ -480,6 +486,7 @@ async def _read_commands(
             if cmd is None:
                 continue
             if cmd.kind == "quit":
+                player.quit_said = player.said
                 if player.live is not None:
                     player.say(f"> {text}", "dim")
                 return True

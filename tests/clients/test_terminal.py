@@ -7,6 +7,7 @@ interactive mode runs as a real ``croupier play`` process whose stdin and stdout
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import shutil
@@ -551,3 +552,50 @@ async def test_q_leaves_at_once_and_says_what_it_dropped(
     text = out.getvalue()
     assert "unknown command 'zz'" in text  # refused at once, with a line
     assert "q: 4 queued commands dropped" in text
+
+
+async def test_an_early_decision_never_blocks_the_terminal_at_a_banked_table() -> None:
+    """Issue 27, point 2, in a real terminal (tmux): a decision typed while betting is open
+    waits for its box without holding up the wager typed after it; commands that cannot be
+    played are refused with a line; ``q`` leaves at once, saying what it dropped."""
+    assert shutil.which("tmux"), "tmux is not installed (run.sh setup_system installs it)"
+    sock = f"croupier-early-{os.getpid()}"
+    table = dataclasses.replace(banked_table(), betting_seconds=6.0)  # room to type in
+    async with running_server(config(holdem_table(TABLE), table)) as server:
+        command = (
+            f"cd {ROOT} && PYTHONPATH={ROOT} {sys.executable} -m server.cli play "
+            f"--url {server.url} --name ezra --table {BANKED}"
+        )
+        await _tmux(sock, "new-session", "-d", "-x", "120", "-y", "45", command)
+        await _tmux(sock, "set-option", "-t", "0", "remain-on-exit", "on")
+        tcp = server.croupier.tables[BANKED]
+        try:
+            with trio.fail_after(60):
+                while "betting open" not in await _tmux(sock, "capture-pane", "-p"):
+                    await trio.sleep(0.2)
+            keys = ["bet", "Enter", "buy 10", "Enter", "w 9 ante 5", "Enter"]
+            await _tmux(sock, "send-keys", *keys, "w 2 ante 5", "Enter")
+            with trio.fail_after(30):
+                while "ezra: ante $5.00 on box 2" not in (
+                    screen := await _tmux(sock, "capture-pane", "-p")
+                ):
+                    await trio.sleep(0.2)
+            assert "decide bet waits until your box owes it" in screen, screen
+            assert "unknown command 'buy' (decisions here: " in screen, screen
+            assert "no box 9 at this table (boxes 1 to " in screen, screen
+            with trio.fail_after(30):  # the early decision, played at its moment
+                while "box 2: bet $5.00" not in (screen := await _tmux(sock, "capture-pane", "-p")):
+                    await trio.sleep(0.2)
+            # box 3 is not ezra's: its decision waits (until the round ends) when q comes
+            await _tmux(sock, "send-keys", "d 3 bet", "Enter", "q", "Enter")
+            with trio.fail_after(10):  # at once: not the decision time (20 s) nor 60 s
+                while tcp.members:
+                    await trio.sleep(0.1)
+                while "you left the table" not in (
+                    screen := await _tmux(sock, "capture-pane", "-p")
+                ):
+                    await trio.sleep(0.2)
+            # dropped by q, or (the round ending first) not played: either way, said
+            assert "q: 1 queued command dropped" in screen or "bet not played" in screen, screen
+        finally:
+            await _tmux(sock, "kill-server")

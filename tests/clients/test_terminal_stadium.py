@@ -98,7 +98,6 @@ async def test_a_burst_of_typed_commands_all_reach_the_server_under_a_pty() -> N
                     await trio.sleep(0.2)
             assert rou._meter(terminals[0].account) == 10_000  # each typed line once
             assert "refused" not in screen, screen
-            assert "queued commands sent" in screen, screen  # the backlog said, then gone
             await _tmux(sock, "send-keys", "q", "Enter")
             with trio.fail_after(30):  # q leaves at once: the table lets the terminal go
                 while rou.members:
