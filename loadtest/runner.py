@@ -91,13 +91,14 @@ async def lobby(url: str) -> list[dict[str, Any]]:
 
 def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, Any]]:
     """The first ``spec.tables`` tables with at least ``spec.seats`` free seats (a banked
-    table: empty, its boxes, up to ``spec.seats`` of them), of ``spec.only_games`` if
-    given. A poker table people sit at gets bots in its free seats (issue 27: a person
-    plays against bots); they take whichever seats the server gives."""
+    table: its free boxes, up to ``spec.seats`` of them), of ``spec.only_games`` if given.
+    A table people play at gets bots in its free seats (issue 27: a person plays against
+    bots): at poker whichever seats the server gives, at a banked table the boxes nobody
+    else holds."""
     chosen = [
         {
             "id": t["id"],
-            "seats": min(spec.seats, t.get("seats", 0)) if banked else spec.seats,
+            "seats": min(spec.seats, free) if banked else spec.seats,
             "any_seat": bool(t.get("taken", 0)),
             "min_buy_in": t["min_buy_in"],
             "max_buy_in": t.get("max_buy_in"),
@@ -107,10 +108,8 @@ def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, A
         }
         for t in tables
         for banked in [GAMES.get(t.get("game", "")) in BANKED_ENTRIES]
-        if (
-            (not banked and t.get("seats", 0) - t.get("taken", 0) >= spec.seats)
-            or (banked and t.get("seats", 0) >= 1 and t.get("taken", 0) == 0)
-        )
+        for free in [t.get("seats", 0) - t.get("taken", 0)]
+        if free >= (1 if banked else spec.seats)
         and str(t["id"]).startswith(spec.table_prefix)
         and (not spec.only_games or t.get("game") in spec.only_games)
     ][: spec.tables]

@@ -161,7 +161,7 @@ def test_report_money_is_dollars_and_commission_is_called_commission(tmp_path: P
     assert '<meta name="viewport" content="width=device-width' in page.read_text()  # phones
 
 
-def test_bots_join_a_poker_table_a_person_sits_at() -> None:
+def test_bots_join_a_table_a_person_plays_at() -> None:
     """Issue 27, point 7: the free seats of a table people sit at are filled (any seat)."""
     row = {"min_buy_in": 100, "max_buy_in": None, "game": "holdem-act"}
     rows = [
@@ -170,5 +170,9 @@ def test_bots_join_a_poker_table_a_person_sits_at() -> None:
         {**row, "id": "bank", "seats": 5, "taken": 1, "game": "baccarat"},
         {**row, "id": "empty", "seats": 6, "taken": 0},
     ]
-    chosen = pick_tables(rows, RunSpec(url="ws://127.0.0.1:1/ws", tables=2, seats=3))
-    assert [(t["id"], t["any_seat"]) for t in chosen] == [("person", True), ("empty", False)]
+    chosen = pick_tables(rows, RunSpec(url="ws://127.0.0.1:1/ws", tables=3, seats=3))
+    assert [(t["id"], t["any_seat"], t["seats"]) for t in chosen] == [
+        ("person", True, 3),
+        ("bank", True, 3),  # the boxes the person does not hold
+        ("empty", False, 3),
+    ]
