@@ -37,6 +37,9 @@ from server.tournaments.conditions import load as load_conditions
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+#: seconds a stadium round may take at most (a default table: a 20 s betting window, the
+#: result and the pause) before ``--stadium`` ends the play as timed out
+STADIUM_ROUND_BOUND = 90
 
 
 def parser() -> argparse.ArgumentParser:
@@ -265,13 +268,15 @@ def stadium_mode(args: argparse.Namespace, console: Console) -> int:
         args.seed or 1,
         0,
         on_round,
+        STADIUM_ROUND_BOUND * args.rounds + 60,
     )
     report = stadium.summary(stats)
     report["conserved"] = money_conserved(fetch_health(args.url)["money"])
     console.print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
-    return 0 if report["conserved"] and not report["refused"].get("internal") else 1
+    ok = report["conserved"] and not report["refused"].get("internal")
+    return 0 if ok and not report["timed_out"] else 1
 
 
 def tournament_mode(args: argparse.Namespace, console: Console) -> int:

@@ -60,6 +60,7 @@ class TerminalStats:
     settled: int = 0
     unsettled: int = 0  # rounds a terminal wagered in with every wager refused
     interrupted: bool = False  # Ctrl-C ended the play early
+    timed_out: bool = False  # the run's deadline ended the play
     frame_bytes: list[int] = field(default_factory=list)  # the frames with a settlement
 
     def to_json(self) -> dict[str, Any]:
@@ -123,7 +124,7 @@ async def terminal(
         with trio.CancelScope() as playing:  # cancelled by Ctrl-C (run_terminals)
             if scopes is not None:
                 scopes.add(playing)
-            if stats.interrupted:  # connected after the Ctrl-C
+            if stats.interrupted or stats.timed_out:  # connected after the stop
                 playing.cancel()
             async for at, size, m in frames():
                 if m.get("type") == "snapshot":
@@ -190,10 +191,13 @@ async def run_terminals(
     seed: int = 1,
     warmup: int = 0,
     on_round: Callable[[int, TerminalStats], None] | None = None,
+    deadline: float | None = None,
 ) -> TerminalStats:
     """``count`` terminals on ``table`` until each has ``rounds`` settlements (or a round
     with every wager refused, counted as ``unsettled``); the latency of each terminal's
-    first ``warmup`` settlements is left out (rounds while others connect)."""
+    first ``warmup`` settlements is left out (rounds while others connect). After
+    ``deadline`` seconds the play ends as at a Ctrl-C (``timed_out``): the run is bounded
+    even when the table stalls."""
     stats = TerminalStats()
     scopes: set[trio.CancelScope] = set()
 
@@ -211,9 +215,17 @@ async def run_terminals(
                 for scope in list(scopes):
                     scope.cancel()
 
+    async def out_of_time(seconds: float) -> None:
+        await trio.sleep(seconds)
+        stats.timed_out = True
+        for scope in list(scopes):
+            scope.cancel()
+
     async with trio.open_nursery() as outer:
         if threading.current_thread() is threading.main_thread():  # signals: main only
             outer.start_soon(interrupted, outer)
+        if deadline is not None:
+            outer.start_soon(out_of_time, deadline)
         async with trio.open_nursery() as nursery:
             for i in range(count):
                 rng = random.Random(seed + i)
@@ -240,6 +252,7 @@ def summary(stats: TerminalStats) -> dict[str, Any]:
         "settlements": stats.settled,
         "unsettled": stats.unsettled,
         "interrupted": stats.interrupted,
+        "timed_out": stats.timed_out,
         "wagers": stats.wagers,
         "refused": stats.refused,
         "p50_ms": round(percentile(lat, 0.5), 1),

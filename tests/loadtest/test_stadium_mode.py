@@ -61,3 +61,25 @@ async def test_stadium_mode_buys_the_credits_a_wallet_holds(tmp_path: Path) -> N
         assert code == 0, report
         assert report["settlements"] == 3 * 2 and report["refused"] == {}
         assert report["conserved"]
+
+
+async def test_stadium_mode_is_bounded_in_time_and_its_terminals_leave() -> None:
+    """A table that does not settle in time (a 60 s window here) ends the play at the
+    deadline: every terminal cashes out and leaves, and the report says it timed out."""
+    from loadtest.stadium import run_terminals
+
+    table = TableConfig(
+        id="rou-slow",
+        game="roulette",
+        kind="stadium",
+        options={"minimum": 100, "maximum": 10_000},
+        betting_seconds=60.0,
+    )
+    async with running_server(config(table)) as server:
+        with trio.fail_after(30):
+            stats = await run_terminals(server.url, "rou-slow", "roulette", 2, 3, deadline=1.0)
+            while server.croupier.tables["rou-slow"].members:
+                await trio.sleep(0.05)
+        assert stats.timed_out and stats.settled == 0
+        m = server.croupier.money()
+        assert m["wallets"] + m["stakes"] + m["house"] == m["issued"]
