@@ -31,7 +31,9 @@ POKER_HELP = """Poker table commands (one per line; AMOUNT in dollars: 6, 6.50 o
     t  show the table    h  this help    q  leave the table and quit
     y  your last 10 rounds here (history)
     seed TEXT    your own seed for every deal (seed alone: a random one per deal)
-A command typed before your turn waits for it and is checked against what you may do then."""
+A command typed before your turn waits for it and is checked against what you may do then;
+q leaves at once and drops what waits. Commands typed faster than the server takes them are
+queued and sent in order."""
 
 BANKED_HELP = """Banked table commands (one per line; AMOUNT in dollars: 6, 6.50 or $6.50):
     w BOX WAGER AMOUNT   place a wager on a box while betting is open (AMOUNT 0 withdraws it)
