@@ -425,8 +425,9 @@ async def command_loop(player: Session, lines: trio.MemoryReceiveChannel[str | N
     decision not owed yet) waits in :attr:`Session.pending`, said with a line, without
     holding up the commands typed after it.
 
-    ``q`` stops the sender after the command in hand, drops what is still queued (to send, or
-    waiting for its moment) with a line saying how many, and leaves at once. The end of the
+    ``q`` is read at once, whatever the backlog: the commands typed before it still go while
+    the message limit lets them go at once, the rest of the queue (and what waits for its
+    moment) is dropped with a line saying how many, and the client leaves. The end of the
     input instead sends everything queued and gives the commands waiting for their moment up
     to a turn to be played (:func:`wait_for_pending`): a script's piped commands all count.
     """
@@ -505,11 +506,15 @@ async def _send_commands(
     player: Session, take: trio.MemoryReceiveChannel[Any], sent: trio.Event
 ) -> None:
     """Apply the queued commands in order, each to its end (never cancelled mid-send)."""
+    dropping = False
     try:
         async with take:
             async for cmd in take:
                 player.queued -= 1
-                if player.quitting:
+                # after q, what the message limit would hold back is dropped (and all after
+                # it, in order); what can go at once still goes, as typed before the q
+                dropping = dropping or (player.quitting and not player.client.pace.ready())
+                if dropping:
                     player.dropped += 1
                     continue
                 if isinstance(cmd, str):

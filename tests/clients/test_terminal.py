@@ -485,14 +485,16 @@ def test_every_event_is_words_and_cards_look_the_same_everywhere() -> None:
 
 
 class _SlowClient:
-    """A client whose every send takes 0.3 s (a long wait under the message limit)."""
+    """A client under a message limit of 2 a second (the client keeps to 1.6, one at once)
+    whose every send also takes 0.3 s."""
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
-        self.pace = Pace(5.0, 2.0)
+        self.pace = Pace(2.0, 2.0)
         self.left = trio.Event()
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.pace.take()
         await trio.sleep(0.3)
         self.sent.append(message)
         if message["type"] == "leave":
@@ -548,7 +550,7 @@ async def test_q_leaves_at_once_and_says_what_it_dropped(
     start = trio.current_time()
     await command_loop(player, lines)
     assert [m["type"] for m in client.sent] == ["credit_in", "leave"]  # the one in hand
-    assert trio.current_time() - start < 1.0  # not the 1.5 s the five would take
+    assert trio.current_time() - start < 2.0  # not the 3 s and more the five would take
     text = out.getvalue()
     assert "unknown command 'zz'" in text  # refused at once, with a line
     assert "q: 4 queued commands dropped" in text
