@@ -61,6 +61,13 @@ class Pace:
         self.tokens = self.burst
         self.at: float | None = None
 
+    def ready(self) -> bool:
+        """Whether :meth:`take` would return at once (a message may go now)."""
+        tokens = self.tokens
+        if self.at is not None:
+            tokens = min(self.burst, tokens + (trio.current_time() - self.at) * self.rate)
+        return tokens >= 1
+
     async def take(self) -> None:
         while True:
             now = trio.current_time()

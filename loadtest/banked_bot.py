@@ -24,7 +24,7 @@ from typing import Any
 
 import trio
 
-from loadtest.bot import Bot, RunContext, TablePlan
+from loadtest.bot import BOT_NAME, Bot, RunContext, TablePlan
 
 #: Relative weights of the verbs a banked bot picks from the legal ones (others: 1).
 BANKED_WEIGHTS = {"double": 6.0, "split": 20.0, "switch": 2.0, "fold": 0.5, "surrender": 0.5}
@@ -69,9 +69,17 @@ class BankedBot(Bot):
         self.ctx.stats.count(f"game:{self.plan.game}:{what}", n)
 
     def _snapshot(self, msg: dict[str, Any], nursery: trio.Nursery) -> None:
-        self.seat = self.want_seat
         view = msg.get("view") or {}
         table = view.get("table") or {}
+        self.seat = self.want_seat
+        if self.plan.any_seat:  # a person holds boxes: this bot's is the n-th of the rest
+            held = {
+                b["box"]
+                for b in view.get("boxes") or []
+                if b.get("player") and not BOT_NAME.fullmatch(str(b["player"]))
+            }
+            free = [n for n in range(1, int(table.get("boxes") or 0) + 1) if n not in held]
+            self.seat = free[self.want_seat - 1] if self.want_seat <= len(free) else None
         self.wagers = list(table.get("wagers") or [])
         self.minimum = int((table.get("stakes") or {}).get("minimum", self.minimum))
         for d in view.get("pending") or []:  # a resumed seat with a decision open
@@ -126,6 +134,8 @@ class BankedBot(Bot):
         super()._error(msg)
 
     async def _bet(self) -> None:
+        if self.seat is None:
+            return  # no box left for this bot (a person took more since the lobby)
         if self.ctx.pace == "human":
             await trio.sleep(self.rng.uniform(0.1, 0.5))
         for name in opening_wagers(self.wagers):
@@ -135,7 +145,7 @@ class BankedBot(Bot):
                 {
                     "type": "wager",
                     "table": self.plan.id,
-                    "box": self.want_seat,
+                    "box": self.seat,
                     "wager": name,
                     "amount": amount,
                 }

@@ -17,6 +17,7 @@ balance for the conservation check.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,8 @@ from loadtest.stats import Stats
 #: unexpected. A top-up sent just as the next round starts is refused with
 #: ``round_in_progress``; the bot retries after that round.
 BENIGN_ERRORS = frozenset({"round_in_progress"})
+#: the names the load test's bots play under (``bot7``); any other is a person
+BOT_NAME = re.compile(r"bot\d+")
 
 #: Relative weights of the verbs a bot picks from the legal ones.
 VERB_WEIGHTS = {"check": 5.0, "call": 5.0, "fold": 1.5, "bet": 2.0, "raise": 1.5, "allin": 0.1}
@@ -48,6 +51,8 @@ class TablePlan:
     game: str = ""
     banked: bool = False  # a table against the house: loadtest/banked_bot.py plays it
     url: str | None = None  # a deployment: the process that serves it (else the run's URL)
+    #: people sit at the table: a bot takes any free seat (the server picks), not its own
+    any_seat: bool = False
 
     @property
     def buy_in(self) -> int:
@@ -106,7 +111,7 @@ class Bot:
         self.plan = table
         self.want_seat = seat
         self.rng = random.Random(ctx.rng.getrandbits(64))
-        self.name = f"bot{index}"
+        self.name = f"bot{index}"  # BOT_NAME
         self.token: str | None = None
         self.start_balance: int | None = None
         self.balance: int | None = None
@@ -221,7 +226,8 @@ class Bot:
             join["last_seq"] = self.seq
             stats.count("resumed")
         else:
-            join["seat"] = self.want_seat
+            if not self.plan.any_seat:
+                join["seat"] = self.want_seat
             self.seq = 0
         await self._send(join)
         self.seated = True
@@ -294,6 +300,8 @@ class Bot:
                 stats.count("gap_frames")
                 stats.problem(f"{self.name}: seq {seq} after {self.seq}")
             self.seq = seq
+        if kind in ("event", "snapshot"):
+            self._spot_others(msg)
         if kind == "event":
             self._event(msg["event"], nursery)
         elif kind == "turn":
@@ -325,6 +333,20 @@ class Bot:
                 return True
         return False
 
+    def _spot_others(self, msg: dict[str, Any]) -> None:
+        """Count a player who is not one of the load test's bots (a person at a bot table):
+        the conservation check then knows the bots' net is not the house's alone."""
+        body = msg.get("event") if msg["type"] == "event" else msg.get("view")
+        body = body or {}
+        names = [body.get("name")]
+        names += [s.get("name") for s in body.get("seats") or [] if isinstance(s, dict)]
+        names += [b.get("player") for b in body.get("boxes") or [] if isinstance(b, dict)]
+        rows = body.get("boxes")
+        if isinstance(rows, dict):  # a round_result's boxes
+            names += [r.get("player") for r in rows.values() if isinstance(r, dict)]
+        if any(isinstance(n, str) and n and not BOT_NAME.fullmatch(n) for n in names):
+            self.ctx.stats.count("others_seen")
+
     def _after_left(self, nursery: trio.Nursery) -> bool:
         if self.leaving or self.left_reason in ("shutdown",):
             self._settle(self.balance)
@@ -335,10 +357,10 @@ class Bot:
             return True
         # vacated for another reason (e.g. abstained): sit down again
         self.stake = 0
-        nursery.start_soon(
-            self._send_quiet,
-            {"type": "join", "table": self.plan.id, "role": "player", "seat": self.want_seat},
-        )
+        join: dict[str, Any] = {"type": "join", "table": self.plan.id, "role": "player"}
+        if not self.plan.any_seat:
+            join["seat"] = self.want_seat
+        nursery.start_soon(self._send_quiet, join)
         self.seated = True
         return False
 

@@ -27,7 +27,7 @@ from rich.live import Live
 
 from loadtest import report as rep
 from loadtest import stadium, tournament
-from loadtest.runner import LoadTestError, RunSpec, lobby, run
+from loadtest.runner import LoadTestError, RunSpec, lobby, money_conserved, run
 from loadtest.server_proc import GAME_OPTIONS, LocalServer, fetch_health, tables_toml
 from loadtest.stats import Stats
 from server.cli import OneLineParser
@@ -37,6 +37,9 @@ from server.tournaments.conditions import load as load_conditions
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+#: seconds a stadium round may take at most (a default table: a 20 s betting window, the
+#: result and the pause) before ``--stadium`` ends the play as timed out
+STADIUM_ROUND_BOUND = 90
 
 
 def parser() -> argparse.ArgumentParser:
@@ -245,7 +248,16 @@ def stadium_mode(args: argparse.Namespace, console: Console) -> int:
         return 2
     console.print(
         f"{args.terminals} terminals on {args.stadium} ({table['game']}), {args.rounds} rounds"
+        " (each waits for a betting window of its own: the table's pace)"
     )
+    wanted, said = args.terminals * args.rounds, set()
+
+    def on_round(number: int, stats: stadium.TerminalStats) -> None:
+        """A line per round the table settled: the run is seen to move (issue 27)."""
+        if number not in said:
+            said.add(number)
+            console.print(f"round #{number} settled: {stats.settled} of {wanted} settlements")
+
     stats = trio.run(
         stadium.run_terminals,
         args.url,
@@ -254,17 +266,17 @@ def stadium_mode(args: argparse.Namespace, console: Console) -> int:
         args.terminals,
         args.rounds,
         args.seed or 1,
+        0,
+        on_round,
+        STADIUM_ROUND_BOUND * args.rounds + 60,
     )
     report = stadium.summary(stats)
-    money = fetch_health(args.url)["money"]
-    held = money["wallets"] + money["stakes"] + money.get("house", 0)
-    report["conserved"] = money["issued"] == held + money.get("jackpot_contributed", 0) - money.get(
-        "jackpot_paid", 0
-    )
+    report["conserved"] = money_conserved(fetch_health(args.url)["money"])
     console.print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
-    return 0 if report["conserved"] and not report["refused"].get("internal") else 1
+    ok = report["conserved"] and not report["refused"].get("internal")
+    return 0 if ok and not report["timed_out"] else 1
 
 
 def tournament_mode(args: argparse.Namespace, console: Console) -> int:
@@ -304,9 +316,7 @@ def tournament_mode(args: argparse.Namespace, console: Console) -> int:
     finally:
         if server is not None:
             console.print(f"stopped the server (exit {server.stop()})")
-    held = sum(money.get(k, 0) for k in ("wallets", "stakes", "commission", "tournaments"))
-    held += money.get("house", 0) + money.get("jackpot_contributed", 0)
-    report["conserved"] = money["issued"] == held - money.get("jackpot_paid", 0)
+    report["conserved"] = money_conserved(money)
     console.print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))

@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from loadtest.runner import PLAYER_FIELDS
+from loadtest.runner import PAID_OUT, PLAYER_FIELDS
 from loadtest.stats import Stats
 from server.money import dollars
 
@@ -149,7 +149,8 @@ def house_side_text(cons: dict[str, Any]) -> str:
     (``commission +$12.50``; ``house``, jackpot fields at banked tables)."""
     before, after = cons.get("before") or {}, cons.get("after") or {}
     fields = [k for k in after if k != "issued" and k not in PLAYER_FIELDS]
-    changes = [(k, int(after[k]) - int(before.get(k, 0))) for k in fields]
+    sign = {k: -1 if k in PAID_OUT else 1 for k in fields}  # a jackpot paid leaves its pool
+    changes = [(k, sign[k] * (int(after[k]) - int(before.get(k, 0)))) for k in fields]
     shown = [f"{k.replace('_', ' ')} {signed(v)}" for k, v in changes if v] or [
         f"{k.replace('_', ' ')} {signed(0)}" for k in fields[:1]
     ]
@@ -274,8 +275,11 @@ def write_html(report: dict[str, Any], path: Path) -> None:
     problems = "".join(f"<li>{html.escape(p)}</li>" for p in report["problems"])
     doc = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>croupier loadtest report</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body {{ font-family: sans-serif; margin: 2em; color: #222; }}
+@media (max-width: 600px) {{ body {{ margin: 0.5em; }} }}
+svg {{ max-width: 100%; height: auto; }}
 table {{ border-collapse: collapse; }}
 th, td {{ text-align: left; padding: 3px 10px; border-bottom: 1px solid #eee; }}
 .ok {{ color: #2a7d2a; }} .fail {{ color: #b00; }}

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +43,12 @@ POSITIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: cents a terminal buys credits for (at most what its wallet holds)
+CREDITS = 1_000_000
+#: seconds a terminal waits for its cash-out and ``left`` at the end
+LEAVE_TIME = 10.0
+
+
 @dataclass
 class TerminalStats:
     """What one process's terminals measured."""
@@ -49,6 +58,9 @@ class TerminalStats:
     wagers: int = 0
     refused: dict[str, int] = field(default_factory=dict)
     settled: int = 0
+    unsettled: int = 0  # rounds a terminal wagered in with every wager refused
+    interrupted: bool = False  # Ctrl-C ended the play early
+    timed_out: bool = False  # the run's deadline ended the play
     frame_bytes: list[int] = field(default_factory=list)  # the frames with a settlement
 
     def to_json(self) -> dict[str, Any]:
@@ -58,6 +70,7 @@ class TerminalStats:
             "wagers": self.wagers,
             "refused": self.refused,
             "settled": self.settled,
+            "unsettled": self.unsettled,
             "frame_bytes": self.frame_bytes,
         }
 
@@ -71,8 +84,12 @@ async def terminal(
     rng: random.Random,
     ready: trio.Event | None = None,
     warmup: int = 0,
+    on_round: Callable[[int, TerminalStats], None] | None = None,
+    scopes: set[trio.CancelScope] | None = None,
 ) -> None:
-    """One terminal (see the module docstring)."""
+    """One terminal (see the module docstring); ``on_round(round, stats)`` after each of
+    its settlements; its play is cancelled through ``scopes`` (then it cashes out and
+    leaves all the same)."""
     async with connect(url, compression=None, proxy=None, max_size=2**22, max_queue=None) as ws:
 
         async def send(msg: dict[str, Any]) -> None:
@@ -86,64 +103,138 @@ async def terminal(
                     yield at, len(raw), m
 
         await send({"type": "hello", "protocol": 1})
+        balance = 0
+        async for _at, _size, m in frames():
+            if m.get("type") == "welcome":
+                balance = int(m.get("balance") or 0)
+                break
+            if m.get("type") == "error":
+                raise RuntimeError(f"hello refused: {m.get('code')}: {m.get('message')}")
         await send({"type": "join", "table": table})
-        await send({"type": "credit_in", "table": table, "amount": 1_000_000})
+        # credits the wallet holds (a production server starts a guest with $1,000: a
+        # larger credit_in was refused, no wager was ever accepted, and the run waited for
+        # settlements that never came; issue 27, point 7)
+        await send({"type": "credit_in", "table": table, "amount": min(CREDITS, balance)})
         closed_at: dict[int, float] = {}
+        opened: set[int] = set()  # the betting windows this terminal wagered in
+        acked: set[int] = set()  # the rounds with a wager of this terminal accepted
         done = 0
         choices = POSITIONS.get(game, ("red",))
         minimum = 100
-        async for at, size, m in frames():
-            if m.get("type") == "snapshot":
-                minimum = m["view"]["game_config"]["limits"]["minimum"]
-                if ready is not None:
-                    ready.set()
-                continue
-            if m.get("type") == "error":
-                stats.refused[m["code"]] = stats.refused.get(m["code"], 0) + 1
-                continue
-            if m.get("type") != "event":
-                continue
-            ev = m["event"]
-            kind = ev.get("type")
-            if kind == "betting_open" and done < rounds:
-                for position in rng.sample(choices, rng.randint(1, 2)):
-                    await send(
-                        {"type": "place", "table": table, "position": position, "amount": minimum}
-                    )
-                    stats.wagers += 1
-            elif kind == "no_more_bets":
-                closed_at[ev["round"]] = ev["server_time"]
-            elif kind == "settlement":
-                start = closed_at.get(ev["round"])
-                if start is not None and done >= warmup:
-                    ms = at - start
-                    stats.latencies_ms.append(ms)
-                    r = ev["round"]
-                    stats.round_max_ms[r] = max(stats.round_max_ms.get(r, 0.0), ms)
-                    stats.frame_bytes.append(size)
-                stats.settled += 1
-                done += 1
+        with trio.CancelScope() as playing:  # cancelled by Ctrl-C (run_terminals)
+            if scopes is not None:
+                scopes.add(playing)
+            if stats.interrupted or stats.timed_out:  # connected after the stop
+                playing.cancel()
+            async for at, size, m in frames():
+                if m.get("type") == "snapshot":
+                    minimum = m["view"]["game_config"]["limits"]["minimum"]
+                    if ready is not None:
+                        ready.set()
+                    continue
+                if m.get("type") == "error":
+                    stats.refused[m["code"]] = stats.refused.get(m["code"], 0) + 1
+                    continue
+                if m.get("type") != "event":
+                    continue
+                ev = m["event"]
+                kind = ev.get("type")
+                if kind == "betting_open" and done < rounds:
+                    opened.add(ev["round"])
+                    for position in rng.sample(choices, rng.randint(1, 2)):
+                        await send(
+                            {
+                                "type": "place",
+                                "table": table,
+                                "position": position,
+                                "amount": minimum,
+                            }
+                        )
+                        stats.wagers += 1
+                elif kind == "bet_ack":
+                    acked.add(ev["round"])
+                elif kind == "no_more_bets":
+                    closed_at[ev["round"]] = ev["server_time"]
+                elif kind == "round_result" and ev["round"] in opened - acked:
+                    stats.unsettled += 1  # every wager refused: the round counts, unsettled
+                    done += 1
+                elif kind == "settlement":
+                    start = closed_at.get(ev["round"])
+                    if start is not None and done >= warmup:
+                        ms = at - start
+                        stats.latencies_ms.append(ms)
+                        r = ev["round"]
+                        stats.round_max_ms[r] = max(stats.round_max_ms.get(r, 0.0), ms)
+                        stats.frame_bytes.append(size)
+                    stats.settled += 1
+                    done += 1
+                    if on_round is not None:
+                        on_round(ev["round"], stats)
                 if done >= rounds:
                     break
-        await send({"type": "cash_out", "table": table})
-        await send({"type": "leave", "table": table})
-        async for _at, _size, m in frames():
-            if m.get("type") == "left":
-                break
+        if scopes is not None:
+            scopes.discard(playing)
+        with trio.move_on_after(LEAVE_TIME):
+            await send({"type": "cash_out", "table": table})
+            await send({"type": "leave", "table": table})
+            async for _at, _size, m in frames():
+                if m.get("type") == "left":
+                    break
 
 
 async def run_terminals(
-    url: str, table: str, game: str, count: int, rounds: int, seed: int = 1, warmup: int = 0
+    url: str,
+    table: str,
+    game: str,
+    count: int,
+    rounds: int,
+    seed: int = 1,
+    warmup: int = 0,
+    on_round: Callable[[int, TerminalStats], None] | None = None,
+    deadline: float | None = None,
 ) -> TerminalStats:
-    """``count`` terminals on ``table`` until each has ``rounds`` settlements; the latency of
-    each terminal's first ``warmup`` settlements is left out (rounds while others connect)."""
+    """``count`` terminals on ``table`` until each has ``rounds`` settlements (or a round
+    with every wager refused, counted as ``unsettled``); the latency of each terminal's
+    first ``warmup`` settlements is left out (rounds while others connect). After
+    ``deadline`` seconds the play ends as at a Ctrl-C (``timed_out``): the run is bounded
+    even when the table stalls."""
     stats = TerminalStats()
-    async with trio.open_nursery() as nursery:
-        for i in range(count):
-            rng = random.Random(seed + i)
-            nursery.start_soon(terminal, url, table, game, rounds, stats, rng, None, warmup)
-            if i % 50 == 49:
-                await trio.sleep(0.05)  # connect in waves, not one SYN flood
+    scopes: set[trio.CancelScope] = set()
+
+    async def interrupted(nursery: trio.Nursery) -> None:
+        """The first Ctrl-C ends the play: every terminal cashes out and leaves (its seat
+        was held for the grace period when the run died at once; issue 27); a second one
+        ends the run."""
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                if stats.interrupted:
+                    nursery.cancel_scope.cancel()
+                    return
+                stats.interrupted = True
+                print("stopping: the terminals cash out and leave (Ctrl-C again: end)")
+                for scope in list(scopes):
+                    scope.cancel()
+
+    async def out_of_time(seconds: float) -> None:
+        await trio.sleep(seconds)
+        stats.timed_out = True
+        for scope in list(scopes):
+            scope.cancel()
+
+    async with trio.open_nursery() as outer:
+        if threading.current_thread() is threading.main_thread():  # signals: main only
+            outer.start_soon(interrupted, outer)
+        if deadline is not None:
+            outer.start_soon(out_of_time, deadline)
+        async with trio.open_nursery() as nursery:
+            for i in range(count):
+                rng = random.Random(seed + i)
+                nursery.start_soon(
+                    terminal, url, table, game, rounds, stats, rng, None, warmup, on_round, scopes
+                )
+                if i % 50 == 49:
+                    await trio.sleep(0.05)  # connect in waves, not one SYN flood
+        outer.cancel_scope.cancel()
     return stats
 
 
@@ -159,6 +250,9 @@ def summary(stats: TerminalStats) -> dict[str, Any]:
     lat = stats.latencies_ms
     return {
         "settlements": stats.settled,
+        "unsettled": stats.unsettled,
+        "interrupted": stats.interrupted,
+        "timed_out": stats.timed_out,
         "wagers": stats.wagers,
         "refused": stats.refused,
         "p50_ms": round(percentile(lat, 0.5), 1),

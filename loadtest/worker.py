@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import json
 import random
+import signal
 import sys
 import time
 from typing import Any
@@ -35,6 +36,7 @@ def build_bots(ctx: RunContext, spec: dict[str, Any]) -> list[Bot]:
             t.get("game", ""),
             bool(t.get("banked")),
             t.get("url"),
+            bool(t.get("any_seat")),
         )
         kind = BankedBot if plan.banked else Bot
         for seat in range(1, plan.seats + 1):
@@ -82,7 +84,17 @@ async def run_worker(spec: dict[str, Any], emit: Any) -> tuple[Stats, float]:
             await trio.sleep(1.0)
             emit({"progress": stats.to_dict()})
 
+    async def interrupted() -> None:
+        """Ctrl-C (SIGINT, from the terminal or the runner) or SIGTERM stops the run as its
+        end does: the bots leave their seats (they were held for the grace period when the
+        worker died at once; issue 27, point 7). Later signals are ignored: the runner kills
+        a worker that does not end."""
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                ctx.stop.set()
+
     async with trio.open_nursery() as outer:
+        outer.start_soon(interrupted)
         outer.start_soon(progress)
         outer.start_soon(freeze_after_connecting)
         outer.start_soon(storm_over)

@@ -40,7 +40,7 @@ from protocol.errors import CloseCode
 from protocol.messages import TableInfo
 from server import gc_policy, http, logs, metrics
 from server.accounts import Accounts
-from server.cli import OneLineParser, dollars_option
+from server.cli import OneLineParser, dollars_option, port_option
 from server.config import (
     DEFAULT_LEASE,
     DEFAULT_PORT,
@@ -640,7 +640,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     parser.add_argument(
         "--port",
-        type=int,
+        type=port_option,
         default=DEFAULT_PORT,
         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
     )

@@ -64,6 +64,18 @@ def dollars_option(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def port_option(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: a free one the system picks) (argparse ``type``); out of
+    range it is refused, never served on another port (issue 27, point 7)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is not between 0 and 65535")
+    return port
+
+
 def iso_time(text: str) -> float:
     """An option typed as an ISO 8601 time (``2026-11-27``, ``2026-11-27T20:00:00Z``; UTC
     when no zone is given) -> unix seconds (argparse ``type``)."""

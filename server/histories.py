@@ -239,7 +239,8 @@ def ohh_banked(rnd: JournalRound) -> dict[str, Any]:
         {
             "id": int(b),
             "seat": int(b),
-            "name": str(v["name"] or v["account"]),
+            # a stadium round's terminals carry no name, only the account (issue 27)
+            "name": str(v.get("name") or v["account"]),
             "starting_stack": dollars_exact(sum(int(x) for x in v["wagers"].values())),
         }
         for b, v in sorted(boxes.items(), key=lambda kv: int(kv[0]))

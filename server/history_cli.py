@@ -9,9 +9,10 @@
 --redis`` (``--redis-file PATH`` or env ``CROUPIER_REDIS``), and writes every round of
 ``--table`` (all tables by default) that started at or after ``--since`` (ISO 8601, e.g.
 ``2026-11-27`` or ``2026-11-27T20:00:00Z``): ``ohh`` one Open Hand History JSON object per
-line (every game: poker per the spec, Manila and the banked games OHH-style), ``pokerstars``
-PokerStars hand history text and ``phh`` PHH files (hold'em and Omaha only), ``journal`` the
-rounds' records as JSON (what ``croupier verify`` reads).
+line (every game: poker per the spec, Manila, the banked and stadium games OHH-style),
+``pokerstars`` PokerStars hand history text and ``phh`` PHH files (hold'em and Omaha only:
+a line on stderr says which rounds they leave out), ``journal`` the rounds' records as JSON
+(what ``croupier verify`` reads).
 
 ``verify`` checks rounds against their commitments: the operator's record (this export) or a
 player's; see :mod:`server.verify_cli` and :mod:`server.verify`.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -77,6 +79,33 @@ def formatters() -> dict[str, Callable[[list[JournalRound]], str]]:
     }
 
 
+def expresses() -> dict[str, Callable[[JournalRound], bool]]:
+    """The formats that cannot express every round: whether each can express one (the
+    others, ``ohh`` and ``journal``, write every round of every game)."""
+    from server import phh, pokerstars
+
+    return {
+        "phh": lambda r: phh.phh_variant(r) is not None,
+        "pokerstars": lambda r: pokerstars.game_name(r) is not None,
+    }
+
+
+def skipped_line(fmt: str, rounds: list[JournalRound]) -> str | None:
+    """The line that says which rounds ``fmt`` leaves out, by game (None: none)."""
+    can = expresses().get(fmt)
+    if can is None:
+        return None
+    left = Counter(str(r.start.get("game")) for r in rounds if not can(r))
+    if not left:
+        return None
+    games = ", ".join(f"{game} {n}" for game, n in sorted(left.items()))
+    return (
+        f"croupier history: {left.total()} of {len(rounds)} rounds not in the {fmt} format "
+        f"(it writes settled hold'em and Omaha hands only; ohh and journal write every "
+        f"round): {games}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="croupier history", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -101,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"croupier history: cannot read the journal in {where}: {exc}", file=sys.stderr)
         return 3
     text = formatters()[args.format](rounds)
+    skipped = skipped_line(args.format, rounds)
+    if skipped is not None:
+        print(skipped, file=sys.stderr)
     if args.out is not None:
         args.out.write_text(text)
     else:

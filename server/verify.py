@@ -321,9 +321,12 @@ def _derive_shoe_round(rnd: JournalRound, shoes: Shoes) -> tuple[list[str], str 
     shoe_id = str(start["shoe"]["id"])
     record = shoes.records.get(shoe_id)
     if shoe_id not in shoes.retired:
-        return [], f"not yet verifiable: its shoe {shoe_id} is still in play"
+        return [], f"its shoe {shoe_id} is still in play"
     if record is None:
-        return [], f"its shoe's record (the round that starts {shoe_id}) is not among the rounds"
+        return [], (  # not a fault of the round: the file given lacks it (issue 27)
+            f"its shoe's record (the round that starts {shoe_id}) is not among the rounds "
+            "given: export that round too (history export without --since)"
+        )
     problems: list[str] = []
     secret = bytes.fromhex(str(record["secret"]))
     if fair.server_hash(secret) != record["server_hash"]:

@@ -126,6 +126,15 @@ def test_a_second_server_on_a_port_in_use(server: tuple[str, int]) -> None:
     assert f"port {port} on 127.0.0.1 is already in use" in line and "--port" in line
 
 
+@pytest.mark.parametrize(
+    ("port", "said"),
+    [("99999", "port 99999 is not between 0 and 65535"), ("-1", "not between"), ("x", "'x'")],
+)
+def test_a_port_out_of_range_is_refused_not_served_elsewhere(port: str, said: str) -> None:
+    line = one_line_error(croupier("serve", "--port", port), status=2)  # issue 27, point 7
+    assert "--port" in line and said in line
+
+
 def test_debug_shows_the_traceback(server: tuple[str, int]) -> None:
     _, port = server
     proc = croupier("--debug", "serve", "--port", str(port))

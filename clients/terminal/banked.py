@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 import trio
@@ -15,6 +16,7 @@ from rich.text import Text
 from clients.client import Client, TableView
 from clients.terminal.commands import (
     BANKED_HELP,
+    SERVER_VERBS,
     BankedCommand,
     game_help,
     parse_banked_command,
@@ -296,6 +298,8 @@ class BankedSession(Session):
         if line:
             self.say(line, "bold" if ev.get("type") in ("betting_open", "round_result") else "")
         etype = ev.get("type")
+        if etype in ("round_result", "round_voided"):
+            self.round_over()
         if etype == "round_result" and self.live is None and self.bot is None:
             self.show_table()
         if etype == "round_result" and any(
@@ -353,51 +357,74 @@ class BankedSession(Session):
                 msg["amount"] = self.bot.choice(amounts)
             await self.client.send(msg)
 
-    async def flush(self) -> None:
-        """Send the typed commands whose moment has come (betting open, a decision owed)."""
-        while self.pending:
-            cmd = self.pending[0]
-            if cmd.kind == "wager":
-                if self.status != "betting":
-                    return
-                self.pending.popleft()  # before any await: another flush may run meanwhile
-                self.wagering = cmd.box
-                await self.client.send(
-                    {
-                        "type": "wager",
-                        "table": self.tv.table,
-                        "box": cmd.box,
-                        "wager": cmd.name,
-                        "amount": cmd.amount,
-                    }
-                )
-            else:
-                owed = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
-                box = (
-                    cmd.box
-                    if cmd.box is not None
-                    else (next(iter(owed)) if len(owed) == 1 else None)
-                )
-                if box is None or box not in owed:
-                    return
-                legal = {c["verb"]: c for c in owed[box].get("legal", [])}
-                self.pending.popleft()
-                if cmd.name not in legal:
-                    self.say(f"box {box} may: {', '.join(legal)}", "red")
-                    continue
-                msg = {"type": "decide", "table": self.tv.table, "box": box, "verb": cmd.name}
-                if cmd.amount is not None:
-                    msg["amount"] = cmd.amount
-                self.decisions.pop(box, None)
-                await self.client.send(msg)
+    def moment(self, cmd: BankedCommand) -> dict[str, Any] | bool:
+        """A wager goes while betting is open; a decision when its box owes one (and is
+        checked against what the box may do then); until then each waits, holding up none."""
+        if cmd.kind == "wager":
+            if self.status != "betting":
+                return True
+            self.wagering = cmd.box
+            return {
+                "type": "wager",
+                "table": self.tv.table,
+                "box": cmd.box,
+                "wager": cmd.name,
+                "amount": cmd.amount,
+            }
+        owed = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
+        box = cmd.box if cmd.box is not None else (next(iter(owed)) if len(owed) == 1 else None)
+        if box is None or box not in owed:
+            return True
+        legal = {c["verb"]: c for c in owed[box].get("legal", [])}
+        if cmd.name not in legal:
+            self.say(f"{cmd.name}: box {box} may {', '.join(legal)}", "red")
+            return False
+        msg: dict[str, Any] = {
+            "type": "decide",
+            "table": self.tv.table,
+            "box": box,
+            "verb": cmd.name,
+        }
+        if cmd.amount is not None:
+            msg["amount"] = cmd.amount
+        self.decisions.pop(box, None)
+        return msg
+
+    def refusal(self, cmd: BankedCommand) -> str | None:
+        """Why a typed command cannot be played at this table at all (None: it can)."""
+        boxes = int(self.info.get("boxes") or 0)
+        if cmd.box is not None and boxes and not 1 <= cmd.box <= boxes:
+            return f"no box {cmd.box} at this table (boxes 1 to {boxes})"
+        verbs = [v for v in self.info.get("verbs") or [] if v not in SERVER_VERBS]
+        if cmd.kind == "decide" and self.info.get("verbs") is not None and cmd.name not in verbs:
+            return (
+                f"unknown command {cmd.name!r} (decisions here: "
+                f"{', '.join(verbs) or 'none'}; h for help)"
+            )
+        return None
+
+    def round_over(self) -> None:
+        """A round ended: the decisions typed for it and never owed are dropped, said."""
+        for cmd in [c for c in self.pending if c.kind == "decide" and c.round <= self.round]:
+            self.pending.remove(cmd)
+            self.say(f"{cmd.name} not played: round #{self.round} ended without it", "yellow")
 
     async def on_play_command(self, cmd: BankedCommand) -> None:
         if cmd.kind == "recall":
             await self.client.send({"type": "recall", "table": self.tv.table})
-        elif self.tv.role != "player":
+            return
+        if self.tv.role != "player":
             self.say("spectators cannot wager", "red")
-        else:
-            self.pending.append(cmd)
-            await self.flush()
-            if self.pending:
-                self.say(f"{cmd.kind} {cmd.name} waits for its moment", "dim")
+            return
+        problem = self.refusal(cmd)
+        if problem:
+            self.say(problem, "red")
+            return
+        if cmd.kind == "decide":  # for the round in play, else the next one
+            between = self.status not in ("betting", "coin_in", "dealing", "deciding")
+            cmd = replace(cmd, round=self.round + between)
+        self.pending.append(cmd)
+        await self.flush()
+        if any(c is cmd for c in self.pending):
+            when = "betting opens" if cmd.kind != "decide" else "your box owes it"
+            self.say(f"{cmd.kind} {cmd.name} waits until {when} (q drops it)", "dim")

@@ -15,6 +15,7 @@ are then this player's decisions too.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from rich.console import Group
@@ -194,25 +195,21 @@ class BlackjackSession(BankedSession):
             panel.renderable = Group(panel.renderable, Text("hands", style="dim"), grid)
         return panel
 
-    async def flush(self) -> None:
+    def moment(self, cmd: BankedCommand) -> dict[str, Any] | bool:
         """A backing wager goes while betting is open; a range verb typed without an amount
         gets the default (module docstring)."""
-        while self.pending and self.pending[0].kind == "back" and self.status == "betting":
-            cmd = self.pending.popleft()
-            await self.client.send(
-                {
-                    "type": "wager",
-                    "table": self.tv.table,
-                    "box": cmd.box,
-                    "wager": cmd.name,
-                    "amount": cmd.amount,
-                    "behind": True,
-                }
-            )
-        if self.pending and self.pending[0].kind == "back":
-            return
-        if self.pending and self.pending[0].kind == "decide" and self.pending[0].amount is None:
-            cmd = self.pending[0]
+        if cmd.kind == "back":
+            if self.status != "betting":
+                return True
+            return {
+                "type": "wager",
+                "table": self.tv.table,
+                "box": cmd.box,
+                "wager": cmd.name,
+                "amount": cmd.amount,
+                "behind": True,
+            }
+        if cmd.kind == "decide" and cmd.amount is None:
             owed = {b: d for b, d in self.decisions.items() if b in self.my_boxes}
             box = cmd.box if cmd.box is not None else (next(iter(owed)) if len(owed) == 1 else None)
             if box in owed:
@@ -221,8 +218,8 @@ class BlackjackSession(BankedSession):
                 )
                 amount = default_amount(choice) if choice else None
                 if amount is not None:
-                    self.pending[0] = BankedCommand("decide", cmd.box, cmd.name, amount)
-        await super().flush()
+                    cmd = replace(cmd, amount=amount)
+        return super().moment(cmd)
 
     async def bot_move(self, etype: str | None, ev: dict[str, Any]) -> None:
         if etype == "decision" and ev.get("box") in self.my_boxes and self.bot is not None:

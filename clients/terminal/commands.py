@@ -31,7 +31,9 @@ POKER_HELP = """Poker table commands (one per line; AMOUNT in dollars: 6, 6.50 o
     t  show the table    h  this help    q  leave the table and quit
     y  your last 10 rounds here (history)
     seed TEXT    your own seed for every deal (seed alone: a random one per deal)
-A command typed before your turn waits for it and is checked against what you may do then."""
+A command typed before your turn waits for it and is checked against what you may do then;
+q leaves at once and drops what waits. Commands typed faster than the server takes them are
+queued and sent in order."""
 
 BANKED_HELP = """Banked table commands (one per line; AMOUNT in dollars: 6, 6.50 or $6.50):
     w BOX WAGER AMOUNT   place a wager on a box while betting is open (AMOUNT 0 withdraws it)
@@ -39,7 +41,9 @@ BANKED_HELP = """Banked table commands (one per line; AMOUNT in dollars: 6, 6.50
     l  your last round (recall)    t  show the table    h  this help    q  leave and quit
     y  your last 10 rounds here (history)
     seed TEXT            your own seed for every deal (blackjack: every shoe); seed alone:
-                         a random one per deal"""
+                         a random one per deal
+A wager typed outside the betting window waits for the next one; a decision typed early
+waits until its box owes it (dropped, said, if the round ends first); q drops what waits."""
 
 HELP = (
     POKER_HELP
@@ -180,6 +184,7 @@ class BankedCommand:
     box: int | None = None
     name: str | None = None  # the wager name, or the decision verb
     amount: int | None = None
+    round: int = 0  # a decision's round (the one in play when typed, else the next)
 
 
 def parse_banked_command(line: str) -> BankedCommand | None:

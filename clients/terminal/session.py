@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import math
 import os
 import random
 import secrets
@@ -72,6 +73,13 @@ class Session:
         self.log: deque[Text] = deque(maxlen=500)
         self.editor: LineEditor | None = None  # the line being typed (live display only)
         self.pending: deque[Any] = deque()  # typed commands waiting for their moment
+        self.queued = 0  # typed commands not yet applied (command_loop's queue)
+        self.backlog = False  # a line said the queue formed; another says when it is sent
+        self.quitting = False  # ``q`` typed: what is still queued is dropped
+        self.dropped = 0  # queued commands dropped by ``q``
+        self.said = 0  # lines said so far
+        self.quit_said: int | None = None  # :attr:`said` when ``q`` was typed
+        self.flushing = trio.Lock()  # one flush at a time (the typed commands', the pump's)
         self.done = trio.Event()
         self.closed = False  # the server closed the connection
         self.returned: int | None = None
@@ -107,10 +115,30 @@ class Session:
     async def on_play_command(self, cmd: Any) -> None:
         """A typed command other than quit, help and table."""
 
+    def moment(self, cmd: Any) -> dict[str, Any] | bool:
+        """Whether a command in :attr:`pending` can go now: the message that sends it, True
+        to keep it waiting, False to drop it (having said why)."""
+        return True
+
+    async def flush(self) -> None:
+        """Send every waiting command whose moment has come (:meth:`moment`), in the order
+        typed; the others keep waiting without holding up the ones behind them."""
+        async with self.flushing:
+            i = 0
+            while i < len(self.pending):
+                verdict = self.moment(self.pending[i])
+                if verdict is True:
+                    i += 1
+                    continue
+                del self.pending[i]
+                if verdict:
+                    await self.client.send(verdict)
+
     # output
     def say(self, line: str | Text, style: str = "") -> None:
         text = Text(line, style=style) if isinstance(line, str) else line
         self.log.append(text)
+        self.said += 1
         if self.live is not None:
             self.refresh()
         else:
@@ -137,6 +165,8 @@ class Session:
         for line in shown:
             line.no_wrap, line.overflow = True, "ellipsis"
         typed = Text.assemble(("> ", "bold"), self.editor.buffer if self.editor else "", "_")
+        if self.queued:
+            typed.append(f"   ({self.queued} queued)", style="dim")
         prompt.no_wrap, prompt.overflow = True, "ellipsis"
         log = Panel(Group(*shown), title="log", border_style="dim", height=room + 2)
         return Group(panel, log, prompt, typed)
@@ -373,33 +403,129 @@ async def read_commands(
             if player.live is not None:
                 player.live.stop()
                 player.live = None
-                for line in list(player.log)[-3:]:  # how it ended, on the normal screen
+                # how it ended, on the normal screen: what was said since q (at least 3 lines)
+                quit_said = player.quit_said
+                since = 3 if quit_said is None else min(max(3, player.said - quit_said), 20)
+                for line in list(player.log)[-since:]:
                     player.console.print(line)
 
 
 async def command_loop(player: Session, lines: trio.MemoryReceiveChannel[str | None]) -> None:
-    """Apply typed lines until ``q``, end of input or the seat is gone; then leave."""
-    while not player.done.is_set():
-        with trio.move_on_after(0.25):
-            line = await next_line(lines)
-            if line is None:
-                break
-            if player.live is not None and line.strip():
-                player.say(f"> {line.strip()}", "dim")
-            if await player.on_seed_line(line):
-                continue
-            try:
-                cmd = player.parse(line)
-            except BadCommand as exc:
-                player.say(str(exc), "red")
-                continue
-            if cmd is not None and not await player.on_command(cmd):
-                break
-    await wait_for_pending(player)
+    """Apply typed lines until ``q``, end of input or the seat is gone; then leave.
+
+    Theory of operation (typed commands; issue 27, point 1). Two tasks share the work. The
+    reader takes each line as it is typed: a line that is not a command is refused at once
+    with one line saying why, ``q`` is acted on at once, and every other command goes into an
+    unbounded queue. The sender applies the queued commands one at a time, in order, each to
+    its end: a send waits for its turn under the server's message limit (clients/client.py,
+    :class:`~clients.client.Pace`) and is never cancelled (a cancelled send would break the
+    connection; STACK.md). So nothing typed is lost: a burst is paced, and a backlog says so
+    (a line when it forms, the count on the typed line of the live screen, a line when it
+    is sent). A command whose moment has not come (a wager outside the betting window, a
+    decision not owed yet) waits in :attr:`Session.pending`, said with a line, without
+    holding up the commands typed after it.
+
+    ``q`` is read at once, whatever the backlog: the commands typed before it still go while
+    the message limit lets them go at once, the rest of the queue (and what waits for its
+    moment) is dropped with a line saying how many, and the client leaves. The end of the
+    input instead sends everything queued and gives the commands waiting for their moment up
+    to a turn to be played (:func:`wait_for_pending`): a script's piped commands all count.
+    """
+    put, take = trio.open_memory_channel[Any](math.inf)
+    sent = trio.Event()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_stop_when_done, player, nursery.cancel_scope)
+        nursery.start_soon(_send_commands, player, take, sent)
+        quitting = await _read_commands(player, lines, put)
+        player.quitting = quitting
+        await put.aclose()
+        await sent.wait()
+        if quitting:
+            dropped = player.dropped + len(player.pending)
+            player.pending.clear()
+            if dropped:
+                player.say(f"q: {dropped} queued command{'s' * (dropped != 1)} dropped", "yellow")
+        else:
+            await wait_for_pending(player)
+        nursery.cancel_scope.cancel()
     if not player.done.is_set():
         await player.leave()
         with trio.move_on_after(10):
             await player.done.wait()
+
+
+async def _stop_when_done(player: Session, scope: trio.CancelScope) -> None:
+    """The seat is gone (left, moved out, the connection closed): typing ends with it."""
+    await player.done.wait()
+    if player.queued:
+        player.say(f"{player.queued} typed command(s) not sent: you are no longer at the table")
+    scope.cancel()
+
+
+async def _read_commands(
+    player: Session, lines: trio.MemoryReceiveChannel[str | None], put: trio.MemorySendChannel[Any]
+) -> bool:
+    """Read typed lines into the sender's queue; True when ``q`` ended them, False at the end
+    of the input."""
+    while True:
+        line = await next_line(lines)
+        if line is None:
+            return False
+        text = line.strip()
+        if not text:
+            continue
+        if text.split()[0].lower() == "seed":  # Session.on_seed_line, in its turn
+            cmd: Any = text
+        else:
+            try:
+                cmd = player.parse(line)
+            except BadCommand as exc:
+                if player.live is not None:
+                    player.say(f"> {text}", "dim")
+                player.say(str(exc), "red")
+                continue
+            if cmd is None:
+                continue
+            if cmd.kind == "quit":
+                player.quit_said = player.said
+                if player.live is not None:
+                    player.say(f"> {text}", "dim")
+                return True
+        ahead = player.queued
+        player.queued += 1
+        if player.live is not None:
+            player.say(f"> {text}" + (f"  (queued, {ahead} ahead)" if ahead else ""), "dim")
+        if ahead == 1 and not player.backlog:  # one in hand, one waiting: a backlog forms
+            player.backlog = True
+            rate = player.client.pace.rate
+            player.say(f"commands queued: sent in order at the server's pace ({rate:.0f}/s)", "dim")
+        put.send_nowait(cmd)
+
+
+async def _send_commands(
+    player: Session, take: trio.MemoryReceiveChannel[Any], sent: trio.Event
+) -> None:
+    """Apply the queued commands in order, each to its end (never cancelled mid-send)."""
+    dropping = False
+    try:
+        async with take:
+            async for cmd in take:
+                player.queued -= 1
+                # after q, what the message limit would hold back is dropped (and all after
+                # it, in order); what can go at once still goes, as typed before the q
+                dropping = dropping or (player.quitting and not player.client.pace.ready())
+                if dropping:
+                    player.dropped += 1
+                    continue
+                if isinstance(cmd, str):
+                    await player.on_seed_line(cmd)
+                elif not await player.on_command(cmd):
+                    player.quitting = True
+                if player.backlog and not player.queued:
+                    player.backlog = False
+                    player.say("queued commands sent", "dim")
+    finally:
+        sent.set()
 
 
 async def wait_for_pending(player: Session) -> None:

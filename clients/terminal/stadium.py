@@ -166,9 +166,10 @@ class StadiumSession(Session):
             return f"you bet {money(ev['bet_total'])}, won {money(ev['won_total'])}"
         if kind in ("bet_ack", "credit_meter", "round_adjusted"):
             self.credits = ev["credits"]
-            if kind == "bet_ack":
+            if kind == "bet_ack":  # the answer to a typed wager
                 self.wagers = dict(ev["wagers"])
-                return None
+                riding = ", ".join(f"{p} {money(a)}" for p, a in self.wagers.items())
+                return f"wagers: {riding or 'none'}" if self.bot is None else None
             return f"credits {money(self.credits)}"
         if kind == "cashed_out":
             self.credits = 0
@@ -221,7 +222,10 @@ class StadiumSession(Session):
             await self.send_command(StadiumCommand("place", self.bot.choice(choices), minimum))
 
     async def send_command(self, cmd: StadiumCommand) -> None:
-        table = self.tv.table
+        await self.client.send(self.message(cmd))
+
+    def message(self, cmd: StadiumCommand) -> dict[str, Any]:
+        """The protocol message of a typed command (protocol/README.md, stadium tables)."""
         if cmd.kind == "place":
             msg: dict[str, Any] = {"position": cmd.position, "amount": cmd.amount}
         elif cmd.kind == "marker":
@@ -231,16 +235,13 @@ class StadiumSession(Session):
         else:
             msg = {}
         kind = {"credit": "credit_in"}.get(cmd.kind, cmd.kind)
-        await self.client.send({"type": kind, "table": table, **msg})
+        return {"type": kind, "table": self.tv.table, **msg}
 
-    async def flush(self) -> None:
-        """Send the typed commands whose moment has come (wagers wait for an open window)."""
-        while self.pending:
-            cmd = self.pending[0]
-            if cmd.kind in ("place", "marker") and self.status != "betting_open":
-                return
-            self.pending.popleft()
-            await self.send_command(cmd)
+    def moment(self, cmd: StadiumCommand) -> dict[str, Any] | bool:
+        """Wagers and markers wait for an open betting window (Sch 19 s5(2)); the rest go."""
+        if cmd.kind in ("place", "marker") and self.status != "betting_open":
+            return True
+        return self.message(cmd)
 
     async def on_play_command(self, cmd: StadiumCommand) -> None:
         if self.tv.role != "player" and cmd.kind != "recall":
@@ -248,5 +249,5 @@ class StadiumSession(Session):
             return
         self.pending.append(cmd)
         await self.flush()
-        if self.pending:
+        if any(c is cmd for c in self.pending):
             self.say(f"{cmd.kind} {cmd.position} waits for the next betting window", "dim")

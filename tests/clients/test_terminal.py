@@ -7,17 +7,22 @@ interactive mode runs as a real ``croupier play`` process whose stdin and stdout
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
+import trio.testing
+from rich.console import Console
 
 from clients import terminal
+from clients.client import Pace, TableView
 from clients.terminal.commands import (
     HELP,
     BadCommand,
@@ -32,7 +37,8 @@ from clients.terminal.commands import (
 from clients.terminal.hand import Hand, SeatHand
 from clients.terminal.poker import POKER_GAME, buy_in_amount
 from clients.terminal.render import card_text, event_words, money, plain_cards, recall_text
-from clients.terminal.session import LineEditor
+from clients.terminal.session import LineEditor, Session, command_loop
+from clients.terminal.stadium import parse_stadium_command
 from server.config import TableConfig
 from tests.clients.support import Bot, config, holdem_table, running_server
 
@@ -188,7 +194,7 @@ async def test_interactive_mode_through_a_pipe_join_fold_quit() -> None:
                     "--buy-in",
                     "$150",
                 ],
-                stdin=b"f\nq\n",
+                stdin=b"f\n",  # then the end of the input: the fold waits for its turn
                 capture_stdout=True,
                 capture_stderr=True,
                 check=False,
@@ -204,7 +210,7 @@ async def test_interactive_mode_through_a_pipe_join_fold_quit() -> None:
     assert "bought in for $150.00" in out
     assert "your cards:" in out  # own hole cards, as text
     assert "carol (you) folds" in out  # the piped fold, played at its turn
-    assert "you left the table: $" in out  # q: leave, stake back to the wallet
+    assert "you left the table: $" in out  # end of input: leave, stake back to the wallet
 
 
 async def test_interactive_mode_picks_a_table_from_the_lobby_and_watches() -> None:
@@ -379,7 +385,7 @@ async def test_interactive_banked_round_through_a_pipe() -> None:
                     "--table",
                     BANKED,
                 ],
-                stdin=b"w 2 ante 5\nw 2 pair_plus $5\nbet\nq\n",
+                stdin=b"w 2 ante 5\nw 2 pair_plus $5\nbet\n",  # the end of input waits for it
                 capture_stdout=True,
                 capture_stderr=True,
                 check=False,
@@ -476,3 +482,122 @@ def test_every_event_is_words_and_cards_look_the_same_everywhere() -> None:
     )
     assert "ante" in help_text and "decisions you type: bet, fold" in help_text
     assert "timeout" not in help_text and "``" not in help_text + HELP
+
+
+class _SlowClient:
+    """A client under a message limit of 2 a second (the client keeps to 1.6, one at once)
+    whose every send also takes 0.3 s."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.pace = Pace(2.0, 2.0)
+        self.left = trio.Event()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.pace.take()
+        await trio.sleep(0.3)
+        self.sent.append(message)
+        if message["type"] == "leave":
+            self.left.set()
+
+
+class _Typist(Session):
+    """A session whose play commands are each one send (``$ 1`` -> a credit)."""
+
+    @staticmethod
+    def parse(line: str) -> Any:
+        return parse_stadium_command(line)
+
+    async def on_play_command(self, cmd: Any) -> None:
+        await self.client.send({"type": "credit_in", "amount": cmd.amount})
+
+    async def leave(self) -> None:
+        await self.client.send({"type": "leave"})
+        self.done.set()
+
+
+def _typist() -> tuple[_Typist, _SlowClient, io.StringIO]:
+    client, out = _SlowClient(), io.StringIO()
+    view = TableView({"table": "t", "role": "player", "seat": 1, "seq": 0, "view": {}})
+    console = Console(file=out, width=100)
+    return _Typist(client, view, console, live=False), client, out  # type: ignore[arg-type]
+
+
+async def test_a_slow_send_is_never_cancelled_and_every_typed_line_is_sent(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Issue 27, point 1: each line is sent to its end however long its send waits (the old
+    loop cancelled a line after 0.25 s without a word)."""
+    player, client, out = _typist()
+    put, lines = trio.open_memory_channel[str | None](100)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(command_loop, player, lines)
+        for _ in range(20):
+            await put.send("$ 1")
+            await trio.sleep(0.2)  # typed while the one before is still being sent
+        await put.send(None)  # the end of the input
+    assert [m["type"] for m in client.sent] == ["credit_in"] * 20 + ["leave"]
+    assert "commands queued" in out.getvalue() and "queued commands sent" in out.getvalue()
+
+
+async def test_q_leaves_at_once_and_says_what_it_dropped(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    player, client, out = _typist()
+    put, lines = trio.open_memory_channel[str | None](100)
+    for line in ["$ 1"] * 5 + ["zz", "q"]:
+        put.send_nowait(line)
+    start = trio.current_time()
+    await command_loop(player, lines)
+    assert [m["type"] for m in client.sent] == ["credit_in", "leave"]  # the one in hand
+    assert trio.current_time() - start < 2.0  # not the 3 s and more the five would take
+    text = out.getvalue()
+    assert "unknown command 'zz'" in text  # refused at once, with a line
+    assert "q: 4 queued commands dropped" in text
+
+
+async def test_an_early_decision_never_blocks_the_terminal_at_a_banked_table() -> None:
+    """Issue 27, point 2, in a real terminal (tmux): a decision typed while betting is open
+    waits for its box without holding up the wager typed after it; commands that cannot be
+    played are refused with a line; ``q`` leaves at once, saying what it dropped."""
+    assert shutil.which("tmux"), "tmux is not installed (run.sh setup_system installs it)"
+    sock = f"croupier-early-{os.getpid()}"
+    table = dataclasses.replace(banked_table(), betting_seconds=6.0)  # room to type in
+    async with running_server(config(holdem_table(TABLE), table)) as server:
+        command = (
+            f"cd {ROOT} && PYTHONPATH={ROOT} {sys.executable} -m server.cli play "
+            f"--url {server.url} --name ezra --table {BANKED}"
+        )
+        await _tmux(sock, "new-session", "-d", "-x", "120", "-y", "45", command)
+        await _tmux(sock, "set-option", "-t", "0", "remain-on-exit", "on")
+        tcp = server.croupier.tables[BANKED]
+        try:
+            with trio.fail_after(60):
+                while "betting open" not in await _tmux(sock, "capture-pane", "-p"):
+                    await trio.sleep(0.2)
+            keys = ["bet", "Enter", "buy 10", "Enter", "w 9 ante 5", "Enter"]
+            await _tmux(sock, "send-keys", *keys, "w 2 ante 5", "Enter")
+            with trio.fail_after(30):
+                while "ezra: ante $5.00 on box 2" not in (
+                    screen := await _tmux(sock, "capture-pane", "-p")
+                ):
+                    await trio.sleep(0.2)
+            assert "decide bet waits until your box owes it" in screen, screen
+            assert "unknown command 'buy' (decisions here: " in screen, screen
+            assert "no box 9 at this table (boxes 1 to " in screen, screen
+            with trio.fail_after(30):  # the early decision, played at its moment
+                while "box 2: bet $5.00" not in (screen := await _tmux(sock, "capture-pane", "-p")):
+                    await trio.sleep(0.2)
+            # box 3 is not ezra's: its decision waits (until the round ends) when q comes
+            await _tmux(sock, "send-keys", "d 3 bet", "Enter", "q", "Enter")
+            with trio.fail_after(10):  # at once: not the decision time (20 s) nor 60 s
+                while tcp.members:
+                    await trio.sleep(0.1)
+                while "you left the table" not in (
+                    screen := await _tmux(sock, "capture-pane", "-p")
+                ):
+                    await trio.sleep(0.2)
+            # dropped by q, or (the round ending first) not played: either way, said
+            assert "q: 1 queued command dropped" in screen or "bet not played" in screen, screen
+        finally:
+            await _tmux(sock, "kill-server")

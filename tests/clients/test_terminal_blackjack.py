@@ -83,13 +83,18 @@ async def test_typed_split_double_stand_through_a_pipe() -> None:
         with trio.fail_after(60):
             out = await _play(
                 server.url,
-                b"w 1 main $10\nsplit\ndouble\nstand\nq\n",
+                # a decision typed first (issue 27, point 2) waits for its box without
+                # holding up the wager typed after it; the end of input waits for them
+                b"split\nbuy 10\nw 9 main 10\nw 1 main $10\ndouble\nstand\n",
                 "--name",
                 "pat",
                 "--table",
                 "bj-test",
             )
     assert "pat: main $10.00 on box 1" in out
+    assert "unknown command 'buy' (decisions here: " in out  # every command answered
+    assert "no box 9 at this table (boxes 1 to " in out
+    assert "decide split waits until your box owes it" in out
     assert "box 1: split $10.00" in out
     assert "box 1: double $10.00" in out  # typed without an amount: the full double
     assert "box 1: stand" in out

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+
 import pytest
 import trio
 
@@ -10,7 +14,7 @@ from clients.terminal.stadium import StadiumCommand, parse_stadium_command, posi
 from server.config import TableConfig
 from server.tables.stadium import layout_config
 from tests.clients.support import config, running_server
-from tests.clients.test_terminal import _run_main
+from tests.clients.test_terminal import ROOT, _run_main, _tmux
 
 TABLE = "rou-term"
 
@@ -57,3 +61,46 @@ async def test_bot_terminal_plays_three_rounds_at_a_roulette_stadium() -> None:
         m = server.croupier.money()
         assert m["wallets"] + m["stakes"] + m["house"] == m["issued"]
         assert not server.croupier.tables[TABLE].members
+
+
+async def test_a_burst_of_typed_commands_all_reach_the_server_under_a_pty() -> None:
+    """Issue 27, point 1: 100 ``$ 1`` typed at once in a real terminal (a tmux pane) buy
+    $100 of credits: the burst is queued and paced to the server's message limit, never
+    cancelled or dropped; ``q`` then leaves at once."""
+    assert shutil.which("tmux"), "tmux is not installed (run.sh setup_system installs it)"
+    sock = f"croupier-burst-{os.getpid()}"
+    table = TableConfig(
+        id=TABLE,
+        game="roulette",
+        kind="stadium",
+        options={"minimum": 100, "maximum": 10_000},
+        betting_seconds=2.0,
+    )
+    # a message limit of 20/s (the client keeps to 16/s, a burst of 10): the burst is paced
+    async with running_server(config(table, round_pause=0.1, rate=20.0, burst=20.0)) as server:
+        command = (
+            f"cd {ROOT} && PYTHONPATH={ROOT} {sys.executable} -m server.cli play "
+            f"--url {server.url} --name tess --table {TABLE}"
+        )
+        await _tmux(sock, "new-session", "-d", "-x", "120", "-y", "40", command)
+        rou = server.croupier.tables[TABLE]
+        try:
+            with trio.fail_after(60):
+                while "credits" not in await _tmux(sock, "capture-pane", "-p"):
+                    await trio.sleep(0.2)
+            await _tmux(sock, "send-keys", *["$ 1", "Enter"] * 100)  # one burst
+            with trio.fail_after(60):
+                while not (terminals := [m for m in rou.members.values() if m.account]) or (
+                    rou._meter(terminals[0].account) < 10_000
+                ):
+                    await trio.sleep(0.1)
+                while "credits $100.00" not in (screen := await _tmux(sock, "capture-pane", "-p")):
+                    await trio.sleep(0.2)
+            assert rou._meter(terminals[0].account) == 10_000  # each typed line once
+            assert "refused" not in screen, screen
+            await _tmux(sock, "send-keys", "q", "Enter")
+            with trio.fail_after(30):  # q leaves at once: the table lets the terminal go
+                while rou.members:
+                    await trio.sleep(0.1)
+        finally:
+            await _tmux(sock, "kill-server")

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from loadtest.bot import choose_action
 from loadtest.cli import main as loadtest_main
 from loadtest.report import latency_svg, summary_rows, throughput_svg, write_html
-from loadtest.runner import RunSpec, build_report, conservation
+from loadtest.runner import (
+    RunSpec,
+    build_report,
+    conservation,
+    money_conserved,
+    money_held,
+    pick_tables,
+)
 from loadtest.server_proc import tables_toml
 from loadtest.stats import Histogram, Stats
 from server.config import load_tables
@@ -95,6 +102,30 @@ def test_conservation_catches_a_missing_cent() -> None:
     assert conservation(before, broken, stats)["conserved"] is False
 
 
+def test_a_person_who_wins_at_a_bot_table_is_not_money_lost() -> None:
+    """Issue 27, point 7: a person took $10 off the bots; the books balance, so the money is
+    conserved (the bots' net is not the house's alone once the bots saw someone else)."""
+    stats = Stats()
+    stats.count("bots", 2)
+    stats.bots_settled = 2
+    stats.balances_start, stats.balances_end = 200_000, 198_900
+    before = {"issued": 300_000, "wallets": 300_000, "stakes": 0, "commission": 0}
+    after = {"issued": 300_000, "wallets": 299_900, "stakes": 0, "commission": 100}
+    assert conservation(before, after, stats)["conserved"] is False  # no one else seen
+    stats.count("others_seen")
+    checked = conservation(before, after, stats)
+    assert checked["conserved"] is True and checked["others_net"] == 1_000
+    assert "other players at the tables (net +$10" in checked["client_note"]
+
+
+def test_every_mode_sums_the_held_money_once() -> None:
+    """A jackpot paid leaves its pool: held = wallets + ... + contributed - paid."""
+    money = {"issued": 1_000, "wallets": 900, "house": 50, "jackpot_contributed": 80}
+    money["jackpot_paid"] = 30
+    assert money_held(money) == 1_000 and money_conserved(money)
+    assert not money_conserved(dict(money, commission=1))
+
+
 def test_report_has_the_required_keys_and_an_inline_plot() -> None:
     stats = Stats()
     stats.count("hands", 10)
@@ -127,3 +158,21 @@ def test_report_money_is_dollars_and_commission_is_called_commission(tmp_path: P
     page = tmp_path / "report.html"
     write_html(report, page)
     assert page.read_text().count("<svg") == 2  # latency beside throughput
+    assert '<meta name="viewport" content="width=device-width' in page.read_text()  # phones
+
+
+def test_bots_join_a_table_a_person_plays_at() -> None:
+    """Issue 27, point 7: the free seats of a table people sit at are filled (any seat)."""
+    row = {"min_buy_in": 100, "max_buy_in": None, "game": "holdem-act"}
+    rows = [
+        {**row, "id": "full-ish", "seats": 6, "taken": 4},
+        {**row, "id": "person", "seats": 6, "taken": 1},
+        {**row, "id": "bank", "seats": 5, "taken": 1, "game": "baccarat"},
+        {**row, "id": "empty", "seats": 6, "taken": 0},
+    ]
+    chosen = pick_tables(rows, RunSpec(url="ws://127.0.0.1:1/ws", tables=3, seats=3))
+    assert [(t["id"], t["any_seat"], t["seats"]) for t in chosen] == [
+        ("person", True, 3),
+        ("bank", True, 3),  # the boxes the person does not hold
+        ("empty", False, 3),
+    ]
