@@ -179,8 +179,8 @@ def tournament_action(legal: dict[str, Any], rng: random.Random) -> tuple[str, i
 
     Aggressive enough that a heads-up ends: facing a wager it raises about a quarter of the
     time, goes all-in now and then (when tapping out is allowed: under pot limit only when the
-    stack is within the pot) and calls most bets, folding mostly to a bet that is large
-    against its stack; with a free check it bets or raises about four times in ten. A bet or
+    stack is within the pot) and calls most bets, folding mostly to a bet of more than a
+    third of its stack; with a free check it bets or raises about four times in ten. A bet or
     raise is one of the fixed ``sizes`` under limit, else the minimum, the maximum (the pot
     under pot limit) or a total in between. The stack is the all-in amount when the server
     offers it, else at least the largest total it may bet or raise to."""
@@ -189,14 +189,14 @@ def tournament_action(legal: dict[str, Any], rng: random.Random) -> tuple[str, i
     bounds = legal.get(raise_verb, {}) if raise_verb else {}
     stack = int(legal.get("allin", {}).get("amount") or bounds.get("max") or 0)
     facing = "call" in legal and "check" not in legal
-    if "allin" in legal and r < (0.08 if facing else 0.04):
+    if "allin" in legal and r < (0.03 if facing else 0.01):
         return "allin", None
     if raise_verb and r < (0.30 if facing else 0.42):
         return raise_verb, _size(bounds, rng)
     if not facing:
         return ("check", None) if "check" in legal else ("fold", None)
     call = int(legal["call"]["amount"])
-    if call * 3 <= stack or rng.random() < 0.6:
+    if call * 3 <= stack or rng.random() < 0.35:
         return "call", None
     return "fold", None
 

@@ -56,7 +56,12 @@ from server.store.memory import MemoryStore
 from server.store.model import CASHIER, InsufficientFunds, wallet
 from server.tables.base import Shutdown, TableActor, TableCommand
 from server.tables.connection import Connection
-from server.tournaments.conditions import Conditions, banked_options, table_options
+from server.tournaments.conditions import (
+    Conditions,
+    banked_options,
+    hand_record,
+    table_options,
+)
 from server.tournaments.lifecycle import (
     Eliminated,
     Finished,
@@ -515,6 +520,7 @@ class TournamentRunner:
         name = f"{c.name} table {number}"
         turn = self.config.turn_time
         limits = c.session_limits(session)
+        record = {**hand_record(c), "session": session, "started_at": time.time()}
         if limits is None:
             options = table_options(c, self.blinds, seats)
             config = TableConfig(id=ident[:32], game=c.game, name=name, options=options)
@@ -525,6 +531,7 @@ class TournamentRunner:
                 number=number,
                 chips=self.chips,
                 report=self.submit,
+                record=record,
             )
         options = banked_options(c, session, seats)
         config = TableConfig(
@@ -538,6 +545,7 @@ class TournamentRunner:
             chips=self.chips,
             report=self.submit,
             limits=limits,
+            record=record,
         )
 
     def _here(self, account: str) -> bool:
@@ -560,7 +568,7 @@ class TournamentRunner:
             self.held.add(number)
             return
         self.held.discard(number)
-        table.submit(Proceed(tuple(self.blinds)))
+        table.submit(Proceed(tuple(self.blinds), self.level + 1 if self.blinds else 0))
 
     # -- the tables' reports --------------------------------------------------------------------
     def on_hand_done(self, item: HandDone) -> None:
