@@ -429,13 +429,14 @@ def _breaks(c: Conditions) -> list[str]:
 
 def table_options(c: Conditions, blinds: list[int], seats: int | None = None) -> dict[str, Any]:
     """The poker options of a tournament table at a level with ``blinds``: tournament chips
-    (a chip is the unit), no commission on pots (ACT r 19:
+    (a chip is the unit, and texts name amounts in chips), no commission on pots (ACT r 19:
     the operator's share is the tournament commission), any stake of one chip or more plays
     (no top-up, no buy-in)."""
     options: dict[str, Any] = {
         "blinds": list(blinds),
         "commission": "none",
         "chip_unit": 1,
+        "amounts": "chips",
         "min_table_stake": 1,
         "max_seats": seats or c.sessions[0].players_per_table,
     }
