@@ -140,6 +140,7 @@ class TournamentRunner:
         self.starts = math.inf
         self.rounds = 0  #: Canberra Poker: rounds of play in the session
         self.session_ends = math.inf
+        self.time_up = False  #: the session's minutes ran out: it ends when play allows
         self.notes = 0
         self.problems: list[str] = []  #: chips not conserved (never expected)
         #: table sizes after every round of eliminations and balancing (tests, /status)
@@ -212,7 +213,7 @@ class TournamentRunner:
         item.done.set()
 
     def deadline(self) -> float:
-        return min(self.starts, self.level_ends, self.break_ends)
+        return min(self.starts, self.level_ends, self.break_ends, self.session_ends)
 
     def on_time(self, now: float) -> None:
         t = self.tournament
@@ -230,6 +231,27 @@ class TournamentRunner:
             self._resume()
         if now >= self.level_ends:
             self._next_level(now)
+        if now >= self.session_ends:
+            self.session_ends = math.inf
+            self._time_up()
+
+    def _time_up(self) -> None:
+        """The session's ``minutes`` are up (2017 r 17.3(a)(ii)(A)): no table starts another
+        hand or round, and the session ends on the chip counts (r 17.3(a)(ix)) once the ones
+        in play are over, on a break too: poker through the award of places (every table
+        between hands), Canberra Poker at the end of its round of play."""
+        if self.tournament.phase not in (Phase.RUNNING, Phase.ON_BREAK):
+            return
+        if self.conditions.rulebook.poker:
+            self.awarding = True
+            self._award_if_ready()
+            return
+        self.time_up = True
+        if self.tournament.phase is Phase.ON_BREAK:  # the break ends with the session
+            self._apply(self.tournament.resume())
+            self.break_ends = math.inf
+        if set(self.tables) <= self.held and not self.moving:
+            self._round_of_play()  # every table between rounds: the session ends now
 
     # -- levels and breaks --------------------------------------------------------------------
     @property
@@ -468,9 +490,15 @@ class TournamentRunner:
         if t.phase is Phase.ON_BREAK:
             self._apply(t.resume())
         counts = {p: chips_of(self.chips, p) for p in t.playing}
+        session = t.session
         self._apply(t.end_session(counts))
         if self.over:
             self._close_tables()
+        elif t.phase is Phase.SEATING:  # the next session: a new ballot, new tables
+            self._next_session(session)
+        else:  # extra rounds decide a tie: play on
+            for number in sorted(self.held):
+                self._proceed(number)
 
     # -- the start ------------------------------------------------------------------------------
     def _begin(self) -> None:
@@ -495,6 +523,7 @@ class TournamentRunner:
         for player, chips in t.chips.items():
             self.chips.move(CASHIER, wallet(player), chips, "tournament_chips", None)
         self.rounds = 0
+        self.time_up = False
         spec = self.conditions.sessions[t.session - 1]
         minutes = spec.minutes * self.minute if spec.minutes else math.inf
         self.session_ends = trio.current_time() + minutes
@@ -607,9 +636,7 @@ class TournamentRunner:
         self.rounds += 1
         spec = self.conditions.sessions[t.session - 1]
         chips = {p: chips_of(self.chips, p) for p in t.playing}
-        due = (spec.rounds is not None and self.rounds >= spec.rounds) or (
-            trio.current_time() >= self.session_ends
-        )
+        due = (spec.rounds is not None and self.rounds >= spec.rounds) or self.time_up
         session = t.session
         step = t.end_session(chips) if due else t.before_round(chips)
         if due and t.phase is Phase.RUNNING and t.session == session:
@@ -625,18 +652,35 @@ class TournamentRunner:
             self._close_tables()
             return
         if t.phase is Phase.SEATING:  # the next session: a new ballot, new tables
-            self._close_tables()
-            self.at = {}
-            after = next((b for b in self.conditions.breaks if b.after_session == session), None)
-            self._begin()
-            if after is not None:
-                self._break(after.minutes, scheduled=True)
+            self._next_session(session)
             return
+        # a 2017 sit-and-go may move players between tables (r 17.3(a)(ii)(B)); otherwise
+        # the seats are kept for the session (r 17.7) and nothing moves
+        self._moves(t.rebalance())
+        self.sizes.append(sorted(len(tb.players) for tb in t.tables))
+        self._deal_round()
+
+    def _deal_round(self) -> None:
+        """Canberra Poker: once every mover sits at its new table, every table plays the next
+        round; a table the balancing broke (or left empty) closes."""
+        if self.moving:
+            return
+        live = {tb.number for tb in self.tournament.tables}
         for number in list(self.tables):
-            if not any(tb.number == number for tb in t.tables):
+            if number not in live:
                 self._close(number)
             else:
                 self._proceed(number)
+
+    def _next_session(self, ended: int) -> None:
+        """Session ``ended`` is over and its players progressed: its tables close, the next
+        session's ballot seats them at new ones (a break first if one is due after it)."""
+        self._close_tables()
+        self.at = {}
+        after = next((b for b in self.conditions.breaks if b.after_session == ended), None)
+        self._begin()
+        if after is not None:
+            self._break(after.minutes, scheduled=True)
 
     def _moves(self, step: Step) -> None:
         """Send each mover off its table; they sit at the new one once released."""
@@ -667,6 +711,8 @@ class TournamentRunner:
             target = self.moving.pop(item.account, None)
             if target is not None:
                 self._seat(item.account, *target)
+                if not self.conditions.rulebook.poker and t.phase is Phase.RUNNING:
+                    self._deal_round()  # the round waited for the moves
         self._close_broken()
         self._award_if_ready()
         self._pause_if_ready()

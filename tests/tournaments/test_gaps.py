@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
+import msgspec
+import pytest
+import trio
+
+from loadtest.tournament import TournamentBot
 from server.cards import SeededRandomSource
 from server.errors import IllegalAction
 from server.games.poker import rules_for
 from server.games.poker.engine import PokerRound
-from server.tournaments.conditions import table_options
-from tests.tournaments.helpers import poker_sng
+from server.tournaments.conditions import Conditions, Session, decode, problems, table_options
+from tests.server.helpers import running_server
+from tests.tournaments.helpers import poker_sng, server_config
 
 
 @pytest.mark.parametrize("structure", ["limit", "no-limit"])
@@ -35,3 +41,107 @@ def test_refusals_at_a_tournament_table_quote_chips_not_dollars(structure: str) 
     with pytest.raises(IllegalAction) as refused:
         cash.act(cash.to_act, "check")
     assert "$" in str(refused.value)
+
+
+async def play(conditions: Conditions, bots: list[TournamentBot], minute: float) -> Any:
+    """The bots play ``conditions`` to its end; the runner, for the checks."""
+    async with running_server(server_config(conditions, minute=minute)) as server:
+        runner = server.croupier.tournaments[conditions.id]
+        for bot in bots:
+            bot.url = server.url
+        with trio.fail_after(90):  # a safety net: the clock ends each of these
+            async with trio.open_nursery() as nursery:
+                for bot in bots:
+                    nursery.start_soon(bot.run)
+                while not runner.over:
+                    await trio.sleep(0.05)
+                nursery.cancel_scope.cancel()
+        return runner
+
+
+TWO_SESSIONS = """
+[[sessions]]
+name = "Heat"
+tables = 1
+players_per_table = 4
+minutes = 2
+advance = 2
+
+[[sessions]]
+name = "Final"
+tables = 1
+players_per_table = 2
+"""
+
+
+@pytest.mark.trio
+async def test_a_poker_session_ends_when_its_minutes_are_up() -> None:
+    """2017 r 17.3(a)(ii)(A): a session lasts its ``minutes``; when they are up the hands in
+    play finish, no other is dealt, and the session ends on the chip counts: the best
+    ``advance`` go to the next session's ballot. Callers only: nobody busts in the heat."""
+    base = poker_sng("holdem-act", "no-limit", 4, id="heat")
+    conditions = msgspec.structs.replace(
+        base,
+        sessions=msgspec.toml.decode(TWO_SESSIONS, type=dict[str, list[Session]])["sessions"],
+        prizes=["70", "30"],
+    )
+    assert problems(conditions) == []
+    bots = [TournamentBot("", f"h{i}", "heat", seed=i, passive=True) for i in range(4)]
+    runner = await play(conditions, bots, minute=0.25)
+    t = runner.tournament
+    assert t.phase.value == "complete" and t.session == 2
+    journal = [ev for b in bots for s in b.states for ev in s["events"]]
+    ended = [ev for ev in journal if ev["type"] == "tournament_session_ended"]
+    assert ended and len(ended[0]["advancing"]) == 2  # by time, not by eliminations
+    ballots = [d for d in t.draws if d.how == "ballot"]
+    assert [d.session for d in ballots].count(2) == 2
+    assert len(runner.places) == 4
+    assert sum(prize or 0 for _, prize in runner.places.values()) == t.pool
+
+
+CANBERRA_SNG = """
+id = "cpm"
+name = "Canberra two tables"
+game = "canberra-poker-2017"
+entry = "bots"
+sit_and_go = 8
+entry_fee = 2000
+commission = 200
+chips = 300
+min_players = 8
+max_players = 8
+ties = "share"
+same_round = "share"
+balance_tables = true
+prizes = ["60", "30", "10"]
+
+[limits]
+minimum = 50
+maximum = 100
+
+[[sessions]]
+name = "Session"
+tables = 2
+players_per_table = 4
+rounds = 80
+"""
+
+
+@pytest.mark.trio
+async def test_a_canberra_2017_sit_and_go_balances_and_breaks_its_tables() -> None:
+    """2017 r 17.3(a)(ii)(B): a sit-and-go's conditions may move players between tables as
+    they are eliminated (r 17.14): the tables stay within one player of each other, then
+    break to one, and the session plays to its places."""
+    conditions = decode(CANBERRA_SNG)
+    assert problems(conditions) == []
+    bots = [TournamentBot("", f"c{i}", "cpm", seed=i) for i in range(8)]
+    runner = await play(conditions, bots, minute=1.0)
+    t = runner.tournament
+    assert t.phase.value == "complete" and len(runner.places) == 8
+    assert any(d.how == "moved" for d in t.draws), [d.how for d in t.draws]
+    assert runner.sizes and all(max(s) - min(s) <= 1 for s in runner.sizes if s)
+    assert [len(s) for s in runner.sizes if s][-1] == 1  # down to one table
+    movers = {d.player for d in t.draws if d.how == "moved"}
+    assert sum(prize or 0 for _, prize in runner.places.values()) == t.pool
+    moved = [b for b in bots if b.client is not None and b.client.account in movers]
+    assert moved and all(len(b.client.tables) >= 2 for b in moved if b.client is not None)
