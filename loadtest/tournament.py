@@ -36,6 +36,7 @@ class Outcome:
     refused: dict[str, int] = field(default_factory=dict)  # error code -> count
     seconds: float = 0.0
     finished: bool = False
+    reconnects: int = 0  #: connections the server dropped that a bot came back from
 
     def summary(self) -> dict[str, Any]:
         places = {a: s.get("place") for a, s in self.states.items()}
@@ -51,6 +52,7 @@ class Outcome:
             "placed": sum(1 for p in places.values() if p),
             "prizes": sum(prizes.values()),
             "refused": self.refused,
+            "reconnects": self.reconnects,
         }
 
 
@@ -232,6 +234,7 @@ async def run_players(
             outcome.finished = True
             nursery.cancel_scope.cancel()
     outcome.seconds = time.monotonic() - start
+    outcome.reconnects = sum(bot.reconnects for bot in bots)
     for bot in bots:
         if bot.client is not None and bot.client.account and bot.states:
             outcome.states[bot.client.account] = bot.states[-1]

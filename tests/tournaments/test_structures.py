@@ -17,6 +17,7 @@ import pytest
 import trio
 
 from loadtest.tournament import TournamentBot
+from protocol.errors import CloseCode
 from server.tournaments.conditions import Conditions
 from tests.server.helpers import running_server
 from tests.tournaments.helpers import canberra_sng, poker_sng, server_config
@@ -75,3 +76,41 @@ async def test_a_poker_tournament_of_each_structure_ends_with_one_winner(
 @pytest.mark.trio
 async def test_a_canberra_poker_tournament_ends_with_its_places() -> None:
     await play_to_a_winner(canberra_sng(chips=300, rounds=60), 7, ties=True)
+
+
+@pytest.mark.trio
+async def test_a_bot_the_server_drops_comes_back_and_plays_on() -> None:
+    """A bot closed with 4002 (a slow reader) reconnects with its token and resumes its seat:
+    away, it would be dealt in and fold every hand (ACT 6.3), and a heads-up against it
+    would last as long as its chips (the pot-limit tournament that did not end)."""
+    conditions = poker_sng("omaha-act", "full-pot", 2, id="drop")
+    config = server_config(conditions, minute=60.0)  # one level: play decides, not the clock
+    async with running_server(config) as server:
+        runner = server.croupier.tournaments["drop"]
+        # callers first (no hand busts anyone yet), then raisers once the bot is back
+        bots = [TournamentBot(server.url, f"d{i}", "drop", i, passive=True) for i in range(2)]
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for bot in bots:
+                    nursery.start_soon(bot.run)
+                while not runner.tables or not all(
+                    b.client and b.client.account in tb.members
+                    for b in bots
+                    for tb in runner.tables.values()
+                ):
+                    await trio.sleep(0.02)
+                victim = bots[0]
+                assert victim.client is not None and victim.client.account is not None
+                account = victim.client.account
+                conn = server.croupier.connection(account)
+                assert conn is not None
+                conn.drop(CloseCode.TOO_SLOW, "client too slow: outbound queue overflowed")
+                while not victim.reconnects:
+                    await trio.sleep(0.02)
+                for bot in bots:
+                    bot.passive = False
+                while not all(b.states and b.states[-1]["place"] for b in bots):
+                    await trio.sleep(0.05)
+                nursery.cancel_scope.cancel()
+        assert runner.tournament.phase.value == "complete" and victim.reconnects >= 1
+        assert victim.states and victim.states[-1]["place"] in (1, 2) and not victim.errors
