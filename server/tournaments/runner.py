@@ -496,9 +496,10 @@ class TournamentRunner:
             self._close_tables()
         elif t.phase is Phase.SEATING:  # the next session: a new ballot, new tables
             self._next_session(session)
-        else:  # extra rounds decide a tie: play on
+        else:  # a tie decides the progression: every table plays one more hand, then again
             for number in sorted(self.held):
                 self._proceed(number)
+            self.awarding = True
 
     # -- the start ------------------------------------------------------------------------------
     def _begin(self) -> None:
