@@ -1,6 +1,6 @@
 """Tournament hand histories as trackers read them (issue 25, point 4).
 
-Three sit-and-gos (no-limit hold'em, pot-limit Omaha, limit hold'em) are played by the
+Three poker sit-and-gos (no-limit hold'em, pot-limit Omaha, limit hold'em) are played by the
 tournament bots into a data directory, with levels short enough that their blinds rise
 during play; then every exported hand is checked:
 
@@ -10,7 +10,8 @@ during play; then every exported hand is checked:
   pokerkit's pot-limit Omaha variant named, every pot-limit Omaha hand) and replays it to our
   final stacks;
 * OHH sets ``tournament`` and a ``tournament_info`` with the spec's fields, amounts in chips;
-* PHH names the event and the level, and pokerkit replays every hand to our final stacks.
+* PHH names the event and the level, and pokerkit replays every hand to our final stacks;
+* a Canberra Poker sit-and-go's rounds (OHH-style) carry the tournament fields too.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from loadtest.tournament import TournamentBot
 from server import histories, history_cli, phh, pokerstars
 from server.store.journal import JournalRound
 from tests.server.helpers import running_server
-from tests.tournaments.helpers import LEVELS, poker_sng, server_config
+from tests.tournaments.helpers import LEVELS, canberra_sng, poker_sng, server_config
 
 PLAYED = [("holdem-act", "no-limit", "nlt"), ("omaha-act", "full-pot", "plo"),
           ("holdem-act", "limit", "flt")]  # fmt: skip
@@ -63,13 +64,15 @@ def level_of(numeral: str) -> int:
 
 async def _play(data: Path) -> None:
     tournaments = [poker_sng(g, s, SEATS, id=i, name=f"Bots {i}") for g, s, i in PLAYED]
+    tournaments.append(canberra_sng(id="cph", chips=300, rounds=20))
     async with running_server(server_config(*tournaments, data=data, minute=0.1)) as server:
-        runners = [server.croupier.tournaments[i] for _, _, i in PLAYED]
+        runners = [server.croupier.tournaments[c.id] for c in tournaments]
         bots = [
             TournamentBot(server.url, f"{i}{n}", i, seed=n)
             for _, _, i in PLAYED
             for n in range(SEATS)
         ]
+        bots += [TournamentBot(server.url, f"cph{n}", "cph", seed=n) for n in range(7)]
         with trio.fail_after(90):
             async with trio.open_nursery() as nursery:
                 for bot in bots:
@@ -243,3 +246,20 @@ def test_phh_tournament_hands_name_the_event_and_replay(played: Path) -> None:
                 p for p, a, b in zip(hh.players, final, hh.finishing_stacks, strict=True) if a != b
             }
             assert differ <= sharers(rnd)
+
+
+def test_ohh_canberra_poker_tournament_rounds_have_the_tournament_fields(
+    played: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Canberra Poker tournament's rounds (OHH-style, the boxes as players) are in chips."""
+    args = ["export", "--format", "ohh", "--data", str(played), "--table", "cph.1"]
+    assert history_cli.main(args) == 0
+    docs = [json.loads(line)["ohh"] for line in capsys.readouterr().out.splitlines()]
+    assert docs
+    for d in docs:
+        info = d["tournament_info"]
+        assert d["tournament"] is True and d["game_type"] == "canberra-poker-2017"
+        assert (info["buyin_amount"], info["fee_amount"], info["initial_stack"]) == (18, 2, 300)
+        assert info["type"] == "STT" and "speed" not in info  # table limits, no blind levels
+        assert all(isinstance(p["starting_stack"], int) for p in d["players"])
+        assert all(isinstance(p["amount"], int) for p in d["pots"])
