@@ -30,6 +30,7 @@ from pokerkit.notation import PokerStarsParser
 from loadtest.tournament import TournamentBot
 from server import histories, history_cli, phh, pokerstars
 from server.store.journal import JournalRound
+from tests.records.test_pokerstars import AMOUNT, LINES, ORDER
 from tests.server.helpers import running_server
 from tests.tournaments.helpers import LEVELS, canberra_sng, poker_sng, server_config
 
@@ -55,6 +56,21 @@ TOURNAMENT_INFO = {
     "flags": list,
     "speed": dict,
 }
+
+
+#: the cash grammar's lines (tests/records/test_pokerstars.py) with chips for dollars
+CHIP_LINES = {kind: pattern.replace(AMOUNT, r"\d+") for kind, pattern in LINES.items()}
+
+
+def check_chip_grammar(lines: list[str]) -> None:
+    """Every line after the header is one of PokerStars' and comes in its section's order."""
+    position = 0
+    for line in lines:
+        kinds = [k for k, pattern in CHIP_LINES.items() if re.fullmatch(pattern, line)]
+        assert kinds, f"not in the grammar: {line!r}"
+        while kinds[0] not in ORDER[position].split("|"):
+            position += 1
+            assert position < len(ORDER), f"{line!r} out of order"
 
 
 def level_of(numeral: str) -> int:
@@ -168,11 +184,7 @@ def test_pokerstars_tournament_hands_parse_and_replay_in_pokerkit(played: Path) 
             assert (int(m.group(4)), int(m.group(5))) == blinds  # the level's blinds
             assert lines[1].startswith(f"Table '{m.group(1)} 1' 9-max Seat #")
             assert "$" not in "\n".join(lines[1:])  # chips, never dollars
-            for line in lines[2:]:
-                if line.startswith("Seat ") and " in chips)" in line:
-                    assert re.fullmatch(r"Seat \d+: \S+ \(\d+ in chips\)", line), line
-                if ": posts " in line:
-                    assert re.fullmatch(r"\S+: posts (small|big) blind \d+( and is all-in)?", line)
+            check_chip_grammar(lines[2:])
         if (game, structure) == ("holdem-act", "no-limit"):
             assert replay_pokerstars(exported, PokerStarsParser()) >= 1
         if (game, structure) == ("omaha-act", "full-pot"):
