@@ -638,6 +638,7 @@ class TournamentRunner:
         spec = self.conditions.sessions[t.session - 1]
         chips = {p: chips_of(self.chips, p) for p in t.playing}
         due = (spec.rounds is not None and self.rounds >= spec.rounds) or self.time_up
+        due = due or trio.current_time() >= self.session_ends  # (before the timer says so)
         session = t.session
         step = t.end_session(chips) if due else t.before_round(chips)
         if due and t.phase is Phase.RUNNING and t.session == session:
