@@ -103,6 +103,12 @@ def lone_checks(rnd: JournalRound) -> set[int]:
     return out
 
 
+def call_level(blinds: list[int]) -> int:
+    """What a player calls after the blinds: the last blind, even when it was posted all-in
+    for less (the engine's call stays at the blind, digest A-14)."""
+    return blinds[-1] if blinds else 0
+
+
 def tournament_number(record: dict[str, Any]) -> str:
     """A tournament's number as trackers want it, all digits: the id when it is one, else a
     stable number made from it."""
@@ -235,7 +241,7 @@ def _ohh_poker(rnd: JournalRound, *, manila: bool) -> dict[str, Any]:
             if len(blinds) == 1 and kind == "blind1":
                 name = "Post BB"
             act(int(ev["seat"]), name, int(ev["amount"]), is_allin=int(ev["stack"]) == 0)
-            bets.level = max(bets.level, int(ev["amount"]))
+            bets.level = max(bets.level, int(ev["amount"]), call_level(blinds))
         elif t == "hole_cards_dealt":
             act(int(ev["seat"]), "Dealt Cards", cards=list(ev["cards"]))
         elif t == "board_dealt":

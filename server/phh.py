@@ -25,6 +25,7 @@ from typing import Any
 
 from server.histories import (
     blinds_of,
+    call_level,
     commission_parts,
     lone_checks,
     tournament_number,
@@ -94,7 +95,7 @@ def hand(rnd: JournalRound) -> dict[str, Any] | None:
             if len(dealt) == len(seats):
                 actions += [f"d dh p{index[s]} {dealt[s]}" for s in seats]
         elif t == "blind_posted":
-            level = max(level, int(ev["amount"]))
+            level = max(level, int(ev["amount"]), call_level(blinds))
         elif t == "board_dealt":
             actions.append("d db " + "".join(ev["cards"]))
             level = 0

@@ -33,6 +33,7 @@ from decimal import Decimal
 from server.histories import (
     blinds_of,
     button_seat,
+    call_level,
     commission_parts,
     dollars_exact,
     lone_checks,
@@ -156,7 +157,7 @@ def hand_text(rnd: JournalRound) -> str | None:
             lines.append(
                 f"{who[int(ev['seat'])]}: posts {kind} blind {money(int(ev['amount']))}{allin}"
             )
-            level = max(level, int(ev["amount"]))
+            level = max(level, int(ev["amount"]), call_level(blinds))
         elif t == "hole_cards_dealt":
             if not lines[-1].startswith(("Dealt to", "*** HOLE")):
                 lines.append("*** HOLE CARDS ***")
