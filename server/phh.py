@@ -13,13 +13,24 @@ first blind) last; heads-up, the big blind is ``p1`` and the small blind (the bu
 as PHH's heads-up rule has it. ``finishing_stacks`` are the stacks after our settlement,
 commission taken (ACT r 11; the ``_commission`` field is each player's part of the
 commission, so that ``finishing_stacks + _commission`` is the hand without commission).
+
+A tournament's hand (amounts in tournament chips, already integers) names its ``event``
+(the tournament's name and number), its blind ``level``, and the tournament's id, buy-in and
+fee (cents) in the user-defined fields ``_tournament``, ``_buy_in`` and ``_fee``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from server.histories import commission_parts
+from server.histories import (
+    blinds_of,
+    call_level,
+    commission_parts,
+    lone_checks,
+    tournament_number,
+    tournament_of,
+)
 from server.store.journal import JournalRound
 
 VARIANTS = {("holdem", "no-limit"): "NT", ("omaha", "full-pot"): "PO"}
@@ -67,21 +78,24 @@ def hand(rnd: JournalRound) -> dict[str, Any] | None:
     start = rnd.start
     seats = order(rnd)
     index = {s: i + 1 for i, s in enumerate(seats)}
-    blinds = [int(b) for b in start["options"]["blinds"]]
+    blinds = blinds_of(rnd)
     stakes = start["seats"]
     actions: list[str] = []
     level = 0
     commission = commission_parts(rnd)
     dealt: dict[int, str] = {}
     settled = rnd.of("settlement")[-1]
-    for ev in rnd.of("event"):
+    lone = lone_checks(rnd)
+    for i, ev in enumerate(rnd.of("event")):
         t = ev["type"]
+        if i in lone:
+            continue
         if t == "hole_cards_dealt":
             dealt[int(ev["seat"])] = "".join(ev["cards"])
             if len(dealt) == len(seats):
                 actions += [f"d dh p{index[s]} {dealt[s]}" for s in seats]
         elif t == "blind_posted":
-            level = max(level, int(ev["amount"]))
+            level = max(level, int(ev["amount"]), call_level(blinds))
         elif t == "board_dealt":
             actions.append("d db " + "".join(ev["cards"]))
             level = 0
@@ -96,7 +110,7 @@ def hand(rnd: JournalRound) -> dict[str, Any] | None:
             level = max(level, total)
         elif t == "hand_shown":
             actions.append(f"p{index[int(ev['seat'])]} sm {''.join(ev['cards'])}")
-    return {
+    fields: dict[str, Any] = {
         "variant": code,
         "antes": [0] * len(seats),
         "blinds_or_straddles": blinds + [0] * (len(seats) - len(blinds)),
@@ -111,6 +125,15 @@ def hand(rnd: JournalRound) -> dict[str, Any] | None:
         "_round": rnd.ref,
         "_commission": [commission[s] for s in seats],
     }
+    record = tournament_of(rnd)
+    if record is not None:
+        fields["event"] = f"{record['name']} (tournament #{tournament_number(record)})"
+        if record.get("level"):
+            fields["level"] = int(record["level"])
+        fields["_tournament"] = str(record["id"])
+        fields["_buy_in"] = int(record["buy_in"])
+        fields["_fee"] = int(record["fee"])
+    return fields
 
 
 def _toml(value: Any) -> str:

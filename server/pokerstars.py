@@ -8,6 +8,14 @@ all-in``), ``*** FLOP ***`` / ``*** TURN ***`` / ``*** RIVER ***``, uncalled bet
 ``*** SHOW DOWN ***``, who collected what from which pot, and ``*** SUMMARY ***`` with the
 total pot and the rake (our commission). Amounts are dollars with two decimals.
 
+A tournament's hand has PokerStars' tournament header, as trackers import it: ``PokerStars
+Hand #N: Tournament #T, $50.00+$5.00 USD Hold'em No Limit - Level III (50/100) - DATE``
+(the tournament's number, the buy-in and fee: the entry fee's prize-pool part and the
+commission, ACT r 19.4; the blind level and its blinds), ``Table 'T 1' 9-max ...`` (the
+tournament's number and the table's), and its amounts are tournament chips, whole numbers
+without a currency sign (``Seat 1: ann (3000 in chips)``, ``ann: posts small blind 50``);
+no rake (the operator's share is the commission, ACT r 19).
+
 The "button" is PokerStars': the seat before the first blind (ACT's buck holder posts the
 first blind, so the button is the seat before the buck); heads-up the first blind is the
 button. Not exported: Manila (not hold'em or Omaha), a third blind (ACT r 5.3; PokerStars has
@@ -22,13 +30,23 @@ import datetime
 import hashlib
 from decimal import Decimal
 
-from server.histories import button_seat, commission_parts, dollars_exact
+from server.histories import (
+    blinds_of,
+    button_seat,
+    call_level,
+    commission_parts,
+    dollars_exact,
+    lone_checks,
+    tournament_number,
+    tournament_of,
+)
 from server.phh import first_board
 from server.store.journal import JournalRound
 
 GAMES = {
     ("holdem", "no-limit"): "Hold'em No Limit",
     ("holdem", "limit"): "Hold'em Limit",
+    ("holdem", "full-pot"): "Hold'em Pot Limit",
     ("omaha", "full-pot"): "Omaha Pot Limit",
     ("omaha", "half-pot"): "Omaha Half Pot Limit",
     ("omaha", "limit"): "Omaha Limit",
@@ -38,6 +56,45 @@ STREETS = {2: "FLOP", 3: "TURN", 4: "RIVER"}
 
 def usd(cents: int) -> str:
     return f"${dollars_exact(cents)}"
+
+
+def chips(amount: int) -> str:
+    """Tournament chips as PokerStars writes them: a whole number, no currency sign."""
+    return str(amount)
+
+
+def roman(n: int) -> str:
+    """A level number as PokerStars writes it (``Level III``)."""
+    out = ""
+    for value, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"),
+                           (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"),
+                           (4, "IV"), (1, "I")):  # fmt: skip
+        count, n = divmod(n, value)
+        out += letters * count
+    return out
+
+
+def header(rnd: JournalRound, name: str, blinds: list[int], when: str) -> list[str]:
+    """The first two lines: a cash game's stakes in dollars, or a tournament's header."""
+    start = rnd.start
+    max_seats = int(start.get("rules", {}).get("max_seats", len(start["seats"])))
+    button = button_seat(rnd)
+    record = tournament_of(rnd)
+    if record is None:
+        return [
+            f"PokerStars Hand #{hand_number(rnd.ref)}: {name} "
+            f"({usd(blinds[0])}/{usd(blinds[1])} USD) - {when} UTC",
+            f"Table '{rnd.table}' {max_seats}-max Seat #{button} is the button",
+        ]
+    number = tournament_number(record)
+    fees = f"{usd(int(record['buy_in']))}+{usd(int(record['fee']))}"
+    level = roman(int(record.get("level") or 1))
+    return [
+        f"PokerStars Hand #{hand_number(rnd.ref)}: Tournament #{number}, "
+        f"{fees} {record.get('currency', 'USD')} {name} - Level {level} "
+        f"({blinds[0]}/{blinds[1]}) - {when} UTC",
+        f"Table '{number} {record.get('table', 1)}' {max_seats}-max Seat #{button} is the button",
+    ]
 
 
 def hand_number(ref: str) -> int:
@@ -51,7 +108,7 @@ def game_name(rnd: JournalRound) -> str | None:
     if start.get("kind") != "poker" or rnd.final_state != "settled":
         return None
     variant = str(start["game"]).split("-", 1)[0]
-    blinds = start.get("options", {}).get("blinds", [])
+    blinds = blinds_of(rnd)
     name = GAMES.get((variant, str(start.get("options", {}).get("structure", "limit"))))
     events = rnd.of("event")
     if name is None or len(blinds) != 2 or any(e["type"] == "fee_charged" for e in events):
@@ -76,15 +133,11 @@ def hand_text(rnd: JournalRound) -> str | None:
     who = {n: str(s["name"] or s["account"]) for n, s in seats.items()}
     ring = sorted(seats)
     button = button_seat(rnd)
-    blinds = [int(b) for b in start["options"]["blinds"]]
+    blinds = blinds_of(rnd)
     when = datetime.datetime.fromtimestamp(rnd.at, datetime.UTC).strftime("%Y/%m/%d %H:%M:%S")
-    max_seats = int(start.get("rules", {}).get("max_seats", len(ring)))
-    lines = [
-        f"PokerStars Hand #{hand_number(rnd.ref)}: {name} "
-        f"({usd(blinds[0])}/{usd(blinds[1])} USD) - {when} UTC",
-        f"Table '{rnd.table}' {max_seats}-max Seat #{button} is the button",
-    ]
-    lines += [f"Seat {n}: {who[n]} ({usd(int(seats[n]['stake']))} in chips)" for n in ring]
+    money = chips if tournament_of(rnd) is not None else usd
+    lines = header(rnd, name, blinds, when)
+    lines += [f"Seat {n}: {who[n]} ({money(int(seats[n]['stake']))} in chips)" for n in ring]
     level = 0
     shown: dict[int, tuple[list[str], str]] = {}
     mucked: set[int] = set()
@@ -93,15 +146,18 @@ def hand_text(rnd: JournalRound) -> str | None:
     total = rake = 0
     showdown = False
     pots = sum(e["type"] == "pot_awarded" for e in events)
-    for ev in events:
+    lone = lone_checks(rnd)
+    for i, ev in enumerate(events):
         t = ev["type"]
+        if i in lone:
+            continue
         if t == "blind_posted":
             kind = "small" if ev["kind"] == "blind1" else "big"
             allin = " and is all-in" if int(ev["stack"]) == 0 else ""
             lines.append(
-                f"{who[int(ev['seat'])]}: posts {kind} blind {usd(int(ev['amount']))}{allin}"
+                f"{who[int(ev['seat'])]}: posts {kind} blind {money(int(ev['amount']))}{allin}"
             )
-            level = max(level, int(ev["amount"]))
+            level = max(level, int(ev["amount"]), call_level(blinds))
         elif t == "hole_cards_dealt":
             if not lines[-1].startswith(("Dealt to", "*** HOLE")):
                 lines.append("*** HOLE CARDS ***")
@@ -124,15 +180,15 @@ def hand_text(rnd: JournalRound) -> str | None:
             elif verb == "check":
                 lines.append(f"{player}: checks")
             elif verb == "call" or (verb == "allin" and to <= level):
-                lines.append(f"{player}: calls {usd(amount)}{allin}")
+                lines.append(f"{player}: calls {money(amount)}{allin}")
             elif level == 0:
-                lines.append(f"{player}: bets {usd(to)}{allin}")
+                lines.append(f"{player}: bets {money(to)}{allin}")
             else:
-                lines.append(f"{player}: raises {usd(to - level)} to {usd(to)}{allin}")
+                lines.append(f"{player}: raises {money(to - level)} to {money(to)}{allin}")
             level = max(level, to)
         elif t == "uncalled_returned":
             lines.append(
-                f"Uncalled bet ({usd(int(ev['amount']))}) returned to {who[int(ev['seat'])]}"
+                f"Uncalled bet ({money(int(ev['amount']))}) returned to {who[int(ev['seat'])]}"
             )
         elif t in ("hand_shown", "hand_mucked"):
             if not showdown:
@@ -153,21 +209,21 @@ def hand_text(rnd: JournalRound) -> str | None:
             for s_text, share in sorted(ev["shares"].items(), key=lambda kv: int(kv[0])):
                 seat = int(s_text)
                 won[seat] = won.get(seat, 0) + int(share)
-                lines.append(f"{who[seat]} collected {usd(int(share))} from {where}")
+                lines.append(f"{who[seat]} collected {money(int(share))} from {where}")
     lines.append("*** SUMMARY ***")
-    lines.append(f"Total pot {usd(total)} | Rake {usd(rake)}")
+    lines.append(f"Total pot {money(total)} | Rake {money(rake)}")
     if board:
         lines.append(f"Board [{' '.join(board)}]")
     for n in ring:
         role = " (button)" if n == button else ""
         if n in shown:
             cards, category = shown[n]
-            result = f"won ({usd(won[n])})" if n in won else "lost"
+            result = f"won ({money(won[n])})" if n in won else "lost"
             lines.append(
                 f"Seat {n}: {who[n]}{role} showed [{' '.join(cards)}] and {result} with {category}"
             )
         elif n in won:
-            lines.append(f"Seat {n}: {who[n]}{role} won ({usd(won[n])})")
+            lines.append(f"Seat {n}: {who[n]}{role} won ({money(won[n])})")
         elif n in mucked:
             lines.append(f"Seat {n}: {who[n]}{role} mucked")
         else:

@@ -429,18 +429,38 @@ def _breaks(c: Conditions) -> list[str]:
 
 def table_options(c: Conditions, blinds: list[int], seats: int | None = None) -> dict[str, Any]:
     """The poker options of a tournament table at a level with ``blinds``: tournament chips
-    (a chip is the unit), no commission on pots (ACT r 19: the operator's share is the
-    tournament commission), any stake of one chip or more plays (no top-up, no buy-in)."""
+    (a chip is the unit, and texts name amounts in chips), no commission on pots (ACT r 19:
+    the operator's share is the tournament commission), any stake of one chip or more plays
+    (no top-up, no buy-in)."""
     options: dict[str, Any] = {
         "blinds": list(blinds),
         "commission": "none",
         "chip_unit": 1,
+        "amounts": "chips",
         "min_table_stake": 1,
         "max_seats": seats or c.sessions[0].players_per_table,
     }
     if c.structure is not None:
         options["structure"] = c.structure
     return options
+
+
+def hand_record(c: Conditions) -> dict[str, Any]:
+    """What a tournament table writes in each hand's journal record (``tournament``), for
+    the hand histories trackers read (``server/histories.py``): the tournament's id and
+    name, the entry fee split into its prize-pool part (the "buy-in") and the commission (the
+    "fee", ACT r 19.4), in cents, the chips per entry, sit-and-go or scheduled, and the
+    level length in minutes. The table adds its number and the level of each hand."""
+    return {
+        "id": c.id,
+        "name": c.name,
+        "buy_in": c.pool_per_entry,
+        "fee": c.commission,
+        "currency": "USD",
+        "chips": c.chips,
+        "sit_and_go": c.sit_and_go is not None,
+        "level_minutes": c.levels[0].minutes if c.levels else None,
+    }
 
 
 def banked_options(c: Conditions, session: int, seats: int) -> dict[str, Any]:

@@ -70,7 +70,12 @@ from server.store.memory import MemoryStore
 from server.store.model import CASHIER, InsufficientFunds, wallet
 from server.tables.base import Shutdown, TableActor, TableCommand
 from server.tables.connection import Connection
-from server.tournaments.conditions import Conditions, banked_options, table_options
+from server.tournaments.conditions import (
+    Conditions,
+    banked_options,
+    hand_record,
+    table_options,
+)
 from server.tournaments.lifecycle import (
     Eliminated,
     Finished,
@@ -153,6 +158,7 @@ class TournamentRunner:
         self.starts = math.inf
         self.rounds = 0  #: Canberra Poker: rounds of play in the session
         self.session_ends = math.inf
+        self.time_up = False  #: the session's minutes ran out: it ends when play allows
         self.notes = 0
         self.problems: list[str] = []  #: chips not conserved (never expected)
         #: table sizes after every round of eliminations and balancing (tests, /status)
@@ -255,7 +261,7 @@ class TournamentRunner:
     def deadline(self) -> float:
         if self.stopped:
             return math.inf
-        return min(self.starts, self.level_ends, self.break_ends)
+        return min(self.starts, self.level_ends, self.break_ends, self.session_ends)
 
     # -- the durable snapshot (a tournament survives a stop) ------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -399,6 +405,27 @@ class TournamentRunner:
             self._resume()
         if now >= self.level_ends:
             self._next_level(now)
+        if now >= self.session_ends:
+            self.session_ends = math.inf
+            self._time_up()
+
+    def _time_up(self) -> None:
+        """The session's ``minutes`` are up (2017 r 17.3(a)(ii)(A)): no table starts another
+        hand or round, and the session ends on the chip counts (r 17.3(a)(ix)) once the ones
+        in play are over, on a break too: poker through the award of places (every table
+        between hands), Canberra Poker at the end of its round of play."""
+        if self.tournament.phase not in (Phase.RUNNING, Phase.ON_BREAK):
+            return
+        if self.conditions.rulebook.poker:
+            self.awarding = True
+            self._award_if_ready()
+            return
+        self.time_up = True
+        if self.tournament.phase is Phase.ON_BREAK:  # the break ends with the session
+            self._apply(self.tournament.resume())
+            self.break_ends = math.inf
+        if set(self.tables) <= self.held and not self.moving:
+            self._round_of_play()  # every table between rounds: the session ends now
 
     # -- levels and breaks --------------------------------------------------------------------
     @property
@@ -636,9 +663,16 @@ class TournamentRunner:
         if t.phase is Phase.ON_BREAK:
             self._apply(t.resume())
         counts = {p: chips_of(self.chips, p) for p in t.playing}
+        session = t.session
         self._apply(t.end_session(counts))
         if self.over:
             self._close_tables()
+        elif t.phase is Phase.SEATING:  # the next session: a new ballot, new tables
+            self._next_session(session)
+        else:  # a tie decides the progression: every table plays one more hand, then again
+            for number in sorted(self.held):
+                self._proceed(number)
+            self.awarding = True
 
     # -- the start ------------------------------------------------------------------------------
     def _begin(self) -> None:
@@ -664,6 +698,7 @@ class TournamentRunner:
             self.chips.move(CASHIER, wallet(player), chips, "tournament_chips", None)
         self.stacks, self.buttons = dict(t.chips), {}
         self.rounds = 0
+        self.time_up = False
         spec = self.conditions.sessions[t.session - 1]
         minutes = spec.minutes * self.minute if spec.minutes else math.inf
         self.session_ends = trio.current_time() + minutes
@@ -689,6 +724,7 @@ class TournamentRunner:
         name = f"{c.name} table {number}"
         turn = self.config.turn_time
         limits = c.session_limits(session)
+        record = {**hand_record(c), "session": session, "started_at": time.time()}
         if limits is None:
             options = table_options(c, self.blinds, seats)
             config = TableConfig(id=ident[:32], game=c.game, name=name, options=options)
@@ -699,6 +735,7 @@ class TournamentRunner:
                 number=number,
                 chips=self.chips,
                 report=self.submit,
+                record=record,
             )
         options = banked_options(c, session, seats)
         config = TableConfig(
@@ -712,6 +749,7 @@ class TournamentRunner:
             chips=self.chips,
             report=self.submit,
             limits=limits,
+            record=record,
         )
 
     def _here(self, account: str) -> bool:
@@ -734,7 +772,7 @@ class TournamentRunner:
             self.held.add(number)
             return
         self.held.discard(number)
-        table.submit(Proceed(tuple(self.blinds)))
+        table.submit(Proceed(tuple(self.blinds), self.level + 1 if self.blinds else 0))
 
     # -- the tables' reports --------------------------------------------------------------------
     def on_hand_done(self, item: HandDone) -> None:
@@ -777,9 +815,8 @@ class TournamentRunner:
         self.rounds += 1
         spec = self.conditions.sessions[t.session - 1]
         chips = {p: chips_of(self.chips, p) for p in t.playing}
-        due = (spec.rounds is not None and self.rounds >= spec.rounds) or (
-            trio.current_time() >= self.session_ends
-        )
+        due = (spec.rounds is not None and self.rounds >= spec.rounds) or self.time_up
+        due = due or trio.current_time() >= self.session_ends  # (before the timer says so)
         session = t.session
         step = t.end_session(chips) if due else t.before_round(chips)
         if due and t.phase is Phase.RUNNING and t.session == session:
@@ -795,18 +832,35 @@ class TournamentRunner:
             self._close_tables()
             return
         if t.phase is Phase.SEATING:  # the next session: a new ballot, new tables
-            self._close_tables()
-            self.at = {}
-            after = next((b for b in self.conditions.breaks if b.after_session == session), None)
-            self._begin()
-            if after is not None:
-                self._break(after.minutes, scheduled=True)
+            self._next_session(session)
             return
+        # a 2017 sit-and-go may move players between tables (r 17.3(a)(ii)(B)); otherwise
+        # the seats are kept for the session (r 17.7) and nothing moves
+        self._moves(t.rebalance())
+        self.sizes.append(sorted(len(tb.players) for tb in t.tables))
+        self._deal_round()
+
+    def _deal_round(self) -> None:
+        """Canberra Poker: once every mover sits at its new table, every table plays the next
+        round; a table the balancing broke (or left empty) closes."""
+        if self.moving:
+            return
+        live = {tb.number for tb in self.tournament.tables}
         for number in list(self.tables):
-            if not any(tb.number == number for tb in t.tables):
+            if number not in live:
                 self._close(number)
             else:
                 self._proceed(number)
+
+    def _next_session(self, ended: int) -> None:
+        """Session ``ended`` is over and its players progressed: its tables close, the next
+        session's ballot seats them at new ones (a break first if one is due after it)."""
+        self._close_tables()
+        self.at = {}
+        after = next((b for b in self.conditions.breaks if b.after_session == ended), None)
+        self._begin()
+        if after is not None:
+            self._break(after.minutes, scheduled=True)
 
     def _moves(self, step: Step) -> None:
         """Send each mover off its table; they sit at the new one once released."""
@@ -838,6 +892,8 @@ class TournamentRunner:
             target = self.moving.pop(item.account, None)
             if target is not None:
                 self._seat(item.account, *target)
+                if not self.conditions.rulebook.poker and t.phase is Phase.RUNNING:
+                    self._deal_round()  # the round waited for the moves
         self._close_broken()
         self._award_if_ready()
         self._pause_if_ready()

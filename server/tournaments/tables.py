@@ -84,9 +84,10 @@ class MoveOut:
 
 @dataclass(frozen=True, slots=True)
 class Proceed:
-    """Deal the next hand, at these blinds."""
+    """Deal the next hand, at these blinds (of blind level ``level``, 1-based; 0: none)."""
 
     blinds: tuple[int, ...]
+    level: int = 0
 
 
 # -- table -> tournament ---------------------------------------------------------------------
@@ -121,14 +122,36 @@ class TournamentSeats(TableActor):
     report: Callable[[object], None]
     moving: dict[str, str]  #: accounts to take off after the round in play: reason
     arriving: list[SeatPlayer]  #: seats still taken by a player moving off
+    #: the tournament's facts for each hand's record (conditions.hand_record), or None
+    record: Mapping[str, Any] | None
+    level: int  #: the blind level of the hands dealt now (poker; 0: none)
 
-    def join_tournament(self, number: int, chips: Ledger, report: Callable[[object], None]) -> None:
+    def join_tournament(
+        self,
+        number: int,
+        chips: Ledger,
+        report: Callable[[object], None],
+        record: Mapping[str, Any] | None = None,
+    ) -> None:
         self.number = number
         self.chips = chips
         self.books = Books(self.id, chips)  # tournament chips: the chips ledger, never money
         self.report = report
         self.moving = {}
         self.arriving = []
+        self.record = record
+        self.level = 0
+
+    def open_journal(
+        self, ref: str, start: dict[str, Any], items: list[str] | None = None, deal: bool = True
+    ) -> None:
+        """Each round's record says it is a tournament's: the tournament, this table's number
+        and the blind level (the hand histories' tournament header, server/histories.py)."""
+        if self.record is not None:
+            start = {**start, "tournament": {**self.record, "table": self.number}}
+            if self.level:
+                start["tournament"]["level"] = self.level
+        super().open_journal(ref, start, items, deal)
 
     def admit(self, conn: Connection, join: wire.Join) -> Member | None:
         self.error(
@@ -240,9 +263,10 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         number: int,
         chips: Ledger,
         report: Callable[[object], None],
+        record: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(table, config, ledger)
-        self.join_tournament(number, chips, report)
+        self.join_tournament(number, chips, report, record)
         self.go = False  # the tournament lets the next hand be dealt
 
     # -- what changes from the cash table (hooks of PokerTable) -----------------------------
@@ -338,6 +362,7 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         if blinds != list(self.rules.blinds):
             options = {**self.table.options, "blinds": blinds}
             self.staged_rules = rules_for(self.game, options)
+        self.level = item.level
         self.go = True
         self._gather()
 
@@ -389,9 +414,10 @@ class CanberraTournamentTable(TournamentSeats, BankedTable):
         chips: Ledger,
         report: Callable[[object], None],
         limits: Limits,
+        record: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(table, config, ledger)
-        self.join_tournament(number, chips, report)
+        self.join_tournament(number, chips, report, record)
         self.limits = limits
         self.marker = 1  #: the starting marker's box (r 17.15)
         self.warned: set[str] = set()  #: out-of-order antes this session (r 17.15)

@@ -22,7 +22,8 @@ NAME = r"[^:]+?"
 #: the grammar, section by section: each section's lines in order (``+``: one or more)
 HEADER = [
     r"PokerStars Hand #\d+: "
-    r"(Hold'em No Limit|Hold'em Limit|Omaha Pot Limit|Omaha Half Pot Limit|Omaha Limit) "
+    r"(Hold'em No Limit|Hold'em Limit|Hold'em Pot Limit|Omaha Pot Limit|Omaha Half Pot Limit|"
+    r"Omaha Limit) "
     rf"\({AMOUNT}/{AMOUNT} USD\) - \d{{4}}/\d\d/\d\d \d\d:\d\d:\d\d UTC",
     r"Table '[^']+' \d+-max Seat #\d+ is the button",
 ]

@@ -63,6 +63,41 @@ players_per_table = 9
     return text
 
 
+def poker_sng(game: str, structure: str, players: int, **more: Any) -> Conditions:
+    """A one-table sit-and-go of ``game`` (ACT r 19) in ``structure`` for ``players``, the
+    :data:`LEVELS` a minute each (Manila's one blind is the level's big blind). The last
+    level's blinds are more than every chip in play, so the tournament ends within a few
+    hands of reaching it whatever the players do: a test of it is bounded by the clock."""
+    levels = "\n".join(
+        f"[[levels]]\nblinds = {[b] if game.startswith('manila') else [a, b]}\nminutes = 1"
+        for a, b in LEVELS
+    )
+    text = f"""
+id = "{more.pop("id", "sng")}"
+name = "{more.pop("name", f"{game} {structure}")}"
+game = "{game}"
+structure = "{structure}"
+entry = "bots"
+sit_and_go = {players}
+entry_fee = {more.pop("entry_fee", 1100)}
+commission = {more.pop("commission", 100)}
+chips = 1000
+min_players = 2
+max_players = {players}
+ties = "share"
+same_round = "by_chips"
+prizes = {["100"] if players < 3 else ["70", "30"]}
+
+[[sessions]]
+name = "Sit & Go"
+tables = 1
+players_per_table = {players}
+
+{levels}
+"""
+    return decode(text)
+
+
 def server_config(*conditions: Conditions, **kw: Any) -> ServerConfig:
     return replace(
         fast_config(),

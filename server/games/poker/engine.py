@@ -68,7 +68,6 @@ from server.games.poker.legal import LegalActions
 from server.games.poker.rules import RuleSet
 from server.games.visibility import may_see
 from server.hands import best_exact, best_of_each, category_name
-from server.money import dollars
 
 #: (n, k) -> (n (n-1) ... (n-k+1), the number of ordered draws of k of n cards; the radices
 #: n, n-1, ... with their positions, in groups whose product stays below 2**30, each with that
@@ -810,7 +809,7 @@ class PokerRound:
                 mine = self.bet[seat]
                 raise IllegalAction(
                     "action_not_allowed",
-                    f"seat {seat} cannot check: {dollars(self.cb - mine)} to call"
+                    f"seat {seat} cannot check: {self.rules.money(self.cb - mine)} to call"
                     if self.cb > mine
                     else f"seat {seat} must call or raise",
                 )
@@ -842,14 +841,17 @@ class PokerRound:
         if verb == "bet" and not opening:
             raise IllegalAction(
                 "action_not_allowed",
-                f"a wager of {dollars(self.cb)} is already made: raise or call",
+                f"a wager of {self.rules.money(self.cb)} is already made: raise or call",
             )
         if verb == "raise" and opening:
             raise IllegalAction("action_not_allowed", "nothing to raise: bet or check")
         if amount is None:
             raise IllegalAction("amount_required", f"{verb} needs a 'raise to' amount")
         if type(amount) is not int:
-            raise IllegalAction("amount_invalid", f"amount must be whole cents, got {amount!r}")
+            raise IllegalAction(
+                "amount_invalid",
+                f"amount must be whole {'chips' if self.rules.chips else 'cents'}, got {amount!r}",
+            )
         bounds = la.bet if opening else la.raise_
         reach = mine + self.stacks[seat]
         if amount == reach and la.allin is not None:
@@ -863,19 +865,19 @@ class PokerRound:
         if amount > reach:
             raise IllegalAction(
                 "amount_too_large",
-                f"{verb} to {dollars(amount)} exceeds seat {seat}'s stake "
-                f"({dollars(reach)} in all)",
+                f"{verb} to {self.rules.money(amount)} exceeds seat {seat}'s stake "
+                f"({self.rules.money(reach)} in all)",
             )
         if amount < lo:
             raise IllegalAction(
-                "amount_too_small", f"the minimum {verb} is to {dollars(lo)}", {"min": lo}
+                "amount_too_small", f"the minimum {verb} is to {self.rules.money(lo)}", {"min": lo}
             )
         if amount > hi:
             raise IllegalAction(
-                "amount_too_large", f"the maximum {verb} is to {dollars(hi)}", {"max": hi}
+                "amount_too_large", f"the maximum {verb} is to {self.rules.money(hi)}", {"max": hi}
             )
         if la.sizes is not None and amount not in la.sizes:
-            sizes = " or ".join(dollars(s) for s in la.sizes)
+            sizes = " or ".join(self.rules.money(s) for s in la.sizes)
             raise IllegalAction(
                 "amount_not_allowed",
                 f"{verb} must be to {sizes}",

@@ -31,6 +31,8 @@ raises :class:`~server.errors.ScenarioError`):
 * ``commission`` - ``rules`` (the rulebook's formula) or ``none``.
 * ``ace_low`` - Manila: the ace declared high and low (ACT r 3.5, QLD s18).
 * ``chip_unit`` - the smallest chip; split pots are divided in it (ACT r 9.4, QLD s27(14)).
+* ``amounts`` - ``cents`` (money, the default) or ``chips`` (a tournament's chips, ACT r 19:
+  refusal texts say "150 chips", never dollars).
 * ``heads_up`` - ACT games and QLD Manila: ``uncapped`` or ``unrestricted`` (ACT r 10.5,
   QLD Sch 5 s26(5)); QLD hold'em/Omaha has no heads-up exemption.
 * ``short_allin_reopens`` - QLD hold'em/Omaha (s29(10), digest A-3).
@@ -46,6 +48,7 @@ from typing import Any
 from server.errors import ScenarioError
 from server.games.registry import POKER
 from server.hands import MANILA, MANILA_ACE_LOW, STANDARD, Ranking
+from server.money import dollars
 
 #: The six poker games (declared in :mod:`server.games.registry`).
 GAME_IDS: tuple[str, ...] = POKER
@@ -62,7 +65,7 @@ TITLES: dict[str, str] = {
 
 STRUCTURES = ("limit", "half-pot", "full-pot", "no-limit")
 
-_COMMON = {"blinds", "structure", "commission", "chip_unit", "max_seats"}
+_COMMON = {"blinds", "structure", "commission", "chip_unit", "max_seats", "amounts"}
 _OPTIONS: dict[str, frozenset[str]] = {
     "holdem-act": frozenset(_COMMON | {"heads_up", "min_table_stake"}),
     "omaha-act": frozenset(_COMMON | {"heads_up", "min_table_stake"}),
@@ -132,6 +135,12 @@ class RuleSet:
     min_table_stake: int = 0
     max_buy_in: int | None = None
     dead_button: bool = False
+    chips: bool = False  #: amounts are a tournament's chips, not cents (option ``amounts``)
+
+    def money(self, amount: int) -> str:
+        """An amount for people (refusal texts): ``$1.50`` at a cash table (cents), ``150
+        chips`` at a tournament's (ACT r 19: tournament chips are not money)."""
+        return f"{amount:,} chips" if self.chips else dollars(amount)
 
     @property
     def title(self) -> str:
@@ -271,6 +280,9 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
     if variant == "manila" and structure != "limit":
         raise _err(game, "Manila has only the limit structure")
 
+    if o.get("amounts", "cents") not in ("cents", "chips"):
+        raise _err(game, f"amounts must be 'cents' or 'chips', got {o['amounts']!r}")
+
     if o["commission"] not in ("rules", "none"):
         raise _err(game, f"commission must be 'rules' or 'none', got {o['commission']!r}")
     commission_on = o["commission"] == "rules"
@@ -285,6 +297,7 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
         chip_unit=unit,
         max_seats=max_seats,
         commission_on=commission_on,
+        chips=o.get("amounts") == "chips",
     )
     if "heads_up" in o:
         if o["heads_up"] not in ("uncapped", "unrestricted"):
