@@ -59,6 +59,7 @@ from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked.base import (
     EVERYONE,
+    Argument,
     BankedRound,
     DealerDeclared,
     Decision,
@@ -270,9 +271,21 @@ class BankedTable(WindowTable):
         stakes = {"minimum": self.options["minimum"], "maximum": self.options["maximum"]}
         if self.options.get("jackpot_wager") is not None:
             stakes["jackpot_wager"] = self.options["jackpot_wager"]
+        bank = self.bank_box
         return self.lobby_row(
-            f"{self.spec.title} ({self.spec.rules})", stakes, self.num_boxes, len(self.owners)
+            f"{self.spec.title} ({self.spec.rules})",
+            stakes,
+            self.num_boxes - (bank is not None),
+            len(self.owners),
+            bank_box=bank,
         )
+
+    @property
+    def bank_box(self) -> int | None:
+        """The box the house's bank sits on (the game's spec; pai gow s18(13)), if the table
+        has it: nobody takes or wagers on it."""
+        bank = self.spec.bank_box
+        return bank if bank is not None and bank <= self.num_boxes else None
 
     def _jackpot_view(self) -> dict[str, Any] | None:
         if self.link is None:
@@ -320,6 +333,7 @@ class BankedTable(WindowTable):
                 decision_seconds=self.table.decision_seconds,
                 wagers=self.spec.describe()["wagers"],
                 verbs=list(self.spec.verbs),
+                bank_box=self.bank_box,
             ),
             "status": "closing" if self.closing else self.phase.value,
             "no_more_bets": not betting,
@@ -396,6 +410,9 @@ class BankedTable(WindowTable):
 
     # -- joining and leaving (the base runs the lifecycle) ----------------------------------
     def admit(self, conn: Connection, join: wire.Join) -> Member | None:
+        if join.seat is not None and join.seat == self.bank_box:
+            self.error(conn, errors.BAD_BOX, f"box {join.seat} is the bank's", "join")
+            return None
         if join.seat is not None and not self._box_free(conn, join.seat, "join"):
             return None
         player = Player(conn)
@@ -533,6 +550,8 @@ class BankedTable(WindowTable):
         if new:
             try:
                 validate_wagers(self.spec, self.options, {box: new})
+                others = {b: ws for b, ws in self.layout.items() if b != box}
+                self.round_cls.check_layout(self.options, {**others, box: new})
             except IllegalAction as exc:
                 if conn is not None:
                     self.error(
@@ -800,7 +819,7 @@ class BankedTable(WindowTable):
         return sum(engine.stakes[box].values())
 
     def _engine_decide(
-        self, engine: BankedRound, decision: Decision, verb: str, amount: int | None
+        self, engine: BankedRound, decision: Decision, verb: str, amount: Argument
     ) -> list[Event]:
         """Apply a decision (``timeout``/``insufficient`` included) for whoever owes it, and
         put the engine command on the record once the engine took it."""
@@ -835,19 +854,28 @@ class BankedTable(WindowTable):
             self.error(cmd.conn, errors.NO_DECISION, found, "decide")
             return
         choice = next((c for c in found.choices if c.verb == m.verb), None)
+        argument: Argument = m.amount
         try:
             if choice is None:
                 raise IllegalAction(
                     "illegal_verb",
                     f"box {m.box} may {', '.join(c.verb for c in found.choices)} now",
                 )
+            if choice.setting != (m.setting is not None):
+                raise IllegalAction(
+                    "setting_required" if choice.setting else "unexpected_setting",
+                    f"{m.verb} {'needs' if choice.setting else 'takes no'} setting of the tiles"
+                    + (' {"high": [2 tiles], "low": [2 tiles]}' if choice.setting else ""),
+                )
+            if m.setting is not None:
+                argument = m.setting.to_engine()
             cost = choice.resolve(m.amount) or 0
             if cost > self.books.wallet_balance(player.account):
                 events = self._engine_decide(engine, found, "insufficient", None)
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
                 before = self._held(engine, m.box, found)
-                events = self._engine_decide(engine, found, m.verb, m.amount)
+                events = self._engine_decide(engine, found, m.verb, argument)
                 added = self._held(engine, m.box, found) - before
                 if added > 0:  # the wager the decision put on the layout (bet, play, war...)
                     balance = self.books.wager(player.account, m.box, added, self._place_of(found))

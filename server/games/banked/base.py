@@ -215,6 +215,9 @@ class GameSpec:
     #: a box may hold no initial wager (craps: wagers come between rolls or stand from
     #: earlier rolls), so ``boxes`` may be empty or list a box with ``{}``
     empty_boxes: bool = False
+    #: the box the house's bank sits on while the house banks (pai gow, QLD Sch 6 s18(13):
+    #: the bank's tiles go there and nobody wagers on it); ``None``: the bank has no box
+    bank_box: int | None = None
 
     def all_options(self) -> dict[str, OptionSpec]:
         return dict(self._all_options)
@@ -387,6 +390,10 @@ def _box_number(key: Any, num_boxes: int) -> int:
 
 # --------------------------------------------------------------------------- decisions
 
+#: A decision's argument: an amount in cents, or the hands a ``set`` makes of the box's tiles
+#: (pai gow: ``{"high": [tile, tile], "low": [tile, tile]}``).
+Argument = int | Mapping[str, Any] | None
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -395,6 +402,8 @@ class Choice:
 
     verb: str
     amounts: tuple[int, ...] = ()
+    #: the verb carries a setting of the box's cards into hands (pai gow's ``set``)
+    setting: bool = False
 
     def resolve(self, amount: int | None) -> int | None:
         if not self.amounts:
@@ -419,6 +428,8 @@ class Choice:
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"verb": self.verb}
+        if self.setting:
+            out["setting"] = True
         if self.amounts:
             out["amounts"] = list(self.amounts)
             out["min"], out["max"] = min(self.amounts), max(self.amounts)
@@ -688,11 +699,20 @@ class BankedRound(ABC):
             return []
         return [Decision(b, self.street, self._choices(b)) for b in self._awaiting]
 
+    @classmethod
+    def check_layout(
+        cls, options: Mapping[str, Any], layout: Mapping[int, Mapping[str, int]]
+    ) -> None:
+        """Refuse (:class:`IllegalAction`) a betting window's layout (box -> wagers, each box
+        already valid by :func:`validate_wagers`) that no round could be dealt on, so that the
+        table refuses the wager that makes it rather than void the round. Default: any."""
+        return None
+
     def decide(
         self,
         box: int,
         verb: str,
-        amount: int | None = None,
+        amount: Argument = None,
         qualifiers: Mapping[str, Any] | None = None,
     ) -> list[Event]:
         """Apply one box's decision on the current street. Illegal: IllegalAction, no change.
@@ -703,6 +723,8 @@ class BankedRound(ABC):
         """
         if qualifiers:
             return self._decide_qualified(box, verb, amount, qualifiers)
+        if isinstance(amount, Mapping):
+            raise IllegalAction("unexpected_setting", f"{verb} takes no setting of the tiles")
         if verb == "timeout":
             if amount is not None:
                 raise IllegalAction("unexpected_amount", "timeout takes no amount")

@@ -445,6 +445,7 @@ SPEC = GameSpec(
     pay_tables={"s19": {"bet": {"win": (1, 1)}}},
     box_cards=4,
     dealer_cards=4,
+    bank_box=1,
 )
 
 BANK_WAGERS = ("bank", "co_bank")
@@ -520,6 +521,53 @@ def parse_setting(raw: Any, tiles: Sequence[str], wild: bool) -> Setting:
     return s
 
 
+def check_bank(
+    options: Mapping[str, Any], wagers: Mapping[int, Mapping[str, int]], dealing: bool
+) -> tuple[int | None, str]:
+    """The round's bank (s18): ``(None, "house")`` while the house banks (nobody wagers on
+    box 1 then, s18(13)), else the banking box and its wager (``bank`` / ``co_bank``), which
+    must be allowed, alone, wager on no hand, and cover the wagers (s18(4), s14(1),(2)).
+    ``dealing``: the layout is final, so a bank needs a player's wager against it."""
+    banks = [(b, w) for b, ws in wagers.items() for w in ws if w in BANK_WAGERS]
+    bets = {b: ws.get("bet", 0) for b, ws in wagers.items()}
+    if not banks:
+        if SPEC.bank_box in wagers:
+            raise IllegalAction(
+                "box_1_is_bank", "the house banks: nobody may wager on box 1 (s18(13))"
+            )
+        return None, "house"
+    if len(banks) > 1:
+        raise IllegalAction("one_bank", "only one box may bank in a round (s18)")
+    box, kind = banks[0]
+    if kind == "bank" and not options["player_banking_enabled"]:
+        raise IllegalAction("player_banking_disabled", "the house banks at this table (s18)")
+    if kind == "co_bank" and not options["co_banking_enabled"]:
+        raise IllegalAction("co_banking_disabled", "nobody co-banks at this table (s18(5))")
+    if bets[box]:
+        raise IllegalAction(
+            "banker_may_not_bet", f"box {box} banks and may wager on no hand (s18(7)(b))"
+        )
+    if dealing and len(wagers) < 2:
+        raise IllegalAction("no_players", "a bank needs at least one player's wager")
+    cover = wagers[box][kind]
+    liability = sum(bets.values())
+    share = liability if kind == "bank" else -(-liability // 2)
+    if share > cover:
+        raise IllegalAction(
+            "bank_cannot_cover",
+            f"box {box} must cover {dollars(share)} of wagers with {dollars(cover)} "
+            f"(s18(4), s14(1),(2))",
+        )
+    cap = options["house_max_liability"]
+    if kind == "co_bank" and cap is not None and liability - liability // 2 > cap:
+        raise IllegalAction(
+            "house_liability",
+            f"the house's share {dollars(liability - liability // 2)} is above its "
+            f"displayed maximum liability {dollars(cap)} (s14(2))",
+        )
+    return box, kind
+
+
 # ------------------------------------------------------------------------------ the round
 
 
@@ -557,45 +605,16 @@ class PaiGow(BankedRound):
         self._chosen: Setting | None = None
 
     # ------------------------------------------------------------------ the bank (s18)
+    @classmethod
+    def check_layout(
+        cls, options: Mapping[str, Any], layout: Mapping[int, Mapping[str, int]]
+    ) -> None:
+        """The table's betting window: the bank's rules (s18(13), s18(4), s14) on every wager;
+        a bank still waiting for players' wagers is allowed until the deal."""
+        check_bank(options, layout, dealing=False)
+
     def _check_bank(self) -> tuple[int | None, str]:
-        banks = [(b, w) for b, ws in self.wagers.items() for w in ws if w in BANK_WAGERS]
-        bets = {b: ws.get("bet", 0) for b, ws in self.wagers.items()}
-        if not banks:
-            if 1 in self.wagers:
-                raise IllegalAction(
-                    "box_1_is_bank", "the house banks: nobody may wager on box 1 (s18(13))"
-                )
-            return None, "house"
-        if len(banks) > 1:
-            raise IllegalAction("one_bank", "only one box may bank in a round (s18)")
-        box, kind = banks[0]
-        if kind == "bank" and not self.options["player_banking_enabled"]:
-            raise IllegalAction("player_banking_disabled", "the house banks at this table (s18)")
-        if kind == "co_bank" and not self.options["co_banking_enabled"]:
-            raise IllegalAction("co_banking_disabled", "nobody co-banks at this table (s18(5))")
-        if bets[box]:
-            raise IllegalAction(
-                "banker_may_not_bet", f"box {box} banks and may wager on no hand (s18(7)(b))"
-            )
-        if len(self.wagers) < 2:
-            raise IllegalAction("no_players", "a bank needs at least one player's wager")
-        cover = self.wagers[box][kind]
-        liability = sum(bets.values())
-        share = liability if kind == "bank" else -(-liability // 2)
-        if share > cover:
-            raise IllegalAction(
-                "bank_cannot_cover",
-                f"box {box} must cover {dollars(share)} of wagers with {dollars(cover)} "
-                f"(s18(4), s14(1),(2))",
-            )
-        cap = self.options["house_max_liability"]
-        if kind == "co_bank" and cap is not None and liability - liability // 2 > cap:
-            raise IllegalAction(
-                "house_liability",
-                f"the house's share {dollars(liability - liability // 2)} is above its "
-                f"displayed maximum liability {dollars(cap)} (s14(2))",
-            )
-        return box, kind
+        return check_bank(self.options, self.wagers, dealing=True)
 
     # ------------------------------------------------------------------ the deal (s11, s21, s25)
     def _deal(self) -> list[Event]:
@@ -668,7 +687,7 @@ class PaiGow(BankedRound):
         raise IllegalAction("nothing_to_fund", "setting tiles needs no wager in pai gow")
 
     def _choices(self, box: int) -> tuple[Choice, ...]:
-        return (Choice("set"), Choice("house_way"))
+        return (Choice("set", setting=True), Choice("house_way"))
 
     def _timeout_decision(self, box: int) -> tuple[str, int | None]:
         """A player who does not set in time gets the house way (digest section 4, a server
