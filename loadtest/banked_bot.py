@@ -7,10 +7,11 @@ places the table's required wagers at a small multiple of the table minimum (the
 first wager when none is required), and answers every ``decision`` the server prompts it
 with a random legal choice within the bounds sent -- hit, stand, double, split, insurance,
 surrender, switch at blackjack; bet, fold, play, war... elsewhere -- preferring doubles and
-splits so that they happen often. Now and then it lets the clock decide (the engine's
-timeout). The latency is the time from sending ``decide`` until the table's
-``decision_made`` for its box (or the ``error``) arrives, and from sending its first wager
-of a round until the table's ``wager_placed`` for its box.
+splits so that they happen often; at pai gow it sets its tiles itself (one of the three
+ways, high hand high) or asks for the house way, about as often. Now and then it lets the
+clock decide (the engine's timeout). The latency is the time from sending ``decide`` until
+the table's ``decision_made`` for its box (or the ``error``) arrives, and from sending its
+first wager of a round until the table's ``wager_placed`` for its box.
 
 Per game it counts rounds and decisions, keeps the net of its ``round_result`` rows (paid
 less bet) and, once it has left, its wallet's change: the two agree when no cent was lost
@@ -25,6 +26,7 @@ from typing import Any
 import trio
 
 from loadtest.bot import Bot, RunContext, TablePlan
+from server.games.banked.pai_gow import settings_of
 
 #: Relative weights of the verbs a banked bot picks from the legal ones (others: 1).
 BANKED_WEIGHTS = {"double": 6.0, "split": 20.0, "switch": 2.0, "fold": 0.5, "surrender": 0.5}
@@ -46,6 +48,12 @@ def choose_decision(legal: list[dict[str, Any]], rng: random.Random) -> tuple[st
     return verb, None
 
 
+def own_setting(tiles: list[str], rng: random.Random) -> dict[str, list[str]]:
+    """A pai gow bot's own setting (QLD Sch 6 s27): one of the three ways to pair its four
+    tiles, each with its higher hand as the high hand (s2)."""
+    return rng.choice(settings_of(tiles)).wire()
+
+
 def opening_wagers(wagers: list[dict[str, Any]]) -> list[str]:
     """The wagers a bot places before the deal: every required one, or the first offered."""
     initial = [w for w in wagers if w.get("initial") and w.get("limits") == "table"]
@@ -64,6 +72,8 @@ class BankedBot(Bot):
         self.minimum = 100
         self.pending_box: int | None = None
         self.wager_sent: float | None = None
+        #: the cards (pai gow: tiles) dealt to each of its boxes this round
+        self.cards: dict[int, list[str]] = {}
 
     def _count(self, what: str, n: int = 1) -> None:
         self.ctx.stats.count(f"game:{self.plan.game}:{what}", n)
@@ -74,6 +84,9 @@ class BankedBot(Bot):
         table = view.get("table") or {}
         self.wagers = list(table.get("wagers") or [])
         self.minimum = int((table.get("stakes") or {}).get("minimum", self.minimum))
+        for ev in view.get("round_events") or []:  # a resumed seat: the cards it was dealt
+            if ev.get("type") == "cards_dealt" and ev.get("to") == "box":
+                self.cards[int(ev["box"])] = list(ev.get("cards") or [])
         for d in view.get("pending") or []:  # a resumed seat with a decision open
             self._decide(d, nursery)
 
@@ -89,8 +102,11 @@ class BankedBot(Bot):
     def _event(self, ev: dict[str, Any], nursery: trio.Nursery) -> None:
         etype = ev.get("type")
         if etype == "betting_open":
+            self.cards = {}
             if not self.leaving:
                 nursery.start_soon(self._bet)
+        elif etype == "cards_dealt" and ev.get("to") == "box" and ev.get("box") is not None:
+            self.cards[int(ev["box"])] = list(ev.get("cards") or [])
         elif etype == "decision":
             self._decide(ev, nursery)
         elif etype == "decision_made" and ev.get("box") == self.pending_box:
@@ -155,10 +171,14 @@ class BankedBot(Bot):
             await trio.sleep(self.rng.uniform(1.0, 3.0))
         if turn_id != self.turn_id or self.leaving:
             return
+        if not self.cards.get(box):  # no cards known to set: only verbs without a setting
+            legal = [c for c in legal if not c.get("setting")] or legal
         verb, amount = choose_decision(legal, self.rng)
         msg: dict[str, Any] = {"type": "decide", "table": self.plan.id, "box": box, "verb": verb}
         if amount is not None:
             msg["amount"] = amount
+        if any(c["verb"] == verb and c.get("setting") for c in legal):
+            msg["setting"] = own_setting(self.cards.get(box, []), self.rng)
         self.pending_act = trio.current_time()
         self.pending_box = box
         self.ctx.stats.count("actions")

@@ -35,9 +35,10 @@ def build_bots(ctx: RunContext, spec: dict[str, Any]) -> list[Bot]:
             t.get("game", ""),
             bool(t.get("banked")),
             t.get("url"),
+            t.get("bank_box"),
         )
         kind = BankedBot if plan.banked else Bot
-        for seat in range(1, plan.seats + 1):
+        for seat in plan.boxes():
             bots.append(kind(ctx, index, plan, seat))
             index += 1
     return bots
