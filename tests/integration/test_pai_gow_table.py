@@ -135,3 +135,39 @@ async def test_pai_gow_round_own_setting_and_house_way_over_websocket_sch6() -> 
                 cents = -(-bet["stake"] * 5 // 100)
                 assert bet["net"] == bet["stake"] - -(-cents // 50) * 50
         assert conserved(server.croupier.health())
+
+
+async def test_priority_box_sets_before_the_others_see_their_tiles_s14_4() -> None:
+    """s14(4),(5): a box whose wagers reach half the table maximum is a priority box: its
+    tiles come first and it sets (street ``priority``) before the other boxes get theirs."""
+    async with (
+        running(config()) as server,
+        Client.connect(server.url, name="ann") as ann,
+        Client.connect(server.url, name="bob") as bob,
+    ):
+        log: list[dict] = []
+        bob_log: list[dict] = []
+        await ann.join(TABLE, seat=2)
+        await bob.join(TABLE, seat=3)
+        await expect(ann, "betting_open", log)
+        await ann.wager(TABLE, 2, "bet", 5_000)  # half of the 10_000 maximum
+        await bob.wager(TABLE, 3, "bet", 1_000)
+        first = await expect(ann, "decision", log, lambda e: e["box"] == 2)
+        assert first["street"] == "priority"
+        await expect(bob, "street_opened", bob_log, lambda e: e["street"] == "priority")
+        assert not [
+            m
+            for m in bob_log
+            if m.get("type") == "event"
+            and m["event"]["type"] in ("cards_dealt", "decision")
+            and m["event"].get("box") == 3
+        ]
+        await ann.decide(TABLE, 2, "house_way")
+        tiles = await expect(bob, "cards_dealt", bob_log, lambda e: e.get("box") == 3)
+        assert len(tiles["cards"]) == 4
+        second = await expect(bob, "decision", bob_log, lambda e: e["box"] == 3)
+        assert second["street"] == "set"
+        await bob.decide(TABLE, 3, "house_way")
+        result = await expect(ann, "round_result", log)
+        assert set(result["boxes"]) == {"2", "3"}
+        assert conserved(server.croupier.health())
