@@ -70,6 +70,7 @@ class BankedBot(Bot):
         super().__init__(ctx, index, table, seat)
         self.wagers: list[dict[str, Any]] = []
         self.minimum = 100
+        self.maximum = 100
         self.pending_box: int | None = None
         self.wager_sent: float | None = None
         #: the cards (pai gow: tiles) dealt to each of its boxes this round
@@ -84,6 +85,7 @@ class BankedBot(Bot):
         table = view.get("table") or {}
         self.wagers = list(table.get("wagers") or [])
         self.minimum = int((table.get("stakes") or {}).get("minimum", self.minimum))
+        self.maximum = int((table.get("stakes") or {}).get("maximum", self.minimum))
         for ev in view.get("round_events") or []:  # a resumed seat: the cards it was dealt
             if ev.get("type") == "cards_dealt" and ev.get("to") == "box":
                 self.cards[int(ev["box"])] = list(ev.get("cards") or [])
@@ -144,8 +146,12 @@ class BankedBot(Bot):
     async def _bet(self) -> None:
         if self.ctx.pace == "human":
             await trio.sleep(self.rng.uniform(0.1, 0.5))
+        # now and then half the table maximum: a big wager (pai gow: a priority box, s14(4))
+        big = self.rng.random() < 0.05
         for name in opening_wagers(self.wagers):
             amount = self.minimum * self.rng.randint(1, 3)
+            if big:
+                amount = max(self.minimum, self.maximum // 2)
             self.wager_sent = trio.current_time()
             await self._send_quiet(
                 {
