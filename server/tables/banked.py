@@ -7,7 +7,9 @@ One trio task owns the table (:class:`~server.tables.base.TableActor`); a banked
    ``betting_seconds``. A player makes, changes or withdraws wagers on boxes (s5(2)); the
    first wager on a free box takes the box for that player, who may hold several. Every
    change moves money between the wallet (the terminal's credit meter, s4(2)) and the layout
-   at once, and is checked against the game's rules and limits (s5(3)).
+   at once, and is checked against the game's rules and limits (s5(3)), the whole layout
+   too (the engine's ``check_layout``: at pai gow nobody wagers on the bank's box, Sch 6
+   s18(13)), so that no round is voided at the deal for a wager the window took.
 2. **No more bets** (s3(2)(d), s3(3)): at the deadline the server, not the client, closes
    the window; from then on every wager message for the round is refused
    (``betting_closed``). The layout frozen here is what is played.
@@ -18,6 +20,7 @@ One trio task owns the table (:class:`~server.tables.base.TableActor`); a banked
 4. **Deal and decisions**: the engine deals; each street's decisions are prompted to their
    box's player with ``decision_seconds`` on the clock; a box that has not decided when the
    clock runs out gets the engine's :meth:`~server.games.banked.base.BankedRound.timeout`,
+   a decision whose verb sets the box's cards (pai gow's ``set``) carries the ``setting``,
    and a player whose wallet cannot fund the wager a decision needs gets
    :meth:`~server.games.banked.base.BankedRound.insufficient`.
 5. **Settlement** (Sch 19 s7): ``round_result`` shows every box's every wager with its
