@@ -334,7 +334,13 @@ class BankedTable(WindowTable):
                 boxes=self.num_boxes,
                 betting_seconds=self.table.betting_seconds,
                 decision_seconds=self.table.decision_seconds,
-                wagers=self.spec.describe()["wagers"],
+                wagers=[
+                    w
+                    for w, spec in zip(
+                        self.spec.describe()["wagers"], self.spec.wagers, strict=True
+                    )
+                    if spec.offered(self.options)
+                ],
                 verbs=list(self.spec.verbs),
                 bank_box=self.bank_box,
             ),

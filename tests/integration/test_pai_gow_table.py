@@ -68,6 +68,8 @@ async def test_pai_gow_round_own_setting_and_house_way_over_websocket_sch6() -> 
             assert exc.code == "bad_box"
         await ann.join(TABLE, seat=2)
         await bob.join(TABLE, seat=3)
+        offered = [w["name"] for w in ann.tables[TABLE].view["table"]["wagers"]]
+        assert offered == ["bet"]  # player banking and co-banking are off here (s18)
         await expect(ann, "betting_open", log)
         for wager, box, reason in (("bet", 1, "box_1_is_bank"), ("bank", 4, None)):
             try:

@@ -180,6 +180,12 @@ class WagerSpec:
     needs: str | None = None
     limits: str = "table"
     doc: str = ""
+    #: a bool option that must be on for the table to offer the wager (pai gow's ``bank``:
+    #: ``player_banking_enabled``); ``None``: always offered
+    offered_by: str | None = None
+
+    def offered(self, options: Mapping[str, Any]) -> bool:
+        return self.offered_by is None or bool(options.get(self.offered_by))
 
 
 #: Odds as (win, per): 3:1 is (3, 1), 19:20 is (19, 20). Payouts round down to the cent.
@@ -284,6 +290,7 @@ class GameSpec:
                     **({"needs": w.needs} if w.needs else {}),
                     "limits": w.limits,
                     **({"doc": w.doc} if w.doc else {}),
+                    **({"offered_by": w.offered_by} if w.offered_by else {}),
                 }
                 for w in self.wagers
             ],

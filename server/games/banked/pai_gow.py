@@ -403,11 +403,13 @@ SPEC = GameSpec(
             "bank",
             limits="bank",
             doc="s18: the player/banker's chips, covering every other wager (s18(4))",
+            offered_by="player_banking_enabled",
         ),
         WagerSpec(
             "co_bank",
             limits="bank",
             doc="s2, s14(2), s18(5): a co-banker's chips, in equal partnership with the house",
+            offered_by="co_banking_enabled",
         ),
     ),
     verbs=("set", "house_way"),
