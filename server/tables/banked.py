@@ -48,6 +48,7 @@ import json
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -73,6 +74,7 @@ from server.games.banked.base import (
     InvalidRound,
     JackpotPaid,
     JackpotState,
+    PastRound,
     RoundSettled,
     WagerSettled,
     validate_wagers,
@@ -228,6 +230,9 @@ class BankedTable(WindowTable):
         self.jackpot_closed_by_outage = False
         self.awaiting_approval = False
         self.jackpot_held = 0
+        #: the last rounds played here, oldest first (an empty one: a break in play), for the
+        #: game's rules about earlier rounds (check_layout; pai gow's bank rotation, s18)
+        self.past_rounds: deque[PastRound] = deque(maxlen=4)
 
     # -- wiring ------------------------------------------------------------------------------
     def use_jackpots(self, service: JackpotService) -> None:
@@ -556,17 +561,19 @@ class BankedTable(WindowTable):
         the rules' limits, then the money; refusals go to ``conn``. True when laid."""
         old = self.layout.get(box, {})
         new = with_wager(old, wager, amount)
+        after = {b: ws for b, ws in self.layout.items() if b != box}
         if new:
-            try:
+            after[box] = new
+        owners = {b: self.owners.get(b, "") for b in after}
+        owners[box] = player.account
+        try:
+            if new:  # a withdrawal is always allowed (Sch 19 s5(2))
                 validate_wagers(self.spec, self.options, {box: new})
-                others = {b: ws for b, ws in self.layout.items() if b != box}
-                self.round_cls.check_layout(self.options, {**others, box: new})
-            except IllegalAction as exc:
-                if conn is not None:
-                    self.error(
-                        conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts
-                    )
-                return False
+                self.round_cls.check_layout(self.options, after, owners, tuple(self.past_rounds))
+        except IllegalAction as exc:
+            if conn is not None:
+                self.error(conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts)
+            return False
         try:
             delta = self._layout_money(new) - self._layout_money(old)
             balance = self.books.wager(player.account, box, delta)
@@ -608,6 +615,7 @@ class BankedTable(WindowTable):
             }
         )
         if not self.layout:
+            self.past_rounds.append(PastRound())  # no round: a break in play
             self._pause()
             return
         self.round_owners = {b: self.owners[b] for b in self.layout}
@@ -992,6 +1000,9 @@ class BankedTable(WindowTable):
             rec["paid_total"] += paid_back
             rec["boxes"][key] = entry
         self.coined = {}
+        self.past_rounds.append(
+            PastRound() if void else PastRound(dict(engine.wagers), dict(self.round_owners))
+        )
         self.journal.settlement({"state": result.state, "dealer": dealer, "boxes": boxes_out})
         self.books.close_round("voided" if void else "settled")
         pending = sorted(hands) if linked and not void else []

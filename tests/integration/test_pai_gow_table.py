@@ -10,13 +10,14 @@ is conserved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import trio
 
 from clients.client import Client, ServerError
 from server.config import DEFAULT_TABLES, ServerConfig, TableConfig, load_tables
-from server.games.banked.pai_gow import key, settings_of
+from server.games.banked.pai_gow import banker_commission, key, settings_of
 from tests.integration.helpers import conserved
 from tests.integration.test_banked_round import expect, running
 
@@ -172,4 +173,127 @@ async def test_priority_box_sets_before_the_others_see_their_tiles_s14_4() -> No
         await bob.decide(TABLE, 3, "house_way")
         result = await expect(ann, "round_result", log)
         assert set(result["boxes"]) == {"2", "3"}
+        assert conserved(server.croupier.health())
+
+
+def banking_config() -> ServerConfig:
+    table = TableConfig(
+        id=TABLE,
+        game="pai-gow",
+        seed=6,
+        options={
+            "minimum": 100,
+            "maximum": 10_000,
+            "player_banking_enabled": True,
+            "co_banking_enabled": True,
+        },
+        betting_seconds=1.5,
+        decision_seconds=20.0,
+    )
+    return ServerConfig(
+        port=0, tables=(table,), round_pause=0.1, starting_balance=100_000, close_timeout=1.0
+    )
+
+
+async def refused(client: Client, box: int, wager: str, amount: int) -> str | None:
+    """The refusal reason of a wager (its ``code`` when it has none)."""
+    try:
+        await client.wager(TABLE, box, wager, amount)
+    except ServerError as exc:
+        return exc.reason or exc.code
+    raise AssertionError(f"{wager} {amount} on box {box} was accepted")
+
+
+async def seen_or_expect(
+    client: Client, kind: str, log: list[dict], where: Callable[[dict], bool]
+) -> dict:
+    """An event of ``kind`` already received (in ``log``) or the next one."""
+    for m in log:
+        if m.get("type") == "event" and m["event"]["type"] == kind and where(m["event"]):
+            return dict(m["event"])
+    return await expect(client, kind, log, where)
+
+
+async def house_way(client: Client, box: int, log: list[dict]) -> None:
+    await expect(client, "decision", log, lambda e: e["box"] == box)
+    await client.decide(TABLE, box, "house_way")
+
+
+async def test_player_banking_rotation_and_commission_s18_s19() -> None:
+    """s18(8) the house banks first; s18(2) the banker played the box the round before;
+    s18(4) the bank covers every wager; s18(13) box 1 is open while a player banks; s18(7)(b)
+    the banker wagers on no other hand; s28(8) the banker sets the bank's tiles last; s19(3),
+    (4) 5% of the banker's profit; s18(10) not more than 2 consecutive rounds."""
+    async with (
+        running(banking_config()) as server,
+        Client.connect(server.url, name="ann") as ann,
+        Client.connect(server.url, name="bob") as bob,
+        Client.connect(server.url, name="cat") as cat,
+    ):
+        logs: dict[str, list[dict]] = {"ann": [], "bob": [], "cat": []}
+        await ann.join(TABLE, seat=2)
+        await bob.join(TABLE, seat=3)
+        await cat.join(TABLE)
+        offered = [w["name"] for w in ann.tables[TABLE].view["table"]["wagers"]]
+        assert offered == ["bet", "bank", "co_bank"]
+
+        # round 1: the house banks the first round (s18(8))
+        await expect(ann, "betting_open", logs["ann"])
+        assert await refused(ann, 2, "bank", 5_000) == "house_banks_first"
+        await ann.wager(TABLE, 2, "bet", 1_000)
+        await bob.wager(TABLE, 3, "bet", 1_000)
+        await house_way(ann, 2, logs["ann"])
+        await house_way(bob, 3, logs["bob"])
+        await expect(ann, "round_result", logs["ann"])
+
+        # round 2: ann, who played box 2, banks there; box 1 is open to players now
+        await expect(ann, "betting_open", logs["ann"], lambda e: e["round"] == 2)
+        assert await refused(bob, 4, "bank", 5_000) == "not_played_box"
+        await ann.wager(TABLE, 2, "bank", 5_000)
+        assert await refused(ann, 5, "bet", 1_000) == "banker_may_not_bet"
+        assert await refused(bob, 3, "bank", 5_000) == "one_bank"
+        await bob.wager(TABLE, 3, "bet", 1_000)
+        await cat.wager(TABLE, 1, "bet", 1_000)
+        assert await refused(bob, 3, "bet", 5_000) == "bank_cannot_cover"  # 6_000 > 5_000
+        await house_way(bob, 3, logs["bob"])
+        await house_way(cat, 1, logs["cat"])
+        dealt = await seen_or_expect(ann, "cards_dealt", logs["ann"], lambda e: e["to"] == "dealer")
+        bank_tiles = list(dealt["cards"])
+        assert len(bank_tiles) == 4  # the bank's tiles, to the player/banker only
+        decision = await expect(ann, "decision", logs["ann"], lambda e: e["box"] == 2)
+        assert decision["street"] == "bank"
+        await ann.decide(TABLE, 2, "set", setting=settings_of(bank_tiles)[0].wire())
+        result = await expect(ann, "round_result", logs["ann"])
+        boxes = result["boxes"]
+        assert set(boxes) == {"1", "2", "3"}
+        bank_result = 0
+        for b in ("1", "3"):
+            bet = boxes[b]["wagers"]["bet"]
+            bank_result += {"win": -bet["stake"], "lose": bet["stake"]}.get(bet["outcome"], 0)
+        bank = boxes["2"]["wagers"]["bank"]
+        assert bank["stake"] == 5_000
+        options = {"banker_commission_round_down_50c": True}
+        assert bank["net"] == bank_result - banker_commission(bank_result, options)
+        assert not [
+            m
+            for m in logs["bob"]
+            if m.get("type") == "event"
+            and m["event"]["type"] == "cards_dealt"
+            and m["event"]["to"] == "dealer"
+        ]
+
+        # round 3: ann banks a second round; round 4: not a third (s18(10)), bob may
+        await expect(ann, "betting_open", logs["ann"], lambda e: e["round"] == 3)
+        await ann.wager(TABLE, 2, "bank", 5_000)
+        await bob.wager(TABLE, 3, "bet", 1_000)
+        await house_way(bob, 3, logs["bob"])
+        await house_way(ann, 2, logs["ann"])
+        await expect(ann, "round_result", logs["ann"])
+        await expect(ann, "betting_open", logs["ann"], lambda e: e["round"] == 4)
+        assert await refused(ann, 2, "bank", 5_000) == "banked_two_rounds"
+        await bob.wager(TABLE, 3, "co_bank", 2_000)
+        await ann.wager(TABLE, 2, "bet", 1_000)
+        await house_way(ann, 2, logs["ann"])  # the co-bank's tiles: the house way (s29(3))
+        result = await expect(ann, "round_result", logs["ann"])
+        assert result["boxes"]["3"]["wagers"]["co_bank"]["stake"] == 2_000
         assert conserved(server.croupier.health())

@@ -575,6 +575,16 @@ class Forced:
 
 
 @dataclass(frozen=True)
+class PastRound:
+    """A round the table played, for rules about the rounds before (pai gow's bank, Sch 6
+    s18): its layout (box -> wagers; empty: no round, a break in play) and who held each
+    box."""
+
+    layout: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    owners: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class JackpotState:
     """A pooled jackpot as the round sees it: the jackpot prize pool and the reserve, cents."""
 
@@ -708,11 +718,17 @@ class BankedRound(ABC):
 
     @classmethod
     def check_layout(
-        cls, options: Mapping[str, Any], layout: Mapping[int, Mapping[str, int]]
+        cls,
+        options: Mapping[str, Any],
+        layout: Mapping[int, Mapping[str, int]],
+        owners: Mapping[int, str],
+        past: Sequence[PastRound] = (),
     ) -> None:
         """Refuse (:class:`IllegalAction`) a betting window's layout (box -> wagers, each box
-        already valid by :func:`validate_wagers`) that no round could be dealt on, so that the
-        table refuses the wager that makes it rather than void the round. Default: any."""
+        already valid by :func:`validate_wagers`; ``owners``: box -> account) that no round
+        could be dealt on, or that the rules forbid given the table's ``past`` rounds (oldest
+        first), so that the table refuses the wager that makes it rather than void the round.
+        Default: any."""
         return None
 
     def decide(

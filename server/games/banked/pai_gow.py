@@ -55,6 +55,7 @@ from server.games.banked.base import (
     InvalidRound,
     JackpotState,
     OptionSpec,
+    PastRound,
     WagerSettled,
     WagerSpec,
 )
@@ -570,6 +571,54 @@ def check_bank(
     return box, kind
 
 
+def banker_of(past: PastRound) -> str | None:
+    """Who banked ``past`` (the account on the box holding ``bank`` / ``co_bank``), or None
+    when the house banked alone (or there was no round)."""
+    for box, ws in past.layout.items():
+        if any(w in BANK_WAGERS for w in ws):
+            return past.owners.get(box)
+    return None
+
+
+def check_rotation(box: int, player: str, past: Sequence[PastRound]) -> None:
+    """s18: may ``player`` take the bank (or co-bank) on ``box`` this round?
+
+    * s18(8): the house banks the first round after play starts or restarts (no round
+      before, or the round before was a break in play: nobody wagered, or it was voided);
+    * s18(2), (3): the player played the round before on ``box``; after a house-banked
+      round, on box 1 too (having played the round before at the table);
+    * s18(10)-(12): not more than 2 consecutive rounds; then someone else, or the house for
+      at least a round. The offer round the table (s18(9), (11)) is the betting window:
+      whoever qualifies and wagers the bank first takes it (docs/rulings.md).
+    """
+    if not past or not past[-1].layout:
+        raise IllegalAction(
+            "house_banks_first",
+            "the house banks the first round after play starts or restarts (s18(8))",
+        )
+    before = past[-1]
+    played = box in before.layout and before.owners.get(box) == player
+    if not played and box == 1 and banker_of(before) is None:
+        played = player in before.owners.values()  # s18(3): box 1 after a house bank
+    if not played:
+        raise IllegalAction(
+            "not_played_box",
+            f"to take the bank on box {box} you must have played the previous round on it "
+            "(s18(2),(3))",
+        )
+    run = 0
+    for rnd in reversed(past):
+        if banker_of(rnd) != player:
+            break
+        run += 1
+    if run >= 2:
+        raise IllegalAction(
+            "banked_two_rounds",
+            "a player may bank for not more than 2 consecutive rounds; the bank goes on "
+            "(s18(10)-(12))",
+        )
+
+
 # ------------------------------------------------------------------------------ the round
 
 
@@ -609,11 +658,25 @@ class PaiGow(BankedRound):
     # ------------------------------------------------------------------ the bank (s18)
     @classmethod
     def check_layout(
-        cls, options: Mapping[str, Any], layout: Mapping[int, Mapping[str, int]]
+        cls,
+        options: Mapping[str, Any],
+        layout: Mapping[int, Mapping[str, int]],
+        owners: Mapping[int, str],
+        past: Sequence[PastRound] = (),
     ) -> None:
-        """The table's betting window: the bank's rules (s18(13), s18(4), s14) on every wager;
-        a bank still waiting for players' wagers is allowed until the deal."""
-        check_bank(options, layout, dealing=False)
+        """The table's betting window: the bank's rules (s18(13), s18(4), s14) on every wager
+        (a bank still waiting for players' wagers is allowed until the deal), and who may
+        take the bank given the rounds before (s18(2),(3),(8),(10)-(12):
+        :func:`check_rotation`)."""
+        box, _kind = check_bank(options, layout, dealing=False)
+        if box is None:
+            return
+        banker = owners[box]
+        if any(owners.get(b) == banker for b in layout if b != box):
+            raise IllegalAction(
+                "banker_may_not_bet", "the player/banker wagers on no other hand (s18(7)(b))"
+            )
+        check_rotation(box, banker, past)
 
     def _check_bank(self) -> tuple[int | None, str]:
         return check_bank(self.options, self.wagers, dealing=True)
