@@ -37,6 +37,10 @@ def takes_setting(decision: dict[str, Any]) -> bool:
     return any(c.get("setting") for c in decision.get("legal") or [])
 
 
+#: the street on which a player/banker sets the bank's tiles (pai gow, QLD Sch 6 s28(8))
+BANK_STREET = "bank"
+
+
 class BankedSession(Session):
     """One player (or spectator) at a banked table: wagers on boxes, decisions, results."""
 
@@ -106,7 +110,7 @@ class BankedSession(Session):
                 "  ".join(
                     f"box {b}: "
                     + "/".join(choice_text(c) for c in d.get("legal", []))
-                    + (f" ({numbered_tiles(self.cards.get(b, []))})" if takes_setting(d) else "")
+                    + (f" ({numbered_tiles(self.tiles_for(b, d))})" if takes_setting(d) else "")
                     for b, d in mine.items()
                 ),
             )
@@ -225,7 +229,7 @@ class BankedSession(Session):
             self.decisions[box] = ev
             whose = "your decision" if box in self.my_boxes else "decision"
             legal = " or ".join(choice_text(c) for c in ev.get("legal") or [])
-            tiles = self.cards.get(box, [])
+            tiles = self.tiles_for(box, ev)
             if box in self.my_boxes and takes_setting(ev) and tiles:
                 legal += f"; tiles {numbered_tiles(tiles)}"
             return f"box {box}: {whose} ({legal})"
@@ -377,7 +381,8 @@ class BankedSession(Session):
             if len(amounts) > 1:
                 msg["amount"] = self.bot.choice(amounts)
             if choice.get("setting"):  # pai gow: one of the three ways to set its tiles
-                msg["setting"] = self.bot.choice(settings_of(self.cards[ev["box"]])).wire()
+                tiles = self.tiles_for(ev["box"], ev)
+                msg["setting"] = self.bot.choice(settings_of(tiles)).wire()
             await self.client.send(msg)
 
     async def flush(self) -> None:
@@ -421,13 +426,20 @@ class BankedSession(Session):
                 if cmd.amount is not None:
                     msg["amount"] = cmd.amount
                 if cmd.low is not None:
-                    tiles = self.cards.get(box, [])
+                    tiles = self.tiles_for(box, owed[box])
                     if len(tiles) != 4:
                         self.say(f"box {box} has no four tiles to set", "red")
                         continue
                     msg["setting"] = cmd.setting(tiles)
                 self.sent[box] = self.decisions.pop(box)
                 await self.client.send(msg)
+
+    def tiles_for(self, box: int, decision: dict[str, Any]) -> list[str]:
+        """The cards a decision sets: the box's own, or on the bank street the bank's (dealt
+        to this player/banker only)."""
+        if decision.get("street") == BANK_STREET:
+            return list(self.dealer["cards"])
+        return list(self.cards.get(box, []))
 
     async def on_refused(self, msg: dict[str, Any]) -> None:
         """A refused decision is still owed: type it again (e.g. a pai gow setting whose

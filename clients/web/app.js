@@ -1614,7 +1614,7 @@ function renderBanked(t) {
     plate.innerHTML = `<div class="who"><span class="nm"></span></div><div class="wagers"></div>`;
     plate.querySelector(".nm").textContent = info && info.player ? `Box ${b} \u00b7 ${info.player}` : `Box ${b}`;
     plate.querySelector(".wagers").textContent = info ? wagerText(info.wagers) : "open";
-    if (b === t.info.bank_box) {  // the house's bank sits here: nobody wagers on it (pai gow)
+    if (b === t.info.bank_box && !info) {  // the house's bank sits here (pai gow s18(13))
       el.classList.add("bank-box");
       plate.querySelector(".wagers").textContent = "the bank";
     } else if (!info) el.classList.add("empty");

@@ -16,7 +16,7 @@ const PaiGow = (() => {
   const handles = (t) => !!(t && t.banked && String((t.info || {}).game || "") === "pai-gow");
 
   function state(t) {
-    if (!t.pg) t.pg = { tiles: {}, low: {}, shown: {}, bank: [] };
+    if (!t.pg) t.pg = { tiles: {}, low: {}, shown: {}, bank: [], bankTiles: [] };
     return t.pg;
   }
 
@@ -26,10 +26,11 @@ const PaiGow = (() => {
     const pg = state(t);
     switch (ev.type) {
       case "betting_open":
-        Object.assign(pg, { tiles: {}, low: {}, shown: {}, bank: [] });
+        Object.assign(pg, { tiles: {}, low: {}, shown: {}, bank: [], bankTiles: [] });
         break;
-      case "cards_dealt":
+      case "cards_dealt":  // the bank's tiles reach only a player/banker (s28(8))
         if (ev.to === "box") pg.tiles[ev.box] = (ev.cards || []).slice();
+        else if (ev.to === "dealer") pg.bankTiles = (ev.cards || []).slice();
         break;
       case "hand_shown": {  // "high: ...", "low: ..."; the bank's "bank high: ..."
         const entry = { cards: (ev.cards || []).slice(), hand: ev.hand };
@@ -85,7 +86,8 @@ const PaiGow = (() => {
   /** The setting panel of one box: click tiles into the low hand, then Set or House way. */
   function settingRow(t, pg, d) {
     const box = String(d.box);
-    const tiles = pg.tiles[box] || t.cards[box] || [];
+    const bank = d.street === "bank";  // a player/banker sets the bank's tiles (s28(8))
+    const tiles = bank ? pg.bankTiles : (pg.tiles[box] || t.cards[box] || []);
     const low = pg.low[box] || (pg.low[box] = []);  // positions in ``tiles``
     const row = document.createElement("div");
     row.className = "decision pg-decision";
@@ -93,7 +95,7 @@ const PaiGow = (() => {
     row.dataset.street = d.street;
     const label = document.createElement("span");
     label.className = "decision-label";
-    label.textContent = `Box ${box} \u00b7 set your tiles`;
+    label.textContent = `Box ${box} \u00b7 set ${bank ? "the bank's" : "your"} tiles`;
     row.appendChild(label);
     const hands = document.createElement("div");
     hands.className = "pg-setting";
