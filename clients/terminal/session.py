@@ -380,21 +380,25 @@ async def read_commands(
 async def command_loop(player: Session, lines: trio.MemoryReceiveChannel[str | None]) -> None:
     """Apply typed lines until ``q``, end of input or the seat is gone; then leave."""
     while not player.done.is_set():
-        with trio.move_on_after(0.25):
+        # only the wait for a line is timed (to notice the seat going): a command is never
+        # cancelled half-sent (a cancelled send loses it and leaves the stream broken)
+        with trio.move_on_after(0.25) as waited:
             line = await next_line(lines)
-            if line is None:
-                break
-            if player.live is not None and line.strip():
-                player.say(f"> {line.strip()}", "dim")
-            if await player.on_seed_line(line):
-                continue
-            try:
-                cmd = player.parse(line)
-            except BadCommand as exc:
-                player.say(str(exc), "red")
-                continue
-            if cmd is not None and not await player.on_command(cmd):
-                break
+        if waited.cancelled_caught:
+            continue
+        if line is None:
+            break
+        if player.live is not None and line.strip():
+            player.say(f"> {line.strip()}", "dim")
+        if await player.on_seed_line(line):
+            continue
+        try:
+            cmd = player.parse(line)
+        except BadCommand as exc:
+            player.say(str(exc), "red")
+            continue
+        if cmd is not None and not await player.on_command(cmd):
+            break
     await wait_for_pending(player)
     if not player.done.is_set():
         await player.leave()
