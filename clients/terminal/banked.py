@@ -29,16 +29,12 @@ from clients.terminal.render import (
     recall_text,
 )
 from clients.terminal.session import Session
-from server.games.banked.pai_gow import settings_of
+from server.games.banked.pai_gow import BANK_STREET, settings_of
 
 
 def takes_setting(decision: dict[str, Any]) -> bool:
     """Whether the decision offers a verb that sets the box's tiles (pai gow ``set``)."""
     return any(c.get("setting") for c in decision.get("legal") or [])
-
-
-#: the street on which a player/banker sets the bank's tiles (pai gow, QLD Sch 6 s28(8))
-BANK_STREET = "bank"
 
 
 class BankedSession(Session):

@@ -3,7 +3,9 @@
 ``--serve`` starts its own server with a generated lobby of ten pai gow tables; seven bots a
 table take boxes 2 to 8 (box 1 is the house's bank, s18(13)), wager in every betting window
 and set their tiles both ways: their own setting (s27) or the house way (s29(1)), now and then
-the clock's house way. The run is bounded (a few seconds), has no error, and the report's
+the clock's house way. The tables allow player banking (s18): the first box's bot banks when
+the rules let it (never the first round, at most 2 rounds running) and sets the bank's tiles
+(s28(8)). The run is bounded (a few seconds), has no error, and the report's
 conservation holds: wallets, the bots' own results and the server's books agree.
 """
 
@@ -54,4 +56,5 @@ def test_ten_pai_gow_tables_set_both_ways_money_conserved(tmp_path: Path) -> Non
     assert row["rounds"] >= 70, row  # every box played at least one round
     verbs = row["verbs"]
     assert verbs.get("set", 0) > 0 and verbs.get("house_way", 0) > 0, verbs
+    assert row.get("banked_rounds", 0) > 0, row  # the first box's bot banks now and then
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -452,6 +452,8 @@ SPEC = GameSpec(
 )
 
 BANK_WAGERS = ("bank", "co_bank")
+#: the street on which a player/banker sets the bank's tiles, last (s28(8))
+BANK_STREET = "bank"
 
 
 def parse_tile(text: Any, where: str) -> str:
@@ -779,7 +781,7 @@ class PaiGow(BankedRound):
             return self._show_tiles(held) + self._open_street("set", held)
         if self.bank_kind == "bank" and self.bank_setting is None:
             assert self.bank_box is not None
-            return self._open_street("bank", [self.bank_box])  # s28(8): banker sets last
+            return self._open_street(BANK_STREET, [self.bank_box])  # s28(8): banker sets last
         if self.bank_setting is None:  # s29(3): the house (co-)banks: the house way
             self.bank_setting = house_way(self.bank_tiles, self.wild)
         return self._finish()
