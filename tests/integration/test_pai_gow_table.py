@@ -49,8 +49,9 @@ async def error_for(client: Client, log: list[dict], ref: str) -> dict[str, Any]
 
 
 def test_pai_gow_is_in_the_default_lobby() -> None:
-    games = {t.id: t.game for t in load_tables(DEFAULT_TABLES)}
-    assert games.get("pai-gow-1") == "pai-gow"
+    tables = {t.id: t for t in load_tables(DEFAULT_TABLES)}
+    assert tables["pai-gow-1"].game == tables["pai-gow-2"].game == "pai-gow"
+    assert tables["pai-gow-2"].options["player_banking_enabled"] is True  # s18
 
 
 async def test_pai_gow_round_own_setting_and_house_way_over_websocket_sch6() -> None:
