@@ -73,7 +73,11 @@ const PaiGow = (() => {
     }
     const dealer = document.querySelector(".dealer-spot");
     if (!dealer) return;
-    dealer.querySelector(".dealer-label").textContent = "Bank (the house way)";
+    // a player/banker's box (its "bank" wager, s18) sets the bank; else the dealer, the
+    // house way (s29(3))
+    const banker = Object.keys(t.boxes).find((b) => (t.boxes[b].wagers || {}).bank);
+    dealer.querySelector(".dealer-label").textContent =
+      banker ? `Bank (box ${banker})` : "Bank (the house way)";
     if (pg.bank.length) {
       for (const cat of dealer.querySelectorAll(".category")) cat.remove();
       const hole = dealer.querySelector(".hole");

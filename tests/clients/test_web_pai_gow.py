@@ -10,11 +10,13 @@ and none overlaps another (test_web.GEOMETRY). Screenshots go to artifacts/.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import trio
 from playwright.sync_api import expect
 
+from clients.client import Client
 from server.config import TableConfig
 from server.games.banked.pai_gow import settings_of
 from tests.clients.support import ARTIFACTS, config, running_server
@@ -133,3 +135,98 @@ async def test_browser_sets_pai_gow_tiles_by_clicking_desktop_and_phone(
     assert "box 2 (yours): house_way" in phone["log"].lower()
     money = health["money"]
     assert money["issued"] == money["wallets"] + money["stakes"] + money["house"]
+
+
+def bank_in_browser(browser: Any, http_url: str, table: str) -> dict[str, Any]:
+    """Round 1: a bet on box 2, the house way. Round 2: the bank on box 2 (s18(2)); the bank's
+    tiles are clicked into high and low on the ``bank`` street (s28(8))."""
+    seen: dict[str, Any] = {}
+    with new_page(browser, DESKTOP, seen) as page:
+        _login_guest(page, http_url, "pat")
+        page.locator(f'tr[data-table="{table}"] .join-player').click()
+        expect(page.locator("#bet-clock")).to_contain_text("Betting closes", timeout=10_000)
+        seen["wagers"] = page.locator("#wager-name option").evaluate_all(
+            "(os) => os.map((o) => o.value)"
+        )
+        page.select_option("#wager-box", "2")
+        page.select_option("#wager-name", "bet")
+        page.fill("#wager-amount", "10")
+        page.click("#wager-btn")
+        row = page.locator('#decisions .pg-decision[data-box="2"]')
+        expect(row).to_be_visible(timeout=15_000)
+        row.locator('button[data-verb="house_way"]').click()
+        expect(page.locator("#result")).to_contain_text("Box 2 (pat)", timeout=15_000)
+        expect(page.locator("#bet-clock")).to_contain_text("Betting closes", timeout=15_000)
+        page.select_option("#wager-name", "bank")
+        page.fill("#wager-amount", "100")
+        page.click("#wager-btn")
+        expect(page.locator('.seat.box[data-box="2"]')).to_contain_text("Bank $100.00")
+        row = page.locator('#decisions .pg-decision[data-box="2"][data-street="bank"]')
+        expect(row).to_be_visible(timeout=20_000)
+        seen["label"] = row.locator(".decision-label").inner_text()
+        tiles = [b.get_attribute("data-tile") for b in row.locator(".pg-tile-btn").all()]
+        seen["bank_tiles"] = tiles
+        good = settings_of(tiles)[0]
+        low: list[int] = []
+        for tile in good.low:
+            low.append(next(i for i, t in enumerate(tiles) if t == tile and i not in low))
+        for i in low:
+            row.locator(f'.pg-high .pg-tile-btn[data-index="{i}"]').click()
+        expect(row.locator(".pg-low .pg-tile-btn")).to_have_count(2)
+        page.screenshot(path=str(ARTIFACTS / "web-pai-gow-bank-set.png"))
+        row.locator('button[data-verb="set"]').click()
+        result = page.locator("#result")
+        expect(result).to_contain_text("Bank", timeout=15_000)
+        expect(page.locator(".dealer-spot .pg-hand")).to_have_count(2)
+        seen["bank_label"] = page.locator(".dealer-spot .dealer-label").inner_text()
+        seen["expected_bank"] = [[t for i, t in enumerate(tiles) if i not in low], good.low]
+        seen["bank_hands"] = page.locator(".dealer-spot .pg-hand").evaluate_all(
+            "(hs) => hs.map((h) => [...h.querySelectorAll('.card.tile')]"
+            ".map((c) => c.dataset.card))"
+        )
+        seen["settled"] = page.evaluate("() => state.table.result.boxes['2']")
+        page.screenshot(path=str(ARTIFACTS / "web-pai-gow-bank-result.png"))
+    return seen
+
+
+async def test_browser_banks_and_sets_the_banks_tiles_s18(
+    chromium: Chromium,  # noqa: F811
+) -> None:
+    table = dataclasses.replace(
+        pai_gow_table("pg-bank"),
+        options={"minimum": 500, "maximum": 50_000, "player_banking_enabled": True},
+    )
+    async with (
+        running_server(config(table, round_pause=3.0)) as server,
+        Client.connect(server.url, name="bob") as bob,
+    ):
+        await bob.join("pg-bank", seat=3)
+
+        async def bob_plays() -> None:  # a $5 bet on box 3 each round, the house way
+            async for message in bob:
+                event = message.get("event") or {}
+                if event.get("type") == "betting_open":
+                    await bob.send(
+                        {
+                            "type": "wager",
+                            "table": "pg-bank",
+                            "box": 3,
+                            "wager": "bet",
+                            "amount": 500,
+                        }
+                    )
+                elif event.get("type") == "decision" and event.get("box") == 3:
+                    await bob.decide("pg-bank", 3, "house_way")
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bob_plays)
+            with trio.fail_after(120):
+                seen = await chromium.run(bank_in_browser, server.http_url, "pg-bank")
+            nursery.cancel_scope.cancel()
+    assert seen["console_errors"] == []
+    assert seen["wagers"] == ["bet", "bank"]  # co-banking is off at this table
+    assert seen["label"] == "Box 2 \u00b7 set the bank's tiles"
+    assert len(seen["bank_tiles"]) == 4
+    assert seen["bank_hands"] == [list(h) for h in seen["expected_bank"]]
+    assert seen["bank_label"].lower() == "bank (box 2)"
+    assert seen["settled"]["wagers"]["bank"]["stake"] == 10_000
