@@ -11,6 +11,7 @@ is conserved.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -18,8 +19,11 @@ import trio
 from clients.client import Client, ServerError
 from server.config import DEFAULT_TABLES, ServerConfig, TableConfig, load_tables
 from server.games.banked.pai_gow import banker_commission, key, settings_of
+from server.store.journal import players_of, recall
+from server.verify import verify_seen
 from tests.integration.helpers import conserved
 from tests.integration.test_banked_round import expect, running
+from tests.records.test_journal import check_round, rounds_in
 
 TABLE = "pg"
 
@@ -177,7 +181,7 @@ async def test_priority_box_sets_before_the_others_see_their_tiles_s14_4() -> No
         assert conserved(server.croupier.health())
 
 
-def banking_config() -> ServerConfig:
+def banking_config(data: Path | None = None) -> ServerConfig:
     table = TableConfig(
         id=TABLE,
         game="pai-gow",
@@ -192,7 +196,12 @@ def banking_config() -> ServerConfig:
         decision_seconds=20.0,
     )
     return ServerConfig(
-        port=0, tables=(table,), round_pause=0.1, starting_balance=100_000, close_timeout=1.0
+        port=0,
+        tables=(table,),
+        round_pause=0.1,
+        starting_balance=100_000,
+        close_timeout=1.0,
+        data=data,
     )
 
 
@@ -220,13 +229,13 @@ async def house_way(client: Client, box: int, log: list[dict]) -> None:
     await client.decide(TABLE, box, "house_way")
 
 
-async def test_player_banking_rotation_and_commission_s18_s19() -> None:
+async def test_player_banking_rotation_and_commission_s18_s19(tmp_path: Path) -> None:
     """s18(8) the house banks first; s18(2) the banker played the box the round before;
     s18(4) the bank covers every wager; s18(13) box 1 is open while a player banks; s18(7)(b)
     the banker wagers on no other hand; s28(8) the banker sets the bank's tiles last; s19(3),
     (4) 5% of the banker's profit; s18(10) not more than 2 consecutive rounds."""
     async with (
-        running(banking_config()) as server,
+        running(banking_config(tmp_path)) as server,
         Client.connect(server.url, name="ann") as ann,
         Client.connect(server.url, name="bob") as bob,
         Client.connect(server.url, name="cat") as cat,
@@ -298,3 +307,13 @@ async def test_player_banking_rotation_and_commission_s18_s19() -> None:
         result = await expect(ann, "round_result", logs["ann"])
         assert result["boxes"]["3"]["wagers"]["co_bank"]["stake"] == 2_000
         assert conserved(server.croupier.health())
+    # every round is on the record and replays, the player-banked ones too, and each
+    # player's own record (the banker's with the bank's tiles) verifies
+    rounds = rounds_in(tmp_path)
+    banked = [r for r in rounds if any("bank" in b["wagers"] for b in r.start["boxes"].values())]
+    assert len(rounds) >= 4 and len(banked) == 2
+    for rnd in rounds:
+        check_round(rnd)
+        for owner in players_of(rnd.start):
+            verdict = verify_seen(recall(rnd, owner), seed=None)
+            assert verdict.ok and verdict.pending is None, (rnd.ref, owner, verdict)
