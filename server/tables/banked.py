@@ -754,6 +754,7 @@ class BankedTable(WindowTable):
                 balance = self.books.return_wager(account, box, self._layout_money(ws))
                 self.send_to(account, Balance(balance))
         self.layout = {}
+        self.past_rounds.append(PastRound())  # not played: a break in play
         self.broadcast({"type": "round_voided", "round": self.round_no, "reason": reason})
         self._pause("voided")
 
