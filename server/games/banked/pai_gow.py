@@ -11,7 +11,9 @@ One round at one table, a :class:`~server.games.banked.base.BankedRound`:
    (options ``player_banking_enabled`` / ``co_banking_enabled``, s18), one box instead holds
    ``bank`` (the player/banker's chips, which must cover every other wager, s18(4), s14(1))
    or ``co_bank`` (a co-banker in equal partnership with the house, s2, s14(2)); that box
-   wagers on no other hand (s18(7)(b)).
+   wagers on no other hand (s18(7)(b)). Who may take the bank given the rounds before
+   (s18(2),(3),(8),(10)-(12)) is checked by the table's betting window on every wager
+   (:meth:`PaiGow.check_layout`, :func:`check_rotation`).
 2. Deal (s21, s11, s25): the 32 tiles (:data:`TILE_SET`) are shuffled by the injected random
    source (unbiased Fisher-Yates) into 8 stacks of 4; 3 dice are thrown, and counting
    anticlockwise (rising box numbers) from the chung's box as 1, 9, 17 the total picks the
