@@ -27,7 +27,7 @@ joined table and applies the table-level events and turns to it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -556,11 +556,21 @@ class Client:
                 return event
             self._pending.append(reply)
 
-    async def decide(self, table: str, box: int, verb: str, amount: int | None = None) -> None:
-        """A box's decision on the current street (no reply awaited: watch for events)."""
+    async def decide(
+        self,
+        table: str,
+        box: int,
+        verb: str,
+        amount: int | None = None,
+        setting: Mapping[str, list[str]] | None = None,
+    ) -> None:
+        """A box's decision on the current street (no reply awaited: watch for events);
+        ``setting``: a pai gow ``set``'s hands, ``{"high": [t, t], "low": [t, t]}``."""
         msg: Message = {"type": "decide", "table": table, "box": box, "verb": verb}
         if amount is not None:
             msg["amount"] = amount
+        if setting is not None:
+            msg["setting"] = {"high": list(setting["high"]), "low": list(setting["low"])}
         await self.send(msg)
 
     async def history(self, table: str) -> list[Message]:

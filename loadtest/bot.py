@@ -53,6 +53,11 @@ class TablePlan:
     url: str | None = None  # a deployment: the process that serves it (else the run's URL)
     #: people sit at the table: a bot takes any free seat (the server picks), not its own
     any_seat: bool = False
+    bank_box: int | None = None  # a box the house's bank sits on (pai gow): nobody takes it
+
+    def boxes(self) -> list[int]:
+        """The seats (boxes) the run fills, 1 up, passing over the bank's box."""
+        return [b for b in range(1, self.seats + 2) if b != self.bank_box][: self.seats]
 
     @property
     def buy_in(self) -> int:

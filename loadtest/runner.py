@@ -105,6 +105,7 @@ def pick_tables(tables: list[dict[str, Any]], spec: RunSpec) -> list[dict[str, A
             "game": t.get("game", ""),
             "banked": banked,
             "url": t.get("url"),  # a deployment: the process that serves it
+            "bank_box": t.get("bank_box"),  # nobody's box (pai gow's bank, Sch 6 s18(13))
         }
         for t in tables
         for banked in [GAMES.get(t.get("game", "")) in BANKED_ENTRIES]

@@ -43,6 +43,8 @@ GAME_OPTIONS: dict[str, str] = {
 BANKED_OPTIONS: dict[str, str] = {
     g: "minimum = 100, maximum = 5000" for g in (*tabled("banked"), *tabled("blackjack"))
 }
+#: pai gow with player banking (QLD Sch 6 s18): the bots bank now and then
+BANKED_OPTIONS["pai-gow"] += ", player_banking_enabled = true"
 GAME_OPTIONS.update(BANKED_OPTIONS)
 #: The clocks of a generated banked table (seconds): a short betting window keeps rounds
 #: coming at max pace; the decision clock is the table's timeout for a bot that lets it run.

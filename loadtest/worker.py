@@ -37,9 +37,10 @@ def build_bots(ctx: RunContext, spec: dict[str, Any]) -> list[Bot]:
             bool(t.get("banked")),
             t.get("url"),
             bool(t.get("any_seat")),
+            t.get("bank_box"),
         )
         kind = BankedBot if plan.banked else Bot
-        for seat in range(1, plan.seats + 1):
+        for seat in plan.boxes():
             bots.append(kind(ctx, index, plan, seat))
             index += 1
     return bots

@@ -170,13 +170,31 @@ class Wager(_Client, tag="wager", frozen=True):
     behind: bool = False
 
 
+#: a tile of pai gow (QLD Sch 6 s6): its pips, low first ("1-2", "6-6")
+Tile = Annotated[str, msgspec.Meta(pattern=r"^[1-6]-[1-6]$")]
+TwoTiles = Annotated[list[Tile], msgspec.Meta(min_length=2, max_length=2)]
+
+
+class HandSetting(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """Four tiles set into a high hand and a low hand (pai gow, QLD Sch 6 s2, s27)."""
+
+    high: TwoTiles
+    low: TwoTiles
+
+    def to_engine(self) -> dict[str, list[str]]:
+        return {"high": list(self.high), "low": list(self.low)}
+
+
 class Decide(_Client, tag="decide", frozen=True):
-    """A box's decision on the current street (``bet``, ``fold``, ``raise``, ...)."""
+    """A box's decision on the current street (``bet``, ``fold``, ``raise``, ...).
+
+    ``setting``: the hands a ``set`` decision makes of the box's tiles (pai gow)."""
 
     table: TableId
     box: Box
     verb: Verb
     amount: Amount | None = None
+    setting: HandSetting | None = None
 
 
 class Recall(_Client, tag="recall", frozen=True):
@@ -521,6 +539,9 @@ class TableInfo(msgspec.Struct):
     #: a deployment of several servers (server/directory.py): the client URL of the server
     #: that serves this table now (None: this server, or no server until one takes it over)
     url: str | None = None
+    #: a banked table whose bank sits on a box (pai gow, QLD Sch 6 s18(13)): that box, which
+    #: nobody takes or wagers on (``seats`` leaves it out)
+    bank_box: int | None = None
 
 
 class LobbyList(_Server, tag="lobby"):

@@ -26,10 +26,17 @@ from clients.terminal.render import (
     choice_text,
     event_words,
     money,
+    numbered_tiles,
     plain_cards,
     recall_text,
 )
 from clients.terminal.session import Session
+from server.games.banked.pai_gow import BANK_STREET, settings_of
+
+
+def takes_setting(decision: dict[str, Any]) -> bool:
+    """Whether the decision offers a verb that sets the box's tiles (pai gow ``set``)."""
+    return any(c.get("setting") for c in decision.get("legal") or [])
 
 
 class BankedSession(Session):
@@ -68,6 +75,10 @@ class BankedSession(Session):
         self.dealer: dict[str, Any] = {"cards": [], "hand": None, "status": None}
         self.board: list[str] = []
         self.decisions: dict[int, dict[str, Any]] = {}
+        #: boxes whose hand was shown this round
+        self.shown: set[int] = set()
+        #: decisions sent and not yet answered (owed again if the server refuses one)
+        self.sent: dict[int, dict[str, Any]] = {}
         self.result: dict[str, Any] | None = None
         self.jackpot: dict[str, Any] | None = view.get("jackpot")
         self.wagering: int | None = None
@@ -95,7 +106,9 @@ class BankedSession(Session):
                 ("your decision", "bold yellow"),
                 ": ",
                 "  ".join(
-                    f"box {b}: " + "/".join(choice_text(c) for c in d.get("legal", []))
+                    f"box {b}: "
+                    + "/".join(choice_text(c) for c in d.get("legal", []))
+                    + (f" ({numbered_tiles(self.tiles_for(b, d))})" if takes_setting(d) else "")
                     for b, d in mine.items()
                 ),
             )
@@ -176,6 +189,7 @@ class BankedSession(Session):
             self.status, self.round = "betting", ev.get("round", self.round)
             self.closes_at = trio.current_time() + ev.get("closes_in_ms", 0) / 1000
             self.cards, self.hands, self.board, self.decisions = {}, {}, [], {}
+            self.shown = set()
             self.dealer = {"cards": [], "hand": None, "status": None}
             self.result = None
             for info in self.boxes.values():
@@ -213,17 +227,27 @@ class BankedSession(Session):
             self.decisions[box] = ev
             whose = "your decision" if box in self.my_boxes else "decision"
             legal = " or ".join(choice_text(c) for c in ev.get("legal") or [])
+            tiles = self.tiles_for(box, ev)
+            if box in self.my_boxes and takes_setting(ev) and tiles:
+                legal += f"; tiles {numbered_tiles(tiles)}"
             return f"box {box}: {whose} ({legal})"
         if kind == "decision_made" and box is not None:
             self.decisions.pop(box, None)
+            self.sent.pop(box, None)
             amount = f" {money(ev['amount'])}" if ev.get("amount") else ""
             cause = f" ({ev['cause']})" if ev.get("cause") not in (None, "player") else ""
             return f"box {box}: {ev.get('verb')}{amount}{cause}"
         if kind == "hand_shown":
+            cards, hand = list(ev.get("cards") or []), str(ev.get("hand", ""))
             if box is None:
-                self.dealer.update(cards=list(ev.get("cards") or []), hand=ev.get("hand"))
+                if self.dealer.get("shown"):  # several hands (baccarat's two, pai gow's)
+                    cards, hand = self.dealer["cards"] + cards, f"{self.dealer['hand']}; {hand}"
+                self.dealer.update(cards=cards, hand=hand, shown=True)
                 return f"dealer shows {plain_cards(ev.get('cards'))} ({ev.get('hand')})"
-            self.cards[box], self.hands[box] = list(ev.get("cards") or []), ev.get("hand", "")
+            if box in self.shown:  # a box's second hand (pai gow: high, then low)
+                cards, hand = self.cards[box] + cards, f"{self.hands[box]}; {hand}"
+            self.shown.add(box)
+            self.cards[box], self.hands[box] = cards, hand
             return f"box {box} shows {plain_cards(ev.get('cards'))} ({ev.get('hand')})"
         if kind == "dealer_declared":
             self.dealer["status"] = ev.get("status")
@@ -325,6 +349,7 @@ class BankedSession(Session):
                         b
                         for b in range(1, self.info.get("boxes", 1) + 1)
                         if not self.boxes.get(b, {}).get("player")
+                        and b != self.info.get("bank_box")
                     ),
                     None,
                 )
@@ -355,6 +380,9 @@ class BankedSession(Session):
             }
             if len(amounts) > 1:
                 msg["amount"] = self.bot.choice(amounts)
+            if choice.get("setting"):  # pai gow: one of the three ways to set its tiles
+                tiles = self.tiles_for(ev["box"], ev)
+                msg["setting"] = self.bot.choice(settings_of(tiles)).wire()
             await self.client.send(msg)
 
     def moment(self, cmd: BankedCommand) -> dict[str, Any] | bool:
@@ -387,7 +415,13 @@ class BankedSession(Session):
         }
         if cmd.amount is not None:
             msg["amount"] = cmd.amount
-        self.decisions.pop(box, None)
+        if cmd.low is not None:  # a pai gow setting: the box's tiles split high and low
+            tiles = self.tiles_for(box, owed[box])
+            if len(tiles) != 4:
+                self.say(f"box {box} has no four tiles to set", "red")
+                return False
+            msg["setting"] = cmd.setting(tiles)
+        self.sent[box] = self.decisions.pop(box)  # owed again if the server refuses it
         return msg
 
     def refusal(self, cmd: BankedCommand) -> str | None:
@@ -408,6 +442,21 @@ class BankedSession(Session):
         for cmd in [c for c in self.pending if c.kind == "decide" and c.round <= self.round]:
             self.pending.remove(cmd)
             self.say(f"{cmd.name} not played: round #{self.round} ended without it", "yellow")
+
+    def tiles_for(self, box: int, decision: dict[str, Any]) -> list[str]:
+        """The cards a decision sets: the box's own, or on the bank street the bank's (dealt
+        to this player/banker only)."""
+        if decision.get("street") == BANK_STREET:
+            return list(self.dealer["cards"])
+        return list(self.cards.get(box, []))
+
+    async def on_refused(self, msg: dict[str, Any]) -> None:
+        """A refused decision is still owed: type it again (e.g. a pai gow setting whose
+        high hand ranks below its low hand, Sch 6 s2)."""
+        if msg.get("ref") == "decide" and msg.get("code") != "no_decision" and self.sent:
+            self.decisions.update(self.sent)
+            self.sent = {}
+            self.say("your decision is still owed: " + self.prompt_text().plain, "yellow")
 
     async def on_play_command(self, cmd: BankedCommand) -> None:
         if cmd.kind == "recall":

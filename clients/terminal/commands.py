@@ -38,6 +38,9 @@ queued and sent in order."""
 BANKED_HELP = """Banked table commands (one per line; AMOUNT in dollars: 6, 6.50 or $6.50):
     w BOX WAGER AMOUNT   place a wager on a box while betting is open (AMOUNT 0 withdraws it)
     VERB [AMOUNT]        the decision your box owes (d BOX VERB [AMOUNT] when you play several)
+    set I J              pai gow: your tiles I and J (positions 1-4) make the low hand, the
+                         other two the high hand (d BOX set I J)
+    house                pai gow: the dealer sets your tiles the house way
     l  your last round (recall)    t  show the table    h  this help    q  leave and quit
     y  your last 10 rounds here (history)
     seed TEXT            your own seed for every deal (blackjack: every shoe); seed alone:
@@ -185,6 +188,15 @@ class BankedCommand:
     name: str | None = None  # the wager name, or the decision verb
     amount: int | None = None
     round: int = 0  # a decision's round (the one in play when typed, else the next)
+    #: a pai gow ``set``: the positions (1-4) of the two tiles for the low hand
+    low: tuple[int, int] | None = None
+
+    def setting(self, tiles: list[str]) -> dict[str, list[str]]:
+        """The ``set``'s hands of the box's four ``tiles`` (QLD Sch 6 s27)."""
+        assert self.low is not None
+        low = [tiles[i - 1] for i in self.low]
+        high = [t for i, t in enumerate(tiles, 1) if i not in self.low]
+        return {"high": high, "low": low}
 
 
 def parse_banked_command(line: str) -> BankedCommand | None:
@@ -205,6 +217,14 @@ def banked_command(word: str, rest: list[str]) -> BankedCommand:
         if not rest or not rest[0].isdigit() or len(rest) < 2:
             raise BadCommand("usage: d BOX VERB [AMOUNT]")
         box, word, rest = int(rest[0]), rest[1].lower(), rest[2:]
+    if word == "house":
+        word = "house_way"
+    if word == "set":
+        if len(rest) != 2 or not all(r in ("1", "2", "3", "4") for r in rest) or rest[0] == rest[1]:
+            raise BadCommand(
+                "usage: set I J (positions 1-4 of the two tiles for your low hand, e.g. set 1 3)"
+            )
+        return BankedCommand("decide", box, "set", low=(int(rest[0]), int(rest[1])))
     if not re.fullmatch(r"[a-z_]+", word) or len(rest) > 1:
         raise BadCommand(f"unknown command {word!r} (h for help)")
     amount = parse_amount(rest[0]) if rest else None

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 from typing import Any
 
 from rich.text import Text
+
+#: a pai gow tile on the wire: its pips, low first (QLD Sch 6 s6)
+TILE = re.compile(r"[1-6]-[1-6]")
 
 #: True while a tournament table's amounts are shown or typed: they count tournament chips,
 #: not cents (set by clients/terminal/tournaments.py; ``money`` and ``parse_amount`` follow it)
@@ -31,7 +35,10 @@ def money(cents: int | None) -> str:
 
 
 def card_face(card: str) -> str:
-    """``"Td"`` -> ``"10♦"``: the one way a card is written, in the panel and the log."""
+    """``"Td"`` -> ``"10♦"``: the one way a card is written, in the panel and the log; a pai
+    gow tile (its pips, ``"1-3"``) -> ``"[1-3]"``."""
+    if TILE.fullmatch(card):
+        return f"[{card}]"
     pip = SUIT_STYLE.get(card[1:], (card[1:], ""))[0]
     return f"{'10' if card[0] == 'T' else card[0]}{pip}"
 
@@ -73,11 +80,18 @@ def legal_summary(legal: dict[str, Any]) -> str:
 
 def choice_text(choice: dict[str, Any]) -> str:
     amounts = choice.get("amounts") or []
+    if choice.get("setting"):  # pai gow: the two tiles of the low hand, by position
+        return f"{choice['verb']} I J"
     if len(amounts) == 1:
         return f"{choice['verb']} {money(amounts[0])}"
     if amounts:
         return f"{choice['verb']} {' or '.join(money(a) for a in amounts)}"
     return str(choice["verb"])
+
+
+def numbered_tiles(tiles: list[str]) -> str:
+    """A box's tiles with the positions ``set I J`` names: ``1 [6-6]  2 [1-3] ...``."""
+    return "  ".join(f"{i} {card_face(t)}" for i, t in enumerate(tiles, 1))
 
 
 def recall_text(last: dict[str, Any] | None) -> str:

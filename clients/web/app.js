@@ -89,10 +89,28 @@ function centsInput(cents) {
   return (Math.floor(cents / 100)) + "." + String(cents % 100).padStart(2, "0");
 }
 
+// A pai gow tile (QLD Sch 6 s6): its pips, low first ("1-3"); each half drawn as a die
+// face, the 1 and 4 halves red as on the tiles.
+const TILE = /^([1-6])-([1-6])$/;
+const DIE_FACES = ["", "\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
+
+function tileHtml(tile) {
+  const m = TILE.exec(tile);
+  return [m[1], m[2]].map((n) =>
+    `<span class="half${n === "1" || n === "4" ? " red" : ""}">${DIE_FACES[n]}</span>`).join("");
+}
+
 function cardEl(card, opts = {}) {
   const el = document.createElement("span");
   if (!card) {
     el.className = "card back" + (opts.small ? " small" : "");
+    return el;
+  }
+  if (TILE.test(card)) {
+    el.className = "card tile" + (opts.small ? " small" : "");
+    el.dataset.card = card;
+    el.title = `tile ${card}`;
+    el.innerHTML = tileHtml(card);
     return el;
   }
   const rank = card[0], suit = card[1];
@@ -103,7 +121,8 @@ function cardEl(card, opts = {}) {
 }
 
 function cardText(cards) {
-  return (cards || []).map((c) => (RANKS[c[0]] || c[0]) + (SUITS[c[1]] || c[1])).join(" ");
+  return (cards || []).map((c) => TILE.test(c) ? `[${c}]`
+    : (RANKS[c[0]] || c[0]) + (SUITS[c[1]] || c[1])).join(" ");
 }
 
 /** The rulebook's own word for the seat marker: ACT calls it the buck (ACT Hold'em/Omaha and
@@ -1423,6 +1442,7 @@ function wagerText(wagers) {
 function onBankedEvent(t, ev, quiet = false) {
   // hands, splits, offers, backers (blackjack.js); true: handled there alone
   if (window.Blackjack && Blackjack.onEvent(t, ev, quiet)) return;
+  if (window.PaiGow && PaiGow.onEvent(t, ev, quiet)) return;  // tiles, high and low (paigow.js)
   const type = ev.type;
   const log = (text, kind = "") => { if (!quiet) addLog(t, text, kind); };
   const boxName = (b) => `box ${b}` + (t.myBoxes.has(b) ? " (yours)" : "");
@@ -1594,7 +1614,10 @@ function renderBanked(t) {
     plate.innerHTML = `<div class="who"><span class="nm"></span></div><div class="wagers"></div>`;
     plate.querySelector(".nm").textContent = info && info.player ? `Box ${b} \u00b7 ${info.player}` : `Box ${b}`;
     plate.querySelector(".wagers").textContent = info ? wagerText(info.wagers) : "open";
-    if (!info) el.classList.add("empty");
+    if (b === t.info.bank_box && !info) {  // the house's bank sits here (pai gow s18(13))
+      el.classList.add("bank-box");
+      plate.querySelector(".wagers").textContent = "the bank";
+    } else if (!info) el.classList.add("empty");
     el.appendChild(plate);
     const line = document.createElement("div");
     line.className = "seat-line";
@@ -1615,6 +1638,7 @@ function renderBanked(t) {
   }
   renderBankedControls(t);
   if (window.Blackjack) Blackjack.render(t);  // hands and the verb row (blackjack.js)
+  if (window.PaiGow) PaiGow.render(t);  // high and low hands, the setting panel (paigow.js)
   renderBankedResult(t);
   renderLog(t);
   tickBanked();
@@ -1641,6 +1665,7 @@ function renderBankedControls(t) {
   const keep = boxSel.value;
   const options = [];
   for (let b = 1; b <= (t.info.boxes || 7); b++) {
+    if (b === t.info.bank_box) continue;  // the house's bank (pai gow, Sch 6 s18(13))
     if (t.myBoxes.has(b) || !t.boxes[b] || !t.boxes[b].player) options.push(b);
   }
   const key = options.map((b) => b + (t.myBoxes.has(b) ? "*" : "")).join(",");

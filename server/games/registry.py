@@ -68,7 +68,7 @@ _ALL = (
     _banked("sic-bo", "sic_bo", "stadium"),
     _banked("wheel-of-fortune", "wheel_of_fortune", "stadium"),
     _banked("craps", "craps", "stadium"),
-    _banked("pai-gow", "pai_gow"),
+    _banked("pai-gow", "pai_gow", "banked"),
     # the blackjack family: boxes decide in turn, one hand at a time (server/tables/blackjack.py)
     _banked("blackjack", "blackjack", "blackjack"),
     _banked("spanish-blackjack", "blackjack", "blackjack"),

@@ -7,7 +7,9 @@ One trio task owns the table (:class:`~server.tables.base.TableActor`); a banked
    ``betting_seconds``. A player makes, changes or withdraws wagers on boxes (s5(2)); the
    first wager on a free box takes the box for that player, who may hold several. Every
    change moves money between the wallet (the terminal's credit meter, s4(2)) and the layout
-   at once, and is checked against the game's rules and limits (s5(3)).
+   at once, and is checked against the game's rules and limits (s5(3)), the whole layout
+   too (the engine's ``check_layout``: at pai gow nobody wagers on the bank's box, Sch 6
+   s18(13)), so that no round is voided at the deal for a wager the window took.
 2. **No more bets** (s3(2)(d), s3(3)): at the deadline the server, not the client, closes
    the window; from then on every wager message for the round is refused
    (``betting_closed``). The layout frozen here is what is played.
@@ -18,6 +20,7 @@ One trio task owns the table (:class:`~server.tables.base.TableActor`); a banked
 4. **Deal and decisions**: the engine deals; each street's decisions are prompted to their
    box's player with ``decision_seconds`` on the clock; a box that has not decided when the
    clock runs out gets the engine's :meth:`~server.games.banked.base.BankedRound.timeout`,
+   a decision whose verb sets the box's cards (pai gow's ``set``) carries the ``setting``,
    and a player whose wallet cannot fund the wager a decision needs gets
    :meth:`~server.games.banked.base.BankedRound.insufficient`.
 5. **Settlement** (Sch 19 s7): ``round_result`` shows every box's every wager with its
@@ -45,6 +48,7 @@ import json
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -59,6 +63,7 @@ from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked.base import (
     EVERYONE,
+    Argument,
     BankedRound,
     DealerDeclared,
     Decision,
@@ -69,6 +74,7 @@ from server.games.banked.base import (
     InvalidRound,
     JackpotPaid,
     JackpotState,
+    PastRound,
     RoundSettled,
     WagerSettled,
     validate_wagers,
@@ -224,6 +230,9 @@ class BankedTable(WindowTable):
         self.jackpot_closed_by_outage = False
         self.awaiting_approval = False
         self.jackpot_held = 0
+        #: the last rounds played here, oldest first (an empty one: a break in play), for the
+        #: game's rules about earlier rounds (check_layout; pai gow's bank rotation, s18)
+        self.past_rounds: deque[PastRound] = deque(maxlen=4)
 
     # -- wiring ------------------------------------------------------------------------------
     def use_jackpots(self, service: JackpotService) -> None:
@@ -270,9 +279,21 @@ class BankedTable(WindowTable):
         stakes = {"minimum": self.options["minimum"], "maximum": self.options["maximum"]}
         if self.options.get("jackpot_wager") is not None:
             stakes["jackpot_wager"] = self.options["jackpot_wager"]
+        bank = self.bank_box
         return self.lobby_row(
-            f"{self.spec.title} ({self.spec.rules})", stakes, self.num_boxes, len(self.owners)
+            f"{self.spec.title} ({self.spec.rules})",
+            stakes,
+            self.num_boxes - (bank is not None),
+            len(self.owners),
+            bank_box=bank,
         )
+
+    @property
+    def bank_box(self) -> int | None:
+        """The box the house's bank sits on (the game's spec; pai gow s18(13)), if the table
+        has it: nobody takes or wagers on it."""
+        bank = self.spec.bank_box
+        return bank if bank is not None and bank <= self.num_boxes else None
 
     def _jackpot_view(self) -> dict[str, Any] | None:
         if self.link is None:
@@ -318,8 +339,15 @@ class BankedTable(WindowTable):
                 boxes=self.num_boxes,
                 betting_seconds=self.table.betting_seconds,
                 decision_seconds=self.table.decision_seconds,
-                wagers=self.spec.describe()["wagers"],
+                wagers=[
+                    w
+                    for w, spec in zip(
+                        self.spec.describe()["wagers"], self.spec.wagers, strict=True
+                    )
+                    if spec.offered(self.options)
+                ],
                 verbs=list(self.spec.verbs),
+                bank_box=self.bank_box,
             ),
             "status": "closing" if self.closing else self.phase.value,
             "no_more_bets": not betting,
@@ -403,6 +431,9 @@ class BankedTable(WindowTable):
 
     # -- joining and leaving (the base runs the lifecycle) ----------------------------------
     def admit(self, conn: Connection, join: wire.Join) -> Member | None:
+        if join.seat is not None and join.seat == self.bank_box:
+            self.error(conn, errors.BAD_BOX, f"box {join.seat} is the bank's", "join")
+            return None
         if join.seat is not None and not self._box_free(conn, join.seat, "join"):
             return None
         player = Player(conn)
@@ -537,15 +568,19 @@ class BankedTable(WindowTable):
         the rules' limits, then the money; refusals go to ``conn``. True when laid."""
         old = self.layout.get(box, {})
         new = with_wager(old, wager, amount)
+        after = {b: ws for b, ws in self.layout.items() if b != box}
         if new:
-            try:
+            after[box] = new
+        owners = {b: self.owners.get(b, "") for b in after}
+        owners[box] = player.account
+        try:
+            if new:  # a withdrawal is always allowed (Sch 19 s5(2))
                 validate_wagers(self.spec, self.options, {box: new})
-            except IllegalAction as exc:
-                if conn is not None:
-                    self.error(
-                        conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts
-                    )
-                return False
+                self.round_cls.check_layout(self.options, after, owners, tuple(self.past_rounds))
+        except IllegalAction as exc:
+            if conn is not None:
+                self.error(conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts)
+            return False
         try:
             delta = self._layout_money(new) - self._layout_money(old)
             balance = self.books.wager(player.account, box, delta)
@@ -587,6 +622,7 @@ class BankedTable(WindowTable):
             }
         )
         if not self.layout:
+            self.past_rounds.append(PastRound())  # no round: a break in play
             self._pause()
             return
         self.round_owners = {b: self.owners[b] for b in self.layout}
@@ -725,6 +761,7 @@ class BankedTable(WindowTable):
                 balance = self.books.return_wager(account, box, self._layout_money(ws))
                 self.send_to(account, Balance(balance))
         self.layout = {}
+        self.past_rounds.append(PastRound())  # not played: a break in play
         self.broadcast({"type": "round_voided", "round": self.round_no, "reason": reason})
         self._pause("voided")
 
@@ -807,7 +844,7 @@ class BankedTable(WindowTable):
         return sum(engine.stakes[box].values())
 
     def _engine_decide(
-        self, engine: BankedRound, decision: Decision, verb: str, amount: int | None
+        self, engine: BankedRound, decision: Decision, verb: str, amount: Argument
     ) -> list[Event]:
         """Apply a decision (``timeout``/``insufficient`` included) for whoever owes it, and
         put the engine command on the record once the engine took it."""
@@ -842,19 +879,28 @@ class BankedTable(WindowTable):
             self.error(cmd.conn, errors.NO_DECISION, found, "decide")
             return
         choice = next((c for c in found.choices if c.verb == m.verb), None)
+        argument: Argument = m.amount
         try:
             if choice is None:
                 raise IllegalAction(
                     "illegal_verb",
                     f"box {m.box} may {', '.join(c.verb for c in found.choices)} now",
                 )
+            if choice.setting != (m.setting is not None):
+                raise IllegalAction(
+                    "setting_required" if choice.setting else "unexpected_setting",
+                    f"{m.verb} {'needs' if choice.setting else 'takes no'} setting of the tiles"
+                    + (' {"high": [2 tiles], "low": [2 tiles]}' if choice.setting else ""),
+                )
+            if m.setting is not None:
+                argument = m.setting.to_engine()
             cost = choice.resolve(m.amount) or 0
             if cost > self.books.wallet_balance(player.account):
                 events = self._engine_decide(engine, found, "insufficient", None)
                 self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
             else:
                 before = self._held(engine, m.box, found)
-                events = self._engine_decide(engine, found, m.verb, m.amount)
+                events = self._engine_decide(engine, found, m.verb, argument)
                 added = self._held(engine, m.box, found) - before
                 if added > 0:  # the wager the decision put on the layout (bet, play, war...)
                     balance = self.books.wager(player.account, m.box, added, self._place_of(found))
@@ -962,6 +1008,9 @@ class BankedTable(WindowTable):
             rec["paid_total"] += paid_back
             rec["boxes"][key] = entry
         self.coined = {}
+        self.past_rounds.append(
+            PastRound() if void else PastRound(dict(engine.wagers), dict(self.round_owners))
+        )
         self.journal.settlement({"state": result.state, "dealer": dealer, "boxes": boxes_out})
         self.books.close_round("voided" if void else "settled")
         pending = sorted(hands) if linked and not void else []

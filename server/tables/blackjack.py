@@ -57,6 +57,7 @@ from server import fair
 from server.cards import RandomSource
 from server.errors import IllegalAction
 from server.games.banked.base import (
+    Argument,
     BankedRound,
     Decision,
     DecisionMade,
@@ -480,7 +481,7 @@ class BlackjackTable(BankedTable):
         return sum(engine.stakes_of(box, self._place_of(decision)).values())
 
     def _engine_decide(
-        self, engine: BankedRound, decision: Decision, verb: str, amount: int | None
+        self, engine: BankedRound, decision: Decision, verb: str, amount: Argument
     ) -> list[Event]:
         """A backer's decision carries his place; an offer not answered in time (or that he
         cannot fund) is declined; a hand not played in time is played out by the engine."""

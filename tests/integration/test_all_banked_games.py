@@ -17,6 +17,7 @@ import trio
 
 from clients.client import Client, ServerError
 from server.config import ServerConfig, TableConfig
+from server.games.banked.pai_gow import settings_of
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
 from tests.integration.helpers import conserved
@@ -47,10 +48,17 @@ def tables() -> tuple[TableConfig, ...]:
     return tuple(out)
 
 
+def player_boxes(game: str) -> list[int]:
+    """Two boxes a player may take: not the house's bank box (pai gow, Sch 6 s18(13))."""
+    bank = round_class(game).spec.bank_box
+    return [b for b in (1, 2, 3) if b != bank][:2]
+
+
 async def bot(url: str, game: str, box: int, seen: Counter[str], results: list[dict]) -> None:
     rng = random.Random(f"{game}-{box}")
     spec = round_class(game).spec
     rounds = 0
+    tiles: list[str] = []
     async with Client.connect(url, name=f"b{box}") as client:
         await client.join(game, seat=box)
         async for message in client:
@@ -76,12 +84,18 @@ async def bot(url: str, game: str, box: int, seen: Counter[str], results: list[d
                         await client.wager(game, box, "ante", 200)
                     except ServerError as exc:  # the window closed first (a slow machine)
                         seen[exc.reason or exc.code] += 1
+            elif kind == "cards_dealt" and event["to"] == "box" and event["box"] == box:
+                tiles = list(event["cards"])
             elif kind == "decision" and event["box"] == box:
                 if rng.random() < 0.15:
                     continue  # the clock decides (the engine's timeout)
                 choice = rng.choice(event["legal"])
                 amount = rng.choice(choice["amounts"]) if choice.get("amounts") else None
-                await client.decide(game, box, choice["verb"], amount)
+                setting = None
+                if choice.get("setting"):  # pai gow: one of the three ways to set the tiles
+                    setting = rng.choice(settings_of(tiles)).wire()
+                    seen["own_setting"] += 1
+                await client.decide(game, box, choice["verb"], amount, setting)
                 seen["decided"] += 1
             elif kind == "timed_out" and event["box"] == box:
                 seen["timed_out"] += 1
@@ -100,7 +114,7 @@ async def test_every_banked_game_plays_and_conserves_money_sch19_s7() -> None:
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
                 for game in tabled("banked"):
-                    for box in (1, 2):
+                    for box in player_boxes(game):
                         nursery.start_soon(
                             functools.partial(bot, server.url, game, box, seen, results[game])
                         )
@@ -110,7 +124,7 @@ async def test_every_banked_game_plays_and_conserves_money_sch19_s7() -> None:
                 settled = [w for w in row["wagers"].values() if w["outcome"] != "pending"]
                 assert row["bet"] == sum(w["stake"] for w in row["wagers"].values())
                 assert row["paid"] == sum(w["stake"] + w["net"] for w in settled)
-        assert seen["decided"] > 0 and seen["timed_out"] > 0
+        assert seen["decided"] > 0 and seen["timed_out"] > 0 and seen["own_setting"] > 0
         with trio.fail_after(10):
             while server.croupier.health()["money"]["stakes"]:
                 await trio.sleep(0.05)  # the last rounds of bots that left settle on the clock

@@ -25,7 +25,7 @@ from server.store.memory import MemoryStore
 from server.store.model import Batch
 from server.store.sqlite import SqliteStore
 from server.verify import Shoes, verify_round, verify_seen
-from tests.integration.test_all_banked_games import bot, tables
+from tests.integration.test_all_banked_games import bot, player_boxes, tables
 from tests.integration.test_banked_round import running
 from tests.server.helpers import GAMES, Bot, fast_config, play_hands, running_server, table
 
@@ -105,7 +105,7 @@ async def test_every_banked_game_is_journalled_and_replays(tmp_path: Path) -> No
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
                 for game in tabled("banked"):
-                    for box in (1, 2):
+                    for box in player_boxes(game):
                         nursery.start_soon(functools.partial(bot, server.url, game, box, seen, []))
         with trio.fail_after(10):
             while server.croupier.health()["money"]["stakes"]:

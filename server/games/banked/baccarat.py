@@ -47,6 +47,7 @@ from server.cards import STANDARD_DECK, Card, RandomSource, Shoe, card_str, rank
 from server.cards import shuffle as shuffle_cards
 from server.errors import IllegalAction
 from server.games.banked.base import (
+    Argument,
     BankedRound,
     CardsDealt,
     Choice,
@@ -332,7 +333,7 @@ class Baccarat(BankedRound):
         self,
         box: int,
         verb: str,
-        amount: int | None = None,
+        amount: Argument = None,
         qualifiers: Mapping[str, Any] | None = None,
     ) -> list[Event]:
         """Nobody decides in baccarat: drawing follows the tableau (s22, s23, digest s7)."""

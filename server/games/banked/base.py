@@ -180,6 +180,12 @@ class WagerSpec:
     needs: str | None = None
     limits: str = "table"
     doc: str = ""
+    #: a bool option that must be on for the table to offer the wager (pai gow's ``bank``:
+    #: ``player_banking_enabled``); ``None``: always offered
+    offered_by: str | None = None
+
+    def offered(self, options: Mapping[str, Any]) -> bool:
+        return self.offered_by is None or bool(options.get(self.offered_by))
 
 
 #: Odds as (win, per): 3:1 is (3, 1), 19:20 is (19, 20). Payouts round down to the cent.
@@ -215,6 +221,9 @@ class GameSpec:
     #: a box may hold no initial wager (craps: wagers come between rolls or stand from
     #: earlier rolls), so ``boxes`` may be empty or list a box with ``{}``
     empty_boxes: bool = False
+    #: the box the house's bank sits on while the house banks (pai gow, QLD Sch 6 s18(13):
+    #: the bank's tiles go there and nobody wagers on it); ``None``: the bank has no box
+    bank_box: int | None = None
 
     def all_options(self) -> dict[str, OptionSpec]:
         return dict(self._all_options)
@@ -281,6 +290,7 @@ class GameSpec:
                     **({"needs": w.needs} if w.needs else {}),
                     "limits": w.limits,
                     **({"doc": w.doc} if w.doc else {}),
+                    **({"offered_by": w.offered_by} if w.offered_by else {}),
                 }
                 for w in self.wagers
             ],
@@ -387,6 +397,10 @@ def _box_number(key: Any, num_boxes: int) -> int:
 
 # --------------------------------------------------------------------------- decisions
 
+#: A decision's argument: an amount in cents, or the hands a ``set`` makes of the box's tiles
+#: (pai gow: ``{"high": [tile, tile], "low": [tile, tile]}``).
+Argument = int | Mapping[str, Any] | None
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -395,6 +409,8 @@ class Choice:
 
     verb: str
     amounts: tuple[int, ...] = ()
+    #: the verb carries a setting of the box's cards into hands (pai gow's ``set``)
+    setting: bool = False
 
     def resolve(self, amount: int | None) -> int | None:
         if not self.amounts:
@@ -419,6 +435,8 @@ class Choice:
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"verb": self.verb}
+        if self.setting:
+            out["setting"] = True
         if self.amounts:
             out["amounts"] = list(self.amounts)
             out["min"], out["max"] = min(self.amounts), max(self.amounts)
@@ -557,6 +575,16 @@ class Forced:
 
 
 @dataclass(frozen=True)
+class PastRound:
+    """A round the table played, for rules about the rounds before (pai gow's bank, Sch 6
+    s18): its layout (box -> wagers; empty: no round, a break in play) and who held each
+    box."""
+
+    layout: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    owners: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class JackpotState:
     """A pooled jackpot as the round sees it: the jackpot prize pool and the reserve, cents."""
 
@@ -688,11 +716,26 @@ class BankedRound(ABC):
             return []
         return [Decision(b, self.street, self._choices(b)) for b in self._awaiting]
 
+    @classmethod
+    def check_layout(
+        cls,
+        options: Mapping[str, Any],
+        layout: Mapping[int, Mapping[str, int]],
+        owners: Mapping[int, str],
+        past: Sequence[PastRound] = (),
+    ) -> None:
+        """Refuse (:class:`IllegalAction`) a betting window's layout (box -> wagers, each box
+        already valid by :func:`validate_wagers`; ``owners``: box -> account) that no round
+        could be dealt on, or that the rules forbid given the table's ``past`` rounds (oldest
+        first), so that the table refuses the wager that makes it rather than void the round.
+        Default: any."""
+        return None
+
     def decide(
         self,
         box: int,
         verb: str,
-        amount: int | None = None,
+        amount: Argument = None,
         qualifiers: Mapping[str, Any] | None = None,
     ) -> list[Event]:
         """Apply one box's decision on the current street. Illegal: IllegalAction, no change.
@@ -703,6 +746,8 @@ class BankedRound(ABC):
         """
         if qualifiers:
             return self._decide_qualified(box, verb, amount, qualifiers)
+        if isinstance(amount, Mapping):
+            raise IllegalAction("unexpected_setting", f"{verb} takes no setting of the tiles")
         if verb == "timeout":
             if amount is not None:
                 raise IllegalAction("unexpected_amount", "timeout takes no amount")

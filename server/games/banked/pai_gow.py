@@ -11,7 +11,9 @@ One round at one table, a :class:`~server.games.banked.base.BankedRound`:
    (options ``player_banking_enabled`` / ``co_banking_enabled``, s18), one box instead holds
    ``bank`` (the player/banker's chips, which must cover every other wager, s18(4), s14(1))
    or ``co_bank`` (a co-banker in equal partnership with the house, s2, s14(2)); that box
-   wagers on no other hand (s18(7)(b)).
+   wagers on no other hand (s18(7)(b)). Who may take the bank given the rounds before
+   (s18(2),(3),(8),(10)-(12)) is checked by the table's betting window on every wager
+   (:meth:`PaiGow.check_layout`, :func:`check_rotation`).
 2. Deal (s21, s11, s25): the 32 tiles (:data:`TILE_SET`) are shuffled by the injected random
    source (unbiased Fisher-Yates) into 8 stacks of 4; 3 dice are thrown, and counting
    anticlockwise (rising box numbers) from the chung's box as 1, 9, 17 the total picks the
@@ -55,6 +57,7 @@ from server.games.banked.base import (
     InvalidRound,
     JackpotState,
     OptionSpec,
+    PastRound,
     WagerSettled,
     WagerSpec,
 )
@@ -403,11 +406,13 @@ SPEC = GameSpec(
             "bank",
             limits="bank",
             doc="s18: the player/banker's chips, covering every other wager (s18(4))",
+            offered_by="player_banking_enabled",
         ),
         WagerSpec(
             "co_bank",
             limits="bank",
             doc="s2, s14(2), s18(5): a co-banker's chips, in equal partnership with the house",
+            offered_by="co_banking_enabled",
         ),
     ),
     verbs=("set", "house_way"),
@@ -445,9 +450,12 @@ SPEC = GameSpec(
     pay_tables={"s19": {"bet": {"win": (1, 1)}}},
     box_cards=4,
     dealer_cards=4,
+    bank_box=1,
 )
 
 BANK_WAGERS = ("bank", "co_bank")
+#: the street on which a player/banker sets the bank's tiles, last (s28(8))
+BANK_STREET = "bank"
 
 
 def parse_tile(text: Any, where: str) -> str:
@@ -520,6 +528,101 @@ def parse_setting(raw: Any, tiles: Sequence[str], wild: bool) -> Setting:
     return s
 
 
+def check_bank(
+    options: Mapping[str, Any], wagers: Mapping[int, Mapping[str, int]], dealing: bool
+) -> tuple[int | None, str]:
+    """The round's bank (s18): ``(None, "house")`` while the house banks (nobody wagers on
+    box 1 then, s18(13)), else the banking box and its wager (``bank`` / ``co_bank``), which
+    must be allowed, alone, wager on no hand, and cover the wagers (s18(4), s14(1),(2)).
+    ``dealing``: the layout is final, so a bank needs a player's wager against it."""
+    banks = [(b, w) for b, ws in wagers.items() for w in ws if w in BANK_WAGERS]
+    bets = {b: ws.get("bet", 0) for b, ws in wagers.items()}
+    if not banks:
+        if SPEC.bank_box in wagers:
+            raise IllegalAction(
+                "box_1_is_bank", "the house banks: nobody may wager on box 1 (s18(13))"
+            )
+        return None, "house"
+    if len(banks) > 1:
+        raise IllegalAction("one_bank", "only one box may bank in a round (s18)")
+    box, kind = banks[0]
+    if kind == "bank" and not options["player_banking_enabled"]:
+        raise IllegalAction("player_banking_disabled", "the house banks at this table (s18)")
+    if kind == "co_bank" and not options["co_banking_enabled"]:
+        raise IllegalAction("co_banking_disabled", "nobody co-banks at this table (s18(5))")
+    if bets[box]:
+        raise IllegalAction(
+            "banker_may_not_bet", f"box {box} banks and may wager on no hand (s18(7)(b))"
+        )
+    if dealing and len(wagers) < 2:
+        raise IllegalAction("no_players", "a bank needs at least one player's wager")
+    cover = wagers[box][kind]
+    liability = sum(bets.values())
+    share = liability if kind == "bank" else -(-liability // 2)
+    if share > cover:
+        raise IllegalAction(
+            "bank_cannot_cover",
+            f"box {box} must cover {dollars(share)} of wagers with {dollars(cover)} "
+            f"(s18(4), s14(1),(2))",
+        )
+    cap = options["house_max_liability"]
+    if kind == "co_bank" and cap is not None and liability - liability // 2 > cap:
+        raise IllegalAction(
+            "house_liability",
+            f"the house's share {dollars(liability - liability // 2)} is above its "
+            f"displayed maximum liability {dollars(cap)} (s14(2))",
+        )
+    return box, kind
+
+
+def banker_of(past: PastRound) -> str | None:
+    """Who banked ``past`` (the account on the box holding ``bank`` / ``co_bank``), or None
+    when the house banked alone (or there was no round)."""
+    for box, ws in past.layout.items():
+        if any(w in BANK_WAGERS for w in ws):
+            return past.owners.get(box)
+    return None
+
+
+def check_rotation(box: int, player: str, past: Sequence[PastRound]) -> None:
+    """s18: may ``player`` take the bank (or co-bank) on ``box`` this round?
+
+    * s18(8): the house banks the first round after play starts or restarts (no round
+      before, or the round before was a break in play: nobody wagered, or it was voided);
+    * s18(2), (3): the player played the round before on ``box``; after a house-banked
+      round, on box 1 too (having played the round before at the table);
+    * s18(10)-(12): not more than 2 consecutive rounds; then someone else, or the house for
+      at least a round. The offer round the table (s18(9), (11)) is the betting window:
+      whoever qualifies and wagers the bank first takes it (docs/rulings.md).
+    """
+    if not past or not past[-1].layout:
+        raise IllegalAction(
+            "house_banks_first",
+            "the house banks the first round after play starts or restarts (s18(8))",
+        )
+    before = past[-1]
+    played = box in before.layout and before.owners.get(box) == player
+    if not played and box == 1 and banker_of(before) is None:
+        played = player in before.owners.values()  # s18(3): box 1 after a house bank
+    if not played:
+        raise IllegalAction(
+            "not_played_box",
+            f"to take the bank on box {box} you must have played the previous round on it "
+            "(s18(2),(3))",
+        )
+    run = 0
+    for rnd in reversed(past):
+        if banker_of(rnd) != player:
+            break
+        run += 1
+    if run >= 2:
+        raise IllegalAction(
+            "banked_two_rounds",
+            "a player may bank for not more than 2 consecutive rounds; the bank goes on "
+            "(s18(10)-(12))",
+        )
+
+
 # ------------------------------------------------------------------------------ the round
 
 
@@ -557,45 +660,30 @@ class PaiGow(BankedRound):
         self._chosen: Setting | None = None
 
     # ------------------------------------------------------------------ the bank (s18)
+    @classmethod
+    def check_layout(
+        cls,
+        options: Mapping[str, Any],
+        layout: Mapping[int, Mapping[str, int]],
+        owners: Mapping[int, str],
+        past: Sequence[PastRound] = (),
+    ) -> None:
+        """The table's betting window: the bank's rules (s18(13), s18(4), s14) on every wager
+        (a bank still waiting for players' wagers is allowed until the deal), and who may
+        take the bank given the rounds before (s18(2),(3),(8),(10)-(12):
+        :func:`check_rotation`)."""
+        box, _kind = check_bank(options, layout, dealing=False)
+        if box is None:
+            return
+        banker = owners[box]
+        if any(owners.get(b) == banker for b in layout if b != box):
+            raise IllegalAction(
+                "banker_may_not_bet", "the player/banker wagers on no other hand (s18(7)(b))"
+            )
+        check_rotation(box, banker, past)
+
     def _check_bank(self) -> tuple[int | None, str]:
-        banks = [(b, w) for b, ws in self.wagers.items() for w in ws if w in BANK_WAGERS]
-        bets = {b: ws.get("bet", 0) for b, ws in self.wagers.items()}
-        if not banks:
-            if 1 in self.wagers:
-                raise IllegalAction(
-                    "box_1_is_bank", "the house banks: nobody may wager on box 1 (s18(13))"
-                )
-            return None, "house"
-        if len(banks) > 1:
-            raise IllegalAction("one_bank", "only one box may bank in a round (s18)")
-        box, kind = banks[0]
-        if kind == "bank" and not self.options["player_banking_enabled"]:
-            raise IllegalAction("player_banking_disabled", "the house banks at this table (s18)")
-        if kind == "co_bank" and not self.options["co_banking_enabled"]:
-            raise IllegalAction("co_banking_disabled", "nobody co-banks at this table (s18(5))")
-        if bets[box]:
-            raise IllegalAction(
-                "banker_may_not_bet", f"box {box} banks and may wager on no hand (s18(7)(b))"
-            )
-        if len(self.wagers) < 2:
-            raise IllegalAction("no_players", "a bank needs at least one player's wager")
-        cover = self.wagers[box][kind]
-        liability = sum(bets.values())
-        share = liability if kind == "bank" else -(-liability // 2)
-        if share > cover:
-            raise IllegalAction(
-                "bank_cannot_cover",
-                f"box {box} must cover {dollars(share)} of wagers with {dollars(cover)} "
-                f"(s18(4), s14(1),(2))",
-            )
-        cap = self.options["house_max_liability"]
-        if kind == "co_bank" and cap is not None and liability - liability // 2 > cap:
-            raise IllegalAction(
-                "house_liability",
-                f"the house's share {dollars(liability - liability // 2)} is above its "
-                f"displayed maximum liability {dollars(cap)} (s14(2))",
-            )
-        return box, kind
+        return check_bank(self.options, self.wagers, dealing=True)
 
     # ------------------------------------------------------------------ the deal (s11, s21, s25)
     def _deal(self) -> list[Event]:
@@ -668,7 +756,7 @@ class PaiGow(BankedRound):
         raise IllegalAction("nothing_to_fund", "setting tiles needs no wager in pai gow")
 
     def _choices(self, box: int) -> tuple[Choice, ...]:
-        return (Choice("set"), Choice("house_way"))
+        return (Choice("set", setting=True), Choice("house_way"))
 
     def _timeout_decision(self, box: int) -> tuple[str, int | None]:
         """A player who does not set in time gets the house way (digest section 4, a server
@@ -695,7 +783,7 @@ class PaiGow(BankedRound):
             return self._show_tiles(held) + self._open_street("set", held)
         if self.bank_kind == "bank" and self.bank_setting is None:
             assert self.bank_box is not None
-            return self._open_street("bank", [self.bank_box])  # s28(8): banker sets last
+            return self._open_street(BANK_STREET, [self.bank_box])  # s28(8): banker sets last
         if self.bank_setting is None:  # s29(3): the house (co-)banks: the house way
             self.bank_setting = house_way(self.bank_tiles, self.wild)
         return self._finish()

@@ -45,6 +45,7 @@ from typing import Any, ClassVar
 from server.cards import Card, RandomSource, card, card_str, rank_of
 from server.errors import IllegalAction
 from server.games.banked.base import (
+    Argument,
     BankedRound,
     CardsDealt,
     Choice,
@@ -678,9 +679,11 @@ class BlackjackRound(BankedRound):
         self,
         box: int,
         verb: str,
-        amount: int | None = None,
+        amount: Argument = None,
         qualifiers: Mapping[str, Any] | None = None,
     ) -> list[Event]:
+        if isinstance(amount, Mapping):
+            raise IllegalAction("unexpected_setting", f"{verb} takes no setting of the cards")
         if not self._started:
             raise IllegalAction("not_started", "the round has not started")
         if self.complete:
