@@ -42,6 +42,7 @@ import trio
 from protocol import errors
 from protocol.messages import Error, Staff, StaffAnswer
 from server import operator
+from server.accounts import ROLES
 from server.store.journal import JournalQuery
 from server.store.ledger import AsyncStore
 from server.store.ledger import Store as SyncStore
@@ -54,18 +55,8 @@ if TYPE_CHECKING:
     from server.router import Router
     from server.tables.connection import Connection
 
-#: every staff role (``server/accounts.py``): all see the floor
-STAFF_ROLES: Final = frozenset(
-    {
-        "cashier",
-        "dealer",
-        "stickperson",
-        "boxperson",
-        "supervisor",
-        "manager",
-        "tournament_director",
-    }
-)
+#: every staff role (every role of ``server/accounts.py`` but a player's): all see the floor
+STAFF_ROLES: Final = frozenset(ROLES) - {"player"}
 #: who may ask which query (the controls' roles are server/operator.py's ``ALLOWED``)
 QUERY_ROLES: Final[dict[str, frozenset[str]]] = {
     "controls": STAFF_ROLES,
