@@ -1,10 +1,11 @@
 """Which method each game's sheet uses, and the sheet builders.
 
 Exact: roulette, sic-bo, wheel of fortune, craps, baccarat, lucky draw baccarat, casino war,
-three card poker. Simulated (with the exact lines where a wager allows it): the blackjack
-family, Caribbean stud and Canberra Poker (their jackpot wagers exact), Texas hold'em bonus,
-Mississippi stud (with the exact value of its optimal strategy), four card poker (Aces Up
-exact), pai gow. p2p poker: the commission per hand.
+three card poker. Simulated (with the exact lines where a wager allows it, and control
+variates, :mod:`server.par.controls`): the blackjack family, Caribbean stud and Canberra
+Poker (their jackpot wagers exact), Texas hold'em bonus, Mississippi stud (with the exact
+value of its optimal strategy), four card poker (Aces Up exact), pai gow. p2p poker: the
+commission per hand.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import Any
 
 from server.games.registry import BANKED, GAMES, POKER
 from server.par import baccarat, cards, craps, exact
+from server.par.controls import Fit, estimate, fit
 from server.par.engine import options_for, spec_of, unit_stake
-from server.par.model import Sheet, WagerSheet
+from server.par.model import Sheet, WagerSheet, controlled
 from server.par.sim import Runner, Simulation, simulate
 
 #: the default number of rounds of a simulated sheet (a quick run; docs/par shows the long
@@ -52,6 +54,26 @@ EXACT: dict[str, Callable[[Mapping[str, Any] | None], Sheet]] = {
 }
 
 
+def _line(
+    res: Simulation,
+    wager: str,
+    basis: str | None = None,
+    plain: dict[str, float] | None = None,
+    fits: list[Fit] | None = None,
+) -> WagerSheet:
+    """A simulated wager's line: the plain tally's, with the control-variate estimate of
+    its RTP and interval where the runner books controls (:mod:`server.par.controls`,
+    ``fits`` the folds' regressions); the plain estimate's half-width goes to ``plain``."""
+    line = res.tally.wagers[wager].sheet(basis=basis)
+    if res.folds:
+        est = estimate(res.folds, res.means, wager, fits)
+        if est is not None:
+            if plain is not None:
+                plain[wager] = est.plain_ci95
+            controlled(line, est)
+    return line
+
+
 def _simulated(
     req: Request,
     runner: Runner,
@@ -63,13 +85,15 @@ def _simulated(
     options = runner.options  # type: ignore[attr-defined]
     res: Simulation = simulate(runner, req.rounds, req.seed, req.procs)
     wagers: dict[str, WagerSheet] = {}
+    plain: dict[str, float] = {}
+    fits = [fit(f) for f in res.folds if f.n]
     for w in order:
         if exact_lines and w in exact_lines:
             wagers[w] = exact_lines[w]
         elif w in res.tally.wagers:
-            wagers[w] = res.tally.wagers[w].sheet()
+            wagers[w] = _line(res, w, plain=plain, fits=fits)
     per_round = (
-        res.tally.wagers["round"].sheet(basis=basis) if "round" in res.tally.wagers else None
+        _line(res, "round", basis, plain=plain, fits=fits) if "round" in res.tally.wagers else None
     )
     return Sheet(
         game=req.game,
@@ -84,6 +108,18 @@ def _simulated(
         elapsed=res.seconds,
         procs=res.procs,
         cpu=res.cpu,
+        extra=(
+            {
+                "variance_reduction": {
+                    "estimator": "control variates of known mean, fitted on one half of the "
+                    "rounds and applied to the other (docs/par/README.md)",
+                    "controls": runner.controls_doc,
+                    "plain_ci95": {w: round(x, 8) for w, x in plain.items()},
+                }
+            }
+            if res.folds
+            else {}
+        ),
     )
 
 
@@ -117,7 +153,7 @@ def _stud(req: Request) -> Sheet:
 
 
 def _holdem_bonus(req: Request) -> Sheet:
-    from server.par.players import HoldemBonus
+    from server.par.holdem import HoldemBonus
 
     options = options_for(req.game, req.options)
     out = _simulated(
@@ -157,7 +193,7 @@ def _mississippi(req: Request) -> Sheet:
 
 
 def _four_card(req: Request) -> Sheet:
-    from server.par.players import FourCardPoker
+    from server.par.fourcard import FourCardPoker
 
     options = options_for(req.game, req.options)
     dist, n = cards.aces_up_distribution(options, unit_stake(options))

@@ -86,6 +86,21 @@ def render(sheet: Sheet) -> str:
     lines += [f"- Method: {how}", f"- Options: {_options(sheet.options)}"]
     if sheet.strategy:
         lines.append(f"- Strategy: {sheet.strategy}")
+    vr = sheet.extra.get("variance_reduction")
+    if vr:
+        plain = vr.get("plain_ci95", {})
+        head = "round" if "round" in plain else next(iter(plain), None)
+        gain = ""
+        line = sheet.per_round if head == "round" else sheet.wagers.get(head or "")
+        if head is not None and line is not None and line.ci95:
+            gain = (
+                f"; on these rounds the plain average's interval was ±{pct(plain[head], 4)} "
+                f"({head}), {(plain[head] / line.ci95) ** 2:,.0f} times the variance"
+            )
+        lines.append(
+            f"- Estimator: every payout settled by the engine; RTP and interval by "
+            f"{vr['estimator']}; controls: {vr['controls']}{gain}"
+        )
     lines += [
         "",
         "Per unit staked on each wager alone, the stake returned counted in "

@@ -131,9 +131,10 @@ def test_casino_war_and_three_card_poker() -> None:
 def test_four_card_aces_up_and_stud_jackpots() -> None:
     options = options_for("four-card-poker", None)
     dist, _ = cards.aces_up_distribution(options, 1000)
+    from server.par.fourcard import FourCardPoker
     from server.par.model import from_distribution
 
-    agree({"aces_up": from_distribution(dist)}, simulated(players.FourCardPoker(options), 600))
+    agree({"aces_up": from_distribution(dist)}, simulated(FourCardPoker(options), 600))
     from server.par.jackpot import jackpot_sheet
 
     options = options_for("canberra-poker-2004", None)
