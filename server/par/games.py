@@ -1,11 +1,11 @@
 """Which method each game's sheet uses, and the sheet builders.
 
 Exact: roulette, sic-bo, wheel of fortune, craps, baccarat, lucky draw baccarat, casino war,
-three card poker. Simulated (with the exact lines where a wager allows it, and control
-variates, :mod:`server.par.controls`): the blackjack family, Caribbean stud and Canberra
-Poker (their jackpot wagers exact), Texas hold'em bonus, Mississippi stud (with the exact
-value of its optimal strategy), four card poker (Aces Up exact), pai gow. p2p poker: the
-commission per hand.
+three card poker, Mississippi stud (under its optimal strategy). Simulated (with the exact
+lines where a wager allows it, and control variates, :mod:`server.par.controls`): the
+blackjack family, Caribbean stud and Canberra Poker (their jackpot wagers exact), Texas
+hold'em bonus, four card poker (Aces Up exact), pai gow. p2p poker: the commission per
+hand.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.registry import BANKED, GAMES, POKER
-from server.par import baccarat, cards, craps, exact
+from server.par import baccarat, cards, craps, exact, mississippi
 from server.par.controls import Fit, estimate, fit
 from server.par.engine import options_for, spec_of, unit_stake
 from server.par.model import Sheet, WagerSheet, controlled
@@ -51,6 +51,7 @@ EXACT: dict[str, Callable[[Mapping[str, Any] | None], Sheet]] = {
     "lucky-draw-baccarat": baccarat.lucky_draw,
     "casino-war": cards.casino_war,
     "three-card-poker": cards.three_card_poker,
+    "mississippi-stud": mississippi.exact_sheet,
 }
 
 
@@ -166,32 +167,6 @@ def _holdem_bonus(req: Request) -> Sheet:
     return out
 
 
-def _mississippi(req: Request) -> Sheet:
-    from server.par.mississippi import MississippiStud
-
-    options = options_for(req.game, req.options)
-    runner = MississippiStud(options)
-    out = _simulated(
-        req,
-        runner,
-        ["ante", "third_street", "fourth_street", "fifth_street"],
-        "ante (every wager of the box, per unit of the ante)",
-    )
-    value = runner.plan.solve()
-    out.strategy_table = runner.plan.table()
-    out.notes.append(
-        f"the optimal strategy's exact value (dynamic programme through the "
-        f"engine's pay table): {1 + value:.6%} of the ante returned, house edge "
-        f"{-value:.4%}"
-    )
-    out.extra["exact_per_round"] = {
-        "rtp": 1 + value,
-        "house_edge": -value,
-        "basis": "ante, optimal strategy, one box",
-    }
-    return out
-
-
 def _four_card(req: Request) -> Sheet:
     from server.par.fourcard import FourCardPoker
 
@@ -277,7 +252,6 @@ SIMULATED: dict[str, Callable[[Request], Sheet]] = {
     "canberra-poker-2004": _stud,
     "canberra-poker-2017": _stud,
     "holdem-bonus": _holdem_bonus,
-    "mississippi-stud": _mississippi,
     "four-card-poker": _four_card,
     "pai-gow": _pai_gow,
     "blackjack": _blackjack,
