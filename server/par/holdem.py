@@ -108,10 +108,20 @@ class Board:
             seen[c >> 2] += 1
             suits[c & 3] += 1
         flush = next((s for s in range(4) if suits[s] >= 4), None)
-        held = {c for c in cards if c & 3 == flush}
         counts = list(self.counts)
         total = 0.0
         n = 0
+        if flush is None:  # no flush with one more card: the rank table values the hand
+            pkey = sum(_POW[r] * k for r, k in enumerate(seen))
+            for r in range(13):
+                m = 4 - seen[r]
+                if m:
+                    counts[r] += 1
+                    total += m * _standing(tuple(counts), _PLAIN[pkey + _POW[r]])
+                    counts[r] -= 1
+                    n += m
+            return total / n
+        held = {c for c in cards if c & 3 == flush}
         for r in range(13):
             m = 4 - seen[r]
             if not m:
@@ -137,6 +147,9 @@ def bet(hole: Sequence[int], board: Board) -> bool:
 
 
 # --------------------------------------------------------------------------- the runner
+
+#: the wagers the who-beat-whom controls follow
+STREETS = ("flop", "turn", "river", "ante")
 
 
 def hole_class(hole: Sequence[int]) -> int:
@@ -180,8 +193,8 @@ class HoldemBonus(Runner):
     )
     controls_doc = (
         "each box's two-card class, the dealer's and the board's (exact probabilities); who "
-        "beat whom, antisymmetric in a box and the dealer; the dealer against the other "
-        "boxes' hands as dealers (mean zero)"
+        "beat whom per wager (flop, turn, river, ante), antisymmetric in a box and the "
+        "dealer; the dealer against the other boxes' hands as dealers (mean zero)"
     )
 
     def __init__(self, options: Mapping[str, Any], boxes: int = 7) -> None:
@@ -205,9 +218,9 @@ class HoldemBonus(Runner):
         for k, q in boards.items():
             if k != top:
                 self._index[("board", k)] = index.add(f"board class {k}", q)
-        for name in ("wagers", "ante"):
-            self._index[("versus " + name, 0)] = index.add(f"beats the dealer: {name}", 0)
-            self._index[("field " + name, 0)] = index.add(f"dealer v the field: {name}", 0)
+        for k, name in enumerate(STREETS):
+            self._index[("versus", k)] = index.add(f"beats the dealer: {name}", 0)
+            self._index[("field", k)] = index.add(f"dealer v the field: {name}", 0)
         self._means = index.means
 
     def control_means(self) -> list[float]:
@@ -237,12 +250,17 @@ class HoldemBonus(Runner):
         dv = best_of([*dealer, *board])
         dplan = self._plan(dealer, flop, turn) if preflop(dealer) else None
 
-        def result(units: int, mine: int, theirs: int) -> tuple[float, float]:
+        def result(mine: int, theirs: int) -> tuple[int, float]:
+            """(who won: 1, 0, -1; the ante's net: won only with a flush or better)."""
             s = (mine > theirs) - (mine < theirs)
-            ante = 1.0 if s > 0 and category(mine) >= FLUSH else -1.0 if s < 0 else 0.0
-            return float(units * s), ante
+            return s, 1.0 if s > 0 and category(mine) >= FLUSH else -1.0 if s < 0 else 0.0
 
-        wagers = ante = field_w = field_a = 0.0
+        # per wager (flop, turn, river: its multiple times who won; the ante), a box
+        # against the dealer less the dealer, as a box, against it; and a box against the
+        # dealer less its mean against the other boxes' hands
+        versus = [0.0] * 4
+        field = [0.0] * 4
+        others = len(boxes) - 1
         for b in boxes:
             i = at.get(("box", hole_class(holes[b])))
             if i is not None:
@@ -250,27 +268,29 @@ class HoldemBonus(Runner):
             plan = plans.get(b)
             v = values[b]
             if plan is not None:
-                units = 2 + plan[0] + plan[1]
-                w, a = result(units, v, dv)
-                wagers += w
-                ante += a
-                if len(boxes) > 1:
-                    fw = fa = 0.0
+                units = (2, plan[0], plan[1])
+                s, a = result(v, dv)
+                versus[3] += a
+                for k in range(3):
+                    versus[k] += units[k] * s
+                if others:
+                    fs = fa = 0.0
                     for c in boxes:
                         if c != b:
-                            x, y = result(units, v, values[c])
-                            fw += x
+                            x, y = result(v, values[c])
+                            fs += x
                             fa += y
-                    field_w += w - fw / (len(boxes) - 1)
-                    field_a += a - fa / (len(boxes) - 1)
+                    for k in range(3):
+                        field[k] += units[k] * (s - fs / others)
+                    field[3] += a - fa / others
             if dplan is not None:
-                w, a = result(2 + dplan[0] + dplan[1], dv, v)
-                wagers -= w
-                ante -= a
-        out.append((at[("versus wagers", 0)], wagers))
-        out.append((at[("versus ante", 0)], ante))
-        out.append((at[("field wagers", 0)], field_w))
-        out.append((at[("field ante", 0)], field_a))
+                s, a = result(dv, v)
+                versus[3] -= a
+                for k, u in enumerate((2, dplan[0], dplan[1])):
+                    versus[k] -= u * s
+        for k in range(len(STREETS)):
+            out.append((at[("versus", k)], versus[k]))
+            out.append((at[("field", k)], field[k]))
         return out
 
     def play(self, rounds: int, rng: FastRandom, tally: Tally) -> None:
