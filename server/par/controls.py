@@ -293,6 +293,46 @@ def estimate(
     )
 
 
+def shifted(
+    folds: Sequence[ControlSums], mu: Sequence[float], name: str, coefs: Mapping[int, float]
+) -> list[ControlSums]:
+    """``folds`` with wager ``name``'s net replaced by ``y - sum_f b_f (c_f - mu_f)``, the
+    coefficients ``b`` *fixed* (not fitted) for the controls in ``coefs``: the mean is
+    unchanged whatever ``b`` is, and a rare, large payout (a royal flush a few times a run)
+    is taken at about its exact expectation even in a fold that never saw one, where no
+    coefficient can be fitted. The other controls are then fitted on the shifted net as
+    usual (:func:`estimate`). Only sums are needed, so the shift is exact."""
+    out = []
+    for f in folds:
+        g = ControlSums(f.p, f.n, f.sc, f.scc, dict(f.targets))
+        t = f.targets.get(name)
+        if t is None or not coefs:
+            out.append(g)
+            continue
+        p, scc, sc, n = f.p, f.scc, f.sc, f.n
+
+        def cc(i: int, j: int, scc: list[float] = scc, p: int = p) -> float:
+            return scc[min(i, j) * p + max(i, j)]
+
+        sd = sum(b * (sc[i] - n * mu[i]) for i, b in coefs.items())
+        sdd = sum(
+            b * c * (cc(i, j) - mu[j] * sc[i] - mu[i] * sc[j] + n * mu[i] * mu[j])
+            for i, b in coefs.items()
+            for j, c in coefs.items()
+        )
+        sdy = sum(b * (t.scy[i] - mu[i] * t.sy) for i, b in coefs.items())
+        sds = sum(b * (t.scs[i] - mu[i] * t.ss) for i, b in coefs.items())
+        u = TargetSums(p, t.sy - sd, t.ss, t.syy - 2 * sdy + sdd, t.sss, t.sys - sds)
+        u.scy = [
+            t.scy[j] - sum(b * (cc(j, i) - mu[i] * sc[j]) for i, b in coefs.items())
+            for j in range(p)
+        ]
+        u.scs = list(t.scs)
+        g.targets[name] = u
+        out.append(g)
+    return out
+
+
 # --------------------------------------------------------------------------- hand classes
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from server.games.registry import BANKED, GAMES, POKER
 from server.par import baccarat, cards, craps, exact, mississippi
-from server.par.controls import Fit, estimate, fit
+from server.par.controls import Fit, estimate, fit, shifted
 from server.par.engine import options_for, spec_of, unit_stake
 from server.par.model import Sheet, WagerSheet, controlled
 from server.par.sim import Runner, Simulation, simulate
@@ -68,6 +68,11 @@ def _line(
     line = res.tally.wagers[wager].sheet(basis=basis)
     if res.folds:
         est = estimate(res.folds, res.means, wager, fits)
+        coefs = res.fixed.get(wager)
+        if est is not None and coefs:
+            fixed = estimate(shifted(res.folds, res.means, wager, coefs), res.means, wager)
+            if fixed is not None:
+                est = replace(fixed, plain_ci95=est.plain_ci95)
         if est is not None:
             if plain is not None:
                 plain[wager] = est.plain_ci95

@@ -196,6 +196,8 @@ class FiveCardStud(Runner):
         self._versus: list[int] = []
         self._nq: list[int] = []
         self._odds: HighCardOdds | None = None
+        self._fixed_at: dict[int, tuple[int, int]] = {}
+        self._fixed: dict[str, dict[int, float]] = {}
 
     def prepare(self) -> None:
         from server.par.controls import Index, five_card_classes
@@ -211,11 +213,70 @@ class FiveCardStud(Runner):
         }
         self._versus = [index.add(f"beats, category {c}", 0) for c in range(10)]
         self._nq = [index.add(f"dealer short of A-K, box category {c}", 0) for c in range(10)]
-        self._means = index.means
         self._odds = HighCardOdds()
+        self._add_fixed(index)
+        self._means = index.means
+
+    def _add_fixed(self, index: Any) -> None:
+        """The straight flushes' controls of fixed coefficient (royal flush 250 to 1, a few
+        a run: no fold's regression could fit them; :func:`server.par.controls.shifted`):
+        per class, the count of boxes holding it and the sum of their chances that the
+        dealer qualifies (exact, :class:`HighCardOdds`), with the coefficients the engine's
+        own settlement of one such box against a dealer who qualifies and loses and one
+        who does not qualify."""
+        from math import comb
+
+        from server.games.banked.base import Forced
+        from server.hands import STRAIGHT_FLUSH, category, evaluate5
+        from server.par.controls import _straight_masks, value_class
+
+        odds = self._odds
+        assert odds is not None
+        hands: dict[int, list[list[int]]] = {}
+        for suit in range(4):
+            for mask in sorted(_straight_masks()):
+                hand = [r * 4 + suit for r in range(13) if mask >> r & 1]
+                if category(evaluate5(hand)) >= STRAIGHT_FLUSH:
+                    hands.setdefault(value_class(evaluate5(hand)), []).append(hand)
+        total = comb(52, 5)
+        stake = unit_stake(self.options)
+        cls: Any = round_class(self.game)
+        self._fixed_at = {}
+        fixed: dict[str, dict[int, float]] = {"ante": {}, "bet": {}, "round": {}}
+        for k, group in sorted(hands.items()):
+            a = index.add(f"straight flush class {k}: boxes", self.boxes * len(group) / total)
+            q = sum(1 - odds.probability(h) for h in group)
+            b = index.add(f"straight flush class {k}: dealer qualifies", self.boxes * q / total)
+            self._fixed_at[k] = (a, b)
+            box = group[0]
+            suit = box[0] & 3
+            other = [(suit + 1) % 4, (suit + 2) % 4, (suit + 3) % 4]
+            nets = {}
+            for name, ranks in (("qualifies", (12, 11, 3, 2, 0)), ("short", (10, 9, 7, 5, 1))):
+                dealer = [r * 4 + other[i % 3] for i, r in enumerate(ranks)]
+                rnd: Any = cls(
+                    self.options,
+                    {1: {"ante": stake}},
+                    FastRandom(0),
+                    forced=Forced(boxes={1: box}, dealer=dealer),
+                )
+                rnd.start()
+                for d in rnd.pending():
+                    rnd.decide(d.box, "bet")
+                nets[name] = rnd.nets[1]
+            for w in ("ante", "bet"):
+                short = nets["short"].get(w, 0)
+                fixed[w][a] = short
+                fixed[w][b] = nets["qualifies"].get(w, 0) - short
+            fixed["round"][a] = fixed["ante"][a] + fixed["bet"][a]
+            fixed["round"][b] = fixed["ante"][b] + fixed["bet"][b]
+        self._fixed = fixed
 
     def control_means(self) -> list[float]:
         return self._means
+
+    def control_fixed(self) -> dict[str, dict[int, float]]:
+        return self._fixed
 
     def _upcard(self, rnd: Any) -> int:
         if self.game == "caribbean-stud":
@@ -254,7 +315,12 @@ class FiveCardStud(Runner):
                 out.append((versus[(v >> 20) & 0xF], sign))
                 out.append((versus[(dv >> 20) & 0xF], sign))
             # given the box's five, the dealer's are any five of the other 47: exact odds
-            out.append((nq[(v >> 20) & 0xF], (not dq) - odds.probability(hand)))
+            short = odds.probability(hand)
+            out.append((nq[(v >> 20) & 0xF], (not dq) - short))
+            fixed = self._fixed_at.get(k)
+            if fixed is not None:
+                out.append((fixed[0], 1.0))
+                out.append((fixed[1], 1.0 - short))
         return out
 
     def play(self, rounds: int, rng: FastRandom, tally: Tally) -> None:

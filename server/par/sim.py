@@ -48,6 +48,11 @@ class Runner(ABC):
     #: what the controls are, for the sheet's notes
     controls_doc: str | None = None
 
+    def control_fixed(self) -> dict[str, dict[int, float]]:
+        """Per wager, the controls whose coefficient is fixed rather than fitted
+        (:func:`server.par.controls.shifted`); none by default."""
+        return {}
+
 
 def _work(job: tuple[Runner, int, int]) -> Tally:
     runner, rounds, seed = job
@@ -68,6 +73,8 @@ class Simulation:
     #: the controls' sums in two folds (even and odd chunks) and their exact means
     folds: list[ControlSums] = field(default_factory=list)
     means: list[float] = field(default_factory=list)
+    #: per wager, the controls of fixed coefficient (:meth:`Runner.control_fixed`)
+    fixed: dict[str, dict[int, float]] = field(default_factory=dict)
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -101,4 +108,6 @@ def simulate(runner: Runner, rounds: int, seed: int, procs: int | None = None) -
         total.add(part)
         if folds and part.controls is not None:
             folds[i % 2].merge(part.controls)
-    return Simulation(total, time.perf_counter() - t0, procs, cpu, folds, means)
+    return Simulation(
+        total, time.perf_counter() - t0, procs, cpu, folds, means, runner.control_fixed()
+    )

@@ -15,6 +15,7 @@ from server.par.controls import (
     HighCardOdds,
     estimate,
     five_card_classes,
+    shifted,
     value_class,
 )
 from server.par.engine import options_for
@@ -64,6 +65,29 @@ def test_a_wrong_control_mean_costs_precision_not_the_truth() -> None:
     assert right is not None and wrong is not None
     assert abs(right.mean - truth) < right.ci95
     assert abs(wrong.mean - truth) > 10 * wrong.ci95
+
+
+def test_a_fixed_coefficient_keeps_the_mean() -> None:
+    """A control of fixed coefficient (:func:`shifted`): whatever the coefficient, the
+    estimate keeps its mean (here within its interval of the truth on every seed), and the
+    shift computed from sums equals shifting each round's net."""
+    for seed in range(10):
+        folds, truth = _synthetic(seed, 400)
+        for b in (2.0, 0.5, -3.0):
+            est = estimate(shifted(folds, [0.5, 0.0], "w", {0: b}), [0.5, 0.0], "w")
+            assert est is not None
+            assert abs(est.mean - truth) < 4 * est.ci95 / Z95, (seed, b)
+    rng = random.Random(3)
+    rows = [(float(rng.random() < 0.3), rng.gauss(0, 1)) for _ in range(50)]
+    direct, summed = ControlSums(2), ControlSums(2)
+    for c1, c2 in rows:
+        y = 5 * c1 + c2
+        summed.add([(0, c1), (1, c2)], {"w": (1, y)})
+        direct.add([(0, c1), (1, c2)], {"w": (1, y - 4 * (c1 - 0.3))})
+    (moved,) = shifted([summed], [0.3, 0.0], "w", {0: 4.0})
+    a, b = moved.targets["w"], direct.targets["w"]
+    for x, y in ((a.sy, b.sy), (a.syy, b.syy), (a.sys, b.sys), *zip(a.scy, b.scy, strict=True)):
+        assert math.isclose(x, y, abs_tol=1e-9)
 
 
 def test_high_card_odds_against_enumeration() -> None:
