@@ -179,8 +179,10 @@ class FiveCardStud(Runner):
         "player's fourth card; fold the rest (Wizard of Odds simple strategy)"
     )
     controls_doc = (
-        "each box's hand class and the dealer's (exact probabilities), and who beat whom "
-        "by category (antisymmetric in the box and the dealer: mean zero)"
+        "each box's hand class and the dealer's (exact probabilities); who beat whom by "
+        "category (antisymmetric in the box and the dealer: mean zero); the dealer short of "
+        "A-K less its exact odds given the box's cards; and, at a fixed coefficient, each "
+        "straight or royal flush box at its expectation"
     )
 
     def __init__(
