@@ -34,17 +34,19 @@ from server.par.sim import Runner
 
 def runner_for(game: str) -> Runner:
     from server.par.blackjack import Blackjack
+    from server.par.fourcard import FourCardPoker
+    from server.par.holdem import HoldemBonus
     from server.par.mississippi import MississippiStud
 
     options = options_for(game, None)
     if game in ("caribbean-stud", "canberra-poker-2004", "canberra-poker-2017"):
         return players.FiveCardStud(game, options, jackpot=False)
     if game == "holdem-bonus":
-        return players.HoldemBonus(options)
+        return HoldemBonus(options)
     if game == "mississippi-stud":
         return MississippiStud(options)
     if game == "four-card-poker":
-        return players.FourCardPoker(options)
+        return FourCardPoker(options)
     if game == "pai-gow":
         return players.PaiGow(options)
     if game == "casino-war":

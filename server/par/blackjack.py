@@ -434,15 +434,70 @@ class Blackjack(Runner):
             return "double", hand.stakes[None].main
         return best, None
 
+    def control_means(self) -> list[float]:
+        return [0.0, 0.0, 0.0]
+
+    controls_doc = (
+        "martingale differences along the shoe (the initial deal, the players' draws, "
+        "the dealer's cards): the solver's value after each card less its mean over the "
+        "cards the shoe still holds (mean zero)"
+    )
+
+    def _decide(self, rnd: Any, call: Any, marks: Any) -> None:
+        """One call into the engine; with ``marks`` (the controls' state), the cards it dealt
+        to the players' hands are valued card by card."""
+        if marks is None:
+            call()
+            return
+        hands = [h for bp in rnd.box_play.values() for h in bp.hands]
+        old = {id(h): len(h.cards) for h in hands}
+        acting = rnd.acting
+        split = call.verb == "split" if hasattr(call, "verb") else False
+        call()
+        if split:
+            old[id(acting)] = 1
+        order = [h for bp in rnd.box_play.values() for h in bp.hands]
+        if acting is not None and acting in order:
+            order.remove(acting)
+            order.insert(0, acting)
+        ctl, log, left, up, state = marks
+        for h in order:
+            before = old.get(id(h), 1)
+            for k in range(before, len(h.cards)):
+                c, stack, pos = log[state[0]]
+                left.before(stack, pos)
+                state[1] += ctl.draw(h, k, c, up, left)
+                left.take(rules.value(c))
+                state[0] += 1
+
     def play(self, rounds: int, rng: FastRandom, tally: Tally) -> None:
+        from server.par.blackjack_controls import Left, ShoeControls, logged_shoe
+
         cls: Any = round_class(self.game)
         stake = unit_stake(self.options)
         boxes = {b: self._wagers(stake) for b in range(1, self.boxes + 1)}
         shoe = cls.new_shoe(self.options, rng)
         s = self.solver
+        controlled = tally.controls is not None
+        ctl = ShoeControls(s) if controlled else None
+        if controlled:
+            shoe = logged_shoe(shoe)
         for _ in range(rounds):
             rnd = cls(self.options, boxes, rng, shoe=shoe)
-            rnd.start()
+            marks: Any = None
+            if controlled:
+                assert ctl is not None
+                shoe.log = []
+                rnd.start()
+                log = shoe.log
+                hands = [h for bp in rnd.box_play.values() for h in bp.hands]
+                first = 2 * len(hands) + 1
+                left = Left()
+                values = [rules.value(c) for c, _, _ in log[:first]]
+                c_init = ctl.initial(values, [h.stakes[None].main for h in hands], left, log)
+                marks = (ctl, log, left, rules.value(rnd.dealer[0]), [first, 0.0])
+            else:
+                rnd.start()
             while not rnd.complete:
                 if rnd.offers:
                     rescue = next((o for o in rnd.offers if o.kind == "rescue"), None)
@@ -451,18 +506,18 @@ class Blackjack(Runner):
                         t, _ = rules.total(h.cards, h.fixed_aces)
                         live = s._live(t, 2, 1 if h.formed == 0 else 0, rules.value(rnd.dealer[0]))
                         if -1.0 > live:
-                            rnd.decide(rescue.box, "rescue")
+                            self._decide(rnd, _Call(rnd.decide, rescue.box, "rescue"), marks)
                             continue
                     if rnd.acting is None:
-                        rnd.close_offers()
+                        self._decide(rnd, _Call(rnd.close_offers), marks)
                         continue
                 hand = rnd.acting
                 if hand is None:
-                    rnd.close_offers()
+                    self._decide(rnd, _Call(rnd.close_offers), marks)
                     continue
                 verbs = {c.verb for c in rnd._choices_for(hand)}
                 verb, amount = self._choose(rnd, verbs)
-                rnd.decide(hand.box, verb, amount)
+                self._decide(rnd, _Call(rnd.decide, hand.box, verb, amount), marks)
             entries: list[Entry] = []
             for box, bp in rnd.box_play.items():
                 figures = bp.figures.get(None, {})
@@ -476,7 +531,25 @@ class Blackjack(Runner):
                     elif w in boxes[box]:
                         entries.append((w, boxes[box][w], net))
                 entries.append(("round", main, whole))
-            tally.add_round(entries)
+            controls = None
+            if marks is not None:
+                assert ctl is not None
+                _, log, left, _, state = marks
+                assert len(log) - state[0] == len(rnd.dealer) - 1, "a card not accounted for"
+                c_deal = ctl.dealer(rnd, state[0], log, left)
+                controls = [(0, c_init), (1, state[1]), (2, c_deal)]
+            tally.add_round(entries, controls)
+
+
+class _Call:
+    """An engine call, with its verb (the controls treat a split's cards apart)."""
+
+    def __init__(self, fn: Any, *args: Any) -> None:
+        self.fn, self.args = fn, args
+        self.verb = args[1] if len(args) > 1 else None
+
+    def __call__(self) -> None:
+        self.fn(*self.args)
 
 
 def insurance(game: str, options: Mapping[str, Any]) -> WagerSheet | None:

@@ -1,23 +1,25 @@
 """Which method each game's sheet uses, and the sheet builders.
 
 Exact: roulette, sic-bo, wheel of fortune, craps, baccarat, lucky draw baccarat, casino war,
-three card poker. Simulated (with the exact lines where a wager allows it): the blackjack
-family, Caribbean stud and Canberra Poker (their jackpot wagers exact), Texas hold'em bonus,
-Mississippi stud (with the exact value of its optimal strategy), four card poker (Aces Up
-exact), pai gow. p2p poker: the commission per hand.
+three card poker, Mississippi stud (under its optimal strategy). Simulated (with the exact
+lines where a wager allows it, and control variates, :mod:`server.par.controls`): the
+blackjack family, Caribbean stud and Canberra Poker (their jackpot wagers exact), Texas
+hold'em bonus, four card poker (Aces Up exact), pai gow. p2p poker: the commission per
+hand.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from server.games.registry import BANKED, GAMES, POKER
-from server.par import baccarat, cards, craps, exact
+from server.par import baccarat, cards, craps, exact, mississippi
+from server.par.controls import Fit, estimate, fit, shifted
 from server.par.engine import options_for, spec_of, unit_stake
-from server.par.model import Sheet, WagerSheet
+from server.par.model import Sheet, WagerSheet, controlled
 from server.par.sim import Runner, Simulation, simulate
 
 #: the default number of rounds of a simulated sheet (a quick run; docs/par shows the long
@@ -49,7 +51,33 @@ EXACT: dict[str, Callable[[Mapping[str, Any] | None], Sheet]] = {
     "lucky-draw-baccarat": baccarat.lucky_draw,
     "casino-war": cards.casino_war,
     "three-card-poker": cards.three_card_poker,
+    "mississippi-stud": mississippi.exact_sheet,
 }
+
+
+def _line(
+    res: Simulation,
+    wager: str,
+    basis: str | None = None,
+    plain: dict[str, float] | None = None,
+    fits: list[Fit] | None = None,
+) -> WagerSheet:
+    """A simulated wager's line: the plain tally's, with the control-variate estimate of
+    its RTP and interval where the runner books controls (:mod:`server.par.controls`,
+    ``fits`` the folds' regressions); the plain estimate's half-width goes to ``plain``."""
+    line = res.tally.wagers[wager].sheet(basis=basis)
+    if res.folds:
+        est = estimate(res.folds, res.means, wager, fits)
+        coefs = res.fixed.get(wager)
+        if est is not None and coefs:
+            fixed = estimate(shifted(res.folds, res.means, wager, coefs), res.means, wager)
+            if fixed is not None:
+                est = replace(fixed, plain_ci95=est.plain_ci95)
+        if est is not None:
+            if plain is not None:
+                plain[wager] = est.plain_ci95
+            controlled(line, est)
+    return line
 
 
 def _simulated(
@@ -63,13 +91,15 @@ def _simulated(
     options = runner.options  # type: ignore[attr-defined]
     res: Simulation = simulate(runner, req.rounds, req.seed, req.procs)
     wagers: dict[str, WagerSheet] = {}
+    plain: dict[str, float] = {}
+    fits = [fit(f) for f in res.folds if f.n]
     for w in order:
         if exact_lines and w in exact_lines:
             wagers[w] = exact_lines[w]
         elif w in res.tally.wagers:
-            wagers[w] = res.tally.wagers[w].sheet()
+            wagers[w] = _line(res, w, plain=plain, fits=fits)
     per_round = (
-        res.tally.wagers["round"].sheet(basis=basis) if "round" in res.tally.wagers else None
+        _line(res, "round", basis, plain=plain, fits=fits) if "round" in res.tally.wagers else None
     )
     return Sheet(
         game=req.game,
@@ -84,6 +114,18 @@ def _simulated(
         elapsed=res.seconds,
         procs=res.procs,
         cpu=res.cpu,
+        extra=(
+            {
+                "variance_reduction": {
+                    "estimator": "control variates of known mean, fitted on one half of the "
+                    "rounds and applied to the other (docs/par/README.md)",
+                    "controls": runner.controls_doc,
+                    "plain_ci95": {w: round(x, 8) for w, x in plain.items()},
+                }
+            }
+            if res.folds
+            else {}
+        ),
     )
 
 
@@ -117,7 +159,7 @@ def _stud(req: Request) -> Sheet:
 
 
 def _holdem_bonus(req: Request) -> Sheet:
-    from server.par.players import HoldemBonus
+    from server.par.holdem import HoldemBonus
 
     options = options_for(req.game, req.options)
     out = _simulated(
@@ -130,34 +172,8 @@ def _holdem_bonus(req: Request) -> Sheet:
     return out
 
 
-def _mississippi(req: Request) -> Sheet:
-    from server.par.mississippi import MississippiStud
-
-    options = options_for(req.game, req.options)
-    runner = MississippiStud(options)
-    out = _simulated(
-        req,
-        runner,
-        ["ante", "third_street", "fourth_street", "fifth_street"],
-        "ante (every wager of the box, per unit of the ante)",
-    )
-    value = runner.plan.solve()
-    out.strategy_table = runner.plan.table()
-    out.notes.append(
-        f"the optimal strategy's exact value (dynamic programme through the "
-        f"engine's pay table): {1 + value:.6%} of the ante returned, house edge "
-        f"{-value:.4%}"
-    )
-    out.extra["exact_per_round"] = {
-        "rtp": 1 + value,
-        "house_edge": -value,
-        "basis": "ante, optimal strategy, one box",
-    }
-    return out
-
-
 def _four_card(req: Request) -> Sheet:
-    from server.par.players import FourCardPoker
+    from server.par.fourcard import FourCardPoker
 
     options = options_for(req.game, req.options)
     dist, n = cards.aces_up_distribution(options, unit_stake(options))
@@ -241,7 +257,6 @@ SIMULATED: dict[str, Callable[[Request], Sheet]] = {
     "canberra-poker-2004": _stud,
     "canberra-poker-2017": _stud,
     "holdem-bonus": _holdem_bonus,
-    "mississippi-stud": _mississippi,
     "four-card-poker": _four_card,
     "pai-gow": _pai_gow,
     "blackjack": _blackjack,

@@ -86,6 +86,21 @@ def render(sheet: Sheet) -> str:
     lines += [f"- Method: {how}", f"- Options: {_options(sheet.options)}"]
     if sheet.strategy:
         lines.append(f"- Strategy: {sheet.strategy}")
+    vr = sheet.extra.get("variance_reduction")
+    if vr:
+        plain = vr.get("plain_ci95", {})
+        head = "round" if "round" in plain else next(iter(plain), None)
+        gain = ""
+        line = sheet.per_round if head == "round" else sheet.wagers.get(head or "")
+        if head is not None and line is not None and line.ci95:
+            gain = (
+                f"; on these rounds the plain average's interval was ±{pct(plain[head], 4)} "
+                f"({head}), {(plain[head] / line.ci95) ** 2:,.0f} times the variance"
+            )
+        lines.append(
+            f"- Estimator: every payout settled by the engine; RTP and interval by "
+            f"{vr['estimator']}; controls: {vr['controls']}{gain}"
+        )
     lines += [
         "",
         "Per unit staked on each wager alone, the stake returned counted in "
@@ -274,6 +289,14 @@ def _p2p(sheet: Sheet, lines: list[str]) -> str:
 TARGET_CI = 0.0005
 
 
+def _projection(two_cores: float, ci95: float) -> str:
+    """Minutes of two dedicated cores an interval of :data:`TARGET_CI` takes, from a run
+    that took ``two_cores`` seconds to ``ci95`` (the interval shrinks as 1/sqrt(rounds))."""
+    minutes = two_cores * (ci95 / TARGET_CI) ** 2 / 60
+    text = f"{minutes:,.1f} min" if minutes < 10 else f"{minutes:,.0f} min"
+    return f"{text} (reached)" if ci95 <= TARGET_CI else text
+
+
 def index(sheets: list[Sheet]) -> str:
     """``docs/par/sheets.md``: every sheet's method, run and headline figure, and for the
     simulated ones how far their intervals got and the time 0.05% takes on two cores."""
@@ -286,11 +309,12 @@ def index(sheets: list[Sheet]) -> str:
         "the machine's two cores during these runs: the load average is the one-minute "
         "figure when the run ended). Two cores: the processor time over two, the wall time "
         "on two cores of its own. Time to 0.05%: that time scaled by (interval / 0.05%)^2, "
-        "what an interval that narrow takes at the run's pace.",
+        "what an interval that narrow takes at the run's pace (the headline's, and the "
+        'widest simulated wager\'s; "reached" when the run got there).',
         "",
         "| game | method | rounds | seconds (processor) | two cores | headline RTP | ±95% | "
-        "wagers at 0.05% | time to 0.05% (headline, two cores) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "wagers at 0.05% | time to 0.05% (headline, two cores) | every wager to 0.05% |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in sheets:
         head = s.per_round or next(iter(s.wagers.values()), None)
@@ -315,15 +339,15 @@ def index(sheets: list[Sheet]) -> str:
             simulated.append(s.per_round)
         at = sum(1 for w in simulated if w.ci95 <= TARGET_CI)
         ci = "exact" if head.method == "exact" else pct(head.ci95)
-        to_target = ""
+        to_target = every = ""
         if head.method == "simulation" and two:
-            if head.ci95 <= TARGET_CI:
-                to_target = "reached"
-            else:
-                to_target = f"{two * (head.ci95 / TARGET_CI) ** 2 / 60:,.0f} min"
+            to_target = _projection(two, head.ci95)
+        if simulated and two:
+            every = _projection(two, max(w.ci95 for w in simulated))
         lines.append(
             f"| [`{s.game}`]({s.game}.md) | {s.method} | {rounds} | {run} | {two_text} | "
             f"{pct(head.rtp)} | {ci} | "
-            f"{f'{at} of {len(simulated)}' if simulated else 'all exact'} | {to_target} |"
+            f"{f'{at} of {len(simulated)}' if simulated else 'all exact'} | {to_target} | "
+            f"{every} |"
         )
     return "\n".join(lines) + "\n"

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from server.par.controls import Controls, ControlSums, Estimate
+
 Z95 = 1.959963984540054
 
 #: An exact distribution of one wager: (result, net per unit staked) -> probability.
@@ -186,6 +188,16 @@ class WagerTally:
         )
 
 
+def controlled(line: WagerSheet, est: Estimate) -> WagerSheet:
+    """``line`` (a simulation's plain figures) with the control-variate estimate of its RTP
+    and interval (:mod:`server.par.controls`); the outcomes, hit frequency and volatility
+    stay the plain simulation's frequencies."""
+    line.rtp = 1 + est.mean
+    line.house_edge = -est.mean
+    line.ci95 = est.ci95
+    return line
+
+
 #: One settled placement in a simulated round: (wager, stake, net), cents.
 Entry = tuple[str, int, int]
 
@@ -196,9 +208,12 @@ class Tally:
 
     rounds: int = 0
     wagers: dict[str, WagerTally] = field(default_factory=dict)
+    #: the control variates' sums (:mod:`server.par.controls`), when the runner has any
+    controls: ControlSums | None = None
 
-    def add_round(self, entries: Iterable[Entry]) -> None:
-        """Book one round's placements (several boxes, several wagers each)."""
+    def add_round(self, entries: Iterable[Entry], controls: Controls | None = None) -> None:
+        """Book one round's placements (several boxes, several wagers each) and, for a
+        runner with control variates, the round's controls."""
         self.rounds += 1
         sums: dict[str, list[int]] = {}
         tallies: dict[str, WagerTally] = {}
@@ -224,6 +239,8 @@ class Tally:
             t.rnn += n * n
             t.rss += s * s
             t.rns += n * s
+        if controls is not None and self.controls is not None:
+            self.controls.add(controls, sums)
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds

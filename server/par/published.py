@@ -454,8 +454,8 @@ FIGURES: dict[str, tuple[Published, ...]] = {
             '"slightly over 2%" of the ante with optimal play (Las Vegas rules)',
             False,
             "QLD Sch 12 s23(2) pays the ante only on a flush or better (the Atlantic "
-            "City rule, Las Vegas: a straight); the sheet's turn and river play is a "
-            "simple stated rule, not the optimal one",
+            "City rule, Las Vegas: a straight); the sheet bets the turn and river on an "
+            "estimate of P(win) - P(lose) one board card ahead, not the exact optimal play",
         ),
     ),
     "pai-gow": (

@@ -16,8 +16,9 @@ import os
 import resource
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from server.par.controls import ControlSums
 from server.par.engine import FastRandom
 from server.par.model import Tally
 
@@ -39,10 +40,24 @@ class Runner(ABC):
     def prepare(self) -> None:  # noqa: B027 - optional hook, a no-op by default
         """Precompute what the strategy needs (called once, before the workers start)."""
 
+    def control_means(self) -> list[float]:
+        """The exact means of the controls :meth:`play` books with each round (none by
+        default: a plain simulation), known once :meth:`prepare` has run."""
+        return []
+
+    #: what the controls are, for the sheet's notes
+    controls_doc: str | None = None
+
+    def control_fixed(self) -> dict[str, dict[int, float]]:
+        """Per wager, the controls whose coefficient is fixed rather than fitted
+        (:func:`server.par.controls.shifted`); none by default."""
+        return {}
+
 
 def _work(job: tuple[Runner, int, int]) -> Tally:
     runner, rounds, seed = job
-    tally = Tally()
+    p = len(runner.control_means())
+    tally = Tally(controls=ControlSums(p) if p else None)
     runner.play(rounds, FastRandom(seed), tally)
     return tally
 
@@ -55,6 +70,11 @@ class Simulation:
     seconds: float
     procs: int
     cpu: float = 0.0
+    #: the controls' sums in two folds (even and odd chunks) and their exact means
+    folds: list[ControlSums] = field(default_factory=list)
+    means: list[float] = field(default_factory=list)
+    #: per wager, the controls of fixed coefficient (:meth:`Runner.control_fixed`)
+    fixed: dict[str, dict[int, float]] = field(default_factory=dict)
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -82,6 +102,12 @@ def simulate(runner: Runner, rounds: int, seed: int, procs: int | None = None) -
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = time.process_time() - c0 + (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     total = Tally()
-    for part in parts:
+    means = runner.control_means()
+    folds = [ControlSums(len(means)), ControlSums(len(means))] if means else []
+    for i, part in enumerate(parts):
         total.add(part)
-    return Simulation(total, time.perf_counter() - t0, procs, cpu)
+        if folds and part.controls is not None:
+            folds[i % 2].merge(part.controls)
+    return Simulation(
+        total, time.perf_counter() - t0, procs, cpu, folds, means, runner.control_fixed()
+    )

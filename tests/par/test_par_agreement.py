@@ -13,6 +13,7 @@ import math
 
 from server.hands.three_card import evaluate3
 from server.par import baccarat, cards, craps, exact, players, sim
+from server.par.controls import estimate
 from server.par.engine import options_for
 from server.par.model import WagerSheet
 
@@ -131,9 +132,10 @@ def test_casino_war_and_three_card_poker() -> None:
 def test_four_card_aces_up_and_stud_jackpots() -> None:
     options = options_for("four-card-poker", None)
     dist, _ = cards.aces_up_distribution(options, 1000)
+    from server.par.fourcard import FourCardPoker
     from server.par.model import from_distribution
 
-    agree({"aces_up": from_distribution(dist)}, simulated(players.FourCardPoker(options), 600))
+    agree({"aces_up": from_distribution(dist)}, simulated(FourCardPoker(options), 600))
     from server.par.jackpot import jackpot_sheet
 
     options = options_for("canberra-poker-2004", None)
@@ -155,5 +157,11 @@ def test_solvers_against_the_engines() -> None:
     for game in ("blackjack", "blackjack-challenge"):
         bj = Blackjack(game, options_for(game, None))
         edge = bj.solver.house_edge()
-        res = simulated(bj, 1500)
-        assert abs(res["main"].rtp - (1 - edge)) < 4 * res["main"].ci95 / 1.96, game
+        res = sim.simulate(bj, 1500, 11, 1)
+        plain = res.tally.wagers["main"].sheet()
+        assert abs(plain.rtp - (1 - edge)) < 4 * plain.ci95 / 1.96, game
+        # the same rounds with the shoe's martingale controls (server.par.blackjack_controls)
+        est = estimate(res.folds, res.means, "main")
+        assert est is not None
+        assert abs(1 + est.mean - (1 - edge)) < 4 * est.ci95 / 1.96, (game, est)
+        assert est.ci95 < plain.ci95 / 3, game
