@@ -415,6 +415,8 @@ class Croupier:
         finally:
             if conn.close_code == CloseCode.TOO_SLOW:
                 counts.dropped_slow += 1
+            if conn.account is not None:  # its session ends
+                counts.sessions[conn.role] -= 1
             log.info("connection closed (%s %s)", conn.close_code, conn.close_reason)
             self.connections.discard(conn)
             self.router.disconnected(conn)

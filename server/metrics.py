@@ -17,13 +17,16 @@ Every name is ``croupier_*``; counters end in ``_total``; seconds are seconds. T
 
 from __future__ import annotations
 
+import os
+import resource
+import time
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from prometheus_client import CollectorRegistry, ProcessCollector, generate_latest
+from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import (
     CounterMetricFamily,
     GaugeMetricFamily,
@@ -90,6 +93,9 @@ class Metrics:
     connections_opened: int = 0
     #: times the ledger's store went out of reach
     store_outages: int = 0
+    #: sessions open by role (a connection counts from its ``hello``: the router's
+    #: ``welcome``, to its end: the server's connection handler)
+    sessions: Counter[str] = field(default_factory=Counter)
 
     def round_started(self, game: str) -> None:
         self.rounds[game, "started"] += 1
@@ -111,15 +117,13 @@ class Collector(_Collector):
         info.add_metric([], {"instance": c.ledger.instance or "", "mode": _mode(c)})
         yield info
 
-        by_role: Counter[str] = Counter()
-        depth = max_depth = 0
-        for conn in c.connections:
-            by_role[conn.role if conn.account is not None else "anonymous"] += 1
-            if conn.backlog:  # only a connection whose writer has a queue has a depth (the
-                # channel's statistics cost 2 us each: 6 ms a scrape at 2,700 connections)
-                used = conn.outbox.statistics().current_buffer_used
-                depth += used
-                max_depth = max(max_depth, used)
+        conns = c.connections
+        by_role = {role: n for role, n in m.sessions.items() if n}
+        by_role["anonymous"] = len(conns) - sum(by_role.values())
+        # only a connection whose writer has a queue has a depth (a channel's statistics
+        # cost 2 us: 6 ms a scrape if read for each of 2,700 connections)
+        depths = [x.outbox.statistics().current_buffer_used for x in conns if x.backlog]
+        depth, max_depth = sum(depths), max(depths, default=0)
         yield _gauge(
             "croupier_connections",
             "Open WebSocket connections by role (anonymous: no hello yet).",
@@ -250,9 +254,65 @@ def _counter(name: str, doc: str, value: float) -> CounterMetricFamily:
     return CounterMetricFamily(name, doc, value=value)
 
 
+class Process(_Collector):
+    """This process: CPU seconds, resident memory, start time, the file descriptors allowed.
+
+    Not ``prometheus_client``'s ProcessCollector: it counts the open descriptors by listing
+    ``/proc/self/fd`` on every scrape, 3.4 ms at 2,700 connections (each one a socket; the
+    connections are counted above). The names are the standard ones, ``croupier_`` first."""
+
+    def __init__(self) -> None:
+        self.start = _started()
+        self.page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+    def collect(self) -> Iterator[Metric]:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        yield _counter(
+            "croupier_process_cpu_seconds",
+            "Total user and system CPU time spent in seconds.",
+            usage.ru_utime + usage.ru_stime,
+        )
+        try:
+            with open("/proc/self/statm", "rb") as statm:
+                rss = int(statm.read().split()[1]) * self.page
+        except OSError:  # not Linux: the peak instead
+            rss = usage.ru_maxrss * 1024
+        yield _gauge(
+            "croupier_process_resident_memory_bytes",
+            "Resident memory size in bytes.",
+            None,
+            [("", rss)],
+        )
+        yield _gauge(
+            "croupier_process_start_time_seconds",
+            "Start time of the process since unix epoch in seconds.",
+            None,
+            [("", self.start)],
+        )
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        yield _gauge(
+            "croupier_process_max_fds",
+            "Maximum number of open file descriptors.",
+            None,
+            [("", soft)],
+        )
+
+
+def _started() -> float:
+    """When this process started (unix seconds)."""
+    try:  # /proc/self/stat field 22: start time in clock ticks after boot
+        with open("/proc/self/stat", "rb") as f:
+            ticks = int(f.read().rsplit(b")", 1)[1].split()[19])
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        return time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.time()
+
+
 def registry_for(croupier: Croupier) -> Callable[[], bytes]:
     """A registry of this server's metrics and its process's; returns the exposition."""
     registry = CollectorRegistry(auto_describe=False)
     registry.register(Collector(croupier))
-    ProcessCollector(namespace="croupier", registry=registry)
+    registry.register(Process())
     return lambda: generate_latest(registry)

@@ -265,6 +265,11 @@ class Router:
             balance = self.ledger.open(ident.account, self.config.starting_balance)
         else:
             balance = self.ledger.balance(ident.account)
+        if conn.account is None:  # a session opens: counted by role (/metrics)
+            self.ledger.metrics.sessions[ident.role] += 1
+        else:  # a second hello on the connection: the count follows its role
+            self.ledger.metrics.sessions[conn.role] -= 1
+            self.ledger.metrics.sessions[ident.role] += 1
         conn.account, conn.name = ident.account, message.name or ident.name
         conn.role, conn.token_id = ident.role, ident.token_id
         logs.ACCOUNT.set(ident.account)  # the connection's task: its lines name the account

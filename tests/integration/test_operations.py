@@ -15,6 +15,7 @@ from pathlib import Path
 import trio
 from prometheus_client.parser import text_string_to_metric_families
 
+from clients.client import Client
 from tests.integration.helpers import BotStats, ServerProcess, banked_bot, write_tables
 
 GAME = "caribbean-stud"
@@ -70,6 +71,10 @@ async def test_metrics_move_logs_name_rounds_and_ready_fails_first(tmp_path: Pat
         assert before[("croupier_tables", (("game", GAME), ("kind", "banked"), ("state", "idle")))]
 
         stats = BotStats()
+        async with Client.connect(server.url, name="watcher") as watcher:  # a session open
+            during = await _metrics(server)
+            assert during[("croupier_connections", (("role", "player"),))] == 1
+            assert watcher.token
         await banked_bot(server.url, "cs1", 1, stats, rounds=3, name="bot", deadline=60)
         after = await _metrics(server)
         assert after[rounds] >= 3
@@ -82,6 +87,9 @@ async def test_metrics_move_logs_name_rounds_and_ready_fails_first(tmp_path: Pat
             ("croupier_ledger_commit_seconds_count", ()), 0
         )
         assert after[("croupier_connections_opened_total", ())] >= 1
+        # the bot has gone: no session left open, none counted twice
+        assert after[("croupier_connections", (("role", "anonymous"),))] == 0
+        assert after.get(("croupier_connections", (("role", "player"),)), 0) == 0
         assert after[("croupier_store_up", ())] == 1
         assert ("croupier_process_cpu_seconds_total", ()) in after  # the process's own
 
