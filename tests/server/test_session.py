@@ -15,6 +15,7 @@ import trio
 
 from clients.client import Client, ServerError
 from server.accounts import Accounts, BadToken
+from server.config import load_tables
 from server.store.ledger import Ledger
 from server.store.memory import MemoryStore
 from server.store.model import InsufficientFunds
@@ -224,7 +225,7 @@ def test_croupier_serve_prints_its_url():
         ws = next(line.split()[-1] for line in lines if "clients:" in line)
         assert page.startswith("http://127.0.0.1:") and ws.startswith("ws://127.0.0.1:")
         with urllib.request.urlopen(page + "status", timeout=10) as r:
-            assert json.loads(r.read())["tables"] == 26  # 6 poker + 15 banked + 5 stadium
+            assert json.loads(r.read())["tables"] == len(load_tables())  # the default lobby
     finally:
         proc.terminate()
         proc.wait(timeout=20)
