@@ -198,6 +198,7 @@ const Room = {
     $("lobby").hidden = true;
     $("table").hidden = false;
     $("to-lobby").hidden = false;
+    toTop();
     renderTable();
   },
 
