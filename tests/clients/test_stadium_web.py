@@ -126,4 +126,4 @@ async def test_browser_terminal_places_roulette_and_craps_wagers_at_both_sizes()
         assert seen["console_errors"] == []
         assert "Place your bets" in seen["roulette_clock"]
         assert "credits bet" in seen["recall"]
-        assert "win odds" in seen["craps_wagers"]
+        assert "Pass line odds" in seen["craps_wagers"]
