@@ -207,8 +207,11 @@ const Stadium = (() => {
     box.appendChild(zeros);
     const grid = document.createElement("div");
     grid.className = "st-grid";
-    for (let row = 0; row < 3; row++) {
-      for (let col = 0; col < 12; col++) {
+    // column by column, top to bottom (3 2 1, 6 5 4, ...): the desktop grid flows in columns
+    // (the layout across the screen), a phone's in rows right to left (1 2 3 across, 0 on top:
+    // the layout down the screen, as a roulette table is seen from its end), stadium.css
+    for (let col = 0; col < 12; col++) {
+      for (let row = 0; row < 3; row++) {
         const n = 3 * col + (3 - row);
         const cell = button(String(n), `straight_${n}`, t, red.has(n) ? "red" : "black");
         cell.classList.add("st-num");
@@ -436,7 +439,11 @@ const Stadium = (() => {
     const el = container();
     el.hidden = false;
     document.body.classList.add("stadium-on");
-    el.textContent = "";
+    // everything but the terminal's bar is drawn afresh; the bar stays in the page, so an
+    // amount being typed keeps its focus and its text through a re-render
+    for (const child of [...el.children]) if (child !== t.barEl) child.remove();
+    const keepBar = t.role === "player" ? bar(t) : null;
+    if (!keepBar && t.barEl) t.barEl.remove();
     const head = document.createElement("div");
     head.className = "st-head";
     head.innerHTML = `<div class="st-title"></div><div id="st-clock" class="st-clock"></div>
@@ -448,9 +455,10 @@ const Stadium = (() => {
     const lim = limits(t);
     head.querySelector(".st-limits").textContent = `Limits ${money(lim.minimum)} \u2013 ${money(lim.maximum)}` +
       (t.notices.length ? ` (change notified from round #${t.notices[0].from_round})` : "");
-    el.appendChild(head);
-    el.appendChild(resultBox(t));
-    if (t.role === "player") el.appendChild(bar(t));
+    const before = keepBar && keepBar.parentNode === el ? keepBar : null;
+    el.insertBefore(head, before);
+    el.insertBefore(resultBox(t), before);
+    if (keepBar && !before) el.appendChild(keepBar);
     const lay = document.createElement("div");
     lay.className = "st-layout-wrap";
     lay.appendChild(layout(t));

@@ -6,6 +6,7 @@ page is opened from the bottom of the lobby and then checked:
 
 - the table opens scrolled to its top (nothing of the felt hidden above the fold);
 - nothing overflows the viewport horizontally (the document, and every control);
+- on the phone, every control is a touch target of at least 40 px each way;
 - every interactive control is reachable: ``elementFromPoint`` at its centre, once it is
   scrolled into view, is the control itself (or a part of it), not a box or a tile on top;
 - on the phone, the last round's result is on screen without scrolling, once a round has
@@ -79,7 +80,7 @@ CHECK = """() => {
     + "#table [data-position], .room-strip .room-tile";
   const vw = window.innerWidth, vh = window.innerHeight;
   const scroller = document.querySelector("main");
-  const out = { overflow: [], unreachable: [], scroll: [
+  const out = { overflow: [], unreachable: [], small: [], scroll: [
     window.scrollY, document.scrollingElement.scrollTop, scroller.scrollTop],
     docWidth: document.documentElement.scrollWidth, vw };
   const name = (el) => el.id ? "#" + el.id : el.tagName.toLowerCase()
@@ -92,9 +93,14 @@ CHECK = """() => {
     const cs = getComputedStyle(el);
     return cs.visibility !== "hidden" && cs.display !== "none";
   });
+  out.count = shown.length;
   for (const el of shown) {
     const r = el.getBoundingClientRect();
     if (r.left < -1 || r.right > vw + 1) out.overflow.push(name(el) + ` ${r.left}-${r.right}`);
+    // touch targets of 40 px (the split and corner spots on a roulette number excepted)
+    if ((r.width < 39.5 || r.height < 39.5) && !el.classList.contains("st-edge")) {
+      out.small.push(name(el) + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
   }
   const top = scroller.scrollTop;
   for (const el of shown) {
@@ -205,6 +211,10 @@ async def test_every_table_kind_is_usable_at_desktop_and_phone_sizes(size: str) 
         for moment in ("opened", "after"):
             got = seen[kind][moment]
             bad = {k: got[k] for k in ("overflow", "unreachable") if got[k]}
+            if got["count"] < 5:  # the check saw the table's controls
+                bad["count"] = got["count"]
+            if size == "phone" and got["small"]:
+                bad["small"] = got["small"]
             if got["docWidth"] > got["vw"]:
                 bad["docWidth"] = got["docWidth"]
             if moment == "opened" and any(got["scroll"]):
