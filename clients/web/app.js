@@ -698,7 +698,11 @@ function errorText(msg) {
   const known = REASON_TEXT[msg.reason] || ERROR_TEXT[msg.code];
   const text = typeof known === "function" ? known(msg) : known;
   if (text) return text;
-  const base = String(msg.message || msg.code || "refused")
+  let said = String(msg.message || msg.code || "refused");
+  if (window.Stadium && state.table && state.table.stadium) {  // "win_odds: ..." in player words
+    said = said.replace(/^([a-z][a-z0-9_]*)(?=:| \$)/, (id) => Stadium.label(id));
+  }
+  const base = said
     .replace(/\b(\d+) to (\d+) cents\b/g, (_, lo, hi) => `${money(Number(lo))} to ${money(Number(hi))}`)
     .replace(/\b(\d+) cents\b/g, (_, c) => money(Number(c)));
   const fields = AMOUNT_FIELDS.filter((k) => has(msg, k)).map((k) => `${k} ${money(msg[k])}`);
@@ -754,6 +758,16 @@ function setStatus(cls, text) {
 function renderAccount() {
   const w = state.welcome;
   $("account-name").textContent = w ? w.name : "";
+  $("account-name").title = w ? `account ${w.account}` : "";
+  // the account id, for the cashier and for support (issue 27, point 7)
+  let id = $("account-id");
+  if (!id) {
+    id = document.createElement("div");
+    id.id = "account-id";
+    id.className = "muted account-id";
+    document.querySelector(".lobby-head").after(id);
+  }
+  id.textContent = w ? `Signed in as ${w.name} \u00b7 account ${w.account}` : "";
   $("balance").hidden = state.balance === null;
   $("balance").textContent = "Wallet " + dollars(state.balance);
 }

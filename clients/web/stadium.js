@@ -515,6 +515,6 @@ const Stadium = (() => {
     if (open !== wasOpen) { wasOpen = open; render(t); } else clock(t);
   }, 200);
 
-  return { isView, newTable, onEvent, onRecall, render, hide };
+  return { isView, newTable, onEvent, onRecall, render, hide, label };
 })();
 window.Stadium = Stadium;

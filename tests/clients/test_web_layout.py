@@ -147,9 +147,7 @@ def check_all(http_url: str, size: str) -> dict[str, Any]:
                     "() => { const m = document.querySelector('main');"
                     " m.scrollTop = m.scrollHeight; window.scrollTo(0, 1e6); }"
                 )
-                button = row.locator(".join-player")
-                button.scroll_into_view_if_needed()
-                button.click()
+                row.locator(".join-player").click()  # scrolled into view by the click
                 expect(page.locator("#table")).to_be_visible(timeout=10_000)
                 expect(page.locator("#crumb-table")).not_to_be_empty(timeout=10_000)
                 if kind == "poker":
