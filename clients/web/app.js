@@ -1460,7 +1460,9 @@ function onBankedEvent(t, ev, quiet = false) {
   switch (type) {
     case "betting_open":
       Object.assign(t, { status: "betting", round: ev.round, pending: {}, cards: {}, hands: {},
-        board: [], named: {}, result: null, closesAt: Date.now() + (ev.closes_in_ms || 0) });
+        board: [], closesAt: Date.now() + (ev.closes_in_ms || 0) });
+      // the last coup (baccarat's two hands) and its result stay on show while the next
+      // round's wagers are placed, as on a live table, until no more bets
       t.dealer = { cards: [], hand: null, status: null };
       for (const b of Object.values(t.boxes)) b.wagers = {};
       log(`Round #${ev.round}: place your wagers.`, "hand");
@@ -1489,6 +1491,8 @@ function onBankedEvent(t, ev, quiet = false) {
     case "no_more_bets":
       t.status = "dealing";
       t.closesAt = null;
+      t.named = {};
+      t.result = null;
       for (const [b, ws] of Object.entries(ev.boxes || {})) {
         t.boxes[b] = Object.assign(t.boxes[b] || {}, { wagers: ws });
       }
@@ -1524,7 +1528,8 @@ function onBankedEvent(t, ev, quiet = false) {
         Object.assign(t.named[String(ev.hand).split(" ")[0]], { cards: ev.cards, hand: ev.hand });
       } else if (ev.box === null || ev.box === undefined) Object.assign(t.dealer, { cards: ev.cards, hand: ev.hand });
       else { t.cards[ev.box] = ev.cards; t.hands[ev.box] = ev.hand; }
-      log(`${ev.box ? humanize(boxName(ev.box)) : "Dealer"}: ${cardText(ev.cards)} \u2013 ${humanize(ev.hand)}.`, "show");
+      log(`${ev.box ? humanize(boxName(ev.box)) : t.named[String(ev.hand).split(" ")[0]] ? "Shown" : "Dealer"}: ` +
+        `${cardText(ev.cards)} \u2013 ${humanize(ev.hand)}.`, "show");
       break;
     case "dealer_declared":
       t.dealer.status = ev.status;
@@ -1619,10 +1624,10 @@ function renderBanked(t) {
   }
   box.appendChild(dealer);
   const row = document.createElement("div");
-  row.className = "boxes";
+  row.className = "boxes" + ((t.info.boxes || 7) > 7 ? " many" : "");  // baccarat's 14
   box.appendChild(row);
   const n = t.info.boxes || 7;
-  const results = (t.result && t.result.boxes) || {};
+  const results = (t.status !== "betting" && t.result && t.result.boxes) || {};
   for (let b = 1; b <= n; b++) {
     const el = document.createElement("div");
     el.className = "seat box";
@@ -1778,7 +1783,8 @@ function renderBankedResult(t) {
   if (!res) return;
   box.textContent = "";
   const h = document.createElement("h3");
-  h.textContent = res.voided ? `Round #${t.round} voided` : `Round #${t.round} result`;
+  const no = res.round || t.round;
+  h.textContent = res.voided ? `Round #${no} voided` : `Round #${no} result`;
   box.appendChild(h);
   const named = Object.entries(t.named || {});
   if (named.length && res.dealer && res.dealer.status) {  // baccarat: "Banker wins 6-3"
