@@ -276,6 +276,8 @@ const Stadium = (() => {
     const offNow = (id) => {
       if (t.wagers[id]) return null;  // a standing wager may still be withdrawn or added to
       if (t.puck && (id === "win" || id === "dont_win")) return "only on a come-out roll";
+      const come = id === "come" || id === "dont_come";
+      if (!t.puck && come && cfg.come_when_puck_off) return null;  // A1, the table's option
       if (!t.puck && id !== "win" && id !== "dont_win") return "once a point is on";
       return null;
     };
