@@ -43,18 +43,16 @@ def tables() -> tuple[TableConfig, ...]:
             betting_seconds=2.0,
         )
 
+    holdem = {
+        "blinds": [100, 200],
+        "structure": "no-limit",
+        "max_seats": 9,
+        "min_table_stake": 4000,
+    }
     return (
-        TableConfig(
-            id="poker",
-            game="holdem-act",
-            name="Hold'em",
-            options={
-                "blinds": [100, 200],
-                "structure": "no-limit",
-                "max_seats": 9,
-                "min_table_stake": 4000,
-            },
-        ),
+        TableConfig(id="poker", game="holdem-act", name="Hold'em", options=holdem),
+        # a second poker table: the first stays as a tile (the strip must fit a phone)
+        TableConfig(id="poker-2", game="holdem-act", name="Hold'em two", options=holdem),
         TableConfig(id="three-card", game="three-card-poker", name="Three card", options=BANKED),
         TableConfig(
             id="baccarat",
@@ -94,6 +92,7 @@ CHECK = """() => {
     return cs.visibility !== "hidden" && cs.display !== "none";
   });
   out.count = shown.length;
+  out.tiles = document.querySelectorAll(".room-strip:not([hidden]) .room-tile").length;
   for (const el of shown) {
     const r = el.getBoundingClientRect();
     if (r.left < -1 || r.right > vw + 1) out.overflow.push(name(el) + ` ${r.left}-${r.right}`);
@@ -150,7 +149,7 @@ def check_all(http_url: str, size: str) -> dict[str, Any]:
                 row.locator(".join-player").click()  # scrolled into view by the click
                 expect(page.locator("#table")).to_be_visible(timeout=10_000)
                 expect(page.locator("#crumb-table")).not_to_be_empty(timeout=10_000)
-                if kind == "poker":
+                if kind.startswith("poker"):
                     expect(page.locator("#buyin")).to_be_visible(timeout=10_000)
                 elif kind in ("three-card", "baccarat", "blackjack"):
                     expect(page.locator(".seat.box").first).to_be_visible(timeout=10_000)
@@ -159,7 +158,7 @@ def check_all(http_url: str, size: str) -> dict[str, Any]:
                 seen[kind] = {"opened": page.evaluate(CHECK)}
                 if kind == "baccarat":
                     seen[kind]["result"] = play_baccarat(page)
-                elif kind not in ("poker", "three-card", "blackjack"):
+                elif kind not in ("poker", "poker-2", "three-card", "blackjack"):
                     bet_a_chip(page)
                     expect(page.locator(".st-history .st-ball").first).to_be_visible(timeout=30_000)
                     seen[kind]["result"] = page.evaluate(RESULT_SEEN, ".st-result")
@@ -209,6 +208,8 @@ async def test_every_table_kind_is_usable_at_desktop_and_phone_sizes(size: str) 
         for moment in ("opened", "after"):
             got = seen[kind][moment]
             bad = {k: got[k] for k in ("overflow", "unreachable") if got[k]}
+            if kind == "poker-2" and got["tiles"] != 2:  # both tables as tiles
+                bad["tiles"] = got["tiles"]
             if got["count"] < 5:  # the check saw the table's controls
                 bad["count"] = got["count"]
             if size == "phone" and got["small"]:
