@@ -598,6 +598,9 @@ class Error(_Server, tag="error"):
     #: the amounts the refusal is about, in cents (``min``, ``max``, ``balance``,
     #: ``amount``...): a client formats them itself; ``message`` writes them in dollars
     amounts: dict[str, int] | None = None
+    #: the rule the refusal applies (``"s4"``, ``"s14-s17(2)-(3)"``), for staff views and
+    #: logs; ``message`` says what to do, without it (issue 27)
+    rule: str | None = None
     #: ``table_elsewhere``: the client URL of the server that serves the table (reconnect
     #: there with the same token and send the message again)
     url: str | None = None

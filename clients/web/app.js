@@ -444,6 +444,14 @@ function newRound(t, seats) {
   return r;
 }
 
+/** A table opens at its top, whatever the lobby's scroll was (issue 27: a phone opened a
+ *  table from lower in the lobby scrolled down, the dealer's cards and the meter hidden). */
+function toTop() {
+  const main = document.querySelector("main");
+  if (main) main.scrollTop = 0;
+  window.scrollTo(0, 0);
+}
+
 function onSnapshot(msg) {
   if (window.Room && Room.snapshot(msg)) return;  // another table's (room.js)
   const previous = state.table && state.table.id === msg.table ? state.table : null;
@@ -458,6 +466,7 @@ function onSnapshot(msg) {
   $("lobby").hidden = true;
   $("table").hidden = false;
   $("to-lobby").hidden = false;
+  toTop();
   addLog(state.table, msg.role === "spectator" ? "You are watching this table."
     : state.table.banked ? "You joined the table: wager on a free box to play."
       : `You sit at seat ${msg.seat}.`, "sys");
@@ -708,7 +717,11 @@ function errorText(msg) {
   const known = REASON_TEXT[msg.reason] || ERROR_TEXT[msg.code];
   const text = typeof known === "function" ? known(msg) : known;
   if (text) return text;
-  const base = String(msg.message || msg.code || "refused")
+  let said = String(msg.message || msg.code || "refused");
+  if (window.Stadium && state.table && state.table.stadium) {  // "win_odds: ..." in player words
+    said = said.replace(/^([a-z][a-z0-9_]*)(?=:| \$)/, (id) => Stadium.label(id));
+  }
+  const base = said
     .replace(/\b(\d+) to (\d+) cents\b/g, (_, lo, hi) => `${money(Number(lo))} to ${money(Number(hi))}`)
     .replace(/\b(\d+) cents\b/g, (_, c) => money(Number(c)));
   const fields = AMOUNT_FIELDS.filter((k) => has(msg, k)).map((k) => `${k} ${money(msg[k])}`);
@@ -764,6 +777,16 @@ function setStatus(cls, text) {
 function renderAccount() {
   const w = state.welcome;
   $("account-name").textContent = w ? w.name : "";
+  $("account-name").title = w ? `account ${w.account}` : "";
+  // the account id, for the cashier and for support (issue 27, point 7)
+  let id = $("account-id");
+  if (!id) {
+    id = document.createElement("div");
+    id.id = "account-id";
+    id.className = "muted account-id";
+    document.querySelector(".lobby-head").after(id);
+  }
+  id.textContent = w ? `Signed in as ${w.name} \u00b7 account ${w.account}` : "";
   $("balance").hidden = state.balance === null;
   $("balance").textContent = "Wallet " + dollars(state.balance);
 }
@@ -1421,7 +1444,7 @@ function newBankedTable(snapshot) {
     status: view.status, round: view.round || 0,
     closesAt: view.status === "betting" && view.closes_in_ms ? Date.now() + view.closes_in_ms : null,
     boxes: {}, myBoxes: new Set(view.my_boxes || []), cards: {}, hands: {},
-    dealer: { cards: [], hand: null, status: null }, board: [], pending: {},
+    dealer: { cards: [], hand: null, status: null }, board: [], pending: {}, named: {},
     decisionAt: null, decisionTotal: 0, result: null, lastRound: view.last_round || null,
     jackpot: view.jackpot || null, log: [], seated: snapshot.role === "player",
   };
@@ -1433,6 +1456,14 @@ function newBankedTable(snapshot) {
     t.decisionTotal = d.time_ms || 0;
   }
   return t;
+}
+
+/** A hand of the table's own, not a box's nor the dealer's: baccarat deals the Player hand
+ *  and the Banker hand (BAC s19(2)-(4)), both face up on the layout (s4(2)). */
+function namedHand(t, name) {
+  if (!t.named) t.named = {};
+  if (!t.named[name]) t.named[name] = { cards: [], hand: null };
+  return t.named[name];
 }
 
 function wagerText(wagers) {
@@ -1449,7 +1480,9 @@ function onBankedEvent(t, ev, quiet = false) {
   switch (type) {
     case "betting_open":
       Object.assign(t, { status: "betting", round: ev.round, pending: {}, cards: {}, hands: {},
-        board: [], result: null, closesAt: Date.now() + (ev.closes_in_ms || 0) });
+        board: [], closesAt: Date.now() + (ev.closes_in_ms || 0) });
+      // the last coup (baccarat's two hands) and its result stay on show while the next
+      // round's wagers are placed, as on a live table, until no more bets
       t.dealer = { cards: [], hand: null, status: null };
       for (const b of Object.values(t.boxes)) b.wagers = {};
       log(`Round #${ev.round}: place your wagers.`, "hand");
@@ -1478,6 +1511,8 @@ function onBankedEvent(t, ev, quiet = false) {
     case "no_more_bets":
       t.status = "dealing";
       t.closesAt = null;
+      t.named = {};
+      t.result = null;
       for (const [b, ws] of Object.entries(ev.boxes || {})) {
         t.boxes[b] = Object.assign(t.boxes[b] || {}, { wagers: ws });
       }
@@ -1490,6 +1525,7 @@ function onBankedEvent(t, ev, quiet = false) {
       if (ev.to === "box") t.cards[ev.box] = (t.cards[ev.box] || []).concat(ev.cards || []);
       else if (ev.to === "dealer") t.dealer.cards = t.dealer.cards.concat(ev.cards || []);
       else if (ev.to === "board") t.board = t.board.concat(ev.cards || []);
+      else namedHand(t, ev.to).cards.push(...(ev.cards || []));  // baccarat: player, banker
       if (ev.to === "box" && t.myBoxes.has(ev.box)) log(`Box ${ev.box}: ${cardText(ev.cards)}.`, "mine");
       else if (ev.to !== "box") log(`${humanize(ev.to)}: ${cardText(ev.cards)}.`, "board");
       break;
@@ -1508,9 +1544,12 @@ function onBankedEvent(t, ev, quiet = false) {
         (ev.cause && ev.cause !== "player" ? ` (${ev.cause})` : "") + ".");
       break;
     case "hand_shown":
-      if (ev.box === null || ev.box === undefined) Object.assign(t.dealer, { cards: ev.cards, hand: ev.hand });
+      if ((ev.box === null || ev.box === undefined) && t.named[String(ev.hand).split(" ")[0]]) {
+        Object.assign(t.named[String(ev.hand).split(" ")[0]], { cards: ev.cards, hand: ev.hand });
+      } else if (ev.box === null || ev.box === undefined) Object.assign(t.dealer, { cards: ev.cards, hand: ev.hand });
       else { t.cards[ev.box] = ev.cards; t.hands[ev.box] = ev.hand; }
-      log(`${ev.box ? humanize(boxName(ev.box)) : "Dealer"}: ${cardText(ev.cards)} \u2013 ${humanize(ev.hand)}.`, "show");
+      log(`${ev.box ? humanize(boxName(ev.box)) : t.named[String(ev.hand).split(" ")[0]] ? "Shown" : "Dealer"}: ` +
+        `${cardText(ev.cards)} \u2013 ${humanize(ev.hand)}.`, "show");
       break;
     case "dealer_declared":
       t.dealer.status = ev.status;
@@ -1583,6 +1622,20 @@ function renderBanked(t) {
   dealer.className = "dealer-spot";
   dealer.innerHTML = `<div class="dealer-label">Dealer</div><div class="hole"></div>`;
   for (const c of t.dealer.cards) dealer.querySelector(".hole").appendChild(cardEl(c, { small: true }));
+  const named = Object.entries(t.named || {});
+  if (named.length) {  // baccarat: the Player and Banker hands side by side, each with its total
+    dealer.querySelector(".dealer-label").hidden = true;
+    dealer.querySelector(".hole").className = "bac-hands";
+    for (const [name, h] of named) {
+      const el = document.createElement("div");
+      el.className = "bac-hand";
+      el.dataset.hand = name;
+      el.innerHTML = `<div class="dealer-label"></div><div class="hole"></div>`;
+      el.querySelector(".dealer-label").textContent = humanize(h.hand || name);
+      for (const c of h.cards) el.querySelector(".hole").appendChild(cardEl(c, { small: true }));
+      dealer.querySelector(".bac-hands").appendChild(el);
+    }
+  }
   if (t.dealer.hand || t.dealer.status) {
     const d = document.createElement("div");
     d.className = "category";
@@ -1591,10 +1644,10 @@ function renderBanked(t) {
   }
   box.appendChild(dealer);
   const row = document.createElement("div");
-  row.className = "boxes";
+  row.className = "boxes" + ((t.info.boxes || 7) > 7 ? " many" : "");  // baccarat's 14
   box.appendChild(row);
   const n = t.info.boxes || 7;
-  const results = (t.result && t.result.boxes) || {};
+  const results = (t.status !== "betting" && t.result && t.result.boxes) || {};
   for (let b = 1; b <= n; b++) {
     const el = document.createElement("div");
     el.className = "seat box";
@@ -1668,7 +1721,7 @@ function renderBankedControls(t) {
     if (b === t.info.bank_box) continue;  // the house's bank (pai gow, Sch 6 s18(13))
     if (t.myBoxes.has(b) || !t.boxes[b] || !t.boxes[b].player) options.push(b);
   }
-  const key = options.map((b) => b + (t.myBoxes.has(b) ? "*" : "")).join(",");
+  const key = t.id + ":" + options.map((b) => b + (t.myBoxes.has(b) ? "*" : "")).join(",");
   if (boxSel.dataset.key !== key) {
     boxSel.dataset.key = key;
     boxSel.textContent = "";
@@ -1683,7 +1736,10 @@ function renderBankedControls(t) {
     else if (options.map(String).includes(keep)) boxSel.value = keep;
   }
   const nameSel = $("wager-name");
-  if (!nameSel.options.length) {
+  if (nameSel.dataset.table !== t.id) {  // this table's wagers (not the previous table's)
+    nameSel.dataset.table = t.id;
+    nameSel.textContent = "";
+    $("wager-amount").value = "";
     for (const w of t.info.wagers || []) {
       if (!w.initial || (w.limits === "jackpot" && !t.jackpot)) continue;
       const o = document.createElement("option");
@@ -1752,9 +1808,27 @@ function renderBankedResult(t) {
   if (!res) return;
   box.textContent = "";
   const h = document.createElement("h3");
-  h.textContent = res.voided ? `Round #${t.round} voided` : `Round #${t.round} result`;
+  const no = res.round || t.round;
+  h.textContent = res.voided ? `Round #${no} voided` : `Round #${no} result`;
   box.appendChild(h);
-  if (res.dealer && (res.dealer.cards || res.dealer.status)) {
+  const named = Object.entries(t.named || {});
+  if (named.length && res.dealer && res.dealer.status) {  // baccarat: "Banker wins 6-3"
+    const line = document.createElement("div");
+    line.className = "res-line res-outcome";
+    line.textContent = humanize(res.dealer.status);
+    box.appendChild(line);
+  }
+  for (const [name, h] of named) {  // both hands, each with its cards and points
+    const line = document.createElement("div");
+    line.className = "res-line";
+    line.textContent = humanize(h.hand || name) + ":";
+    const cards = document.createElement("span");
+    cards.className = "res-cards";
+    for (const c of h.cards) cards.appendChild(cardEl(c, { small: true }));
+    line.appendChild(cards);
+    box.appendChild(line);
+  }
+  if (!named.length && res.dealer && (res.dealer.cards || res.dealer.status)) {
     const line = document.createElement("div");
     line.className = "res-line";
     line.textContent = "Dealer: " + humanize(res.dealer.status || res.dealer.hand || "");

@@ -100,9 +100,11 @@ const Blackjack = (() => {
     return false;
   }
 
-  function handText(cards) {
+  /** A hand's total as players say it; a two-card 21 on a box's only hand is a blackjack (BJ
+   *  s6; a split hand's 21, or a switch area's, is only 21: s25, SW s17). */
+  function handText(cards, only = false) {
     const { value, soft } = total(cards);
-    if (cards.length === 2 && value === 21) return "21";
+    if (cards.length === 2 && value === 21) return only ? "Blackjack" : "21";
     if (value > 21) return `bust ${value}`;
     return (soft ? "soft " : "") + value;
   }
@@ -123,7 +125,9 @@ const Blackjack = (() => {
         for (const c of h.cards) group.appendChild(cardEl(c, { small: true }));
         const label = document.createElement("div");
         label.className = "bj-total";
-        label.textContent = handText(h.cards) + (h.doubled ? " \u00b7 doubled" : "");
+        // blackjack challenge counts a blackjack after a split too (BC s1 definitions)
+        const natural = hands.length === 1 || t.info.game === "blackjack-challenge";
+        label.textContent = handText(h.cards, natural) + (h.doubled ? " \u00b7 doubled" : "");
         group.appendChild(label);
         hole.appendChild(group);
       });

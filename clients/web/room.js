@@ -14,6 +14,9 @@ const PRE_VERBS = [
   ["call_any", "Call any"], ["fold_any", "Fold to any bet"],
 ];
 
+// a rule cited in a line of the seat's terms: " (QLD Sch 11 s21(3))", ": ACT 6.3" before a ")"
+const CITATION = /\s*\((?:QLD|ACT)\b(?:[^()]|\([^()]*\))*\)|:\s*(?:QLD|ACT)\b(?:[^()]|\([^()]*\))*(?=\))/g;
+
 const Room = {
   tables: {},        // table id -> the table state (as app.js's newTable) of joined tables not in focus
   behind: false,     // a background table's message is being applied
@@ -93,14 +96,57 @@ const Room = {
       if (!$("lobby").hidden) send({ type: "lobby" });
     } else if (msg.type === "seat_offer") {
       if (msg.expires_ms) {
-        this.offer = msg;
-        toast(`Seat ${msg.seat} at ${msg.table} is yours for ${Math.round(msg.expires_ms / 1000)} s.`,
-          "Take the seat", () => { send({ type: "join", table: msg.table }); this.offer = null; });
+        this.offer = Object.assign({}, msg, { until: Date.now() + msg.expires_ms });
+        this.offerBanner();
       } else {
         this.offer = null;
+        this.offerBanner();
         toast(`The seat at ${msg.table} passed to the next player.`);
       }
     }
+  },
+
+  /** A seat offer: a banner across the top with its countdown, Take the seat and Pass (a
+   *  small toast was missed, and its offer lapsed unseen: issue 27, point 7). */
+  offerBanner() {
+    let el = $("seat-offer");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "seat-offer";
+      el.className = "seat-offer";
+      el.setAttribute("role", "alertdialog");
+      el.innerHTML = `<div class="offer-text"></div><div class="offer-clock"></div>
+        <button id="offer-take" class="primary">Take the seat</button>
+        <button id="offer-pass">Pass</button>`;
+      document.body.appendChild(el);
+      el.querySelector("#offer-take").onclick = () => {
+        if (this.offer) send({ type: "join", table: this.offer.table });
+        this.offer = null;
+        this.offerBanner();
+      };
+      el.querySelector("#offer-pass").onclick = () => {
+        if (this.offer) send({ type: "unwait", table: this.offer.table });
+        this.offer = null;
+        this.offerBanner();
+      };
+      setInterval(() => this.offerTick(), 250);
+    }
+    const o = this.offer;
+    el.hidden = !o;
+    if (!o) return;
+    const name = (state.lobby || []).find((x) => x.id === o.table);
+    el.querySelector(".offer-text").textContent =
+      `A seat is free for you: seat ${o.seat} at ${name ? name.name : o.table}.`;
+    this.offerTick();
+  },
+
+  offerTick() {
+    const el = $("seat-offer");
+    if (!el || !this.offer) return;
+    const left = Math.max(0, this.offer.until - Date.now());
+    el.querySelector(".offer-clock").textContent = `${Math.ceil(left / 1000)} s left`;
+    el.classList.toggle("low", left < 10_000);
+    if (!left) { this.offer = null; el.hidden = true; }
   },
 
   /** Room events at a poker table; true when handled. */
@@ -198,6 +244,7 @@ const Room = {
     $("lobby").hidden = true;
     $("table").hidden = false;
     $("to-lobby").hidden = false;
+    toTop();
     renderTable();
   },
 
@@ -348,9 +395,11 @@ const Room = {
     if (el.dataset.key === key) return;
     el.dataset.key = key;
     el.textContent = "";
-    for (const line of lines) {
+    for (const line of lines) {  // the player's words here; the rule cited in the tooltip
       const p = document.createElement("div");
-      p.textContent = line;
+      const cites = line.match(CITATION) || [];
+      p.textContent = line.replace(CITATION, "").replace(/\(\)/g, "");
+      if (cites.length) p.title = cites.map((c) => c.trim().replace(/^\((.*)\)$/, "$1").replace(/^:\s*/, "")).join("; ");
       el.appendChild(p);
     }
     if ((t.info.entry || {}).may_wait && (owes || mine.wait_for_blind)) {

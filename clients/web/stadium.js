@@ -10,6 +10,27 @@
 
 const Stadium = (() => {
   const GUARD_MS = 300;  // lock the betting UI this long before closes_at (ETG §3)
+  // the positions' names as players know them (the server's ids stay on data-position)
+  const LABELS = {
+    win: "Pass line", dont_win: "Don't pass", come: "Come", dont_come: "Don't come",
+    win_odds: "Pass line odds", dont_win_odds: "Don't pass odds", field: "Field",
+    any7: "Any seven", any_craps: "Any craps", craps2: "Craps 2", craps3: "Craps 3",
+    craps12: "Craps 12", eleven: "Eleven", big6: "Big 6", big8: "Big 8",
+    any_triple: "Any triple", small: "Small", big: "Big", odd: "Odd", even: "Even",
+    player: "Player", banker: "Banker", tie: "Tie",
+  };
+  const DIE = ["", "\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
+
+  /** A position's name in the player's words: "Pass line", "Any seven", "Hard 8", "Total 10". */
+  function label(id, given) {
+    if (LABELS[id]) return LABELS[id];
+    const text = String(given || id).replace(/_/g, " ");
+    if (/^total_/.test(id)) return "Total " + text;
+    if (/^symbol /.test(text)) return text.replace(/^symbol /, "");
+    const m = /^(straight|split|corner|street|dozen|column)_(.*)$/.exec(id);
+    if (m) return m[1][0].toUpperCase() + m[1].slice(1) + " " + m[2].replace(/_/g, "-");
+    return text[0].toUpperCase() + text.slice(1);
+  }
 
   function isView(view) {
     return !!(view && view.table && view.table.stadium);
@@ -158,13 +179,13 @@ const Stadium = (() => {
     if (felt) felt.hidden = false;
   }
 
-  function button(label, position, t, cls = "") {
+  function button(text, position, t, cls = "") {
     const b = document.createElement("button");
     b.className = "st-pos " + cls;
     b.dataset.position = position;
     const mine = t.wagers[position];
     b.innerHTML = `<span class="st-label"></span>` + (mine ? `<span class="st-chip">${money(mine)}</span>` : "");
-    b.querySelector(".st-label").textContent = label;
+    b.querySelector(".st-label").textContent = text;
     b.disabled = !bettingOpen(t) || t.role !== "player";
     b.onclick = () => addChip(t, position);
     return b;
@@ -173,7 +194,7 @@ const Stadium = (() => {
   function pays(p) {
     if (!p) return "";
     const [w, per] = p;
-    return per === 1 ? ` ${w}:1` : ` ${w}:${per}`;
+    return per === 1 ? ` \u00b7 ${w} to 1` : ` \u00b7 ${w} for ${per}`;
   }
 
   function roulette(t, cfg) {
@@ -186,8 +207,11 @@ const Stadium = (() => {
     box.appendChild(zeros);
     const grid = document.createElement("div");
     grid.className = "st-grid";
-    for (let row = 0; row < 3; row++) {
-      for (let col = 0; col < 12; col++) {
+    // column by column, top to bottom (3 2 1, 6 5 4, ...): the desktop grid flows in columns
+    // (the layout across the screen), a phone's in rows right to left (1 2 3 across, 0 on top:
+    // the layout down the screen, as a roulette table is seen from its end), stadium.css
+    for (let col = 0; col < 12; col++) {
+      for (let row = 0; row < 3; row++) {
         const n = 3 * col + (3 - row);
         const cell = button(String(n), `straight_${n}`, t, red.has(n) ? "red" : "black");
         cell.classList.add("st-num");
@@ -231,7 +255,12 @@ const Stadium = (() => {
   function list(t, items, cls = "") {
     const row = document.createElement("div");
     row.className = "st-row " + cls;
-    for (const it of items) row.appendChild(button(it.label + pays(it.pays), it.id, t));
+    for (const it of items) {
+      const b = button(label(it.id, it.label) + pays(it.pays), it.id, t);
+      if (it.off) b.disabled = true;
+      if (it.off) b.title = it.off;
+      row.appendChild(b);
+    }
     return row;
   }
 
@@ -239,12 +268,20 @@ const Stadium = (() => {
     const box = document.createElement("div");
     box.className = "st-craps";
     const puck = document.createElement("div");
-    puck.className = "st-puck";
+    puck.className = "st-puck " + (t.puck ? "on" : "off");
     puck.textContent = t.puck ? `Point: ${t.puck} (ON)` : "Puck OFF: come-out roll";
     box.appendChild(puck);
-    const names = { win: "Pass line (win)", dont_win: "Don't pass", come: "Come", dont_come: "Don't come",
-      win_odds: "Odds on the line", dont_win_odds: "Don't pass odds" };
-    box.appendChild(list(t, (cfg.line || []).map((x) => Object.assign({}, x, { label: names[x.id] || x.label, pays: null })), "st-line"));
+    // the line as the table offers it: pass and don't pass on the come-out roll only, come
+    // and the odds once a point is on (CR s4, s5); the server refuses the others anyway
+    const offNow = (id) => {
+      if (t.wagers[id]) return null;  // a standing wager may still be withdrawn or added to
+      if (t.puck && (id === "win" || id === "dont_win")) return "only on a come-out roll";
+      const come = id === "come" || id === "dont_come";
+      if (!t.puck && come && cfg.come_when_puck_off) return null;  // A1, the table's option
+      if (!t.puck && id !== "win" && id !== "dont_win") return "once a point is on";
+      return null;
+    };
+    box.appendChild(list(t, (cfg.line || []).map((x) => Object.assign({}, x, { pays: null, off: offNow(x.id) })), "st-line"));
     const nums = document.createElement("div");
     nums.className = "st-row st-numbers";
     for (const n of cfg.points || []) {
@@ -252,12 +289,94 @@ const Stadium = (() => {
       col.className = "st-point";
       for (const k of ["place", "buy", "lay"]) {
         const it = (cfg.numbers || []).find((x) => x.id === `${k}_${n}`);
-        if (it) col.appendChild(button(`${k} ${n}${pays(it.pays)}`, it.id, t, "small"));
+        if (it) col.appendChild(button(`${label(k)} ${n}${pays(it.pays)}`, it.id, t, "small"));
       }
       nums.appendChild(col);
     }
     box.appendChild(nums);
     box.appendChild(list(t, cfg.props || [], "st-props"));
+    return box;
+  }
+
+  // ---- the result as players see it: the ball's number, the dice, the wheel's segment, the
+  // two baccarat hands; and a strip of the last results (s3(2)(f)-(g)) ---------------------
+  function ball(t, h) {
+    const o = (h && h.outcome) || {};
+    const b = document.createElement("span");
+    b.className = "st-ball";
+    const red = new Set(((t.config && t.config.layout) || {}).red || []);
+    if (o.number !== undefined) {
+      b.textContent = String(o.number);
+      b.classList.add(o.number === 0 || o.number === "0" || o.number === "00" ? "green"
+        : red.has(Number(o.number)) ? "red" : "black");
+    } else if (o.dice) {
+      b.textContent = String(o.dice.reduce((a, x) => a + x, 0));
+      b.title = o.dice.join(" ");
+    } else if (o.segment !== undefined) {
+      b.textContent = String(o.segment);
+    } else if (o.winner) {
+      b.textContent = o.winner[0].toUpperCase();
+      b.classList.add("bac-" + o.winner);
+      b.title = h.call;
+    } else b.textContent = h.call || "?";
+    return b;
+  }
+
+  function dice(values) {
+    const box = document.createElement("span");
+    box.className = "st-dice";
+    for (const v of values) {
+      const d = document.createElement("span");
+      d.className = "st-die";
+      d.dataset.face = v;
+      d.textContent = DIE[v] || String(v);
+      d.title = String(v);
+      box.appendChild(d);
+    }
+    return box;
+  }
+
+  function resultBox(t) {
+    const box = document.createElement("div");
+    box.className = "st-result";
+    const last = t.history[0];
+    const o = (last && last.outcome) || {};
+    const main = document.createElement("div");
+    main.className = "st-outcome";
+    if (!last) main.textContent = "No result yet";
+    else if (o.dice) {
+      main.appendChild(dice(o.dice));
+      const sum = document.createElement("b");
+      sum.textContent = ` ${o.dice.reduce((a, x) => a + x, 0)}`;
+      main.appendChild(sum);
+    } else if (o.hands) {
+      for (const [name, cards] of Object.entries(o.hands)) {
+        const hand = document.createElement("span");
+        hand.className = "bac-hand";
+        hand.dataset.hand = name;
+        const lab = document.createElement("span");
+        lab.className = "st-hand-label";
+        lab.textContent = LABELS[name] || name;
+        hand.appendChild(lab);
+        for (const c of cards) hand.appendChild(cardEl(c, { small: true }));
+        main.appendChild(hand);
+      }
+    } else {
+      const b = ball(t, last);
+      b.classList.add("big");
+      if (o.segment !== undefined) b.classList.add("segment");
+      main.appendChild(b);
+    }
+    const call = document.createElement("span");
+    call.className = "st-call";
+    call.textContent = last ? `Round #${last.round}: ${last.call}` : "";
+    main.appendChild(call);
+    box.appendChild(main);
+    const strip = document.createElement("div");
+    strip.className = "st-history";
+    strip.setAttribute("aria-label", "last results");
+    for (const h of t.history.slice(0, 12)) strip.appendChild(ball(t, h));
+    box.appendChild(strip);
     return box;
   }
 
@@ -322,7 +441,11 @@ const Stadium = (() => {
     const el = container();
     el.hidden = false;
     document.body.classList.add("stadium-on");
-    el.textContent = "";
+    // everything but the terminal's bar is drawn afresh; the bar stays in the page, so an
+    // amount being typed keeps its focus and its text through a re-render
+    for (const child of [...el.children]) if (child !== t.barEl) child.remove();
+    const keepBar = t.role === "player" ? bar(t) : null;
+    if (!keepBar && t.barEl) t.barEl.remove();
     const head = document.createElement("div");
     head.className = "st-head";
     head.innerHTML = `<div class="st-title"></div><div id="st-clock" class="st-clock"></div>
@@ -334,8 +457,10 @@ const Stadium = (() => {
     const lim = limits(t);
     head.querySelector(".st-limits").textContent = `Limits ${money(lim.minimum)} \u2013 ${money(lim.maximum)}` +
       (t.notices.length ? ` (change notified from round #${t.notices[0].from_round})` : "");
-    el.appendChild(head);
-    if (t.role === "player") el.appendChild(bar(t));
+    const before = keepBar && keepBar.parentNode === el ? keepBar : null;
+    el.insertBefore(head, before);
+    el.insertBefore(resultBox(t), before);
+    if (keepBar && !before) el.appendChild(keepBar);
     const lay = document.createElement("div");
     lay.className = "st-layout-wrap";
     lay.appendChild(layout(t));
@@ -349,7 +474,7 @@ const Stadium = (() => {
       const w = document.createElement("button");
       w.className = "st-wager";
       w.dataset.position = p;
-      w.textContent = `${p.replace(/_/g, " ")} ${money(a)} \u00d7`;
+      w.textContent = `${label(p)} ${money(a)} \u00d7`;
       w.title = "withdraw";
       w.onclick = () => place(t, p, 0);
       mine.appendChild(w);
@@ -362,8 +487,7 @@ const Stadium = (() => {
     recall.querySelector(".st-last").textContent = r
       ? `Previous round #${r.round}: result ${r.call}; credits bet ${money(r.bet_total)}; credits won ${money(r.won_total)}`
       : "Previous round: none yet";
-    recall.querySelector(".st-history").textContent = "Last results: " +
-      (t.history.map((h) => h.call).join(" \u00b7 ") || "none");
+    recall.querySelector(".st-history").hidden = true;  // the strip is drawn at the top
     el.appendChild(recall);
     renderLog(t);
     clock(t);
@@ -393,6 +517,6 @@ const Stadium = (() => {
     if (open !== wasOpen) { wasOpen = open; render(t); } else clock(t);
   }, 200);
 
-  return { isView, newTable, onEvent, onRecall, render, hide };
+  return { isView, newTable, onEvent, onRecall, render, hide, label };
 })();
 window.Stadium = Stadium;

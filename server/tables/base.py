@@ -66,6 +66,7 @@ from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
 from server.money import dollars
+from server.refusals import for_player
 from server.store.journal import RECALL_ROUNDS, Journal, JournalQuery, JournalRound, recall
 from server.store.ledger import AsyncStore, Ledger
 from server.store.ledger import Store as SyncStore
@@ -465,9 +466,18 @@ class TableActor(ABC):
         reason: str | None = None,
         amounts: dict[str, int] | None = None,
     ) -> None:
+        text, rule = for_player(message, reason)  # the rule stays in ``rule`` and the log
+        if rule is not None:
+            log.info("%s: refused %s (%s): %s", self.id, ref, rule, message)
         conn.send(
             Error(
-                code=code, message=message, ref=ref, reason=reason, table=self.id, amounts=amounts
+                code=code,
+                message=text,
+                ref=ref,
+                reason=reason,
+                table=self.id,
+                amounts=amounts,
+                rule=rule,
             )
         )
 

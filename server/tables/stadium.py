@@ -1612,6 +1612,8 @@ def layout_config(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
             "props": props,
             "points": list(craps.POINTS),
             "odds_multiple": options["odds_multiple"],
+            # come and don't come while the puck is OFF (A1), else only once a point is on
+            "come_when_puck_off": bool(options.get("come_bets_when_puck_off")),
         }
     from server.games.banked import baccarat
 

@@ -90,6 +90,14 @@ def play_terminal(http_url: str, size: str) -> dict[str, Any]:
             click_when_open(page, '[data-position="win"]')
             expect(page.locator('.st-wager[data-position="win"]')).to_be_visible(timeout=5_000)
             expect(page.locator(".st-puck")).to_contain_text("Point: 6", timeout=15_000)
+            # with the point on, don't pass is greyed (CR s4); come is offered
+            expect(page.locator('.st-line [data-position="dont_win"]')).to_be_disabled()
+            seen["dont_pass_title"] = page.locator(
+                '.st-line [data-position="dont_win"]'
+            ).get_attribute("title")
+            seen["come_title"] = page.locator('.st-line [data-position="come"]').get_attribute(
+                "title"
+            )
             click_when_open(page, '[data-position="win_odds"]')
             expect(page.locator('.st-wager[data-position="win_odds"]')).to_be_visible(timeout=5_000)
             page.screenshot(path=str(ARTIFACTS / f"stadium-craps-{size}.png"), full_page=True)
@@ -126,4 +134,6 @@ async def test_browser_terminal_places_roulette_and_craps_wagers_at_both_sizes()
         assert seen["console_errors"] == []
         assert "Place your bets" in seen["roulette_clock"]
         assert "credits bet" in seen["recall"]
-        assert "win odds" in seen["craps_wagers"]
+        assert "Pass line odds" in seen["craps_wagers"]
+        assert seen["dont_pass_title"] == "only on a come-out roll"
+        assert seen["come_title"] is None  # offered: not greyed by the point

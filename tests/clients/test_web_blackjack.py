@@ -110,3 +110,51 @@ async def test_browser_plays_a_blackjack_round_with_a_split_and_a_double() -> No
     settled = seen["settled"]
     assert settled["bet"] == 3000 and settled["paid"] == 6000  # $10 x2 doubled, $10: all win
     assert seen["wallet_end"] == "Wallet $10,030.00"
+
+
+def see_a_natural(http_url: str) -> dict[str, Any]:
+    seen: dict[str, Any] = {"console_errors": []}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.on("pageerror", lambda exc: seen["console_errors"].append(str(exc)))
+            page.goto(http_url)
+            page.fill("#login-name", "nat")
+            page.click("#guest-btn")
+            page.locator(f'tr[data-table="{TABLE}"] .join-player').click()
+            expect(page.locator("#bet-clock")).to_contain_text("Betting closes", timeout=10_000)
+            page.select_option("#wager-box", "1")
+            page.select_option("#wager-name", "main")
+            page.fill("#wager-amount", "10")
+            page.click("#wager-btn")
+            total = page.locator('.seat.box[data-box="1"] .bj-total')
+            expect(total).to_have_text("Blackjack", timeout=15_000)
+            seen["total"] = total.inner_text()
+            page.screenshot(path=str(ARTIFACTS / "web-blackjack-natural.png"))
+        finally:
+            browser.close()
+    return seen
+
+
+async def test_a_two_card_21_is_named_blackjack() -> None:
+    """A + K on a box's only hand shows as "Blackjack", not "21" (BJ s6; issue 27, point 7)."""
+    table = TableConfig(
+        id=TABLE,
+        game="blackjack",
+        name="Blackjack test",
+        options={"minimum": 500, "maximum": 50_000},
+        betting_seconds=4.0,
+        decision_seconds=30.0,
+        seed=3,
+    )
+    async with (
+        running_server(config(table)) as server,
+        Client.connect(server.url, name="shoe-fixer") as dealer,
+    ):
+        await dealer.join(TABLE, role="spectator")
+        assert await dealer.dev_force(TABLE, shoe=["Ah", "6c", "Kd", "Tc", "9h", "8s"]) == 1
+        with trio.fail_after(90):
+            seen = await trio.to_thread.run_sync(see_a_natural, server.http_url)
+    assert seen["console_errors"] == []
+    assert seen["total"] == "Blackjack"

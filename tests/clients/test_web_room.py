@@ -5,6 +5,7 @@ artifacts/)."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 from typing import Any
@@ -43,10 +44,11 @@ def _sit(page: Any, table: str) -> dict[str, Any]:
     terms = page.locator("#seat-terms")  # before the first hand: what the seat will post
     expect(terms).to_be_visible()
     text = terms.inner_text()
+    rules = [t for t in terms.locator("div").evaluate_all("els => els.map(e => e.title)") if t]
     page.fill("#buyin-amount", "$150")
     page.click("#buyin-btn")
     expect(page.locator("#log")).to_contain_text("buys in for $150.00", timeout=10_000)
-    return {"dialog": text}
+    return {"dialog": text, "rules": rules}
 
 
 def queue_check_fold(browser: Any, http_url: str) -> dict[str, Any]:
@@ -83,8 +85,10 @@ async def test_browser_queues_check_fold_and_it_is_applied_at_the_turn(chromium:
             seen = await chromium.run(queue_check_fold, server.http_url)
         nursery.cancel_scope.cancel()
     assert seen["console_errors"] == []
-    assert "Buy-in at least $40.00" in seen["dialog"] and "ACT 6.3" in seen["dialog"]
-    assert "ACT 18.8" in seen["dialog"]
+    # the player's words in the box; the rules cited only in the lines' tooltips (issue 27)
+    assert "Buy-in at least $40.00" in seen["dialog"] and "ACT" not in seen["dialog"]
+    assert "the buck cannot be declined" in seen["dialog"]
+    assert seen["rules"] == ["ACT 6.3", "ACT 18.8"]
     assert "Check/Fold" in seen["bar"] and "Fold to any bet" in seen["bar"]
     assert seen["pressed"] == "true"
     assert "alice folds" in seen["log"] or "alice checks" in seen["log"]
@@ -162,11 +166,13 @@ def wait_for_a_seat(browser: Any, http_url: str, free_a_seat: Any) -> dict[str, 
         expect(row.locator(".join-player")).to_have_text("Waiting #1")
         seen["row"] = row.inner_text()
         free_a_seat()
-        toast = page.locator("#toast")
-        expect(toast).to_contain_text("Seat 2 at room-full is yours", timeout=10_000)
-        seen["offer"] = toast.inner_text()
+        offer = page.locator("#seat-offer")  # a banner with its countdown, not a toast
+        expect(offer).to_contain_text("seat 2 at Full table", timeout=10_000)
+        expect(offer.locator(".offer-clock")).to_have_text(re.compile(r"^\d+ s left$"))
+        seen["offer"] = offer.inner_text()
         page.screenshot(path=str(ARTIFACTS / "room-seat-offer.png"))
-        toast.locator("button").click()
+        offer.locator("#offer-take").click()
+        expect(offer).to_be_hidden()
         expect(page.locator(".seat.mine")).to_contain_text("alice (you)", timeout=10_000)
         seen["seat"] = page.locator(".seat.mine").get_attribute("data-seat")
     return seen
@@ -197,7 +203,8 @@ async def test_browser_waiting_list_and_seat_offer(chromium: Chromium) -> None:
         nursery.cancel_scope.cancel()
     assert seen["console_errors"] == []
     assert "1 waiting" in seen["row"]
-    assert "for 20 s" in seen["offer"] and "Take the seat" in seen["offer"]
+    assert "s left" in seen["offer"] and "Take the seat" in seen["offer"]
+    assert "Pass" in seen["offer"]
     assert seen["seat"] == "2"
 
 
