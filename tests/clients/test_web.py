@@ -505,16 +505,32 @@ def _dollars(cents: int) -> str:
 
 # Every seat, box, card, chip and control of the table screen (and the lobby's buttons), by
 # element geometry: inside the viewport, and no two overlapping (an element and what it
-# contains are one thing; the fanned hole cards of one Omaha hand are one thing too).
+# contains are one thing; the fanned hole cards of one Omaha hand are one thing too). What is
+# measured is what shows: an element cut to its scrolling ancestors (test_web_layout checks
+# that every control can be scrolled to and reached).
 GEOMETRY = """(scope) => {
     const sel = scope === "lobby" ? ["#lobby button", ".topbar .balance", ".topbar .status"]
       : ["#felt .seat", "#felt .card", "#felt .chip", "#felt .category", "#felt .marker",
          "#felt .dealer-spot", "#felt .center > *", "#controls button", "#controls input",
          "#controls select", "#controls .turn-info", ".topbar button", ".topbar .balance",
          ".topbar .status"];
+    // what shows of an element: its box cut to every scrolling ancestor's (the boxes of a
+    // banked felt scroll inside it: one scrolled out of sight overlaps nothing on screen)
+    const shown = (el) => {
+      const r = el.getBoundingClientRect();
+      let [l, t, rt, b] = [r.left, r.top, r.right, r.bottom];
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const st = getComputedStyle(p);
+        if (!/auto|scroll|hidden/.test(st.overflowX + st.overflowY)) continue;
+        const q = p.getBoundingClientRect();
+        [l, t, rt, b] = [Math.max(l, q.left), Math.max(t, q.top), Math.min(rt, q.right),
+          Math.min(b, q.bottom)];
+      }
+      return { left: l, top: t, right: rt, bottom: b, width: rt - l, height: b - t };
+    };
     const items = [];
     for (const el of document.querySelectorAll(sel.join(","))) {
-      const r = el.getBoundingClientRect();
+      const r = shown(el);
       const style = getComputedStyle(el);
       if (r.width < 1 || r.height < 1 || style.visibility === "hidden") continue;
       if (el.closest("[hidden]")) continue;
