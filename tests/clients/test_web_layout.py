@@ -62,6 +62,7 @@ def tables() -> tuple[TableConfig, ...]:
             betting_seconds=3.0,
         ),
         TableConfig(id="blackjack", game="blackjack", name="Blackjack", options=BANKED),
+        TableConfig(id="pai-gow", game="pai-gow", name="Pai gow", options=BANKED),
         stadium("roulette", "roulette", wheel_type="single_zero"),
         stadium("sic-bo", "sic-bo"),
         stadium("wheel", "wheel-of-fortune", wheel_type=50),
@@ -151,14 +152,14 @@ def check_all(http_url: str, size: str) -> dict[str, Any]:
                 expect(page.locator("#crumb-table")).not_to_be_empty(timeout=10_000)
                 if kind.startswith("poker"):
                     expect(page.locator("#buyin")).to_be_visible(timeout=10_000)
-                elif kind in ("three-card", "baccarat", "blackjack"):
+                elif kind in ("three-card", "baccarat", "blackjack", "pai-gow"):
                     expect(page.locator(".seat.box").first).to_be_visible(timeout=10_000)
                 else:
                     expect(page.locator("#stadium .st-pos").first).to_be_visible(timeout=10_000)
                 seen[kind] = {"opened": page.evaluate(CHECK)}
                 if kind == "baccarat":
                     seen[kind]["result"] = play_baccarat(page)
-                elif kind not in ("poker", "poker-2", "three-card", "blackjack"):
+                elif kind not in ("poker", "poker-2", "three-card", "blackjack", "pai-gow"):
                     bet_a_chip(page)
                     expect(page.locator(".st-history .st-ball").first).to_be_visible(timeout=30_000)
                     seen[kind]["result"] = page.evaluate(RESULT_SEEN, ".st-result")
