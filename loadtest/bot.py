@@ -452,9 +452,16 @@ class Bot:
         self.topup_pending = False
         self.buyin_sent = True
         self.ctx.stats.count("buy_ins")
-        nursery.start_soon(
-            self._send_quiet, {"type": "buy_in", "table": self.plan.id, "amount": amount}
-        )
+        nursery.start_soon(self._send_buy_in, amount)
+
+    async def _send_buy_in(self, amount: int) -> None:
+        """The buy-in, unless the seat went meanwhile: a ``left`` (abstained, say) in the
+        same frame as the round's end that asked for it; the next seat's snapshot asks
+        again (sent anyway, the table refused it: not_at_table)."""
+        if not self.seated:
+            self.buyin_sent = False
+            return
+        await self._send_quiet({"type": "buy_in", "table": self.plan.id, "amount": amount})
 
     # -- acting -------------------------------------------------------------------------------
     async def _act(self, legal: dict[str, Any], turn_id: int) -> None:
