@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import trio
+from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client
 from server.app import RunningServer, serve
@@ -109,7 +110,10 @@ class Bot:
             await client.buy_in(self.table, self.buy_in)
             async for msg in client:
                 self.frames.append(msg)
-                await self.on_message(client, msg)
+                try:
+                    await self.on_message(client, msg)
+                except ConnectionClosed:  # the server closed it (a shutdown) as we answered
+                    return
 
     async def on_message(self, client: Client, msg: dict[str, Any]) -> None:
         kind = msg["type"]
