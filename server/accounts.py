@@ -35,6 +35,8 @@ ROLES = (
     "manager",
     "tournament_director",
 )
+#: roles that may move money in and out of wallets (``cashier``: server/router.py)
+CASHIER_ROLES = frozenset({"cashier"})
 #: roles that may read the operator status (``/status``)
 STAFF = frozenset({"cashier", "supervisor", "manager"})
 

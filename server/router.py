@@ -45,7 +45,7 @@ from protocol.messages import (
     Welcome,
 )
 from server import logs, names, operator
-from server.accounts import Accounts, BadToken
+from server.accounts import CASHIER_ROLES, Accounts, BadToken
 from server.config import ServerConfig
 from server.money import dollars
 from server.staff import StaffDesk
@@ -310,7 +310,7 @@ class Router:
         def refused(code: str, text: str, amounts: dict[str, int] | None = None) -> None:
             self.cashier_refused(conn, m, code, text, amounts)
 
-        if conn.role != "cashier":
+        if conn.role not in CASHIER_ROLES:
             refused(errors.NOT_AUTHORIZED, "only a cashier session may do that")
             return
         key = f"cashier:{m.request}"

@@ -42,7 +42,7 @@ import trio
 from protocol import errors
 from protocol.messages import Error, Staff, StaffAnswer
 from server import operator
-from server.accounts import ROLES
+from server.accounts import CASHIER_ROLES, ROLES
 from server.store.journal import JournalQuery
 from server.store.ledger import AsyncStore
 from server.store.ledger import Store as SyncStore
@@ -118,7 +118,8 @@ class StaffDesk:
     @staticmethod
     def controls(role: str) -> dict[str, Any]:
         """What a role may use, declared once (server/operator.py ``ALLOWED``, the stadium's
-        ``ENTRY_ROLES``, :data:`QUERY_ROLES`): the console shows only those controls."""
+        ``ENTRY_ROLES``, :data:`QUERY_ROLES`, the accounts' ``CASHIER_ROLES``): the console
+        shows only those controls."""
         from server.tables.stadium import ENTRY_ROLES
 
         return {
@@ -126,6 +127,7 @@ class StaffDesk:
             "controls": sorted(operator.ALLOWED.get(role, frozenset())),
             "queries": sorted(q for q, roles in QUERY_ROLES.items() if role in roles),
             "enter_result": role in ENTRY_ROLES,
+            "cashier": role in CASHIER_ROLES,  # deposit and withdraw (the ``cashier`` call)
         }
 
     def floor(self) -> list[dict[str, Any]]:

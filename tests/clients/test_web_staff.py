@@ -354,6 +354,39 @@ async def test_a_manager_uses_the_table_and_account_controls(size: str, tmp_path
     assert "no_round" in seen["rows"]["void_round"]
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_cashier_deposits_and_withdraws_from_the_console(size: str, tmp_path: Path) -> None:
+    """The cashier's call (``cashier``) from an account's page: dollars typed, cents on the
+    wire, the balance after each call shown, both movements in the account's cashier list
+    and in the audit log under the cashier's own name; a supervisor is not offered it."""
+    async with running_server(fast(holdem_table(HOLDEM), data=tmp_path / "var")) as server:
+        server.croupier.ledger.deposit("ann", 1_000)  # an account to find
+        tom = ACCOUNTS.issue("tom", "Tom Till", role="cashier")
+
+        def drive(page: Any) -> dict[str, Any]:
+            page.click('#nav button[data-view="accounts"]')
+            page.fill("#a-find", "ann")
+            page.click("#a-find-btn")
+            balance = page.locator('#a-facts dd[data-fact="Balance"]')
+            expect(balance).to_have_text("$10.00", timeout=WAIT)
+            page.fill("#a-amount", "25.50")
+            page.click("#a-deposit")
+            expect(balance).to_have_text("$35.50", timeout=WAIT)
+            page.fill("#a-amount", "$5")
+            page.click("#a-withdraw")
+            expect(balance).to_have_text("$30.50", timeout=WAIT)
+            expect(page.locator("#a-cashier")).to_contain_text("$25.50", timeout=WAIT)
+            shot(page, f"cashier-{size}")
+            return {"notice": page.locator("#notice").inner_text()}
+
+        seen = await trio.to_thread.run_sync(in_browser, staff_url(server, tom), size, drive)
+        entries = await server.croupier.router.staff.audit_entries()  # what is committed
+    assert seen["errors"] == [] and "balance $30.50" in seen["notice"]
+    moved = [(e["action"], e["asked"]["amount"], e["name"], e["outcome"]) for e in entries]
+    assert ("deposit", 2550, "Tom Till", "done") in moved
+    assert ("withdraw", 500, "Tom Till", "done") in moved
+
+
 # -- the Tournament Director --------------------------------------------------------------------
 TD = "td-staff"
 

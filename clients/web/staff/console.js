@@ -175,6 +175,7 @@ function handle(msg) {
       return;
     case "staff": return onStaff(msg);
     case "operator": return onDone(msg);
+    case "cashier": return onCashier(msg);
     case "error": return onError(msg);
     case "snapshot":
       if (msg.table === S.table) { S.round = msg.view.round; renderRound(); }
@@ -285,7 +286,9 @@ function denied(message) {
 }
 
 function may(control) {
-  return !!S.caps && S.caps.controls.includes(control);
+  if (!S.caps) return false;
+  if (control === "cashier") return !!S.caps.cashier;  // the cashier call, not an operator control
+  return S.caps.controls.includes(control);
 }
 
 function reads(query) {
@@ -676,6 +679,7 @@ function renderAccount(data) {
   $("a-facts").replaceChildren(...facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", { "data-fact": k }, v)]));
   $("a-suspend").hidden = !may("suspend") || a.suspended;
   $("a-lift").hidden = !may("unsuspend") || !a.suspended;
+  $("a-till").hidden = !may("cashier");
   $("a-rounds").replaceChildren(...a.rounds.map((r) => el("tr", {},
     el("td", { class: "small" }, when(r.at)), el("td", {}, r.table), el("td", {}, r.game), el("td", {}, r.state))));
   if (!a.rounds.length) $("a-rounds").append(el("tr", {}, el("td", { class: "muted" }, "no rounds")));
@@ -683,6 +687,27 @@ function renderAccount(data) {
     el("td", { class: "small" }, when(m.at)), el("td", {}, m.op), el("td", {}, dollars(m.amount)),
     el("td", {}, m.by), el("td", {}, m.outcome))));
   if (!a.cashier.length) $("a-cashier").append(el("tr", {}, el("td", { class: "muted" }, "no movements")));
+}
+
+/** A cashier's deposit or withdrawal: typed in dollars, sent in cents with a request id of
+ * its own (the server applies an id once: a repeated click moves nothing twice). */
+function cashierCall(op) {
+  const cents = toCents($("a-amount").value);
+  if (cents === null || cents <= 0 || !S.account) {
+    notice("type an amount in dollars, e.g. 25 or 25.50", true);
+    $("a-amount").focus();
+    return;
+  }
+  const request = `console-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  send({ type: "cashier", op, account: S.account, amount: cents, request });
+}
+
+function onCashier(msg) {
+  const did = msg.op === "withdraw" ? "withdrew" : "deposited";
+  notice(`${did} ${dollars(msg.amount)} ${msg.op === "withdraw" ? "from" : "to"} ${msg.account}: ` +
+    `balance ${dollars(msg.balance)}${msg.repeated ? " (a repeated request: nothing moved)" : ""}`);
+  $("a-amount").value = "";
+  if (S.account === msg.account) askAccount(msg.account);
 }
 
 function accountControl(action) {
@@ -813,6 +838,8 @@ function wire() {
   $("a-find").onkeydown = (e) => { if (e.key === "Enter") askAccount($("a-find").value.trim()); };
   $("a-suspend").onclick = () => accountControl("suspend");
   $("a-lift").onclick = () => accountControl("unsuspend");
+  $("a-deposit").onclick = () => cashierCall("deposit");
+  $("a-withdraw").onclick = () => cashierCall("withdraw");
   $("f-go").onclick = askAudit;
   $("ledger-btn").onclick = () => send({ type: "staff", query: "ledger_check" });
 
