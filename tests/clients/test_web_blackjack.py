@@ -10,6 +10,7 @@ and greys out the others. Screenshots go to artifacts/.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -80,13 +81,16 @@ def play_split_and_double(http_url: str) -> dict[str, Any]:
     return seen
 
 
-async def test_browser_plays_a_blackjack_round_with_a_split_and_a_double() -> None:
+async def with_shoe(
+    shoe: list[str], betting_seconds: float, drive: Callable[[str], dict[str, Any]]
+) -> dict[str, Any]:
+    """A blackjack table dealing ``shoe`` first (dev_force), the page driven by ``drive``."""
     table = TableConfig(
         id=TABLE,
         game="blackjack",
         name="Blackjack test",
         options={"minimum": 500, "maximum": 50_000},
-        betting_seconds=5.0,
+        betting_seconds=betting_seconds,
         decision_seconds=30.0,
         seed=3,
     )
@@ -95,9 +99,13 @@ async def test_browser_plays_a_blackjack_round_with_a_split_and_a_double() -> No
         Client.connect(server.url, name="shoe-fixer") as dealer,
     ):
         await dealer.join(TABLE, role="spectator")
-        assert await dealer.dev_force(TABLE, shoe=SHOE) == 1
+        assert await dealer.dev_force(TABLE, shoe=shoe) == 1
         with trio.fail_after(90):
-            seen = await trio.to_thread.run_sync(play_split_and_double, server.http_url)
+            return await trio.to_thread.run_sync(drive, server.http_url)
+
+
+async def test_browser_plays_a_blackjack_round_with_a_split_and_a_double() -> None:
+    seen = await with_shoe(SHOE, 5.0, play_split_and_double)
     assert seen["console_errors"] == []
     assert seen["enabled"] == ["hit", "split", "stand"]  # 8 8 = 16: no double (s24(1))
     assert {"double", "insurance", "cover"} <= set(seen["greyed"])
@@ -139,22 +147,6 @@ def see_a_natural(http_url: str) -> dict[str, Any]:
 
 async def test_a_two_card_21_is_named_blackjack() -> None:
     """A + K on a box's only hand shows as "Blackjack", not "21" (BJ s6; issue 27, point 7)."""
-    table = TableConfig(
-        id=TABLE,
-        game="blackjack",
-        name="Blackjack test",
-        options={"minimum": 500, "maximum": 50_000},
-        betting_seconds=4.0,
-        decision_seconds=30.0,
-        seed=3,
-    )
-    async with (
-        running_server(config(table)) as server,
-        Client.connect(server.url, name="shoe-fixer") as dealer,
-    ):
-        await dealer.join(TABLE, role="spectator")
-        assert await dealer.dev_force(TABLE, shoe=["Ah", "6c", "Kd", "Tc", "9h", "8s"]) == 1
-        with trio.fail_after(90):
-            seen = await trio.to_thread.run_sync(see_a_natural, server.http_url)
+    seen = await with_shoe(["Ah", "6c", "Kd", "Tc", "9h", "8s"], 4.0, see_a_natural)
     assert seen["console_errors"] == []
     assert seen["total"] == "Blackjack"
