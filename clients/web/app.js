@@ -175,15 +175,9 @@ function connect(hello) {
     send(Object.assign({ type: "hello", protocol: PROTOCOL }, hello));
   };
   ws.onmessage = (ev) => {
-    if (state.ws !== ws || !(ev.data instanceof ArrayBuffer)) return;
-    let msg;
-    try {
-      msg = MessagePack.decode(new Uint8Array(ev.data));
-    } catch (e) {
-      console.error("undecodable frame", e);
-      return;
-    }
-    if (msg && typeof msg === "object") handle(msg);
+    if (state.ws !== ws) return;
+    const msg = decodeFrame(ev.data);  // frames.js
+    if (msg) handle(msg);
   };
   ws.onclose = (ev) => connectionLost(ws, ev.code);
 }

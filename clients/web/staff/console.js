@@ -121,15 +121,9 @@ function connect() {
   setStatus("connecting", "connecting\u2026");
   ws.onopen = () => send({ type: "hello", protocol: PROTOCOL, token: S.token });
   ws.onmessage = (ev) => {
-    if (S.ws !== ws || !(ev.data instanceof ArrayBuffer)) return;
-    let msg;
-    try {
-      msg = MessagePack.decode(new Uint8Array(ev.data));
-    } catch (e) {
-      console.error("undecodable frame", e);
-      return;
-    }
-    if (msg && typeof msg === "object") handle(msg);
+    if (S.ws !== ws) return;
+    const msg = decodeFrame(ev.data);  // frames.js
+    if (msg) handle(msg);
   };
   ws.onclose = () => {
     if (S.ws !== ws) return;
