@@ -72,6 +72,7 @@ from server.store.ledger import AsyncStore, Ledger
 from server.store.ledger import Store as SyncStore
 from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
+from server.tables.events import TableEvent
 from server.tables.phases import Phase, PhaseMachine
 
 log = logging.getLogger("croupier.tables")
@@ -423,13 +424,25 @@ class TableActor(ABC):
 
     def broadcast(
         self,
-        event: dict[str, Any],
+        event: dict[str, Any] | TableEvent,
         visible_to: Visibility | None = EVERYONE,
         skip: Any = None,
         engine: bool = False,
     ) -> None:
         """Offer a table or engine event to every recipient allowed to see it. A table event
-        of a round in play is journalled here (``engine``: the kind journalled it already)."""
+        of a round in play is journalled here (``engine``: the kind journalled it already).
+
+        A typed :class:`TableEvent` carries its own visibility and audience (a ``"quiet"``
+        one is never journalled); the dict form is the older one, being retired."""
+        if isinstance(event, TableEvent):
+            audience, visible_to = event.AUDIENCE, event.visible_to
+            wire_event = event.to_wire()
+            if audience == "staff":
+                for s in self.spectators.values():
+                    self.event(s, wire_event)
+                return
+            engine = engine or audience == "quiet"
+            event = wire_event
         if not engine and self.journal.round is not None:
             self.journal.table_event(event, visible_to)
         public = visible_to == EVERYONE

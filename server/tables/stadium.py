@@ -72,6 +72,7 @@ from server.store.model import InsufficientFunds, RoundState
 from server.tables import books, phases, views, window
 from server.tables.base import Handler, Member, Refused, TableCommand
 from server.tables.connection import Connection
+from server.tables.events import TableEvent
 
 Phase = phases.Phase
 BankedRound = rules.BankedRound
@@ -691,13 +692,16 @@ class StadiumTable(WindowTable):
 
     def broadcast(
         self,
-        event: dict[str, Any],
+        event: dict[str, Any] | TableEvent,
         visible_to: Visibility | None = EVERYONE,
         skip: Any = None,
         engine: bool = False,
     ) -> None:
         """Table events to every terminal, except the terminal lifecycle (:data:`_QUIET`),
         which only spectators (staff screens) get."""
+        if isinstance(event, TableEvent):
+            super().broadcast(event, visible_to, skip, engine)
+            return
         if event.get("type") in _QUIET:
             for s in self.spectators.values():
                 self.event(s, event)

@@ -1,0 +1,48 @@
+"""Table events: the table layer's own events, declared like the engines' (one family).
+
+A table event (a seat taken, a wager refused, a round voided, a jackpot paid) is a frozen
+:class:`server.games.events.Event` subclass: its wire name is ``TYPE``, its fields are
+declared once, ``to_wire`` is the one wire helper, and ``visible_to`` says who may see it.
+``AUDIENCE`` declares on the class who hears it at all:
+
+- ``"table"``: every member and spectator allowed by ``visible_to`` (the default); a table
+  event of a round in play is journalled;
+- ``"private"``: only the member named by ``visible_to`` (a refund, a private notice); it
+  is still journalled, so a history shows it to that member alone;
+- ``"staff"``: only spectators (staff screens) hear it, and it is never journalled (a
+  terminal of a stadium joining or leaving);
+- ``"quiet"``: sent to the allowed recipients but never journalled (the state of a link to a
+  jackpot service, a meter tick: facts of the table, not of a round).
+
+One wire name has one shape: a class per name, and the protocol document's test walks the
+subclasses of :class:`TableEvent` (``all_table_events``).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from server.games.events import Event
+
+__all__ = ["Audience", "TableEvent", "all_table_events"]
+
+Audience = Literal["table", "private", "staff", "quiet"]
+
+
+class TableEvent(Event, frozen=True, kw_only=True, gc=False):
+    """Base of every table event (see the module's docstring)."""
+
+    TYPE: ClassVar[str] = "table_event"
+    AUDIENCE: ClassVar[Audience] = "table"
+
+
+def all_table_events() -> list[type[TableEvent]]:
+    """Every table event class declared so far (the modules declaring them imported)."""
+    out: list[type[TableEvent]] = []
+    todo: list[type[TableEvent]] = [TableEvent]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            out.append(sub)
+            todo.append(sub)
+    return sorted(out, key=lambda c: c.TYPE)
