@@ -224,6 +224,8 @@ class GameSpec:
     #: the box the house's bank sits on while the house banks (pai gow, QLD Sch 6 s18(13):
     #: the bank's tiles go there and nobody wagers on it); ``None``: the bank has no box
     bank_box: int | None = None
+    # table facts (banked)
+    backer_places: tuple[str, ...] = ()
 
     def all_options(self) -> dict[str, OptionSpec]:
         return dict(self._all_options)

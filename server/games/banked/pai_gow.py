@@ -13,7 +13,14 @@ One round at one table, a :class:`~server.games.banked.base.BankedRound`:
    or ``co_bank`` (a co-banker in equal partnership with the house, s2, s14(2)); that box
    wagers on no other hand (s18(7)(b)). Who may take the bank given the rounds before
    (s18(2),(3),(8),(10)-(12)) is checked by the table's betting window on every wager
-   (:meth:`PaiGow.check_layout`, :func:`check_rotation`).
+   (:meth:`PaiGow.check_layout`, :func:`check_rotation`), and so is one player on two boxes
+   (s16: only alone against the house, one box at least twice the other).
+   **Backers** (s15(1): up to 3 players a box): other players on a player's box go under
+   ``others`` (``{"P2": {"bet": 500}}``, the places of ``SPEC.backer_places``), with the
+   engine API of the blackjack engine's places (:meth:`PaiGow.check_other_wagers`,
+   :meth:`PaiGow.stakes_of`, :meth:`PaiGow.nets_of`, :attr:`PaiGow.persons`); their money
+   is on ``box:N:P2``. The bank's box has none (s18(6) pooled banks are not modelled). The
+   box's first player sets the tiles for all of them (s15(2)(a)).
 2. Deal (s21, s11, s25): the 32 tiles (:data:`TILE_SET`) are shuffled by the injected random
    source (unbiased Fisher-Yates) into 8 stacks of 4; 3 dice are thrown, and counting
    anticlockwise (rising box numbers) from the chung's box as 1, 9, 17 the total picks the
@@ -24,15 +31,20 @@ One round at one table, a :class:`~server.games.banked.base.BankedRound`:
    (s29(1)); ``timeout`` sets the house way (server choice, digest section 4). A box whose
    wagers total at least half the table maximum is a priority box (s14(4),(5)): its street
    (``priority``) comes first and the other boxes' tiles are only sent once it is set.
+   A player alone on two boxes sets the box with the higher wager first on the
+   ``higher_box`` street, before the other box's tiles are sent (s16(2)(c),(d)).
    A player/banker then sets the bank's tiles on the ``bank`` street (s28(8)); when the house
    banks or co-banks, the dealer sets them the house way (s29(3), :func:`house_way`).
 4. Settlement (s36, s38, s19): high against high, low against low; a copy (equal value and
    equal top tile) goes to the bank, and so does a low 0 v 0 (s36(7)). Win both: even money
    less 5% commission, rounded up to 50c (option); one each: stand off; lose both: lost.
+   Each backer's wager is settled on the box's hands the same way, its commission worked
+   and rounded on that wager alone (s19(1),(2): "a winning wager").
    A player/banker or co-banker pays 5% of the round's profit, rounded down to 50c (option).
 
 Result figures: ``bet`` (after commission), ``bank`` / ``co_bank`` (the banking player's net
-after commission). Every reading of the text is in ``docs/rulings.md`` ("Pai gow tiles").
+after commission); a backer's ``bet`` under the box's ``others``. Every reading of the text
+is in ``docs/rulings.md`` ("Pai gow tiles").
 """
 
 from __future__ import annotations
@@ -60,6 +72,7 @@ from server.games.banked.base import (
     PastRound,
     WagerSettled,
     WagerSpec,
+    validate_wagers,
 )
 from server.money import dollars
 
@@ -451,9 +464,15 @@ SPEC = GameSpec(
     box_cards=4,
     dealer_cards=4,
     bank_box=1,
+    backer_places=("P2", "P3"),  # s15(1): not more than 3 players on each box
 )
 
 BANK_WAGERS = ("bank", "co_bank")
+#: s16(2)(c): the street on which a player alone on two boxes sets the higher wager's box
+HIGHER_BOX_STREET = "higher_box"
+Place = str  # "P2", "P3": another player on a box (s15(1))
+#: a backer's wagers by box and place, as the round takes them (``others``)
+Others = Mapping[int, Mapping[Place, Mapping[str, int]]]
 #: the street on which a player/banker sets the bank's tiles, last (s28(8))
 BANK_STREET = "bank"
 
@@ -528,15 +547,36 @@ def parse_setting(raw: Any, tiles: Sequence[str], wild: bool) -> Setting:
     return s
 
 
+def split_others(
+    wagers: Mapping[Any, Mapping[str, Any]],
+) -> tuple[dict[Any, Mapping[str, Any]], dict[Any, Any]]:
+    """A layout as the round or the betting window takes it (a box's ``others``: its
+    backers, SCENARIOS.md) split into the boxes' own wagers and the backers' (raw)."""
+    own: dict[Any, Mapping[str, Any]] = {}
+    others: dict[Any, Any] = {}
+    for box, ws in wagers.items():
+        if isinstance(ws, Mapping) and "others" in ws:
+            others[box] = ws["others"]
+            own[box] = {k: a for k, a in ws.items() if k != "others"}
+        else:
+            own[box] = ws
+    return own, others
+
+
 def check_bank(
-    options: Mapping[str, Any], wagers: Mapping[int, Mapping[str, int]], dealing: bool
+    options: Mapping[str, Any],
+    wagers: Mapping[int, Mapping[str, int]],
+    dealing: bool,
+    others: Others | None = None,
 ) -> tuple[int | None, str]:
     """The round's bank (s18): ``(None, "house")`` while the house banks (nobody wagers on
     box 1 then, s18(13)), else the banking box and its wager (``bank`` / ``co_bank``), which
-    must be allowed, alone, wager on no hand, and cover the wagers (s18(4), s14(1),(2)).
-    ``dealing``: the layout is final, so a bank needs a player's wager against it."""
+    must be allowed, alone, wager on no hand, and cover the wagers, the backers' (``others``)
+    included (s18(4): "all other players' wagers", s14(1),(2)); the bank's box has no
+    backers. ``dealing``: the layout is final, so a bank needs a player's wager against it."""
+    others = others or {}
     banks = [(b, w) for b, ws in wagers.items() for w in ws if w in BANK_WAGERS]
-    bets = {b: ws.get("bet", 0) for b, ws in wagers.items()}
+    bets = {b: ws.get("bet", 0) + backed(others, b) for b, ws in wagers.items()}
     if not banks:
         if SPEC.bank_box in wagers:
             raise IllegalAction(
@@ -546,11 +586,15 @@ def check_bank(
     if len(banks) > 1:
         raise IllegalAction("one_bank", "only one box may bank in a round (s18)")
     box, kind = banks[0]
+    if others.get(box):
+        raise IllegalAction(
+            "bank_has_no_backers", f"box {box} banks: nobody backs the bank's box (s18(6),(7))"
+        )
     if kind == "bank" and not options["player_banking_enabled"]:
         raise IllegalAction("player_banking_disabled", "the house banks at this table (s18)")
     if kind == "co_bank" and not options["co_banking_enabled"]:
         raise IllegalAction("co_banking_disabled", "nobody co-banks at this table (s18(5))")
-    if bets[box]:
+    if wagers[box].get("bet"):
         raise IllegalAction(
             "banker_may_not_bet", f"box {box} banks and may wager on no hand (s18(7)(b))"
         )
@@ -573,6 +617,45 @@ def check_bank(
             f"displayed maximum liability {dollars(cap)} (s14(2))",
         )
     return box, kind
+
+
+def backed(others: Others, box: int) -> int:
+    """The backers' wagers on ``box`` (s14(4): "the total of all wagers on a box")."""
+    return sum(a for ws in others.get(box, {}).values() for a in ws.values())
+
+
+def check_two_boxes(
+    layout: Mapping[int, Mapping[str, int]], owners: Mapping[int, str], others: Others
+) -> None:
+    """s16: a player sets the tiles for only 1 box (s16(1)), unless he wagers on 2 boxes as
+    the only player wagering in the round, against the house, one box's total at least
+    twice the other's (s16(2)(a),(b)). Backers (``others``) are players wagering."""
+    boxes: dict[str, list[int]] = {}
+    for box in layout:
+        if box in owners:
+            boxes.setdefault(owners[box], []).append(box)
+    for held in boxes.values():
+        if len(held) < 2:
+            continue
+        if len(held) > 2:
+            raise IllegalAction(
+                "one_box_per_player", "a player sets the tiles for only 1 box a round (s16(1))"
+            )
+        alone = len(boxes) == 1 and not any(others.get(b) for b in layout)
+        house = not any(w in BANK_WAGERS for ws in layout.values() for w in ws)
+        if not (alone and house):
+            raise IllegalAction(
+                "two_boxes_not_alone",
+                "a player may wager on 2 boxes only as the only player in the round, against "
+                "the house (s16(1), s16(2)(a))",
+            )
+        small, big = sorted(sum(layout[b].values()) for b in held)
+        if big < 2 * small:
+            raise IllegalAction(
+                "two_boxes_not_twice",
+                f"on 2 boxes, one box's wager must be at least twice the other's: "
+                f"{dollars(big)} is less than twice {dollars(small)} (s16(2)(b))",
+            )
 
 
 def banker_of(past: PastRound) -> str | None:
@@ -639,7 +722,23 @@ class PaiGow(BankedRound):
         forced: Forced | None = None,
         jackpot: JackpotState | None = None,
     ) -> None:
-        super().__init__(options, wagers, rng, forced, jackpot)
+        if not isinstance(wagers, Mapping):
+            raise InvalidRound("boxes must be a non-empty object of box -> wagers")
+        own, others_raw = split_others(wagers)
+        super().__init__(options, own, rng, forced, jackpot)
+        key_of = {int(k): k for k in own}  # validate_wagers has checked the box numbers
+        #: the backers' wagers, box -> place -> wager -> cents (s15(1))
+        self.others: dict[int, dict[Place, dict[str, int]]] = {}
+        for box in self.wagers:
+            raw = others_raw.get(key_of[box])
+            if raw is not None:
+                self.others[box] = self._others(box, raw)
+        #: a backer's net per wager, (box, place) -> wager -> cents, filled at settlement
+        self.other_nets: dict[tuple[int, Place], dict[str, int]] = {}
+        #: who plays each place, across the boxes: (box, place) -> a person's id (None: the
+        #: box's first player); set by a table from its accounts, as
+        #: :attr:`BlackjackRound.persons`. Unset: every box's player is a person of his own.
+        self.persons: dict[tuple[int, Place | None], str] = {}
         self.wild: bool = self.options["gee_joon_wild"]
         self.bank_box, self.bank_kind = self._check_bank()
         self.players = [b for b in self.boxes if b != self.bank_box]
@@ -659,31 +758,87 @@ class PaiGow(BankedRound):
         self._held: list[int] = []
         self._chosen: Setting | None = None
 
+    # ------------------------------------------------------------------ backers (s15)
+    def _others(self, box: int, raw: Any) -> dict[Place, dict[str, int]]:
+        """SCENARIOS.md ``others``: other players on a box, at most 2 (s15(1))."""
+        if not isinstance(raw, Mapping) or not raw:
+            raise InvalidRound(f"box {box}: others must be an object of player -> wagers")
+        if len(raw) > len(self.spec.backer_places):
+            raise IllegalAction("too_many_players", f"box {box}: at most 3 players a box (s15(1))")
+        out: dict[Place, dict[str, int]] = {}
+        for pid, ws in raw.items():
+            if not isinstance(pid, str) or not pid:
+                raise InvalidRound(f"box {box}: a player id must be a non-empty string")
+            out[pid] = self.check_other_wagers(self.options, box, pid, ws)
+        return out
+
+    @classmethod
+    def check_other_wagers(
+        cls, options: Mapping[str, Any], box: int, pid: str, ws: Any
+    ) -> dict[str, int]:
+        """One backer's wagers on a box (s13, s15(1)): a ``bet`` within the table limits,
+        nothing else (a backer takes no bank); ``options`` validated. A table checks a
+        backer's wagers with it while betting is open."""
+        if isinstance(ws, Mapping) and set(ws) - {"bet"}:
+            raise IllegalAction("backer_bets_only", f"box {box}: {pid} may only bet on the box")
+        checked: dict[str, int] = validate_wagers(cls.spec, options, {box: ws})[box]
+        return checked
+
+    @classmethod
+    def check_side_wagers(
+        cls, options: Mapping[str, Any], box: int, player: Place | None, ws: Mapping[str, int]
+    ) -> None:
+        """Pai gow has no side wagers (s13): nothing beyond :meth:`check_other_wagers`."""
+        return None
+
+    def stakes_of(self, box: int, player: Place | None = None) -> dict[str, int]:
+        """What ``player`` (``None``: the box's first player) has on ``box``, by wager."""
+        if player is None:
+            return dict(self.stakes[box])
+        return dict(self.others.get(box, {}).get(player, {}))
+
+    def nets_of(self, box: int, player: Place | None = None) -> dict[str, int]:
+        """``player``'s net per wager on ``box`` (settled: after commission; void: 0)."""
+        if player is None:
+            return dict(self.nets[box])
+        if self.voided:
+            return {w: 0 for w in self.stakes_of(box, player)}
+        return dict(self.other_nets.get((box, player), {}))
+
+    def box_total(self, box: int) -> int:
+        """s14(4): the total of all wagers on a box, its backers' included."""
+        return sum(self.wagers[box].values()) + backed(self.others, box)
+
     # ------------------------------------------------------------------ the bank (s18)
     @classmethod
     def check_layout(
         cls,
         options: Mapping[str, Any],
-        layout: Mapping[int, Mapping[str, int]],
+        layout: Mapping[int, Mapping[str, Any]],
         owners: Mapping[int, str],
         past: Sequence[PastRound] = (),
     ) -> None:
         """The table's betting window: the bank's rules (s18(13), s18(4), s14) on every wager
-        (a bank still waiting for players' wagers is allowed until the deal), and who may
-        take the bank given the rounds before (s18(2),(3),(8),(10)-(12):
-        :func:`check_rotation`)."""
-        box, _kind = check_bank(options, layout, dealing=False)
-        if box is None:
-            return
-        banker = owners[box]
-        if any(owners.get(b) == banker for b in layout if b != box):
-            raise IllegalAction(
-                "banker_may_not_bet", "the player/banker wagers on no other hand (s18(7)(b))"
-            )
-        check_rotation(box, banker, past)
+        (a bank still waiting for players' wagers is allowed until the deal), one player on
+        two boxes (s16, :func:`check_two_boxes`), and who may take the bank given the rounds
+        before (s18(2),(3),(8),(10)-(12): :func:`check_rotation`). A box's backers may come
+        as its ``others``, as the round takes them."""
+        own, raw = split_others(layout)
+        others = {b: {p: dict(ws) for p, ws in o.items()} for b, o in raw.items()}
+        boxes = {b: {w: int(a) for w, a in ws.items()} for b, ws in own.items()}
+        box, _kind = check_bank(options, boxes, dealing=False, others=others)
+        if box is not None:
+            banker = owners[box]
+            if any(owners.get(b) == banker for b in boxes if b != box):
+                raise IllegalAction(
+                    "banker_may_not_bet", "the player/banker wagers on no other hand (s18(7)(b))"
+                )
+        check_two_boxes(boxes, owners, others)
+        if box is not None:
+            check_rotation(box, owners[box], past)
 
     def _check_bank(self) -> tuple[int | None, str]:
-        return check_bank(self.options, self.wagers, dealing=True)
+        return check_bank(self.options, self.wagers, dealing=True, others=self.others)
 
     # ------------------------------------------------------------------ the deal (s11, s21, s25)
     def _deal(self) -> list[Event]:
@@ -719,14 +874,32 @@ class PaiGow(BankedRound):
                 visible_to=self.bank_box if self.bank_box is not None else NOBODY,
             )
         ]
+        higher = self._higher_box()
+        if higher is not None:  # s16(2)(c): the higher wager's box first, the other unseen
+            self._held = [b for b in self.players if b != higher]
+            out += self._show_tiles([higher])
+            return out + self._open_street(HIGHER_BOX_STREET, [higher])
         total_max = self.options["maximum"]
-        priority = [b for b in self.players if 2 * sum(self.wagers[b].values()) >= total_max]
+        priority = [b for b in self.players if 2 * self.box_total(b) >= total_max]
         if len(self.players) > 1 and priority and len(priority) < len(self.players):
             self._held = [b for b in self.players if b not in priority]  # s14(4)(b)
             out += self._show_tiles(priority)
             return out + self._open_street("priority", priority)
         out += self._show_tiles(self.players)
         return out + self._open_street("set", self.players)
+
+    def _higher_box(self) -> int | None:
+        """s16(2): the box with the higher wager when one person (:attr:`persons`) plays
+        two boxes (the betting window has checked s16(2)(a),(b): :func:`check_two_boxes`)."""
+        held: dict[str, list[int]] = {}
+        for b in self.players:
+            person = self.persons.get((b, None))
+            if person is not None:
+                held.setdefault(person, []).append(b)
+        two = next((bs for bs in held.values() if len(bs) == 2), None)
+        if two is None:
+            return None
+        return max(two, key=lambda b: (self.box_total(b), -b))
 
     def _show_tiles(self, boxes: Iterable[int]) -> list[Event]:
         return [
@@ -816,38 +989,19 @@ class PaiGow(BankedRound):
             out.append(HandShown(box=box, cards=s.high, hand=f"high: {describe(s.high)}"))
             out.append(HandShown(box=box, cards=s.low, hand=f"low: {describe(s.low)}"))
             high, low = self._verdict(box)
-            stake = self.wagers[box]["bet"]
             verdict = "win" if high and low else "lose" if not (high or low) else "stand off"
             hands[str(box)] = {
                 **s.wire(),
                 "house_way": box in self.house_way_boxes,
                 "result": verdict,
             }
-            if verdict == "lose":  # s38: losing wagers collected first
-                self._record(box, "bet", -stake)
-                self._transfer(f"box:{box}", party, stake)
-                bank_result += stake
-                losers.append(
-                    WagerSettled(box=box, wager="bet", net=-stake, outcome="lose", detail="s36(2)")
-                )
-            elif verdict == "win":
-                c = player_commission(stake, self.options)
+            places: list[Place | None] = [None, *self.others.get(box, {})]
+            for place in places:  # s15: every player on the box, on the box's hands
+                stake = self.stakes_of(box, place)["bet"]
+                event, net, c = self._settle_bet(box, place, stake, verdict, party)
+                bank_result -= net + c
                 commission += c
-                self._record(box, "bet", stake - c)
-                self._transfer(party, f"box:{box}", stake)
-                self._transfer(f"box:{box}", "house", c)
-                bank_result -= stake
-                others.append(
-                    WagerSettled(
-                        box=box,
-                        wager="bet",
-                        net=stake - c,
-                        outcome="win",
-                        detail=f"s36(1), even money less {dollars(c)} commission (s19(1),(2))",
-                    )
-                )
-            else:
-                others.append(self._push(box, "bet", "stand off (s36(3))", "stand off"))
+                (losers if verdict == "lose" else others).append(event)  # s38: losers first
         out += losers + others
         bank_events, bank_commission = self._settle_bank(bank_result)
         out += bank_events
@@ -856,7 +1010,36 @@ class PaiGow(BankedRound):
         extra = self.detail["scenario_extra"]
         extra["hands"] = hands
         extra["commission"] = commission + bank_commission
+        if self.others:  # SCENARIOS.md: the backers' figures under their box's ``others``
+            self.detail["others"] = {
+                box: {p: self.nets_of(box, p) for p in ps} for box, ps in self.others.items()
+            }
         return out
+
+    def _settle_bet(
+        self, box: int, place: Place | None, stake: int, verdict: str, bank: str
+    ) -> tuple[WagerSettled, int, int]:
+        """One player's ``bet`` on ``box`` against the bank's party ``bank`` (s36, s19(1),
+        (2): the commission on this winning wager alone): the event, the player's net
+        after commission, and the commission."""
+        who = f"box:{box}" if place is None else f"box:{box}:{place}"
+        label = "bet" if place is None else f"{place} bet"
+        c = 0
+        if verdict == "lose":
+            net, outcome, detail = -stake, "lose", "s36(2)"
+        elif verdict == "win":
+            c = player_commission(stake, self.options)
+            net, outcome = stake - c, "win"
+            detail = f"s36(1), even money less {dollars(c)} commission (s19(1),(2))"
+        else:
+            net, outcome, detail = 0, "stand off", "stand off (s36(3))"
+        self._transfer(bank, who, net + c)
+        self._transfer(who, "house", c)
+        if place is None:
+            self._record(box, "bet", net)
+        else:
+            self.other_nets[(box, place)] = {"bet": net}
+        return WagerSettled(box=box, wager=label, net=net, outcome=outcome, detail=detail), net, c
 
     def _settle_bank(self, result: int) -> tuple[list[Event], int]:
         """The banking player's figure (s18, s19(3),(4)): the player/banker takes the whole
