@@ -19,7 +19,8 @@ tournament live) with what the lifecycle leaves to its caller:
   ballot draws, the moves, the places.
 * **Surviving a stop.** The whole tournament (:meth:`TournamentRunner.snapshot`: the
   lifecycle's state, every player's chips at their table's last completed hand, the level
-  and the seconds left in it, a break's, the seat map, the buttons) is a fact of the ledger's
+  and the seconds left in it, a break's, the seat map, the buttons, the disqualifications
+  waiting for a hand's end) is a fact of the ledger's
   store (``tournament_snapshot:ID``, :meth:`Ledger.remember`), rewritten at the end of every
   step that changed it, so in the same commit as the step's money; and when a table settles
   a hand, in that table's step (:meth:`record_hand`), so the hand's result is not told
@@ -170,6 +171,8 @@ class TournamentRunner:
         #: and the busted players' chips at the hand's start
         self.pending: list[dict[str, Any]] = []
         self.buttons: dict[int, int] = {}  #: poker: each table's button after its last hand
+        #: players the director disqualified, out once their table's hand in play is over
+        self.disqualifying: set[str] = set()
         self.stopped = False  #: the server stopped: nothing more is done or written
         self.resumed = False  #: this runner resumed a tournament from its snapshot
         self._send, self._inbox = trio.open_memory_channel[object](math.inf)
@@ -288,6 +291,7 @@ class TournamentRunner:
             "buttons": sorted(self.buttons.items()),
             "names": dict(sorted(self.names.items())),
             "places": sorted([p, place, prize] for p, (place, prize) in self.places.items()),
+            "disqualifying": sorted(self.disqualifying),
         }
 
     def save(self) -> None:
@@ -339,6 +343,7 @@ class TournamentRunner:
         self.buttons = {int(n): int(b) for n, b in data["buttons"]}
         self.names = dict(data["names"])
         self.places = {p: (place, prize) for p, place, prize in data["places"]}
+        self.disqualifying = set(data.get("disqualifying", ()))
         log.warning(
             "tournament %s resumes: %s, session %d, level %d, %d players",
             self.id,
@@ -381,7 +386,12 @@ class TournamentRunner:
             for seat, player in sorted(table.players.items()):
                 self.at[player] = table.number
                 self._seat(player, table.number, seat)
-        if t.phase is Phase.RUNNING:
+        # a disqualification waiting for a hand the stop voided takes effect now, before the
+        # next hand (docs/rulings.md, "Interrupted tournament play"); its release rebalances
+        self.disqualifying &= {p for p in t.playing if p in self.at}
+        for player in sorted(self.disqualifying):
+            self.tables[self.at[player]].submit(MoveOut(player, "disqualified"))
+        if t.phase is Phase.RUNNING and not self.disqualifying:
             self._moves(t.rebalance())
         self._publish(Step(), everyone=True)
         self._award_if_ready()
@@ -634,6 +644,7 @@ class TournamentRunner:
             if t.status.get(player) != "playing" or player not in self.at:
                 raise TournamentError("not_playing", f"{player} is not playing")
             self.tables[self.at[player]].submit(MoveOut(player, "disqualified"))
+            self.disqualifying.add(player)  # in the snapshot: a stop does not lose it
             detail = f"{player} is disqualified after the hand in play"
         elif action == "award_places":
             if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
@@ -878,6 +889,7 @@ class TournamentRunner:
     def on_released(self, item: Released) -> None:
         t = self.tournament
         if item.reason == "disqualified":
+            self.disqualifying.discard(item.account)
             chips = self.chips.balance(item.account)
             self.chips.move(wallet(item.account), CASHIER, chips, "chips_removed", None)
             self.stacks.pop(item.account, None)
