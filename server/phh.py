@@ -2,11 +2,12 @@
 
 One TOML table per hand (a ``.phhs`` file: ``[1]``, ``[2]``, ...), for the hands PHH's
 variants express: no-limit hold'em (``NT``) and pot-limit Omaha (``PO``: ACT's full-pot
-Omaha). Amounts are integer cents. Not exported: Manila (a 32-card pack), QLD half-pot Omaha
-and limit hold'em with a raise cap, hands with a participation fee or a returning player's
-live/dead post (QLD Sch 11 s19, s23A), and heads-up hands with a wager after the flop (the
-buck holder, who posts the first blind, acts first there; PHH's heads-up button acts last):
-no PHH variant plays those rules.
+Omaha). Amounts are integer cents. Not exported: Manila (a 32-card pack), half-pot (no PHH
+variant bets half the pot), limit (ACT r 10.2-10.4 offer a choice of sizes, LB or 2LB, 2LB
+or 4LB; PHH's fixed-limit ``FT`` has one size a street), hands with a participation fee or a
+returning player's live/dead post (QLD Sch 11 s19, s23A), and heads-up hands with a wager
+after the flop (the buck holder, who posts the first blind, acts first there; PHH's heads-up
+button acts last): no PHH variant plays those rules.
 
 Players are in PHH order: the first blind first (``p1``), the button (the seat before the
 first blind) last; heads-up, the big blind is ``p1`` and the small blind (the button) ``p2``,

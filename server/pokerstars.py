@@ -22,6 +22,11 @@ button. Not exported: Manila (not hold'em or Omaha), a third blind (ACT r 5.3; P
 no third blind), participation fees and s23A live/dead posts, and heads-up hands with a wager
 after the flop (ACT starts post-flop betting at the buck, who is PokerStars' button there,
 and a PokerStars button acts last): the same hands PHH leaves out (``server/phh.py``).
+
+Limit and half-pot hands are written too (``Hold'em Limit``, ``Omaha Half Pot Limit``), in
+the same grammar. pokerkit's parser replays our no-limit, full-pot Omaha and limit hands
+(a limit hand as its no-limit hold'em: it has no variant for ACT's choice of limit sizes);
+it has no half-pot variant (docs/rulings.md, "pokerkit's replay of PokerStars text").
 """
 
 from __future__ import annotations

@@ -1,14 +1,17 @@
 """Tournament hand histories as trackers read them (issue 25, point 4).
 
-Three poker sit-and-gos (no-limit hold'em, pot-limit Omaha, limit hold'em) are played by the
-tournament bots into a data directory, with levels short enough that their blinds rise
-during play; then every exported hand is checked:
+Four poker sit-and-gos (no-limit hold'em, pot-limit Omaha, limit hold'em, half-pot Omaha)
+are played by the tournament bots into a data directory, with levels short enough that their
+blinds rise during play; then every exported hand is checked:
 
 * PokerStars text has the tournament header (``Tournament #N, $10.00+$1.00 USD ... - Level
   II (20/40)``) whose blinds are the level's, and chips as whole numbers without a currency
-  sign; pokerkit's ``PokerStarsParser`` parses every no-limit hold'em hand (and, with
-  pokerkit's pot-limit Omaha variant named, every pot-limit Omaha hand) and replays it to our
-  final stacks;
+  sign, in PokerStars' grammar; pokerkit's ``PokerStarsParser`` parses every no-limit
+  hold'em hand (and, with a variant named, every pot-limit Omaha and limit hold'em hand) and
+  replays it to our final stacks. pokerkit has no variant for ACT's limit (a choice of sizes,
+  r 10.2-10.4) or half-pot (r 10.6): a limit hand is replayed as pokerkit's no-limit hold'em,
+  whose rules every limit action meets, and its sizes are checked against ACT's limit here;
+  half-pot is checked for its grammar only (its replay is skipped, with the reason);
 * OHH sets ``tournament`` and a ``tournament_info`` with the spec's fields, amounts in chips;
 * PHH names the event and the level, and pokerkit replays every hand to our final stacks;
 * a Canberra Poker sit-and-go's rounds (OHH-style) carry the tournament fields too.
@@ -35,11 +38,11 @@ from tests.server.helpers import running_server
 from tests.tournaments.helpers import LEVELS, canberra_sng, poker_sng, server_config
 
 PLAYED = [("holdem-act", "no-limit", "nlt"), ("omaha-act", "full-pot", "plo"),
-          ("holdem-act", "limit", "flt")]  # fmt: skip
+          ("holdem-act", "limit", "flt"), ("omaha-act", "half-pot", "hpo")]  # fmt: skip
 HEADER = re.compile(
     r"PokerStars Hand #\d+: Tournament #(\d+), \$10\.00\+\$1\.00 USD "
-    r"(Hold'em No Limit|Omaha Pot Limit|Hold'em Limit) - Level ([IVXL]+) \((\d+)/(\d+)\) - "
-    r"\d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC"
+    r"(Hold'em No Limit|Omaha Pot Limit|Hold'em Limit|Omaha Half Pot Limit) - Level ([IVXL]+) "
+    r"\((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC"
 )
 SEATS = 9
 ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50}
@@ -118,6 +121,41 @@ class OmahaParser(PokerStarsParser):
     VARIANTS: ClassVar[dict[str, str]] = {"Omaha Pot Limit": "PO"}
 
 
+class LimitParser(PokerStarsParser):
+    """pokerkit has no variant for ACT's limit betting (r 10.2-10.4: the first round's
+    wagers LB or 2LB, the second and third 2LB, the last 2LB or 4LB, digest A-2): its
+    fixed-limit hold'em (``FT``) has one size a street and refuses the other. Every ACT
+    limit action is a legal no-limit one (no raise under the one before, none under LB), so
+    pokerkit's no-limit hold'em (``NT``) replays the hand (cards, order of play, pots and
+    stacks) and :func:`check_limit_sizes` checks the sizes against ACT's limit."""
+
+    VARIANT = re.compile(r" (?P<variant>Hold'em Limit) ")
+    VARIANTS: ClassVar[dict[str, str]] = {"Hold'em Limit": "NT"}
+
+
+#: PokerStars lines that wager: a bet or a raise (its increment), "and is all-in" or not
+WAGER = re.compile(r".+: (?:bets (\d+)|raises (\d+) to \d+)( and is all-in)?")
+
+
+def check_limit_sizes(text: str, big_blind: int) -> int:
+    """Every bet and raise of a limit hand is a size ACT's limit allows on its street (LB,
+    the last blind: round 1 LB or 2LB, rounds 2-3 2LB, the last 2LB or 4LB; r 10.2-10.4,
+    digest A-2), or an all-in for less; returns how many were checked."""
+    allowed = [{big_blind, 2 * big_blind}, {2 * big_blind}, {2 * big_blind}]
+    allowed.append({2 * big_blind, 4 * big_blind})
+    street, checked = 0, 0
+    for line in text.split("\n"):
+        if line.startswith(("*** FLOP", "*** TURN", "*** RIVER")):
+            street += 1
+        elif line.startswith("*** SHOW DOWN") or line.startswith("*** SUMMARY"):
+            break
+        elif m := WAGER.fullmatch(line):
+            size = int(m.group(1) or m.group(2))
+            assert size in allowed[street] or (m.group(3) and size < max(allowed[street])), line
+            checked += 1
+    return checked
+
+
 def final_stacks(rnd: JournalRound, players: list[str]) -> list[int]:
     after = rnd.of("settlement")[-1]["after"]
     names = {str(s["name"] or s["account"]): n for n, s in rnd.start["seats"].items()}
@@ -164,9 +202,9 @@ def replay_pokerstars(rounds: list[JournalRound], parser: PokerStarsParser) -> i
     return len(parsed)
 
 
-def test_pokerstars_tournament_hands_parse_and_replay_in_pokerkit(played: Path) -> None:
+def test_pokerstars_tournament_hands_have_the_header_and_the_grammar(played: Path) -> None:
     seen_levels: set[int] = set()
-    for game, structure, ident in PLAYED:
+    for _, _, ident in PLAYED:
         rounds = rounds_of(played, ident)
         exported = [r for r in rounds if pokerstars.hand_text(r) is not None]
         assert exported, (ident, len(rounds))
@@ -183,11 +221,37 @@ def test_pokerstars_tournament_hands_parse_and_replay_in_pokerkit(played: Path) 
             assert lines[1].startswith(f"Table '{m.group(1)} 1' 9-max Seat #")
             assert "$" not in "\n".join(lines[1:])  # chips, never dollars
             check_chip_grammar(lines[2:])
-        if (game, structure) == ("holdem-act", "no-limit"):
-            assert replay_pokerstars(exported, PokerStarsParser()) >= 1
-        if (game, structure) == ("omaha-act", "full-pot"):
-            assert replay_pokerstars(exported, OmahaParser()) >= 1
     assert len(seen_levels) >= 2  # the blinds rose during play: each hand has its level's
+
+
+#: pokerkit's parser for each structure played (half-pot: none, see the module docstring)
+PARSERS: dict[str, type[PokerStarsParser] | None] = {
+    "no-limit": PokerStarsParser,
+    "full-pot": OmahaParser,
+    "limit": LimitParser,
+    "half-pot": None,
+}
+
+
+@pytest.mark.parametrize(("game", "structure", "ident"), PLAYED, ids=[p[2] for p in PLAYED])
+def test_pokerstars_tournament_hands_parse_and_replay_in_pokerkit(
+    played: Path, game: str, structure: str, ident: str
+) -> None:
+    parser = PARSERS[structure]
+    if parser is None:
+        pytest.skip(
+            "pokerkit has no half-pot variant (ACT r 10.6: half the pot at most); half-pot "
+            "Omaha hands are checked for PokerStars' grammar and header only"
+        )
+    exported = [r for r in rounds_of(played, ident) if pokerstars.hand_text(r) is not None]
+    assert replay_pokerstars(exported, parser()) >= 1
+    if structure == "limit":
+        sizes = 0
+        for rnd in exported:
+            text = pokerstars.hand_text(rnd)
+            assert text is not None
+            sizes += check_limit_sizes(text, histories.blinds_of(rnd)[-1])
+        assert sizes >= 1
 
 
 def test_the_cli_writes_tournament_headers(
@@ -229,12 +293,12 @@ def test_ohh_tournament_hands_have_the_tournament_fields(played: Path, capsys) -
 
 
 def test_phh_tournament_hands_name_the_event_and_replay(played: Path) -> None:
-    for game, structure, ident in PLAYED:
+    for _, structure, ident in PLAYED:
         rounds = {r.ref: r for r in rounds_of(played, ident)}
         text = phh.export(list(rounds.values()))
         hands = list(HandHistory.loads_all(text))
-        if (game, structure) == ("holdem-act", "limit"):
-            assert hands == []  # no PHH variant plays ACT limit hold'em (server/phh.py)
+        if structure in ("limit", "half-pot"):
+            assert hands == []  # no PHH variant plays ACT limit or half-pot (server/phh.py)
             continue
         assert hands
         for hh in hands:
