@@ -18,7 +18,7 @@ Theory of operation, one round
    injected random source: one unbiased draw per die or wheel, at once) or a dealer or an
    automated wheel or tumbler entering it with the staff ``result`` message. An invalid
    result (a no spin, a no roll, a misdeal) is handled as the game's schedule says
-   (:data:`ON_INVALID`): roulette, sic-bo and baccarat wait for the re-spin with the wagers
+   (the spec's ``on_invalid``): roulette, sic-bo and baccarat wait for the re-spin with the wagers
    standing; wheel of fortune voids the spin (Sch 10 s13(4)); craps lets every wager stand
    and opens the next window (Sch 4 s23).
 4. **Settlement** (s7): the game's engine settles every terminal's wagers; the result goes
@@ -61,7 +61,7 @@ from server.cards import FIRST, CardError, RandomSource, card, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked import base as rules
-from server.games.banked.craps import NO_ROLL_REASONS, Craps, Layout
+from server.games.banked.craps import Craps, Layout
 from server.games.banked.outcome import OutcomeDeclared, SharedOutcomeRound
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
@@ -95,17 +95,6 @@ STADIUM_OPTIONS: dict[str, Any] = {
     #: minimum at once, the players already playing keeping the old one until they leave
     "min_increase_mode": "scheduled",
     "approval": None,  # ETG-01: the game's approval id and version, in every round record
-}
-
-#: What an invalid result does, per game (general.md §3, R-VOID): ``stand`` = the wagers stand
-#: and the re-spin / re-deal is awaited; ``void`` = every wager goes back to the meters;
-#: ``roll`` = the engine records the no roll and every wager stands for the next throw.
-ON_INVALID: dict[str, str] = {
-    "roulette": "stand",  # Sch 7 s17 (text silent; general.md: re-spin, wagers stand)
-    "sic-bo": "stand",  # Sch 8 s17
-    "wheel-of-fortune": "void",  # Sch 10 s13(4)
-    "craps": "roll",  # Sch 4 s23, A9
-    "baccarat": "stand",  # a misdeal is re-dealt (Sch 1)
 }
 
 #: Staff roles (session tokens, server/accounts.py) that may enter a result (sic-bo s16,
@@ -483,7 +472,7 @@ class Rolls(Play):
 
     def layout_pop(self, number: int) -> dict[str, int]:
         """Craps wagers come off only as :meth:`clear` says."""
-        raise AssertionError("craps wagers come down through clear()")
+        raise AssertionError("a carried layout's wagers come down through clear()")
 
     def keep_riding(self, standing: dict[int, dict[str, int]]) -> None:
         """The roll's engine layout is already carried (:meth:`_roll`)."""
@@ -573,7 +562,7 @@ class StadiumTable(WindowTable):
         self.max_terminals = table.max_terminals
         self.source: ResultSource = RESULT_SOURCES[table.result_source]()
         self.rng: RandomSource = random_source(table.seed)
-        self.play: Play = Rolls(self) if issubclass(self.round_cls, Craps) else OneShot(self)
+        self.play: Play = Rolls(self) if self.spec.layout_carries else OneShot(self)
         self.craps_before: Layout | None = None
         self.numbers: dict[int, str] = {}  # terminal number -> account (while it has one)
         self.limits = (self.options["minimum"], self.options["maximum"])
@@ -1040,11 +1029,14 @@ class StadiumTable(WindowTable):
         """Apply an entered result; why it is refused (``bad_result``), or None."""
         if self.phase is not Phase.NO_MORE_BETS or self.source.name != "dealer":
             return "no result is awaited now"
-        if set(outcome) == {"invalid"} and ON_INVALID[self.game] != "roll":
-            self._invalid(str(outcome["invalid"]), staff)
-            return None
-        if set(outcome) == {"invalid"} and outcome["invalid"] not in NO_ROLL_REASONS:
-            return f"a no roll is one of {', '.join(sorted(NO_ROLL_REASONS))} (Sch 4 s23)"
+        if set(outcome) == {"invalid"}:
+            if self.spec.on_invalid != "roll":
+                self._invalid(str(outcome["invalid"]), staff)
+                return None
+            refuse = self.spec.refuse_invalid
+            why = refuse(str(outcome["invalid"])) if refuse is not None else None
+            if why is not None:
+                return why
         try:
             self._result(outcome)
         except (InvalidRound, IllegalAction) as exc:
@@ -1054,7 +1046,7 @@ class StadiumTable(WindowTable):
     def _invalid(self, reason: str, staff: tuple[str, str]) -> None:
         """A no spin / misdeal: the wagers stand for the re-spin, or (wheel of fortune,
         s13(4)) every wager is void and returned."""
-        if ON_INVALID[self.game] == "void":
+        if self.spec.on_invalid == "void":
             for n, ws in sorted(self.frozen.items()):
                 account = self.numbers[n]
                 self.play.layout_pop(n)
@@ -1213,13 +1205,9 @@ class StadiumTable(WindowTable):
         record = next((r for r in self.records if r.round_no == wanted), None)
         if record is None:
             raise Refused(errors.NO_SUCH_ROUND, f"no kept round {wanted}")
-        if isinstance(self.play, Rolls) and (
-            record is not self.records[-1] or self.phase is not Phase.PAUSE
-        ):
-            raise Refused(
-                errors.NO_SUCH_ROUND,
-                "a craps roll is corrected before the next betting window (Sch 4 s24)",
-            )
+        carries = self.spec.layout_carries
+        if carries and (record is not self.records[-1] or self.phase is not Phase.PAUSE):
+            raise Refused(errors.NO_SUCH_ROUND, carries)
         return record, outcome
 
     def _resettled(self, record: RoundRecord, outcome: dict[str, Any]) -> Played:
@@ -1237,7 +1225,8 @@ class StadiumTable(WindowTable):
         craps roll is re-rolled on the table's live engine, so it has no preview."""
         try:
             if isinstance(self.play, Rolls):
-                raise Refused(errors.NOT_SUPPORTED, "a craps correction has no preview")
+                text = f"a {self.spec.title.lower()} correction has no preview"
+                raise Refused(errors.NOT_SUPPORTED, text)
             record, outcome = self._kept_round(dict(cmd.message.result))
             played = self._resettled(record, outcome)
         except Refused as exc:
@@ -1532,99 +1521,9 @@ class StadiumTable(WindowTable):
 # -- the layouts terminals draw (ETG-10, -12) -----------------------------------------------
 def layout_config(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """What a terminal needs to draw the game's layout: positions, labels and payouts, from
-    the engines' own tables (so the terminal shows the same odds the engine pays)."""
-    if game == "roulette":
-        from server.games.banked import roulette
-
-        wheel = options["wheel_type"]
-        return {
-            "kind": "roulette",
-            "wheel_type": wheel,
-            "zeros": ["0"] if wheel == "single_zero" else ["0", "00"],
-            "red": sorted(roulette.RED),
-            "payouts": {k: list(v) for k, v in roulette.S16.items()},
-            "positions": len(roulette.POSITIONS[wheel]),
-        }
-    if game == "sic-bo":
-        from server.games.banked import sic_bo
-
-        pays = sic_bo.S12
-        items: list[dict[str, Any]] = [
-            {"id": w, "label": w.replace("_", " "), "pays": list(pays[w])}
-            for w in ("small", "big", "odd", "even", "any_triple")
-        ]
-        items += [
-            {"id": f"total_{t}", "label": str(t), "pays": list(pays[f"total_{t}"])}
-            for t in range(4, 18)
-        ]
-        items += [
-            {"id": f"{k}_{n}", "label": f"{k} {n}", "pays": list(pays[k])}
-            for k in ("double", "triple")
-            for n in range(1, 7)
-        ]
-        items += [
-            {"id": f"single_{n}", "label": f"single {n}", "pays": list(pays["single_1_die"])}
-            for n in range(1, 7)
-        ]
-        items += [
-            {"id": f"combo_{a}_{b}", "label": f"{a}-{b}", "pays": list(pays["combo"])}
-            for a in range(1, 7)
-            for b in range(a + 1, 7)
-        ]
-        items += [
-            {"id": f"four_{s}", "label": f"four {s}", "pays": list(pays["four"])}
-            for s in sic_bo.FOUR_NUMBER_SETS
-        ]
-        return {"kind": "sic-bo", "positions": items}
-    if game == "wheel-of-fortune":
-        from server.games.banked import wheel_of_fortune as wof
-
-        wt = str(options["wheel_type"])
-        return {
-            "kind": "wheel-of-fortune",
-            "positions": [
-                {"id": s, "label": f"symbol {s}", "sections": c, "pays": list(wof.PAYOUTS[wt][s])}
-                for s, c in wof.SECTIONS[wt].items()
-            ],
-        }
-    if game == "craps":
-        from server.games.banked import craps
-
-        pays = craps.S10
-        line = [
-            {"id": w, "label": w.replace("_", " "), "pays": [1, 1]}
-            for w in ("win", "dont_win", "come", "dont_come", "win_odds", "dont_win_odds")
-        ]
-        numbers = [
-            {"id": f"{k}_{n}", "label": f"{k} {n}", "pays": list(pays[f"{k}_{n}"])}
-            for k in ("place", "buy", "lay")
-            for n in craps.POINTS
-        ]
-        props = [
-            {"id": w, "label": w.replace("_", " "), "pays": list(pays[w])}
-            for w in ("field", "any7", "any_craps", "craps2", "craps3", "craps12", "eleven")
-        ]
-        props += [
-            {"id": f"hard_{n}", "label": f"hard {n}", "pays": list(pays[f"hard_{n}"])}
-            for n in craps.HARD
-        ]
-        props += [{"id": w, "label": w, "pays": [1, 1]} for w in ("big6", "big8")]
-        return {
-            "kind": "craps",
-            "line": line,
-            "numbers": numbers,
-            "props": props,
-            "points": list(craps.POINTS),
-            "odds_multiple": options["odds_multiple"],
-            # come and don't come while the puck is OFF (A1), else only once a point is on
-            "come_when_puck_off": bool(options.get("come_bets_when_puck_off")),
-        }
-    from server.games.banked import baccarat
-
-    offered = options.get("side_wagers") or list(baccarat.SIDE_WAGERS)
-    return {
-        "kind": "baccarat",
-        "positions": [
-            {"id": w, "label": w.replace("_", " ")} for w in ("player", "banker", "tie", *offered)
-        ],
-    }
+    the engines' own tables (so the terminal shows the same odds the engine pays); the
+    game's spec declares it (``terminal_layout``)."""
+    draw = round_class(game).spec.terminal_layout
+    if draw is None:
+        raise ConfigError(f"{game} declares no terminal layout")
+    return draw(options)
