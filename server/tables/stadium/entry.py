@@ -1,7 +1,7 @@
 """Staff at a stadium table: "no more bets" called and results entered, audited.
 
 QLD Sch 19 s6 (only staff of the roles below), ETG-05 (a dealer or an automated wheel or
-tumbler enters the result; roulette s5(2), sic-bo s15-s16, wheel s4A-s5), general.md §3
+tumbler enters the result; Sch 7 s5(2), Sch 8 s15-s16, Sch 10 s4A-s5), general.md §3
 R-VOID (an invalid result, a no spin or a misdeal, is handled as the game's spec says in
 ``on_invalid``). Each staff command goes into the audit log (``server/operator.py``) in the
 step that decided it, refused or done.
@@ -25,9 +25,9 @@ from server.tables.stadium.events import NoSpin, RoundVoided
 if TYPE_CHECKING:
     from server.tables.stadium.table import StadiumTable
 
-#: Staff roles (session tokens, server/accounts.py) that may enter a result (sic-bo s16,
-#: wheel s5: the dealer or a supervisor at the entry terminal; craps: the stickperson's call,
-#: Sch 4 s24). Who may correct one or change limits: the operator channel
+#: Staff roles (session tokens, server/accounts.py) that may enter a result (Sch 8 s16,
+#: Sch 10 s5: the dealer or a supervisor at the entry terminal; Sch 4 s24: the
+#: stickperson's call). Who may correct one or change limits: the operator channel
 #: (server/operator.py; general.md §4: no correction is manager-only).
 ENTRY_ROLES = frozenset({"dealer", "stickperson", "boxperson", "supervisor"})
 
@@ -54,7 +54,7 @@ class ResultEntry:
         self.audit(cmd.conn, "close_betting", done, round_id=round_id)
 
     def on_result(self, cmd: TableCommand[wire.EnterResult]) -> None:
-        """A dealer or device enters the result (sic-bo s15, s16; wheel s4A, s5)."""
+        """A dealer or device enters the result (Sch 8 s15, s16; Sch 10 s4A, s5)."""
         t = self.table
         staff = self.staff(cmd, "result")
         if staff is None:
@@ -93,7 +93,7 @@ class ResultEntry:
 
     def invalid(self, reason: str, staff: tuple[str, str]) -> None:
         """A no spin / misdeal: the wagers stand for the re-spin, or (the spec's
-        ``on_invalid`` ``"void"``: wheel of fortune, Sch 10 s13(4)) every wager is void and
+        ``on_invalid`` ``"void"``, Sch 10 s13(4)) every wager is void and
         returned."""
         t = self.table
         if t.spec.on_invalid == "void":

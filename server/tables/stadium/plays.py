@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from server.cards import FIRST, CardError, card
+from server.cards import FIRST, CardError, RandomSource, card
 from server.errors import IllegalAction
 from server.games.banked import base as rules
-from server.games.banked.craps import Craps, Layout
 from server.games.banked.outcome import OutcomeDeclared, SharedOutcomeRound
 from server.money import dollars
 from server.tables import books
@@ -34,6 +33,45 @@ InvalidRound = rules.InvalidRound
 
 #: a validation probe (a round built only to ask the rules) draws nothing of the table's own
 PROBE = FIRST
+
+
+# -- what a carried layout's engine offers (the game's round class) ---------------------------
+class CarriedWager(Protocol):
+    """One wager standing on a carried layout."""
+
+    @property
+    def box(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def stake(self) -> int: ...
+    @property
+    def point(self) -> int | None: ...
+
+
+class CarriedLayout(Protocol):
+    """The table between throws: the puck (``None``: OFF) and the standing wagers."""
+
+    @property
+    def point(self) -> int | None: ...
+    @property
+    def wagers(self) -> Sequence[CarriedWager]: ...
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class CarriedEngine(Protocol):
+    """One throw's engine round, opened on a carried layout (``layout=``)."""
+
+    rng: RandomSource
+    transfers: list[tuple[str, str, int]]
+    dealer_status: str | None
+
+    @property
+    def layout(self) -> CarriedLayout: ...
+    def start(self) -> list[Event]: ...
+    def decide(self, box: int, verb: str, amount: Any = None) -> list[Event]: ...
+    def roll(self, outcome: Mapping[str, Any] | None = None) -> list[Event]: ...
+    def end_of_decisions(self) -> list[Event]: ...
 
 
 # -- one settled round, as each terminal and the table see it ---------------------------------
@@ -63,7 +101,7 @@ class RoundRecord:
     owners: dict[int, str]
     #: per terminal: what the house paid its box, net (wins less losses and commission)
     house_net: dict[int, int]
-    before: Layout | None = None  # a carried layout: the one the throw was made on
+    before: CarriedLayout | None = None  # a carried layout: the one the throw was made on
     corrections: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -124,7 +162,7 @@ class Play(ABC):
 
 
 class OneShot(Play):
-    """Roulette, sic-bo, wheel of fortune, baccarat: one engine round per window, built on
+    """A layout settled and rebuilt each round: one engine round per window, built on
     the frozen layout and settled in its ``start``."""
 
     def __init__(self, table: StadiumTable) -> None:
@@ -228,21 +266,23 @@ class OneShot(Play):
 
 
 class Rolls(Play):
-    """Craps: the layout carries from roll to roll (Sch 4 s2, s4); each window is one roll of
-    a :class:`~server.games.banked.craps.Craps` round opened on the carried layout, wagers
-    and markers go through its ``decide`` (timing, odds maxima, commission, s6 removals)."""
+    """The spec's ``layout_carries`` (Sch 4 s2, s4): the layout carries from throw to
+    throw; each window is one throw of a :class:`CarriedEngine` (the game's round class)
+    opened on the carried layout, wagers and markers going through its ``decide`` (timing,
+    odds maxima, commission, s6 removals)."""
 
     def __init__(self, table: StadiumTable) -> None:
         super().__init__(table)
-        self.carried = Layout()
-        self.engine: Craps | None = None
+        self.carried: CarriedLayout | None = None  # None: an empty layout
+        self.engine: CarriedEngine | None = None
+        self.make = cast(Callable[..., CarriedEngine], table.round_cls)
 
     def reset(self) -> None:
         """Every wager is off the layout (a void): nothing carries, no engine is open."""
-        self.carried = Layout()
+        self.carried = None
         self.engine = None
 
-    def live_engine(self) -> Craps:
+    def live_engine(self) -> CarriedEngine:
         if self.engine is None:
             self.open()
         assert self.engine is not None
@@ -250,7 +290,7 @@ class Rolls(Play):
 
     def wagers(self, number: int) -> dict[str, int]:
         out: dict[str, int] = {}
-        for w in self._current().wagers:
+        for w in self._standing():
             if w.box == number:
                 key = (
                     w.name
@@ -262,14 +302,16 @@ class Rolls(Play):
 
     def puck(self) -> int | None:
         """The point (``None``: OFF, the next roll is a come-out roll, Sch 4 s2)."""
-        return self._current().point
+        current = self.engine.layout if self.engine is not None else self.carried
+        return current.point if current is not None else None
 
-    def _current(self) -> Layout:
-        return self.engine.layout if self.engine is not None else self.carried
+    def _standing(self) -> Sequence[CarriedWager]:
+        current = self.engine.layout if self.engine is not None else self.carried
+        return current.wagers if current is not None else ()
 
     def layout(self) -> dict[int, dict[str, int]]:
         out: dict[int, dict[str, int]] = {}
-        for w in self._current().wagers:
+        for w in self._standing():
             ws = out.setdefault(w.box, {})
             ws[w.name] = ws.get(w.name, 0) + w.stake
         return out
@@ -277,7 +319,7 @@ class Rolls(Play):
     def open(self) -> None:
         if self.engine is None:
             t = self.table
-            self.engine = Craps(t.engine_options(), {}, t.rng, layout=self.carried)
+            self.engine = self.make(t.engine_options(), {}, t.rng, layout=self.carried)
             self.engine.start()
 
     def cost_bound(self, number: int, position: str, amount: int) -> int:
@@ -290,8 +332,9 @@ class Rolls(Play):
     def place(self, number: int, position: str, amount: int, limits: tuple[int, int]) -> int:
         engine = self.live_engine()
         have = self.wagers(number).get(position, 0)
-        odds = position.endswith("odds") or "_odds_" in position
-        if amount and not odds and not limits[0] <= amount <= limits[1]:
+        spec = self.table.spec.wager(position)
+        held = spec is None or spec.limits == "table"  # odds: to the odds maximum (s8(2))
+        if amount and held and not limits[0] <= amount <= limits[1]:
             raise IllegalAction(
                 "outside_limits",
                 f"{position}: this terminal's limits are {dollars(limits[0])} to "
@@ -318,7 +361,10 @@ class Rolls(Play):
         return played
 
     def _roll(
-        self, engine: Craps, outcome: Mapping[str, Any] | None, frozen: dict[int, dict[str, int]]
+        self,
+        engine: CarriedEngine,
+        outcome: Mapping[str, Any] | None,
+        frozen: dict[int, dict[str, int]],
     ) -> Played:
         moved = len(engine.transfers)
         events = engine.roll(dict(outcome) if outcome is not None else None)
@@ -344,7 +390,7 @@ class Rolls(Play):
     def resettle(self, record: RoundRecord, outcome: Mapping[str, Any]) -> Played:
         assert record.before is not None
         t = self.table
-        engine = Craps(t.engine_options(), {}, t.rng, layout=record.before)
+        engine = self.make(t.engine_options(), {}, t.rng, layout=record.before)
         engine.start()
         return self._roll(engine, outcome, record.frozen)
 
@@ -371,7 +417,9 @@ class Rolls(Play):
         """The roll's engine layout is already carried (:meth:`_roll`)."""
 
 
-def declared(events: list[Event], rnd: BankedRound) -> tuple[dict[str, Any] | None, str]:
+def declared(
+    events: list[Event], rnd: BankedRound | CarriedEngine
+) -> tuple[dict[str, Any] | None, str]:
     """The outcome and the call of a round's events (a coup of cards: its hands)."""
     for ev in events:
         if type(ev) is OutcomeDeclared:

@@ -61,8 +61,8 @@ class RngSource(ResultSource):
 
 
 class EnteredSource(ResultSource):
-    """A dealer, an automated wheel or tumbler (roulette s5(2), wheel s3(2)) or a live table
-    (sic-bo s2(4)) enters the result with ``result``; nothing is drawn here."""
+    """A dealer, an automated wheel or tumbler (Sch 7 s5(2), Sch 10 s3(2)) or a live table
+    (Sch 8 s2(4)) enters the result with ``result``; nothing is drawn here."""
 
     name = "dealer"
 

@@ -24,7 +24,6 @@ from server.cards import RandomSource, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked import base as rules
-from server.games.banked.craps import Layout
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
 from server.games.visibility import EVERYONE, Visibility
@@ -38,7 +37,7 @@ from server.tables.stadium.entry import ResultEntry
 from server.tables.stadium.events import TerminalConnection, TerminalLeft
 from server.tables.stadium.layout import Wagering
 from server.tables.stadium.limits import Limits
-from server.tables.stadium.plays import PROBE, OneShot, Play, Rolls, RoundRecord
+from server.tables.stadium.plays import PROBE, CarriedLayout, OneShot, Play, Rolls, RoundRecord
 from server.tables.stadium.results import RESULT_SOURCES, ResultSource, Rounds
 from server.tables.stadium.terminals import Terminal, Terminals
 
@@ -97,7 +96,7 @@ class StadiumTable(window.WindowTable):
         self.source: ResultSource = RESULT_SOURCES[table.result_source]()
         self.rng: RandomSource = random_source(table.seed)
         self.play: Play = Rolls(self) if self.spec.layout_carries else OneShot(self)
-        self.carried_before: Layout | None = None  # the layout the last throw was made on
+        self.carried_before: CarriedLayout | None = None  # the layout the last throw was made on
         self.frozen: dict[int, dict[str, int]] = {}
         self.records: deque[RoundRecord] = deque(maxlen=int(self.stadium["kept_rounds"]))
         self.terminals = Terminals(self)
