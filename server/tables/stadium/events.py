@@ -128,7 +128,8 @@ class CreditMeter(TableEvent, frozen=True, kw_only=True, gc=False):
 
 
 class CashedOut(TableEvent, frozen=True, kw_only=True, gc=False):
-    """The meter paid to the player's account (s9(3))."""
+    """The credit meter paid to the player's account (s9(3)): how much, and how (to the
+    account's wallet)."""
 
     TYPE: ClassVar[str] = "cashed_out"
     AUDIENCE: ClassVar[Audience] = "private"
@@ -167,7 +168,8 @@ class RoundAdjusted(TableEvent, frozen=True, kw_only=True, gc=False):
 
 
 class LimitsChanged(TableEvent, frozen=True, kw_only=True, gc=False):
-    """The terminal's limits now (ETG-11, -40)."""
+    """The terminal's limits now (ETG-11, -40): its own, else the table's, with a
+    grandfathered minimum (Part 2 s12(2))."""
 
     TYPE: ClassVar[str] = "limits_changed"
     AUDIENCE: ClassVar[Audience] = "private"
@@ -177,7 +179,8 @@ class LimitsChanged(TableEvent, frozen=True, kw_only=True, gc=False):
 
 # -- to staff screens -----------------------------------------------------------------------------
 class TerminalLeft(TableEvent, frozen=True, kw_only=True, gc=False):
-    """A terminal left the table (staff screens only)."""
+    """A terminal left the table, and why (staff screens only: a thousand terminals do not
+    need each other's comings and goings)."""
 
     TYPE: ClassVar[str] = "terminal_left"
     AUDIENCE: ClassVar[Audience] = "staff"
