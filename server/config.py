@@ -41,7 +41,7 @@ class TableConfig:
     jackpot_reopen: str | None = None
     # the kind of table (None: the game's default; server/games/registry.py)
     kind: str | None = None
-    # stadium tables (server/tables/stadium.py)
+    # stadium tables (server/tables/stadium/)
     max_terminals: int = 1000  # terminals approved for the game (Sch 19 s2(3))
     result_source: str = "rng"  # "rng" (the CSPRNG) or "dealer" (a staff ``result`` message)
 

@@ -147,7 +147,7 @@ def replay_banked(
 def replay_stadium(
     start: Mapping[str, Any], commands: Sequence[Mapping[str, Any]], source: RandomSource
 ) -> list[Wire]:
-    """A stadium round (``server/tables/stadium.py``): the frozen layout (craps: the layout
+    """A stadium round (``server/tables/stadium/``): the frozen layout (craps: the layout
     the roll was thrown on) settled on the entered result, or on the round's source."""
     entered = next((c["outcome"] for c in commands if c["op"] == "result"), None)
     cls = round_class(str(start["game"]))

@@ -418,7 +418,12 @@ async def test_one_credit_meter_for_two_games_and_limits_with_notice() -> None:
             assert notice["from_round"] == rou_table.round_no + 4
             assert staged["detail"].startswith(f"new limits from round {notice['from_round']}")
             changed = await until_event(ann, "rou2", "limits_changed")
-            assert changed == {"type": "limits_changed", "minimum": 100, "maximum": 300}
+            assert changed == {  # to terminal 1 alone
+                "type": "limits_changed",
+                "minimum": 100,
+                "maximum": 300,
+                "visible_to": 1,
+            }
             assert rou_table.round_no == notice["from_round"]
             # sic-bo: a higher minimum at once; ann keeps the old one (s12(2))
             await set_limits(sup, "sic2", {"minimum": 500, "maximum": 10_000}, "evening")

@@ -18,6 +18,8 @@ from server.games.poker import events as poker_events
 from server.games.registry import BANKED, GAMES, tabled
 from server.games.visibility import NOBODY
 from server.tables import banked as banked_table
+from server.tables import stadium as _stadium  # noqa: F401  (its typed events, declared)
+from server.tables.events import all_table_events
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "protocol" / "README.md").read_text()
@@ -113,7 +115,8 @@ def _banked_event_classes() -> dict[str, set[str]]:
 
 
 def _table_event_types() -> set[str]:
-    """``"type"`` of every event map the table actors build: dict literals in server/tables."""
+    """``"type"`` of every event the table actors build: dict literals in server/tables, and
+    every typed :class:`~server.tables.events.TableEvent`."""
     found: set[str] = set()
     for tree in _trees(TABLE_SOURCES):
         for node in ast.walk(tree):
@@ -126,7 +129,7 @@ def _table_event_types() -> set[str]:
                         and isinstance(v.value, str)
                     ):
                         found.add(v.value)
-    return found
+    return found | {cls.TYPE for cls in all_table_events()}
 
 
 def test_every_poker_engine_event_is_documented() -> None:

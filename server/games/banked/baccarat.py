@@ -174,6 +174,19 @@ SIDE_WAGERS: tuple[str, ...] = (
     "super_6",
 )
 
+
+def terminal_layout(options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a stadium terminal draws (Sch 19 ETG-10, -12): the hands and the side wagers the
+    table offers."""
+    offered = options.get("side_wagers") or list(SIDE_WAGERS)
+    return {
+        "kind": "baccarat",
+        "positions": [
+            {"id": w, "label": w.replace("_", " ")} for w in ("player", "banker", "tie", *offered)
+        ],
+    }
+
+
 SPEC = GameSpec(
     id="baccarat",
     title="Baccarat",
@@ -242,6 +255,9 @@ SPEC = GameSpec(
             "super_6": {"banker wins with 6": SUPER_6_ODDS},
         }
     },
+    # table facts (stadium): a misdeal is re-dealt, the wagers standing
+    on_invalid="stand",
+    terminal_layout=terminal_layout,
 )
 
 

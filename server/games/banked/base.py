@@ -42,9 +42,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from server.cards import STANDARD_DECK, Card, RandomSource, card, card_str, shuffle
 from server.errors import IllegalAction
@@ -226,6 +226,22 @@ class GameSpec:
     bank_box: int | None = None
     # table facts (banked)
     backer_places: tuple[str, ...] = ()
+
+    # table facts (stadium)
+    #: what an invalid result (a no spin, a no roll, a misdeal) does at a stadium table
+    #: (general.md §3, R-VOID): ``"stand"``, the wagers stand and the re-spin / re-deal is
+    #: awaited; ``"void"``, every wager goes back to the meters; ``"roll"``, the engine
+    #: records the no roll and every wager stands for the next throw
+    on_invalid: Literal["stand", "void", "roll"] = "stand"
+    #: ``"roll"``: why the reason of an entered invalid result is refused (``None``: taken)
+    refuse_invalid: Callable[[str], str | None] | None = None
+    #: what a terminal needs to draw the layout (ETG-10, -12), from the table's options
+    terminal_layout: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    #: the layout carries from round to round (one engine round per throw; a wager comes
+    #: down only as the engine allows it), and a correction re-settles only the last round
+    #: before the next betting window, refused with this text (``None``: the layout is
+    #: settled and rebuilt each round, and any kept round may be corrected, Sch 19 s10(2))
+    layout_carries: str | None = None
 
     def all_options(self) -> dict[str, OptionSpec]:
         return dict(self._all_options)

@@ -339,6 +339,46 @@ class CrapsSpec(SharedOutcomeSpec):
         return WagerSpec(name, limits="decision" if fam.endswith("odds") else "table")
 
 
+def terminal_layout(options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a stadium terminal draws (Sch 19 ETG-10, -12): the line, number and proposition
+    wagers with the s10 payouts the engine pays, the points and the odds multiple."""
+    pays = S10
+    line = [
+        {"id": w, "label": w.replace("_", " "), "pays": [1, 1]}
+        for w in ("win", "dont_win", "come", "dont_come", "win_odds", "dont_win_odds")
+    ]
+    numbers = [
+        {"id": f"{k}_{n}", "label": f"{k} {n}", "pays": list(pays[f"{k}_{n}"])}
+        for k in ("place", "buy", "lay")
+        for n in POINTS
+    ]
+    props = [
+        {"id": w, "label": w.replace("_", " "), "pays": list(pays[w])}
+        for w in ("field", "any7", "any_craps", "craps2", "craps3", "craps12", "eleven")
+    ]
+    props += [
+        {"id": f"hard_{n}", "label": f"hard {n}", "pays": list(pays[f"hard_{n}"])} for n in HARD
+    ]
+    props += [{"id": w, "label": w, "pays": [1, 1]} for w in ("big6", "big8")]
+    return {
+        "kind": "craps",
+        "line": line,
+        "numbers": numbers,
+        "props": props,
+        "points": list(POINTS),
+        "odds_multiple": options["odds_multiple"],
+        # come and don't come while the puck is OFF (A1), else only once a point is on
+        "come_when_puck_off": bool(options.get("come_bets_when_puck_off")),
+    }
+
+
+def refuse_no_roll(reason: str) -> str | None:
+    """Why an entered no roll's reason is refused (s23), or None."""
+    if reason in NO_ROLL_REASONS:
+        return None
+    return f"a no roll is one of {', '.join(sorted(NO_ROLL_REASONS))} (Sch 4 s23)"
+
+
 SPEC = CrapsSpec(
     id="craps",
     title="Craps",
@@ -423,6 +463,13 @@ SPEC = CrapsSpec(
     pay_tables={"s10": {"payout": S10}},
     parse=family,
     empty_boxes=True,
+    # table facts (stadium): a no roll is recorded and every wager stands (s23, A9); the
+    # layout carries from roll to roll (s2, s4); a roll is corrected before the next
+    # betting window (s24)
+    on_invalid="roll",
+    refuse_invalid=refuse_no_roll,
+    terminal_layout=terminal_layout,
+    layout_carries="a craps roll is corrected before the next betting window (Sch 4 s24)",
 )
 
 

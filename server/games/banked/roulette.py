@@ -145,6 +145,20 @@ def family(wager: str) -> str | None:
     return wager.split("_", 1)[0]
 
 
+def terminal_layout(options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a stadium terminal draws (Sch 19 ETG-10, -12): the wheel's zeros and reds, the
+    s16 payouts the engine pays and the number of compartments."""
+    wheel = options["wheel_type"]
+    return {
+        "kind": "roulette",
+        "wheel_type": wheel,
+        "zeros": ["0"] if wheel == "single_zero" else ["0", "00"],
+        "red": sorted(RED),
+        "payouts": {k: list(v) for k, v in S16.items()},
+        "positions": len(POSITIONS[wheel]),
+    }
+
+
 SPEC = SharedOutcomeSpec(
     id="roulette",
     title="Roulette",
@@ -183,6 +197,9 @@ SPEC = SharedOutcomeSpec(
     ),
     pay_tables={"s16": {"payout": S16}},
     parse=family,
+    # table facts (stadium): a no spin is re-spun, the wagers standing (s17; general.md)
+    on_invalid="stand",
+    terminal_layout=terminal_layout,
 )
 
 

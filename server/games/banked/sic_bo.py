@@ -137,6 +137,39 @@ def settle_odds(
     return pay_table[fam] if won else None
 
 
+def terminal_layout(options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a stadium terminal draws (Sch 19 ETG-10, -12): every position with its label and
+    the s12 payout the engine pays."""
+    pays = S12
+    items: list[dict[str, Any]] = [
+        {"id": w, "label": w.replace("_", " "), "pays": list(pays[w])}
+        for w in ("small", "big", "odd", "even", "any_triple")
+    ]
+    items += [
+        {"id": f"total_{t}", "label": str(t), "pays": list(pays[f"total_{t}"])}
+        for t in range(4, 18)
+    ]
+    items += [
+        {"id": f"{k}_{n}", "label": f"{k} {n}", "pays": list(pays[k])}
+        for k in ("double", "triple")
+        for n in range(1, 7)
+    ]
+    items += [
+        {"id": f"single_{n}", "label": f"single {n}", "pays": list(pays["single_1_die"])}
+        for n in range(1, 7)
+    ]
+    items += [
+        {"id": f"combo_{a}_{b}", "label": f"{a}-{b}", "pays": list(pays["combo"])}
+        for a in range(1, 7)
+        for b in range(a + 1, 7)
+    ]
+    items += [
+        {"id": f"four_{s}", "label": f"four {s}", "pays": list(pays["four"])}
+        for s in FOUR_NUMBER_SETS
+    ]
+    return {"kind": "sic-bo", "positions": items}
+
+
 SPEC = SharedOutcomeSpec(
     id="sic-bo",
     title="Sic-bo",
@@ -175,6 +208,9 @@ SPEC = SharedOutcomeSpec(
     ),
     pay_tables={"s12": {"payout": S12}},
     parse=family,
+    # table facts (stadium): a no roll is re-rolled, the wagers standing (s17)
+    on_invalid="stand",
+    terminal_layout=terminal_layout,
 )
 
 

@@ -89,6 +89,19 @@ def check_segments(wheel_type: int, segments: Any) -> tuple[str, ...]:
     return tuple(segments)
 
 
+def terminal_layout(options: Mapping[str, Any]) -> dict[str, Any]:
+    """What a stadium terminal draws (Sch 19 ETG-10, -12): each symbol, its sections on the
+    wheel and the payout the engine pays."""
+    wt = str(options["wheel_type"])
+    return {
+        "kind": "wheel-of-fortune",
+        "positions": [
+            {"id": s, "label": f"symbol {s}", "sections": c, "pays": list(PAYOUTS[wt][s])}
+            for s, c in SECTIONS[wt].items()
+        ],
+    }
+
+
 SPEC = SharedOutcomeSpec(
     id="wheel-of-fortune",
     title="Wheel of fortune",
@@ -119,6 +132,9 @@ SPEC = SharedOutcomeSpec(
     ),
     pay_tables={"s12_s18_s24": PAYOUTS},
     parse=lambda w: w if w in frozenset(SYMBOLS) else None,
+    # table facts (stadium): a no spin voids the spin, every wager returned (s13(4))
+    on_invalid="void",
+    terminal_layout=terminal_layout,
 )
 
 
