@@ -22,6 +22,7 @@ from server.cards import DECKS, RandomSource
 from server.errors import IllegalAction
 from server.games.poker.buck import blind_posters
 from server.games.poker.events import (
+    BlindKind,
     BlindPosted,
     BoardDealt,
     CardBurned,
@@ -33,7 +34,7 @@ from server.games.poker.events import (
 if TYPE_CHECKING:
     from server.games.poker.engine import PokerRound
 
-_BLIND_KINDS = ("blind1", "blind2", "blind3")
+_BLIND_KINDS: tuple[BlindKind, ...] = ("blind1", "blind2", "blind3")
 
 #: (n, k) -> (n (n-1) ... (n-k+1), the number of ordered draws of k of n cards; the radices
 #: n, n-1, ... with their positions, in groups whose product stays below 2**30, each with that
@@ -138,7 +139,7 @@ def start(rnd: PokerRound) -> list[Event]:
     return ev
 
 
-def post(rnd: PokerRound, s: int, amount: int, kind: str) -> BlindPosted:
+def post(rnd: PokerRound, s: int, amount: int, kind: BlindKind) -> BlindPosted:
     """A blind or live post, capped at the stake (ACT digest A-14, QLD A-11, Sch 5 A-10)."""
     stacks = rnd.stacks
     stack = stacks[s]

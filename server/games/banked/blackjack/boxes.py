@@ -13,7 +13,7 @@ round's ledger, between ``house`` and :func:`party` names.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from server.cards import Card
 from server.errors import IllegalAction
@@ -90,11 +90,15 @@ class Hand:
         return list(self.stakes.values())
 
 
+#: what an offer is for (module docstring)
+OfferKind = Literal["insurance", "double", "surrender", "rescue", "split"]
+
+
 @dataclass(eq=False)
 class Offer:
     box: int
     player: Player
-    kind: str  # insurance, double, surrender, rescue, split
+    kind: OfferKind
     hand: Hand | None = None
     new_hand: Hand | None = None
 

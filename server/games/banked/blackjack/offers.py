@@ -19,14 +19,14 @@ from server.games.banked.base import (
     Event,
 )
 from server.games.banked.blackjack import play
-from server.games.banked.blackjack.boxes import Offer, Player, RangeChoice, Stake
+from server.games.banked.blackjack.boxes import Offer, OfferKind, Player, RangeChoice, Stake
 
 if TYPE_CHECKING:
     from server.games.banked.blackjack.engine import BlackjackRound
 
 
 #: the offer a verb answers
-OFFER_OF: dict[str, str] = {
+OFFER_OF: dict[str, OfferKind] = {
     "insurance": "insurance",
     "even_money": "insurance",
     "double": "double",
