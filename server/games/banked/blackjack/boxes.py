@@ -67,6 +67,8 @@ class Stake:
 
 @dataclass(eq=False)
 class Hand:
+    """One hand on a box (an area of it, SW s6): its cards, its stakes by player, its state."""
+
     box: int
     area: int
     cards: list[Card]
@@ -96,6 +98,8 @@ OfferKind = Literal["insurance", "double", "surrender", "rescue", "split"]
 
 @dataclass(eq=False)
 class Offer:
+    """A choice open to ``player`` on ``box`` beside the hand in play (module docstring)."""
+
     box: int
     player: Player
     kind: OfferKind
@@ -105,6 +109,8 @@ class Offer:
 
 @dataclass
 class BoxPlay:
+    """A box in the round: its players' wagers, its hands in play order, insurance, figures."""
+
     box: int
     wagers: dict[Player, dict[str, int]]
     hands: list[Hand] = field(default_factory=list)
@@ -115,4 +121,5 @@ class BoxPlay:
 
 
 def party(box: int, player: Player) -> str:
+    """The ledger party of ``player`` on ``box``: ``box:N``, or ``box:N:P2`` for a backer."""
     return f"box:{box}" if player is None else f"box:{box}:{player}"

@@ -38,6 +38,7 @@ OFFER_OF: dict[str, OfferKind] = {
 
 
 def find_offer(rnd: BlackjackRound, box: int, player: Player, verb: str) -> Offer | None:
+    """The open offer of ``player`` on ``box`` that ``verb`` answers, if any."""
     kind = OFFER_OF.get(verb)
     return next(
         (o for o in rnd.offers if o.box == box and o.player == player and o.kind == kind),
@@ -46,6 +47,8 @@ def find_offer(rnd: BlackjackRound, box: int, player: Player, verb: str) -> Offe
 
 
 def offer_choices(rnd: BlackjackRound, o: Offer) -> tuple[Choice, ...]:
+    """The choices of offer ``o``: insurance up to half the wager (BJ s23(4), digest A8; SW
+    s23(3)) and even money (BJ s22(4)); double, cover or follow, surrender, rescue."""
     bp = rnd.box_play[o.box]
     if o.kind == "insurance":
         main = bp.wagers[o.player]["main"]
@@ -73,6 +76,7 @@ def offer_choices(rnd: BlackjackRound, o: Offer) -> tuple[Choice, ...]:
 
 
 def answer(rnd: BlackjackRound, o: Offer, verb: str, amount: int | None) -> list[Event]:
+    """``verb`` answers offer ``o``; then the round advances."""
     rnd._figures_version += 1
     choices = {c.verb: c for c in offer_choices(rnd, o)}
     if verb not in choices:

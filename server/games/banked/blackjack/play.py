@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 
 def needs_decision(rnd: BlackjackRound, hand: Hand) -> bool:
+    """Whether ``hand`` still has a play decision (not bust, stood, doubled, surrendered, at
+    21, a split ace given its one card: BJ s25(4)(b), or a five card trick: CH s25(6))."""
     v = rnd.variant
     if hand.status != "play" or hand.stood or hand.doubled or len(hand.cards) < 2:
         return False
@@ -42,6 +44,7 @@ def needs_decision(rnd: BlackjackRound, hand: Hand) -> bool:
 
 
 def choices_for(rnd: BlackjackRound, hand: Hand) -> tuple[Choice, ...]:
+    """The play decisions open to ``hand`` now (module docstring)."""
     v = rnd.variant
     bp = rnd.box_play[hand.box]
     own = hand.stakes[None].main
@@ -103,6 +106,8 @@ def may_surrender(rnd: BlackjackRound, hand: Hand) -> bool:
 
 
 def play(rnd: BlackjackRound, box: int, verb: str, amount: int | None, cause: str) -> list[Event]:
+    """The controller's play decision ``verb`` on the hand in play on ``box``; the next
+    play decision closes every open offer; then the round advances."""
     hand = rnd.acting
     if hand is None or hand.box != box:
         raise IllegalAction("not_awaiting_decision", f"box {box} owes no decision now")
@@ -159,6 +164,8 @@ def after_card(rnd: BlackjackRound, hand: Hand) -> None:
 
 
 def double(rnd: BlackjackRound, hand: Hand, player: Player, amount: int) -> list[Event]:
+    """``player`` doubles ``hand`` by ``amount`` (BJ s24, SP s25, SW s24, CH s23; another
+    player on the box: BJ s30(6)); one card to the controller's double."""
     v = rnd.variant
     st = hand.stakes[player]
     st.double = amount
@@ -178,6 +185,8 @@ def double(rnd: BlackjackRound, hand: Hand, player: Player, amount: int) -> list
 
 
 def split(rnd: BlackjackRound, hand: Hand) -> list[Event]:
+    """Split ``hand`` into two (BJ s25, SP s26, SW s25, CH s24): the new hand is played next
+    (CH digest A6), others on the box may cover or follow (BJ s30(7))."""
     rnd._figures_version += 1
     bp = rnd.box_play[hand.box]
     group = [h for h in bp.hands if h.area == hand.area]
@@ -206,6 +215,8 @@ def split(rnd: BlackjackRound, hand: Hand) -> list[Event]:
 
 
 def after_split_card(rnd: BlackjackRound, hand: Hand) -> None:
+    """A split hand got its second card: a blackjack after a split (CH s24(4)(a)), else
+    :func:`after_card`."""
     v = rnd.variant
     if v.blackjack_after_split and rules.natural(hand.cards):
         hand.status = "blackjack"  # CH s24(4)(a)

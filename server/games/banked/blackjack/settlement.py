@@ -49,6 +49,9 @@ def settle_ready(rnd: BlackjackRound) -> list[Event]:
 
 
 def final_net(rnd: BlackjackRound, hand: Hand, st: Stake) -> tuple[int, str]:
+    """The net of a stake on a hand settled before the dealer: a bust loses (s6(2)(f)); a 21
+    paid at once (SP s8(1) bonuses, s8(3) super bonus; CH s25(5)); a five card trick
+    (CH s25(6))."""
     v = rnd.variant
     t, _ = rnd._total(hand)
     if hand.status == "bust":
@@ -93,6 +96,7 @@ def pay_blackjack(rnd: BlackjackRound, hand: Hand, dealer_bj: bool) -> list[Even
 
 
 def settle_round(rnd: BlackjackRound) -> list[Event]:
+    """The dealer's second card and hand, then every stake left (module docstring)."""
     v = rnd.variant
     out: list[Event] = []
     rnd.dealer.append(rnd._card())  # s17(5): always dealt (digest A4)

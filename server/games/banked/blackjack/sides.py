@@ -59,6 +59,8 @@ def side(
     why: str | None,
     fixed: int | None = None,
 ) -> WagerSettled:
+    """Settle one side wager: lost (no odds and no fixed win), else won at ``odds`` or
+    ``fixed``."""
     if odds is None and fixed is None:
         return rnd._money(bp, player, name, -stake, f"{name}: no win")
     win = fixed if fixed is not None else pay(stake, odds or (0, 1))
@@ -66,6 +68,7 @@ def side(
 
 
 def first_formed(rnd: BlackjackRound, bp: BoxPlay) -> Hand:
+    """The box's original hand (area 1, formed first)."""
     return next(h for h in bp.hands if h.area == 0 and h.formed == 0)
 
 
