@@ -546,6 +546,11 @@ class BlackjackRound(BankedRound):
             return play.choices_for(self, self.acting)
         return ()
 
+    def _choices_for(self, hand: Hand) -> tuple[Choice, ...]:
+        """The play decisions open to ``hand`` (:func:`.play.choices_for`; the blackjack
+        solver, ``server/par/blackjack.py``, plays rounds with it)."""
+        return play.choices_for(self, hand)
+
     def _apply(self, box: int, verb: str, amount: int | None) -> list[Event]:
         raise AssertionError("blackjack decisions go through decide()")
 
