@@ -59,30 +59,21 @@ from server.games.poker.view import PotLayer, visible
 
 __all__ = ["VERBS", "PokerRound", "PotLayer", "RoundResult", "visible"]
 
-#: seat order -> (seat index, seat -> the other seats clockwise after it, seat -> the seats
-#: clockwise after it ending with itself, seat -> the seats clockwise from itself, every seat
-#: -> 0 (a template, only ever copied: a fresh round's wagers)); tables reuse orders
-_RINGS: dict[
-    tuple[int, ...],
-    tuple[
-        dict[int, int],
-        dict[int, tuple[int, ...]],
-        dict[int, tuple[int, ...]],
-        dict[int, tuple[int, ...]],
-        dict[int, int],
-    ],
-] = {}
-
-
-def _rings_of(
-    seats: list[int],
-) -> tuple[
+#: (seat index, seat -> the other seats clockwise after it, seat -> the seats clockwise after
+#: it ending with itself, seat -> the seats clockwise from itself, every seat -> 0 (a
+#: template, only ever copied: a fresh round's wagers))
+_Rings = tuple[
     dict[int, int],
     dict[int, tuple[int, ...]],
     dict[int, tuple[int, ...]],
     dict[int, tuple[int, ...]],
     dict[int, int],
-]:
+]
+#: seat order -> its rings; tables reuse orders
+_RINGS: dict[tuple[int, ...], _Rings] = {}
+
+
+def _rings_of(seats: list[int]) -> _Rings:
     """The seat orders of :data:`_RINGS` for ``seats`` (cached)."""
     key = tuple(seats)
     cached = _RINGS.get(key)
