@@ -7,24 +7,172 @@ key (the secret with the seeds), it deals what the table dealt; on the cards a p
 shown (:func:`replay_poker` with fixed hole cards and board), it plays the hand again as far
 as those cards decide it. The engines are deterministic: same deal + same commands = same
 events, same settlement.
+
+Each journal command kind is a typed record (a msgspec Struct tagged by its ``op``): the
+commands are decoded once (:func:`decode`, :func:`commands_of`) and replayed through a map
+``{kind: handler}`` per kind of round (:data:`POKER`, :data:`BANKED`). The stored format is
+the journal's own body (``{"op": ..., fields}``, ``server/store/journal.py``), unchanged:
+rows already on disk decode as they are (a field the replay does not use, such as
+``refused`` or ``pre``, is ignored; a kind no engine takes, such as a banked table's
+``wager``, is left out). This module reads the journal's bodies only: it imports nothing of
+``server/store``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import msgspec
 
 from server.cards import FIRST, RandomSource, card, card_str
-from server.games.banked.base import BankedRound, Forced, JackpotState
+from server.games.banked.base import Argument, BankedRound, Forced, JackpotState
 from server.games.banked.blackjack.engine import BlackjackRound
 from server.games.banked.blackjack.shoe import BlackjackShoe
 from server.games.banked.craps import Craps, Layout
 from server.games.banked.outcome import SharedOutcomeRound
 from server.games.banked.scenario import round_class
+from server.games.events import Event
 from server.games.poker import PokerRound, rules_for
-from server.games.poker.events import Event
 
 Wire = dict[str, Any]
+
+
+class Command(msgspec.Struct, frozen=True, tag_field="op"):
+    """One engine command of a journalled round (the journal's ``command`` body)."""
+
+
+class Act(Command, frozen=True, tag="act"):
+    """A poker player's action (``PokerRound.act``)."""
+
+    seat: int
+    verb: str
+    amount: int | None = None
+
+
+class SeatTimeout(Command, frozen=True, tag="timeout"):
+    """A poker seat's turn timer ran out (``PokerRound.timeout``)."""
+
+    seat: int
+
+
+class Void(Command, frozen=True, tag="void"):
+    """The round voided (a misdeal, an interruption): every engine's ``void``."""
+
+    reason: str
+
+
+class Decide(Command, frozen=True, tag="decide"):
+    """A banked decision on a box; ``player``: a blackjack backer's (BJ s29)."""
+
+    box: int
+    verb: str
+    amount: Argument = None
+    player: str | None = None
+
+
+class DeclineOffers(Command, frozen=True, tag="decline_offers"):
+    """A blackjack player's open offers declined (``BlackjackRound.decline_offers``)."""
+
+    box: int
+    player: str | None = None
+
+
+class Insufficient(Command, frozen=True, tag="insufficient"):
+    """A box that cannot fund its next wager (``BankedRound.insufficient``)."""
+
+    box: int
+
+
+class BoxTimeout(Command, frozen=True, tag="timeout"):
+    """A box's decision timer ran out (``BankedRound.timeout``)."""
+
+    box: int
+
+
+class Result(Command, frozen=True, tag="result"):
+    """A stadium round's entered result (``server/tables/stadium.py``)."""
+
+    outcome: dict[str, Any]
+
+
+PokerCommand = Act | SeatTimeout | Void
+BankedCommand = Decide | DeclineOffers | Insufficient | BoxTimeout | Void
+StadiumCommand = Result
+
+_E = TypeVar("_E")
+#: a kind of command -> how its engine takes it (each handler typed on its own kind)
+Handlers = dict[type[Command], Callable[[_E, Any], Sequence[Event]]]
+
+
+def _act(rnd: PokerRound, c: Act) -> Sequence[Event]:
+    return rnd.act(c.seat, c.verb, c.amount)
+
+
+def _seat_timeout(rnd: PokerRound, c: SeatTimeout) -> Sequence[Event]:
+    return rnd.timeout(c.seat)
+
+
+def _void(rnd: PokerRound | BankedRound, c: Void) -> Sequence[Event]:
+    return rnd.void(c.reason)
+
+
+def _decide(rnd: BankedRound, c: Decide) -> Sequence[Event]:
+    return rnd.decide(c.box, c.verb, c.amount, {"player": c.player} if c.player else None)
+
+
+def _decline(rnd: BankedRound, c: DeclineOffers) -> Sequence[Event]:
+    assert isinstance(rnd, BlackjackRound)
+    return rnd.decline_offers(c.box, c.player)
+
+
+def _insufficient(rnd: BankedRound, c: Insufficient) -> Sequence[Event]:
+    return rnd.insufficient(c.box)
+
+
+def _box_timeout(rnd: BankedRound, c: BoxTimeout) -> Sequence[Event]:
+    return rnd.timeout(c.box)
+
+
+POKER: Handlers[PokerRound] = {Act: _act, SeatTimeout: _seat_timeout, Void: _void}
+BANKED: Handlers[BankedRound] = {
+    Decide: _decide,
+    DeclineOffers: _decline,
+    Insufficient: _insufficient,
+    BoxTimeout: _box_timeout,
+    Void: _void,
+}
+
+#: the kind of round -> the commands its engine takes
+_UNIONS: dict[str, Any] = {
+    "poker": PokerCommand,
+    "stadium": StadiumCommand,
+    "banked": BankedCommand,
+}
+
+
+def _ops(union: Any) -> frozenset[str]:
+    """The ``op`` tags of a union of :class:`Command` kinds."""
+    kinds = getattr(union, "__args__", (union,))
+    return frozenset(str(k.__struct_config__.tag) for k in kinds)
+
+
+_OPS = {kind: _ops(union) for kind, union in _UNIONS.items()}
+
+
+def decode(kind: str, commands: Sequence[Mapping[str, Any] | Command]) -> list[Command]:
+    """The typed commands of a round of ``kind`` ("poker", "stadium", else banked), decoded
+    once from the journal's bodies (records already decoded pass as they are); a kind its
+    engine never takes (a ``wager``, a ``place``) is left out."""
+    union = _UNIONS.get(kind, _UNIONS["banked"])
+    ops = _OPS.get(kind, _OPS["banked"])
+    out: list[Command] = []
+    for c in commands:
+        if isinstance(c, Command):
+            out.append(c)
+        elif c.get("op") in ops:
+            out.append(msgspec.convert(c, union, strict=False))
+    return out
 
 
 def forced_json(forced: Forced) -> dict[str, Any]:
@@ -62,13 +210,13 @@ def table_shoe(start: Mapping[str, Any], source: RandomSource) -> BlackjackShoe:
     return shoe
 
 
-def _wires(events: Sequence[Any]) -> list[Wire]:
+def _wires(events: Sequence[Event]) -> list[Wire]:
     return [ev.to_wire() for ev in events]
 
 
 def replay_poker(
     start: Mapping[str, Any],
-    commands: Sequence[Mapping[str, Any]],
+    commands: Sequence[Mapping[str, Any] | Command],
     source: RandomSource,
     hole: Mapping[int, Sequence[int]] | None = None,
     board: Sequence[int] | None = None,
@@ -87,23 +235,15 @@ def replay_poker(
         board=board or None,
         posts=posts or None,
     )
-    out: list[Wire] = []
-    events: list[Event] = poker.start()
-    out += _wires(events)
-    for c in commands:
-        op = c["op"]
-        if op == "act":
-            out += _wires(poker.act(int(c["seat"]), str(c["verb"]), c.get("amount")))
-        elif op == "timeout":
-            out += _wires(poker.timeout(int(c["seat"])))
-        elif op == "void":
-            out += _wires(poker.void(str(c["reason"])))
+    out = _wires(poker.start())
+    for c in decode("poker", commands):
+        out += _wires(POKER[type(c)](poker, c))
     return out, poker
 
 
 def replay_banked(
     start: Mapping[str, Any],
-    commands: Sequence[Mapping[str, Any]],
+    commands: Sequence[Mapping[str, Any] | Command],
     source: RandomSource,
     shoe: BlackjackShoe | None = None,
 ) -> tuple[list[Wire], BankedRound]:
@@ -126,30 +266,19 @@ def replay_banked(
         **extra,
     )
     out = _wires(banked.start())
-    for c in commands:
-        op = c["op"]
-        if op == "decide":
-            place = c.get("player")  # blackjack: a backer's decision (BJ s29)
-            qualifiers = {"player": place} if place else None
-            out += _wires(banked.decide(int(c["box"]), str(c["verb"]), c.get("amount"), qualifiers))
-        elif op == "decline_offers":
-            assert isinstance(banked, BlackjackRound)
-            out += _wires(banked.decline_offers(int(c["box"]), c.get("player")))
-        elif op == "insufficient":
-            out += _wires(banked.insufficient(int(c["box"])))
-        elif op == "timeout":
-            out += _wires(banked.timeout(int(c["box"])))
-        elif op == "void":
-            out += _wires(banked.void(str(c["reason"])))
+    for c in decode("banked", commands):
+        out += _wires(BANKED[type(c)](banked, c))
     return out, banked
 
 
 def replay_stadium(
-    start: Mapping[str, Any], commands: Sequence[Mapping[str, Any]], source: RandomSource
+    start: Mapping[str, Any],
+    commands: Sequence[Mapping[str, Any] | Command],
+    source: RandomSource,
 ) -> list[Wire]:
     """A stadium round (``server/tables/stadium/``): the frozen layout (craps: the layout
     the roll was thrown on) settled on the entered result, or on the round's source."""
-    entered = next((c["outcome"] for c in commands if c["op"] == "result"), None)
+    entered = next((c.outcome for c in decode("stadium", commands) if isinstance(c, Result)), None)
     cls = round_class(str(start["game"]))
     options = dict(start["rules"])
     if start["before"] is not None:
@@ -165,14 +294,16 @@ def replay_stadium(
     return _wires(cls(options, frozen, FIRST, forced=forced).start())
 
 
-def commands_of(entries: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Mapping[str, Any]]:
-    """The engine commands of a round's records, refused ones left out."""
-    return [body for kind, body in entries if kind == "command" and "refused" not in body]
+def commands_of(entries: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Command]:
+    """The engine commands of a round's records (its ``start`` says the kind of round),
+    typed, refused ones left out."""
+    kind = next((str(body["kind"]) for k, body in entries if k == "start"), "banked")
+    return decode(kind, [body for k, body in entries if k == "command" and "refused" not in body])
 
 
 def replay(
     start: Mapping[str, Any],
-    commands: Sequence[Mapping[str, Any]],
+    commands: Sequence[Mapping[str, Any] | Command],
     source: RandomSource,
     shoe: BlackjackShoe | None = None,
 ) -> tuple[list[Wire], PokerRound | BankedRound | None]:

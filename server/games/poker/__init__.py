@@ -4,6 +4,8 @@
 
 * :mod:`.rules` - the six games' rule sets and options (``rules_for``);
 * :mod:`.engine` - :class:`PokerRound`, the sans-I/O round state machine;
+* :mod:`.deal`, :mod:`.limits`, :mod:`.showdown`, :mod:`.view` - its parts: the start and the
+  deal, the betting limits, the end of the round, what a seat may see;
 * :mod:`.legal` - :class:`LegalActions`, what the seat to act may do;
 * :mod:`.settle` - uncalled wagers, side pots, commission, split pots;
 * :mod:`.buck` - how the buck / dealer button moves (``next_designated``);

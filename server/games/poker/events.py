@@ -11,7 +11,7 @@ hot path, with ``visible_to`` as a keyword where it is not everyone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from server.games.events import Event as _Base
 from server.games.poker.legal import LegalActions
@@ -22,6 +22,7 @@ __all__ = [
     "NOBODY",
     "ActionTaken",
     "BettingRoundEnded",
+    "BlindKind",
     "BlindPosted",
     "BoardDealt",
     "CardBurned",
@@ -54,13 +55,17 @@ class FeeCharged(Event, frozen=True):
     amount: int
 
 
+#: a blind (ACT r 7.1, QLD s23, Sch 5 s23), or a QLD Sch 11 s23A live or dead post
+BlindKind = Literal["blind1", "blind2", "blind3", "live", "dead"]
+
+
 class BlindPosted(Event, frozen=True):
     """A blind (``kind`` "blind1".."blind3"), or a QLD s23A ``live``/``dead`` post."""
 
     TYPE: ClassVar[str] = "blind_posted"
 
     seat: int
-    kind: str
+    kind: BlindKind
     amount: int
     stack: int
 

@@ -43,7 +43,7 @@ raises :class:`~server.errors.ScenarioError`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from server.errors import ScenarioError
 from server.games.registry import POKER
@@ -63,7 +63,31 @@ TITLES: dict[str, str] = {
     "manila-qld": "Manila, Queensland Schedule 5",
 }
 
-STRUCTURES = ("limit", "half-pot", "full-pot", "no-limit")
+#: The rulebook a table plays under: seed 001 (ACT) or seed 004 (QLD).
+Jurisdiction = Literal["act", "qld"]
+#: The game: hold'em, Omaha or Manila (the hand each player forms: ACT r 14.1, QLD s2).
+GameVariant = Literal["holdem", "omaha", "manila"]
+#: The betting structure (option ``structure``: ACT r 10.6, QLD s28(1)); QLD "structured" is
+#: ``limit``.
+Structure = Literal["limit", "half-pot", "full-pot", "no-limit"]
+#: The heads-up exemption from the raise cap (ACT r 10.5, QLD Sch 5 s26(5)).
+HeadsUp = Literal["uncapped", "unrestricted"]
+#: After an all-in for less than a full raise: ``act`` nobody may raise (ACT r 12.5, digest
+#: A-8); ``qld-closed`` / ``qld-open`` (QLD s29(10), digest A-3, option
+#: ``short_allin_reopens``); ``qld-ma`` (Sch 5 s27(5)-(6)).
+ShortAllin = Literal["act", "qld-closed", "qld-open", "qld-ma"]
+#: The smallest full raise: ACT r 10.2-10.4; QLD s28(4) (``qld-he``); Sch 5 s26(4) (``qld-ma``).
+MinRaiseRule = Literal["act", "qld-he", "qld-ma"]
+#: Who gets an odd chip of a split pot first (ACT r 9.4, QLD s27(14), Sch 5 s2).
+OddChip = Literal["buck-first", "after-button", "after-designated"]
+#: A round won by everyone folding to the second blind (QLD s24(5)-(6), digest A-1).
+FoldAround = Literal["award", "return-second-blind"]
+#: Option ``commission``: the rulebook's formula, or none.
+Commission = Literal["rules", "none"]
+#: Option ``amounts``: money (cents) or a tournament's chips (ACT r 19).
+Amounts = Literal["cents", "chips"]
+
+STRUCTURES: tuple[Structure, ...] = get_args(Structure)
 
 _COMMON = {"blinds", "structure", "commission", "chip_unit", "max_seats", "amounts"}
 _OPTIONS: dict[str, frozenset[str]] = {
@@ -103,8 +127,8 @@ class RuleSet:
     """Everything the engine needs to know about one game at one table (immutable)."""
 
     game: str
-    jurisdiction: str  # "act" | "qld"
-    variant: str  # "holdem" | "omaha" | "manila"
+    jurisdiction: Jurisdiction
+    variant: GameVariant
     options: dict[str, Any] = field(hash=False, compare=False)
     deck_size: int = 52
     hole_cards: int = 2
@@ -115,12 +139,12 @@ class RuleSet:
     board_schedule: tuple[int, ...] = (0, 3, 1, 1)
     burns: bool = True
     blinds: tuple[int, ...] = (100, 200)
-    structure: str = "limit"
+    structure: Structure = "limit"
     maximum: int | None = None
     raise_cap: int | None = 3
-    heads_up: str | None = "uncapped"  # None: no heads-up exemption (QLD Sch 11)
-    short_allin: str = "act"  # "act" | "qld-closed" | "qld-open" | "qld-ma"
-    min_raise_rule: str = "act"  # "act" | "qld-he" | "qld-ma"
+    heads_up: HeadsUp | None = "uncapped"  # None: no heads-up exemption (QLD Sch 11)
+    short_allin: ShortAllin = "act"
+    min_raise_rule: MinRaiseRule = "act"
     commission_on: bool = True
     commission_percent: int = 5
     commission_step: int = 2000
@@ -128,9 +152,9 @@ class RuleSet:
     cumulative_cap: bool = False
     participation_fee: int = 0
     chip_unit: int = 100
-    odd_chip: str = "buck-first"  # "buck-first" | "after-button" | "after-designated"
+    odd_chip: OddChip = "buck-first"
     postflop_after_button: bool = False  # QLD Sch 11: first active player *after* button
-    fold_around: str = "award"  # "award" | "return-second-blind"
+    fold_around: FoldAround = "award"
     max_seats: int = 10
     min_table_stake: int = 0
     max_buy_in: int | None = None
@@ -280,10 +304,10 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
     if variant == "manila" and structure != "limit":
         raise _err(game, "Manila has only the limit structure")
 
-    if o.get("amounts", "cents") not in ("cents", "chips"):
+    if o.get("amounts", "cents") not in get_args(Amounts):
         raise _err(game, f"amounts must be 'cents' or 'chips', got {o['amounts']!r}")
 
-    if o["commission"] not in ("rules", "none"):
+    if o["commission"] not in get_args(Commission):
         raise _err(game, f"commission must be 'rules' or 'none', got {o['commission']!r}")
     commission_on = o["commission"] == "rules"
 
@@ -300,7 +324,7 @@ def rules_for(game: str, options: dict[str, Any] | None = None) -> RuleSet:
         chips=o.get("amounts") == "chips",
     )
     if "heads_up" in o:
-        if o["heads_up"] not in ("uncapped", "unrestricted"):
+        if o["heads_up"] not in get_args(HeadsUp):
             raise _err(
                 game, f"heads_up must be 'uncapped' or 'unrestricted', got {o['heads_up']!r}"
             )

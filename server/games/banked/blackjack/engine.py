@@ -33,13 +33,18 @@ Theory of operation
 
 Money moves only through the framework's ledger (:meth:`BankedRound._transfer`): parties
 ``box:N`` (the controller), ``box:N:P2`` (another player on box N) and ``house``.
+
+The round's state and its flow live here (set-up, the deal, the public commands, whose turn);
+each other job is a module of functions of the round: :mod:`.boxes` (boxes, hands, stakes,
+offers), :mod:`.play` (the hand's choices and play decisions), :mod:`.offers` (offers and an
+absent player), :mod:`.sides` (side wagers) and :mod:`.settlement` (hands paid at once, the
+dealer, every stake left, the result figures).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from server.cards import Card, RandomSource, card, card_str, rank_of
@@ -50,116 +55,30 @@ from server.games.banked.base import (
     CardsDealt,
     Choice,
     Decision,
-    DecisionMade,
     Event,
     Forced,
     GameSpec,
-    HandShown,
     InvalidRound,
     JackpotState,
     OptionSpec,
     WagerSettled,
     WagerSpec,
-    pay,
     validate_wagers,
 )
-from server.games.banked.blackjack import rules
+from server.games.banked.blackjack import offers, play, rules, settlement, sides
+from server.games.banked.blackjack.boxes import (
+    BoxPlay,
+    Hand,
+    Offer,
+    Player,
+    RangeChoice,
+    Stake,
+    party,
+)
 from server.games.banked.blackjack.rules import Variant
 from server.games.banked.blackjack.shoe import BlackjackShoe
 
-Player = str | None  # None: the box's controller; "P2": another player on the box
-
-
-@dataclass(frozen=True)
-class RangeChoice(Choice):
-    """A verb taking any amount from ``lo`` to ``hi`` cents (double for less, insurance), or
-    any of ``allowed`` (a hand number to follow)."""
-
-    lo: int = 0
-    hi: int = 0
-    check: str = ""
-
-    def resolve(self, amount: int | None) -> int | None:
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            if amount is None and self.lo == self.hi:
-                return self.lo
-            raise IllegalAction("amount_required", f"{self.verb} needs an amount")
-        if not self.lo <= amount <= self.hi:
-            raise IllegalAction(
-                "bad_amount", f"{self.verb} {amount}: allowed {self.lo} to {self.hi}"
-            )
-        if self.check:  # BJ s23(4), digest A8: over half only for a whole-dollar win
-            wager = int(self.check)
-            if 2 * amount > wager and (2 * amount) % 100:
-                raise IllegalAction(
-                    "bad_amount",
-                    f"insurance {amount}: over half the wager only for a whole-dollar win",
-                )
-        return amount
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"verb": self.verb, "min": self.lo, "max": self.hi}
-
-
-@dataclass
-class Stake:
-    """One player's money on one hand."""
-
-    player: Player
-    main: int
-    double: int = 0
-    net: int | None = None  # settled: the player's net on main + double
-    rescued: bool = False
-    surrendered: bool = False
-
-
-@dataclass(eq=False)
-class Hand:
-    box: int
-    area: int
-    cards: list[Card]
-    formed: int  # formation order within the area (0: the original hand)
-    stakes: dict[Player, Stake]
-    split: bool = False
-    split_aces: bool = False
-    doubled: bool = False
-    fixed_aces: int = 0
-    switched: bool = False
-    acted: bool = False
-    stood: bool = False
-    #: SP s26(6): a hand formed by splitting two 7s of one suit earns no super bonus
-    suited_sevens_split: bool = False
-    #: "play" (in play or standing), "bust", "blackjack", "paid" (a 21 or five card trick
-    #: paid at once); a blackjack is paid before the dealer's second card when ``early``
-    status: str = "play"
-    early: bool = False
-
-    def stake_list(self) -> list[Stake]:
-        return list(self.stakes.values())
-
-
-@dataclass(eq=False)
-class Offer:
-    box: int
-    player: Player
-    kind: str  # insurance, double, surrender, rescue, split
-    hand: Hand | None = None
-    new_hand: Hand | None = None
-
-
-@dataclass
-class BoxPlay:
-    box: int
-    wagers: dict[Player, dict[str, int]]
-    hands: list[Hand] = field(default_factory=list)
-    acted: bool = False  # any play decision on the box (SW: switch only before, s17(5))
-    insurance: dict[Player, int] = field(default_factory=dict)
-    first_cards: list[Card] = field(default_factory=list)
-    figures: dict[Player, dict[str, int]] = field(default_factory=dict)
-
-
-def party(box: int, player: Player) -> str:
-    return f"box:{box}" if player is None else f"box:{box}:{player}"
+__all__ = ["ROUNDS", "BlackjackRound", "Player", "RangeChoice", "party", "spec_for"]
 
 
 def spec_for(v: Variant) -> GameSpec:
@@ -447,7 +366,7 @@ class BlackjackRound(BankedRound):
             out += self._give(h)
         for bp in self.box_play.values():
             bp.first_cards = [c for h in bp.hands for c in h.cards]
-        out += self._settle_first_cards()
+        out += sides.settle_first_cards(self)
         for h in order:
             if rules.natural(h.cards):
                 h.status = "blackjack"
@@ -468,43 +387,6 @@ class BlackjackRound(BankedRound):
         return rank_of(up) == rules.ACE or rules.is_ten(up)
 
     # ------------------------------------------------------------------ side wagers
-    def _settle_first_cards(self) -> list[Event]:
-        """Perfect pairs (BJ s48, SP s38) and any pair (CH s36) on the box's first 2 cards;
-        super match (SW s17(2), s8(3)) on the box's first 4 cards, before any switch."""
-        out: list[Event] = []
-        for bp in self.box_play.values():
-            first = bp.first_cards
-            for p, ws in bp.wagers.items():
-                for name, stake in ws.items():
-                    if name == "perfect_pairs":
-                        kind = rules.pair_kind(first[0], first[1])
-                        sched = self.options["perfect_pairs_schedule"]
-                        table = rules.PERFECT_PAIRS[self.variant.id][sched]
-                        odds = table[kind] if kind else None
-                        out.append(self._side(bp, p, name, stake, odds, kind))
-                    elif name == "any_pair":
-                        odds = rules.ANY_PAIR if rules.any_pair(first[0], first[1]) else None
-                        out.append(self._side(bp, p, name, stake, odds, "pair 11:1"))
-                    elif name == "super_match":
-                        kind = rules.super_match(first)
-                        odds = rules.SUPER_MATCH[kind] if kind else None
-                        out.append(self._side(bp, p, name, stake, odds, kind))
-        return out
-
-    def _side(
-        self,
-        bp: BoxPlay,
-        player: Player,
-        name: str,
-        stake: int,
-        odds: tuple[int, int] | None,
-        why: str | None,
-        fixed: int | None = None,
-    ) -> WagerSettled:
-        if odds is None and fixed is None:
-            return self._money(bp, player, name, -stake, f"{name}: no win")
-        win = fixed if fixed is not None else pay(stake, odds or (0, 1))
-        return self._money(bp, player, name, win, f"{name}: {why}")
 
     def _money(self, bp: BoxPlay, player: Player, name: str, net: int, why: str) -> WagerSettled:
         """Record a player's net on a wager figure and move the money (house <-> player)."""
@@ -516,105 +398,9 @@ class BlackjackRound(BankedRound):
         label = name if player is None else f"{player} {name}"
         return WagerSettled(box=bp.box, wager=label, net=net, outcome=outcome, detail=why)
 
-    def _first_formed(self, bp: BoxPlay) -> Hand:
-        return next(h for h in bp.hands if h.area == 0 and h.formed == 0)
-
-    def _settle_late_side_wagers(self) -> list[Event]:
-        """Super sevens (BJ s34-s37) and bonus blackjack (BJ s40-s42) on the cards dealt to
-        the player; after a split the first split hand decides (s36, s42; digest A6)."""
-        out: list[Event] = []
-        for bp in self.box_play.values():
-            first = self._first_formed(bp)
-            split = len(bp.hands) > 1
-            for p, ws in bp.wagers.items():
-                for name, stake in ws.items():
-                    if name == "super_sevens":
-                        seq = [*bp.first_cards, *first.cards[1:2]] if split else first.cards
-                        kind = rules.super_sevens(seq)
-                        odds = rules.SUPER_SEVENS[kind] if kind else None
-                        out.append(self._side(bp, p, name, stake, odds, kind))
-                    elif name == "bonus_blackjack":
-                        kind = rules.bonus_blackjack(
-                            first.cards, self.options["decks"], self.nominated
-                        )
-                        if kind == "nominated blackjack" and split:
-                            kind = None  # no blackjack after a split (s25(4)(c))
-                        fixed = rules.BONUS_BLACKJACK[kind] if kind else None
-                        out.append(self._side(bp, p, name, stake, None, kind, fixed))
-        return out
-
     # ------------------------------------------------------------------ hand arithmetic
     def _total(self, hand: Hand) -> tuple[int, bool]:
         return rules.total(hand.cards, hand.fixed_aces)
-
-    def _needs_decision(self, hand: Hand) -> bool:
-        v = self.variant
-        if hand.status != "play" or hand.stood or hand.doubled or len(hand.cards) < 2:
-            return False
-        if any(st.surrendered for st in hand.stakes.values()):
-            return False
-        if hand.split_aces and v.split_aces_one_card:
-            return False  # BJ s25(4)(b): one card to each split ace
-        if v.five_card_trick and len(hand.cards) >= 5:
-            return False
-        return self._total(hand)[0] < 21
-
-    def _choices_for(self, hand: Hand) -> tuple[Choice, ...]:
-        v = self.variant
-        bp = self.box_play[hand.box]
-        own = hand.stakes[None].main
-        out: list[Choice] = [Choice("hit"), Choice("stand")]
-        if self._may_double(hand):
-            out.append(RangeChoice("double", lo=1, hi=own))
-        if self._may_split(hand):
-            out.append(Choice("split", (own,)))
-        if v.surrender and self._may_surrender(hand):
-            out.append(Choice("surrender"))
-        if v.switch and not bp.acted:
-            out.append(Choice("switch"))
-        return tuple(out)
-
-    def _may_double(self, hand: Hand) -> bool:
-        """BJ s24(1),(4) and SW s24 (digest A1/A10): the first 2 cards total 9-11 with aces
-        as 1, never a 21; SP s25(1): 2 or more cards, not 21; CH s23(1): 2 or 3 cards."""
-        v = self.variant
-        n = len(hand.cards)
-        if hand.doubled or self._total(hand)[0] >= 21:
-            return False
-        if v.double_window == "9-11":
-            return n == 2 and 9 <= sum(rules.value(c) for c in hand.cards) <= 11
-        if v.double_window == "any":
-            return n >= 2
-        return n in (2, 3)
-
-    def _may_split(self, hand: Hand) -> bool:
-        """BJ s25(1),(4)(a): identical value, no resplit; CH s24(5): up to 3 hands a box,
-        a resplit only of the original split value."""
-        v = self.variant
-        bp = self.box_play[hand.box]
-        if len(hand.cards) != 2 or hand.doubled:
-            return False
-        a, b = hand.cards
-        if rules.value(a) != rules.value(b):
-            return False
-        if v.max_hands == 2:
-            return not hand.split
-        group = [h for h in bp.hands if h.area == hand.area]
-        if len(group) >= v.max_hands:
-            return False
-        origin = min(group, key=lambda h: h.formed)
-        return not hand.split or rules.value(a) == rules.value(origin.cards[0])
-
-    def _may_surrender(self, hand: Hand) -> bool:
-        """SP s23(1), digest A3: dealer J/Q/K/A; the first decision on the 2-card hand."""
-        up = self.dealer[0]
-        return (
-            (rules.is_ten(up) or rank_of(up) == rules.ACE)
-            and not hand.split
-            and not hand.acted
-            and len(hand.cards) == 2
-            and self._total(hand)[0] < 21
-        )
 
     # ------------------------------------------------------------------ public API
     def pending(self) -> list[Decision]:
@@ -624,10 +410,10 @@ class BlackjackRound(BankedRound):
         out: list[Decision] = []
         if self.acting is not None:
             h = self.acting
-            out.append(Decision(h.box, self._label(h), self._choices_for(h)))
+            out.append(Decision(h.box, self._label(h), play.choices_for(self, h)))
         for o in self.offers:
             street = o.kind if o.player is None else f"{o.kind} {o.player}"
-            out.append(Decision(o.box, street, self._offer_choices(o)))
+            out.append(Decision(o.box, street, offers.offer_choices(self, o)))
         return out
 
     def decline_offers(self, box: int, player: Player = None) -> list[Event]:
@@ -703,248 +489,21 @@ class BlackjackRound(BankedRound):
         if verb in ("timeout", "insufficient"):
             if amount is not None:
                 raise IllegalAction("unexpected_amount", f"{verb} takes no amount")
-            return self._absent(box, player, verb)
-        offer = self._find_offer(box, player, verb)
+            return offers.absent(self, box, player, verb)
+        offer = offers.find_offer(self, box, player, verb)
         if offer is not None:
-            return self._emit(self._answer(offer, verb, amount))
+            return self._emit(offers.answer(self, offer, verb, amount))
         if player is not None:
             raise IllegalAction(
                 "not_awaiting_decision", f"{player} on box {box} has no {verb!r} to decide now"
             )
-        return self._emit(self._play(box, verb, amount, "player"))
+        return self._emit(play.play(self, box, verb, amount, "player"))
 
     def timeout(self, box: int) -> list[Event]:
         return self.decide(box, "timeout")
 
     def insufficient(self, box: int) -> list[Event]:
         return self.decide(box, "insufficient")
-
-    # ------------------------------------------------------------------ play decisions
-    def _play(self, box: int, verb: str, amount: int | None, cause: str) -> list[Event]:
-        hand = self.acting
-        if hand is None or hand.box != box:
-            raise IllegalAction("not_awaiting_decision", f"box {box} owes no decision now")
-        choices = {c.verb: c for c in self._choices_for(hand)}
-        if verb not in choices:
-            raise IllegalAction(
-                "illegal_verb", f"box {box} may {', '.join(choices)} now, not {verb!r}"
-            )
-        resolved = choices[verb].resolve(amount)
-        self.offers = []  # the next play decision declines every open offer
-        out: list[Event] = [
-            DecisionMade(box=box, street=self._label(hand), verb=verb, amount=resolved, cause=cause)
-        ]
-        bp = self.box_play[box]
-        if self.variant.switch and verb != "switch" and not self._dealer_may_blackjack():
-            for h in bp.hands:  # SW s22(2): an unswitched blackjack is paid at the box's turn
-                h.early = h.early or h.status == "blackjack"
-        bp.acted = True
-        if verb != "switch":
-            hand.acted = True
-        if verb == "hit":
-            out += self._give(hand)
-            self._after_card(hand)
-        elif verb == "stand":
-            hand.stood = True
-        elif verb == "double":
-            assert resolved is not None
-            out += self._double(hand, None, resolved)
-            for p, st in hand.stakes.items():
-                if p is not None and st.net is None:
-                    self.offers.append(Offer(box, p, "double", hand))
-        elif verb == "split":
-            out += self._split(hand)
-        elif verb == "surrender":
-            for p, st in hand.stakes.items():  # SP s31(5): others only if the controller does
-                if p is None:
-                    st.surrendered = True
-                else:
-                    self.offers.append(Offer(box, p, "surrender", hand))
-        elif verb == "switch":
-            out += self._switch(bp)
-        return out + self._advance()
-
-    def _after_card(self, hand: Hand) -> None:
-        """A card reached the hand: a bust loses (s6(2)(f)); a 21 (SP s22, CH s25(5)) or a
-        five card trick (CH s25(6)) is paid at once. Money moves in :meth:`_settle_ready`."""
-        v = self.variant
-        t, _ = self._total(hand)
-        if t > 21:
-            hand.status = "bust"
-        elif t == 21 and v.twenty_one_at_once:
-            hand.status = "paid"
-        elif v.five_card_trick and len(hand.cards) >= 5:
-            hand.status = "paid"
-
-    def _double(self, hand: Hand, player: Player, amount: int) -> list[Event]:
-        v = self.variant
-        st = hand.stakes[player]
-        st.double = amount
-        out: list[Event] = []
-        if player is None:
-            self._stake(hand.box, "main", amount)
-            hand.doubled = True
-            if v.double_aces == "first 2":
-                hand.fixed_aces = 2  # BJ s24(4)
-            elif v.double_aces == "all held":
-                hand.fixed_aces = len(hand.cards)  # SP s25(4)
-            out += self._give(hand)
-            self._after_card(hand)
-        if v.rescue and hand.status == "play":
-            self.offers.append(Offer(hand.box, player, "rescue", hand))  # SP s25(7),(8)
-        return out
-
-    def _split(self, hand: Hand) -> list[Event]:
-        self._figures_version += 1
-        bp = self.box_play[hand.box]
-        group = [h for h in bp.hands if h.area == hand.area]
-        first, second = hand.cards
-        new = Hand(
-            hand.box,
-            hand.area,
-            [second],
-            max(h.formed for h in group) + 1,
-            {None: Stake(None, hand.stakes[None].main)},
-            split=True,
-        )
-        self._stake(hand.box, "main", hand.stakes[None].main)
-        suited_sevens = rank_of(first) == rank_of(second) == 5 and first & 3 == second & 3
-        hand.cards = [first]
-        hand.split = True
-        hand.split_aces = new.split_aces = rank_of(first) == rules.ACE
-        hand.suited_sevens_split = new.suited_sevens_split = suited_sevens
-        bp.hands.insert(bp.hands.index(hand) + 1, new)  # CH digest A6: played next
-        for p in hand.stakes:
-            if p is not None:  # BJ s30(7): cover each split hand or choose one
-                self.offers.append(Offer(hand.box, p, "split", hand, new))
-        out = self._give(hand)  # s25(3): the first split hand is completed first
-        self._after_split_card(hand)
-        return out
-
-    def _after_split_card(self, hand: Hand) -> None:
-        v = self.variant
-        if v.blackjack_after_split and rules.natural(hand.cards):
-            hand.status = "blackjack"  # CH s24(4)(a)
-            hand.early = not self._dealer_may_blackjack()
-        else:
-            self._after_card(hand)
-
-    def _switch(self, bp: BoxPlay) -> list[Event]:
-        """SW s17(3)-(7): swap the second cards; an A + ten-value after a switch is a switched
-        blackjack, a 21 (s22(5))."""
-        h1, h2 = bp.hands
-        h1.cards[1], h2.cards[1] = h2.cards[1], h1.cards[1]
-        for h in (h1, h2):
-            h.switched = True
-            h.status = "play"
-            h.early = False
-        return [
-            HandShown(box=bp.box, cards=tuple(map(card_str, h.cards)), hand=f"area {h.area + 1}")
-            for h in (h1, h2)
-        ]
-
-    # ------------------------------------------------------------------ offers
-    _OFFER_OF: ClassVar[dict[str, str]] = {
-        "insurance": "insurance",
-        "even_money": "insurance",
-        "double": "double",
-        "surrender": "surrender",
-        "rescue": "rescue",
-        "cover": "split",
-        "follow": "split",
-    }
-
-    def _find_offer(self, box: int, player: Player, verb: str) -> Offer | None:
-        kind = self._OFFER_OF.get(verb)
-        return next(
-            (o for o in self.offers if o.box == box and o.player == player and o.kind == kind),
-            None,
-        )
-
-    def _offer_choices(self, o: Offer) -> tuple[Choice, ...]:
-        bp = self.box_play[o.box]
-        if o.kind == "insurance":
-            main = bp.wagers[o.player]["main"]
-            out: list[Choice]
-            if self.variant.insurance == "box":  # SW s23(3), digest A2: half of one area
-                out = [RangeChoice("insurance", lo=1, hi=main // 2)]
-            else:  # BJ s23(4), digest A8: half, or up to 25c more for a whole-dollar win
-                out = [RangeChoice("insurance", lo=1, hi=(main + 50) // 2, check=str(main))]
-            st = bp.hands[0].stakes.get(o.player)
-            if (
-                self.variant.even_money
-                and bp.hands[0].status == "blackjack"
-                and st is not None
-                and st.net is None
-            ):
-                out.append(Choice("even_money"))
-            return tuple(out)
-        assert o.hand is not None
-        st = o.hand.stakes[o.player]
-        if o.kind == "double":
-            return (RangeChoice("double", lo=1, hi=st.main),)
-        if o.kind == "split":
-            return (Choice("cover", (st.main,)), RangeChoice("follow", lo=1, hi=2))
-        return (Choice(o.kind),)
-
-    def _answer(self, o: Offer, verb: str, amount: int | None) -> list[Event]:
-        self._figures_version += 1
-        choices = {c.verb: c for c in self._offer_choices(o)}
-        if verb not in choices:
-            raise IllegalAction("illegal_verb", f"{verb!r} is not open to this player now")
-        resolved = choices[verb].resolve(amount)
-        bp = self.box_play[o.box]
-        label = verb if o.player is None else f"{verb} {o.player}"
-        out: list[Event] = [
-            DecisionMade(box=o.box, street=o.kind, verb=label, amount=resolved, cause="player")
-        ]
-        self.offers.remove(o)
-        if verb == "insurance":
-            assert resolved is not None
-            bp.insurance[o.player] = resolved
-            if o.player is None:
-                self._stake(o.box, "insurance", resolved)
-        elif verb == "even_money":  # BJ s22(4): paid 1:1 at once in full settlement
-            hand = bp.hands[0]
-            st = hand.stakes[o.player]
-            out.append(self._settle_stake(hand, st, st.main, "even money 1:1 (s22(4))"))
-        elif verb == "double":
-            assert o.hand is not None and resolved is not None
-            out += self._double(o.hand, o.player, resolved)
-        elif verb == "rescue":  # SP s25(7): the double withdrawn, the main wager forfeited
-            assert o.hand is not None
-            st = o.hand.stakes[o.player]
-            st.rescued = True
-            out.append(self._settle_stake(o.hand, st, -st.main, "rescue (s25(7))"))
-        elif verb == "surrender":
-            assert o.hand is not None
-            o.hand.stakes[o.player].surrendered = True
-        else:  # cover / follow after a split (BJ s30(7), SP s31(9), CH s30(6))
-            assert o.hand is not None and o.new_hand is not None and resolved is not None
-            st = o.hand.stakes[o.player]
-            if verb == "cover":
-                o.new_hand.stakes[o.player] = Stake(o.player, resolved)
-            elif resolved == 2:
-                del o.hand.stakes[o.player]
-                o.new_hand.stakes[o.player] = st
-        return out + self._advance()
-
-    def _absent(self, box: int, player: Player, verb: str) -> list[Event]:
-        """A player who does not act (``timeout``) or cannot fund a wager (``insufficient``):
-        his open offers are declined; otherwise the controller's hands are played out by the
-        schedule's automatic play (BJ s61, SP s51, SW s42: no switch, CH s49)."""
-        mine = [o for o in self.offers if o.box == box and o.player == player]
-        acting = player is None and self.acting is not None and self.acting.box == box
-        if not mine and not acting:
-            raise IllegalAction("not_awaiting_decision", f"box {box} owes no decision now")
-        out: list[Event] = []
-        if mine:
-            out += self._decline(box, player)
-        while self.acting is not None and self.acting.box == box:
-            t, soft = self._total(self.acting)
-            limit = self.variant.timeout_soft_limit if soft else 11
-            out += self._play(box, "hit" if t <= limit else "stand", None, verb)
-        return self._emit(out)
 
     # ------------------------------------------------------------------ flow
     def _advance(self) -> list[Event]:
@@ -956,54 +515,14 @@ class BlackjackRound(BankedRound):
             for hand in bp.hands:
                 if len(hand.cards) == 1:
                     out += self._give(hand)
-                    self._after_split_card(hand)
-                if self._needs_decision(hand):
+                    play.after_split_card(self, hand)
+                if play.needs_decision(self, hand):
                     self.acting = hand
-                    return out + self._settle_ready()
-        out += self._settle_ready()
+                    return out + settlement.settle_ready(self)
+        out += settlement.settle_ready(self)
         if self.offers or self.complete:
             return out
         return out + self._finish()
-
-    def _settle_ready(self) -> list[Event]:
-        """Settle what is final before the dealer plays: busts, 21s and five card tricks
-        paid at once, blackjacks paid at once -- once no offer on the box is open (other
-        players' doubles, covers and surrenders join the hand first)."""
-        busy = {o.box for o in self.offers if o.kind != "insurance"}
-        out: list[Event] = []
-        for bp in self.box_play.values():
-            if bp.box in busy:
-                continue
-            for hand in bp.hands:
-                if hand.status in ("bust", "paid"):
-                    for st in hand.stake_list():
-                        if st.net is None:
-                            out.append(self._settle_stake(hand, st, *self._final_net(hand, st)))
-                elif hand.status == "blackjack" and hand.early:
-                    out += self._pay_blackjack(hand, False)
-        return out
-
-    def _final_net(self, hand: Hand, st: Stake) -> tuple[int, str]:
-        v = self.variant
-        t, _ = self._total(hand)
-        if hand.status == "bust":
-            return -(st.main + st.double), f"bust {t}"
-        if t == 21 and v.twenty_one_at_once == "spanish" and not hand.doubled:
-            bonus = rules.spanish_bonus(hand.cards, hand.split)
-            if bonus and bonus.startswith("7-7-7 ") and self._super_bonus(hand):
-                self.super_bonus.append((id(hand), hand.box, st.player, st.main))
-                if self.options["super_bonus_replaces_odds"]:
-                    return st.main, "21 1:1, super bonus instead of the odds (s8(3))"
-            if bonus:
-                return pay(st.main, rules.SPANISH_BONUS[bonus]), f"{bonus} (SP s8(1))"
-        if t == 21:
-            return st.main + st.double, "21 paid at once 1:1"
-        return st.main + st.double, "five card trick 1:1 (CH s25(6))"
-
-    def _super_bonus(self, hand: Hand) -> bool:
-        """SP s8(3), s26(6): three suited 7s against a dealer 7, not doubled, not from a
-        split of two suited 7s."""
-        return rank_of(self.dealer[0]) == 5 and not hand.suited_sevens_split
 
     def _settle_stake(self, hand: Hand, st: Stake, net: int, why: str) -> WagerSettled:
         st.net = net
@@ -1011,31 +530,12 @@ class BlackjackRound(BankedRound):
             self.box_play[hand.box], st.player, "main", net, f"{self._label(hand)}: {why}"
         )
 
-    def _pay_blackjack(self, hand: Hand, dealer_bj: bool) -> list[Event]:
-        """BJ s8(2), s6(2)(e); SP s6(2)(c); SW s8(1), s6(3)(j); CH s22(1), s27(1)."""
-        v = self.variant
-        out: list[Event] = []
-        for st in hand.stake_list():
-            if st.net is not None:
-                continue
-            if dealer_bj and v.blackjack_v_blackjack == "push":
-                out.append(self._settle_stake(hand, st, 0, "blackjack v dealer blackjack: void"))
-            elif dealer_bj and v.blackjack_v_blackjack == "rank":
-                mine, theirs = rules.ten_rank(hand.cards), rules.ten_rank(self.dealer)
-                key = "higher" if mine > theirs else "same" if mine == theirs else "lower"
-                win = pay(st.main, rules.CHALLENGE_BJ_V_BJ[key])
-                out.append(self._settle_stake(hand, st, win, f"blackjack v blackjack, {key} ten"))
-            else:
-                win = pay(st.main, v.blackjack_odds)
-                out.append(self._settle_stake(hand, st, win, "blackjack"))
-        return out
-
     # ------------------------------------------------------------------ the dealer
     def _emit(self, events: list[Event]) -> list[Event]:
         """Every step refreshes the result figures, so a waiting round shows what has been
         settled so far (side wagers at the deal, busts, 21s paid at once)."""
         super()._emit(events)
-        self._figures()
+        settlement.figures(self)
         return events
 
     def _street_closed(self) -> list[Event]:
@@ -1043,8 +543,13 @@ class BlackjackRound(BankedRound):
 
     def _choices(self, box: int) -> tuple[Choice, ...]:
         if self.acting is not None and self.acting.box == box:
-            return self._choices_for(self.acting)
+            return play.choices_for(self, self.acting)
         return ()
+
+    def _choices_for(self, hand: Hand) -> tuple[Choice, ...]:
+        """The play decisions open to ``hand`` (:func:`.play.choices_for`; the blackjack
+        solver, ``server/par/blackjack.py``, plays rounds with it)."""
+        return play.choices_for(self, hand)
 
     def _apply(self, box: int, verb: str, amount: int | None) -> list[Event]:
         raise AssertionError("blackjack decisions go through decide()")
@@ -1064,166 +569,8 @@ class BlackjackRound(BankedRound):
         )
 
     def _settle(self) -> list[Event]:
-        v = self.variant
-        out: list[Event] = []
-        self.dealer.append(self._card())  # s17(5): always dealt (digest A4)
-        out.append(CardsDealt(to="dealer", box=None, cards=(card_str(self.dealer[1]),)))
-        dealer_bj = rules.natural(self.dealer)
-        for bp in self.box_play.values():  # BJ s23(5),(6): insurance on the second card
-            for p, amount in bp.insurance.items():
-                net = pay(amount, rules.INSURANCE) if dealer_bj else -amount
-                out.append(self._money(bp, p, "insurance", net, "insurance"))
-        for h in self._hands():  # SP s23(3),(4): surrender loses all or half
-            for st in h.stake_list():
-                if st.surrendered and st.net is None:
-                    lost = st.main if dealer_bj else st.main - st.main // 2
-                    out.append(self._settle_stake(h, st, -lost, "surrender"))
-        for h in self._hands():
-            if h.status == "blackjack":
-                out += self._pay_blackjack(h, dealer_bj)
-        if dealer_bj:
-            self.dealer_status = "blackjack"
-            out += self._dealer_blackjack()
-        else:
-            if self._live():
-                while rules.dealer_draws(self.dealer, v):  # BJ s27(1), SP s28(1), SW s27(1)
-                    c = self._card()
-                    self.dealer.append(c)
-                    out.append(CardsDealt(to="dealer", box=None, cards=(card_str(c),)))
-            d, _ = rules.total(self.dealer)
-            self.dealer_status = f"bust {d}" if d > v.dealer_bust_above else str(d)
-            for h in self._hands():
-                for st in h.stake_list():
-                    if st.net is None:
-                        out.append(self._settle_stake(h, st, *self._against_dealer(h, st, d)))
-        out.append(
-            HandShown(box=None, cards=tuple(map(card_str, self.dealer)), hand=self.dealer_status)
-        )
-        out += self._settle_late_side_wagers()
-        out += self._settle_super_bonus()
-        self._figures()
-        self.detail["reshuffled"] = self.shoe.end_round()  # s19: after the round
-        return out
-
-    def _against_dealer(self, hand: Hand, st: Stake, d: int) -> tuple[int, str]:
-        """BJ s6(2); SW s6(3) (a dealer 22 pushes, digest A1: a bust already lost); CH
-        s6(2)(h), s27(4): ties lose."""
-        v = self.variant
-        t, _ = self._total(hand)
-        stake = st.main + st.double
-        if d > v.dealer_bust_above:
-            return stake, f"dealer bust {d}"
-        if v.dealer_22_pushes and d == 22:
-            return 0, "dealer 22: void (SW s6(3)(i))"
-        if t > d:
-            return stake, f"{t} v {d}"
-        if t == d and not v.ties_lose:
-            return 0, f"{t} v {d}: void"
-        return -stake, f"{t} v {d}"
-
-    def _dealer_blackjack(self) -> list[Event]:
-        """A dealer blackjack after doubles and splits: per player (SW: per area), the
-        original wager loses and every other stake still on the table is void (BJ s6(3),
-        s24(5), s25(5), digest A3; SW s6(4),(5); CH s6(3), s23(5), s24(7), digest A5). The
-        original wager is the first hand formed; it passes to the next hand formed when the
-        first was already won (SP s26(7)(b), CH A5) or rescued (SP s26(7)(c))."""
-        passes = self.variant.original_passes
-        out: list[Event] = []
-        for bp in self.box_play.values():
-            for area in range(self.variant.areas):
-                group = sorted((h for h in bp.hands if h.area == area), key=lambda h: h.formed)
-                for p in bp.wagers:
-                    mine = [(h, h.stakes[p]) for h in group if p in h.stakes]
-                    original: Stake | None = None
-                    for h, st in mine:
-                        if st.net is None:
-                            original = st
-                            break
-                        won = h.status in ("paid", "blackjack") and "won" in passes
-                        if not (won or (st.rescued and "rescued" in passes)):
-                            break
-                    for h, st in mine:
-                        if st.net is not None:
-                            continue
-                        if st is original:
-                            why = "dealer blackjack: original wager lost"
-                            out.append(self._settle_stake(h, st, -st.main, why))
-                        else:
-                            why = "dealer blackjack: additional wager void"
-                            out.append(self._settle_stake(h, st, 0, why))
-        return out
-
-    def _person(self, box: int, player: Player) -> str:
-        """Who plays ``player``'s place on ``box`` (:attr:`persons`)."""
-        found = self.persons.get((box, player))
-        if found is not None:
-            return found
-        return f"box {box}" if player is None else f"player {player}"
-
-    def _settle_super_bonus(self) -> list[Event]:
-        """SP s8(3), digest A2: once per qualifying hand, every player on it is paid $1,000
-        (main up to $24) or $5,000 ($25 and over) by his own main wager (A2(v)), and every
-        other player with a main wager in the round $50 (A2(vii)): a person, paid once
-        whatever the boxes he plays (on the first of them), and never the players on the
-        hand itself."""
-        out: list[Event] = []
-        others: dict[str, tuple[BoxPlay, Player]] = {}  # person -> where he is paid
-        for bp in self.box_play.values():
-            for p, ws in bp.wagers.items():
-                if "main" in ws:
-                    others.setdefault(self._person(bp.box, p), (bp, p))
-        hands: dict[int, list[tuple[int, Player, int]]] = {}
-        for hand, box, player, main in self.super_bonus:
-            hands.setdefault(hand, []).append((box, player, main))
-        for stakes in hands.values():
-            on_hand = {self._person(box, player) for box, player, _ in stakes}
-            for box, player, main in stakes:
-                amount = (
-                    rules.SUPER_BONUS_LARGE
-                    if main >= rules.SUPER_BONUS_BAND
-                    else rules.SUPER_BONUS_SMALL
-                )
-                bp = self.box_play[box]
-                out.append(
-                    self._money(bp, player, "super_bonus", amount, "super bonus (s8(3)(a)-(b))")
-                )
-            for person, (bp, p) in others.items():
-                if person not in on_hand:
-                    why = "super bonus to another player (s8(3)(c))"
-                    out.append(self._money(bp, p, "super_bonus", rules.SUPER_BONUS_OTHERS, why))
-        return out
-
-    def _figures(self) -> None:
-        """Result figures (SCENARIOS.md): per player ``main`` (all main, split and double
-        money), ``hands`` (each hand's net in play order, when the box has several), the
-        other wagers; ``others`` per box. Rebuilt only when something they show changed
-        (money settled, hands formed or backed, dealer cards, a void)."""
-        key = (self._figures_version, len(self.dealer), id(self.nets), self.voided)
-        if key == self._figures_key:
-            return
-        self._figures_key = key
-        boxes: dict[str, Any] = {}
-        for bp in self.box_play.values():
-            several = len(bp.hands) > 1
-            per: dict[Player, dict[str, Any]] = {}
-            for p in bp.wagers:
-                fig: dict[str, Any] = dict(bp.figures.get(p, {}))
-                if several and "main" in bp.wagers[p]:
-                    fig["hands"] = [
-                        (h.stakes[p].net or 0) if p in h.stakes else 0 for h in bp.hands
-                    ]
-                fig["net"] = sum(v for k, v in bp.figures.get(p, {}).items())
-                per[p] = fig
-            self.nets[bp.box] = dict(bp.figures.get(None, {}))
-            entry = per[None]
-            others = {p: f for p, f in per.items() if p is not None}
-            if others:
-                entry["others"] = others
-            boxes[str(bp.box)] = entry
-        self.detail["scenario_extra"] = {
-            "boxes": boxes,
-            "dealer_cards": [card_str(c) for c in self.dealer],
-        }
+        """The dealer's hand and every stake left (:func:`.settlement.settle_round`)."""
+        return settlement.settle_round(self)
 
 
 ROUNDS: dict[str, type[BankedRound]] = {}

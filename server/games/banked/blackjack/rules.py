@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from server.cards import STANDARD_DECK, Card, rank_of, suit_of
 from server.games.banked.base import Odds
@@ -215,6 +216,20 @@ def any_pair(a: Card, b: Card) -> bool:
 # ------------------------------------------------------------------------ the variants
 
 
+#: a blackjack against a dealer blackjack: "push" (BJ s6(2)(e), SW s6(3)(j)), "paid" (SP:
+#: already paid, s6(2)(c)), "rank" (CH s27)
+BlackjackVBlackjack = Literal["push", "paid", "rank"]
+#: a 21 paid at once: "spanish" (SP s6(2)(d), s22, s8), "even" (CH s25(5)), "" (never)
+TwentyOneAtOnce = Literal["spanish", "even", ""]
+#: when a hand may double: "9-11" (BJ s24(1), SW s24(1): first 2 cards, aces 1), "any" (SP
+#: s25(1)), "2-3" (CH s23(1): first 2 or 3 cards)
+DoubleWindow = Literal["9-11", "any", "2-3"]
+#: aces held at 1 after a double: "first 2" (BJ/SW s24(4)), "all held" (SP s25(4)), "" (none)
+DoubleAces = Literal["first 2", "all held", ""]
+#: who may insure: "player" (BJ s23, SP s24), "box" (SW s23), "" (CH: no insurance)
+Insurance = Literal["player", "box", ""]
+
+
 @dataclass(frozen=True)
 class Variant:
     """Everything that separates the four schedules (blackjack-family.md section 3)."""
@@ -232,29 +247,24 @@ class Variant:
     #: SW s6(3)(i): a dealer 22 pushes every standing hand that is not a blackjack
     dealer_22_pushes: bool
     blackjack_odds: Odds
-    #: "push" (BJ s6(2)(e), SW s6(3)(j)), "paid" (SP: already paid, s6(2)(c)), "rank" (CH s27)
-    blackjack_v_blackjack: str
+    blackjack_v_blackjack: BlackjackVBlackjack
     #: a blackjack is paid at once whatever the dealer shows (SP s22); otherwise at once
     #: only against a dealer 2-9 (BJ s22(1), CH s22(1)) -- SW pays at the box's turn (s22(2))
     blackjack_paid_at_once_always: bool
     blackjack_after_split: bool  # CH s24(4)(a)
-    #: a 21 is paid at once and always wins: "spanish" (SP s6(2)(d), s22, bonus odds s8),
-    #: "even" (CH s25(5): 1:1), or "" (a normal hand)
-    twenty_one_at_once: str
+    #: a 21 is paid at once and always wins (or "": a normal hand)
+    twenty_one_at_once: TwentyOneAtOnce
     five_card_trick: bool  # CH s25(6)
     ties_lose: bool  # CH s6(2)(h), s27(4)
-    #: "9-11" (BJ s24(1), SW s24(1): first 2 cards, aces 1), "any" (SP s25(1)),
-    #: "2-3" (CH s23(1): first 2 or 3 cards)
-    double_window: str
-    #: aces held at 1 after a double: "first 2" (BJ/SW s24(4)), "all held" (SP s25(4)), ""
-    double_aces: str
+    double_window: DoubleWindow
+    double_aces: DoubleAces
     rescue: bool  # SP s25(7),(8)
     surrender: bool  # SP s23
     switch: bool  # SW s2, s17(3)-(5)
     max_hands: int  # 2: no resplit (BJ s25(4)(a)); CH s24(5): 3
     split_aces_one_card: bool  # BJ s25(4)(b), SP s26(4)(b), SW s25(4)(b)
-    #: "player" (BJ s23, SP s24: each player, 25c allowance), "box" (SW s23), "" (CH)
-    insurance: str
+    #: (BJ s23, SP s24: each player, with a 25c allowance)
+    insurance: Insurance
     even_money: bool  # BJ s22(4)
     #: dealer blackjack after a split: the original wager passes from a first hand already
     #: won (SP s26(7)(b), CH digest A5) or rescued (SP s26(7)(c))
