@@ -62,6 +62,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from server.metrics import Metrics
 from server.money import dollars
 from server.store import checkpoints
+from server.store.accounts import Kind, ledger_account, owner_key
 from server.store.gate import CommitGate
 from server.store.journal import JournalEntry, JournalQuery, JournalRound
 from server.store.model import (
@@ -77,7 +78,6 @@ from server.store.model import (
     StoreLost,
     StoreUnavailable,
     Transfer,
-    is_player,
     reversal,
     wallet,
 )
@@ -111,17 +111,6 @@ PROBE_EVERY = 1.0
 class WalletElsewhere(InsufficientFunds):
     """A deployment: the wallet is held by another process (the player's connection is
     there); this process may credit it but not debit it."""
-
-
-def table_of(account: str) -> str | None:
-    """The table of a ``table:TABLE:...`` account (None: a wallet, the cashier)."""
-    return account.split(":", 2)[1] if account.startswith("table:") else None
-
-
-def holder_of(name: str) -> str:
-    """The account a wallet (``wallet:ACCOUNT`` or a stadium meter ``wallet:ACCOUNT/meter``)
-    belongs to."""
-    return name[len("wallet:") :].split("/", 1)[0]
 
 
 class Store(Protocol):
@@ -249,16 +238,21 @@ class Ledger:
             return
         balances = self.balances
         have = balances.get(source, 0)
+        src, dst = ledger_account(source), ledger_account(target)
+        # a wallet's or a meter's holder: whose wallet token the debit needs, whose
+        # balance a reply reports (commit, then speak)
+        payer = src.owner if src.is_wallet_side else None
+        payee = dst.owner if dst.is_wallet_side else None
         token = None
-        if self.shared and source.startswith("wallet:"):
-            token = self.wallet_tokens.get(holder_of(source))
+        if self.shared and payer is not None:
+            token = self.wallet_tokens.get(payer)
             if token is None:
                 raise WalletElsewhere(
                     "this wallet is in use on another server: play where you are connected",
                     0,
                     amount,
                 )
-        if have < amount and is_player(source):
+        if have < amount and src.is_player:
             raise InsufficientFunds(
                 f"the balance {dollars(max(have, 0))} does not cover {dollars(amount)}",
                 max(have, 0),
@@ -273,16 +267,11 @@ class Ledger:
         balances[source] = have - amount
         balances[target] = balances.get(target, 0) + amount
         ident = f"{self.instance}:{next(self._ids)}"
-        batch = self._batch_for((table_of(source) or table_of(target)) if self.shared else None)
+        batch = self._batch_for((src.on_table or dst.on_table) if self.shared else None)
         batch.transfers.append(Transfer(ident, source, target, amount, kind, round_))
-        if token is not None:
-            batch.wallets[holder_of(source)] = token
-        gate = self.gate
-        gate.wrote(
-            table_of(target) or table_of(source),
-            holder_of(source) if source.startswith("wallet:") else None,
-            holder_of(target) if target.startswith("wallet:") else None,
-        )
+        if token is not None and payer is not None:
+            batch.wallets[payer] = token
+        self.gate.wrote(dst.on_table or src.on_table, payer, payee)
         self._dirty()
 
     def open_round(self, ref: str, table: str) -> None:
@@ -372,8 +361,7 @@ class Ledger:
         dropped = len(self._open) - len(kept) + sum(b.table == table for b in self._pending)
         self._open = kept
         self._pending = [b for b in self._pending if b.table != table]
-        prefix = f"table:{table}:"
-        for name in [n for n in self.balances if n.startswith(prefix)]:
+        for name in [n for n in self.balances if ledger_account(n).on_table == table]:
             del self.balances[name]
         for ref in [r for r, t in self._round_tables.items() if t == table]:
             del self._round_tables[ref]
@@ -465,7 +453,7 @@ class Ledger:
 
     def total(self) -> int:
         """Cents in every wallet."""
-        return sum(v for k, v in self.balances.items() if k.startswith("wallet:"))
+        return sum(v for k, v in self.balances.items() if ledger_account(k).is_wallet_side)
 
     # -- durability ---------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -669,23 +657,23 @@ class Ledger:
         for name, amount in sorted(self.balances.items()):
             if amount <= 0:
                 continue
-            if ":stake:" in name and (tables is None or name.split(":", 2)[1] in tables):
-                owner = name.split(":", 4)[4]  # table:TABLE:stake:SEAT:ACCOUNT
-                self.move(name, wallet(owner), amount, "cash_out_recovery", None)
+            held = ledger_account(name)
+            mine = tables is None or held.on_table in tables
+            if held.kind is Kind.STAKE and mine and held.owner is not None:
+                self.move(name, wallet(held.owner), amount, "cash_out_recovery", None)
                 cashed += 1
-            elif ":box:" in name and (tables is None or name.split(":", 2)[1] in tables):
+            elif held.kind is Kind.BOX and mine:
                 # a stadium wager left riding on the layout after its settled round: home to
                 # the terminal's owner (recorded when it was placed: Books.reserve)
-                holder = self.meta.get("owner:" + name)
+                holder = self.meta.get(owner_key(held))
                 if holder:
                     self.move(name, wallet(holder), amount, "riding_recovery", None)
                     cashed += 1
-            elif tables is None and name.startswith("wallet:") and name.endswith("/meter"):
+            elif tables is None and held.kind is Kind.METER and held.owner is not None:
                 # a stadium credit meter (server/tables/books.py meter): no terminal session
                 # survives a restart, so its credits go home (not on a shared store: the
                 # meters of another live server's terminals are theirs)
-                owner = name[len("wallet:") : -len("/meter")]
-                self.move(name, wallet(owner), amount, "credit_out_recovery", None)
+                self.move(name, wallet(held.owner), amount, "credit_out_recovery", None)
                 cashed += 1
         self.flush_now()
         return {"rounds_voided": voided, "stakes_returned": cashed}

@@ -51,6 +51,7 @@ from typing import Any, ClassVar, Final, Literal
 
 from server.cards import RandomSource, shuffle
 from server.games.events import Event
+from server.store.accounts import Kind, LedgerAccount
 from server.store.model import Transfer, wallet
 from server.tournaments import balancing, canberra, places
 from server.tournaments.conditions import Conditions, problems, tables_for
@@ -258,11 +259,11 @@ class Tournament:
 
     @property
     def pool_account(self) -> str:
-        return f"tournament:{self.id}:pool"
+        return str(LedgerAccount.tournament(Kind.PRIZE_POOL, self.id))
 
     @property
     def commission_account(self) -> str:
-        return f"tournament:{self.id}:commission"
+        return str(LedgerAccount.tournament(Kind.ENTRY_COMMISSION, self.id))
 
     @property
     def pool(self) -> int:
