@@ -39,38 +39,39 @@ process does not hold (:class:`WalletElsewhere`). The store refuses a stale batc
 wallets it holds. A table's accounts are cached only while its process owns it
 (:meth:`Ledger.adopt_table` reads them, :meth:`Ledger.drop_table` forgets them).
 
-Crash recovery (:meth:`Ledger.recover`, before any table runs): every round a dead process
-left open is voided: its transfers are reversed (every wager back, poker contributions back
-to the stakes); then every seat's table stake goes back to its owner's wallet. The rounds
-are closed as ``voided`` in the same batch, so recovery itself is atomic and idempotent.
+Jobs beside the ledger: :mod:`server.store.calls` calls the store from trio (a sync store
+in a worker thread, an async one awaited), :mod:`server.store.recovery` voids what a dead
+process left open (:meth:`Ledger.recover`, before any table runs), and
+:mod:`server.store.accounts` reads account names.
 """
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import logging
 import math
 import secrets
 import time
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from server.metrics import Metrics
 from server.money import dollars
-from server.store import checkpoints
-from server.store.accounts import Kind, ledger_account, owner_key
+from server.store import checkpoints, recovery
+from server.store.accounts import ledger_account
+from server.store.calls import AsyncStore as AsyncStore  # re-exported (callers import it here)
+from server.store.calls import Store as Store  # re-exported
+from server.store.calls import StoreCalls
 from server.store.gate import CommitGate
-from server.store.journal import JournalEntry, JournalQuery, JournalRound
+from server.store.journal import JournalEntry
 from server.store.model import (
     CASHIER,
     MAX_CENTS,
     Batch,
     InsufficientFunds,
-    Loaded,
     OverLimit,
     RoundClosed,
     RoundOpened,
@@ -78,9 +79,10 @@ from server.store.model import (
     StoreLost,
     StoreUnavailable,
     Transfer,
-    reversal,
     wallet,
 )
+from server.store.recovery import POOL_VOID as POOL_VOID  # re-exported
+from server.store.recovery import pool_voids as pool_voids  # re-exported
 from server.store.witness import Witness, ledger_stream
 
 log = logging.getLogger("croupier.ledger")
@@ -113,60 +115,6 @@ class WalletElsewhere(InsufficientFunds):
     there); this process may credit it but not debit it."""
 
 
-class Store(Protocol):
-    """What the ledger needs of a store (SQLite, memory; Redis: :class:`AsyncStore`)."""
-
-    @property
-    def id(self) -> str: ...
-
-    def load(self) -> Loaded: ...
-
-    def commit(self, batches: list[Batch]) -> int: ...
-
-    def set_meta(self, key: str, value: str) -> None: ...
-
-    # the chain over what it appended (server/store/chain.py): its length and head, and the
-    # signed checkpoints of it (server/store/checkpoints.py)
-    chain_n: int
-    chain_head: str
-
-    def add_checkpoint(self, point: checkpoints.Checkpoint, n: int) -> None: ...
-
-    def close(self) -> None: ...
-
-    # the journal (server/store/journal.py): a commit also appends ``Batch.journal``
-    # append-only; this reads it back (a store opens its own read connection: any thread)
-    def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
-
-
-class AsyncStore(Protocol):
-    """A store whose commit is awaited on the trio thread (Redis)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def instance(self) -> str: ...
-
-    def load(self) -> Loaded: ...
-
-    async def commit(self, batches: list[Batch]) -> int: ...
-
-    def close(self) -> None: ...
-
-    chain_n: int
-    chain_head: str
-
-    async def add_checkpoint(self, point: checkpoints.Checkpoint, n: int) -> None: ...
-
-    async def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
-
-    #: indexes of the batches the last commit refused (a stale owner's: ledger.lua)
-    refused: list[int]
-
-    async def wallet_balances(self, accounts: list[str]) -> dict[str, int]: ...
-
-
 class Ledger:
     """Balances in memory, movements to the store (see the module docstring)."""
 
@@ -179,14 +127,14 @@ class Ledger:
         signer: Ed25519PrivateKey | None = None,
     ) -> None:
         self.store = store
+        #: the store's calls, awaited the same way whatever its kind (server/store/calls.py)
+        self.calls = StoreCalls(store)
         #: signs a checkpoint of the store's chain now and then (server/store/checkpoints.py)
         self.signer = signer
         self._signed_n = 0
         self._signed_at = -math.inf
-        self._limiter: trio.CapacityLimiter | None = None  # one SQLite call at a time
         self.instance = instance or secrets.token_hex(4)
-        self._async = inspect.iscoroutinefunction(store.commit)
-        self.is_async = self._async  # the store is awaited on the trio thread (Redis)
+        self.is_async = self.calls.is_async  # the store is awaited on the trio thread (Redis)
         loaded = store.load()
         self.epoch, self.version = loaded.epoch, loaded.version
         self.witness = witness
@@ -400,7 +348,7 @@ class Ledger:
         self._reread = False
         self._reread_at = time.monotonic()
         accounts = sorted(self.wallet_tokens)
-        stored = await self.store.wallet_balances(accounts)  # type: ignore[union-attr]  # shared: an AsyncStore
+        stored = await self.calls.wallet_balances(accounts)
         for account, balance in stored.items():
             if account in self.wallet_tokens:
                 self.balances[wallet(account)] = balance + self._uncommitted(wallet(account))
@@ -458,7 +406,6 @@ class Ledger:
     # -- durability ---------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Commit the batches as they come (group commit), retrying through outages."""
-        limiter = self._limiter = self._limiter or trio.CapacityLimiter(1)
         task_status.started()
         if self.lost is not None:
             return  # a store that lost data gets nothing more from this server
@@ -476,7 +423,7 @@ class Ledger:
             # movement
             probe = not self._pending
             if probe and not (
-                self._async
+                self.is_async
                 and (not self.available or time.monotonic() - self._contact >= PROBE_EVERY)
             ):
                 continue
@@ -484,13 +431,8 @@ class Ledger:
             taken = self._taken
             started = time.perf_counter()
             try:
-                if self._async:
-                    async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
-                        version = await self.store.commit(batches)  # type: ignore[misc]  # an AsyncStore here (Store | AsyncStore union)
-                else:
-                    version = await trio.to_thread.run_sync(
-                        self.store.commit, batches, limiter=limiter
-                    )
+                async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
+                    version = await self.calls.commit(batches)
             except StoreLost as exc:
                 self._status(lost=str(exc))
                 log.error("ledger: %s; money stops moving", exc)
@@ -579,7 +521,7 @@ class Ledger:
         store's commit cannot run here: its batches wait, in order, for :meth:`run`."""
         self._take()
         self._wake = trio.Event()  # taken: nothing for the committer to do now
-        if self._pending and not self._async and self.lost is None:
+        if self._pending and not self.is_async and self.lost is None:
             version = self.store.commit(self._pending)
             assert isinstance(version, int)  # a sync store's commit (not a coroutine)
             self.committed += len(self._pending)
@@ -613,87 +555,19 @@ class Ledger:
             return
         point = checkpoints.make(signer, store.id, self.epoch, n, store.chain_head)
         try:
-            if self._async:
-                await store.add_checkpoint(point, n)  # type: ignore[misc]  # an AsyncStore here
-            else:
-                self._limiter = self._limiter or trio.CapacityLimiter(1)
-                await trio.to_thread.run_sync(
-                    store.add_checkpoint,
-                    point,
-                    n,
-                    limiter=self._limiter,
-                )
+            await self.calls.add_checkpoint(point, n)
         except StoreUnavailable:
             return
         self._signed_n, self._signed_at = n, time.monotonic()
 
-    # -- crash recovery -----------------------------------------------------------------------
+    # -- crash recovery (server/store/recovery.py) ---------------------------------------
     def recover(
         self, tables: Collection[str] | None = None, pools: Mapping[str, str] | None = None
     ) -> dict[str, int]:
-        """Void every round a dead process left open, then return every table stake to its
-        owner's wallet (docs/rulings.md, "Crash recovery"). Committed before any table runs.
-        Returns counts for the log. Nothing on a store that lost data. ``tables``: only
-        these tables' rounds and stakes (a store shared by several servers, each serving
-        its own tables; the store leaves out rounds whose owner is alive). ``pools``: the
-        jackpot pool of each linked table: a voided round of one is written down as owed a
-        void in its pool too (:data:`POOL_VOID` facts, which the server carries out before
-        the table runs: :func:`pool_voids`), in the same commit as the round's void."""
-        if self.lost is not None:
-            return {"rounds_voided": 0, "stakes_returned": 0}
-        voided = 0
-        for ref, (table, _owner, transfers) in sorted(self.open_rounds.items()):
-            if tables is not None and table not in tables:
-                continue
-            for source, target, amount in reversal(transfers):
-                self.move(source, target, amount, "void_recovery", ref)
-            self.close_round(ref, "voided", table)
-            pool = (pools or {}).get(table)
-            if pool is not None:  # its coin-in may be in the pool without its movement here
-                self.remember(f"{POOL_VOID}{pool}|{ref}", "1")
-            voided += 1
-        self.open_rounds = {}
-        cashed = 0
-        for name, amount in sorted(self.balances.items()):
-            if amount <= 0:
-                continue
-            held = ledger_account(name)
-            mine = tables is None or held.on_table in tables
-            if held.kind is Kind.STAKE and mine and held.owner is not None:
-                self.move(name, wallet(held.owner), amount, "cash_out_recovery", None)
-                cashed += 1
-            elif held.kind is Kind.BOX and mine:
-                # a stadium wager left riding on the layout after its settled round: home to
-                # the terminal's owner (recorded when it was placed: Books.reserve)
-                holder = self.meta.get(owner_key(held))
-                if holder:
-                    self.move(name, wallet(holder), amount, "riding_recovery", None)
-                    cashed += 1
-            elif tables is None and held.kind is Kind.METER and held.owner is not None:
-                # a stadium credit meter (server/tables/books.py meter): no terminal session
-                # survives a restart, so its credits go home (not on a shared store: the
-                # meters of another live server's terminals are theirs)
-                self.move(name, wallet(held.owner), amount, "credit_out_recovery", None)
-                cashed += 1
-        self.flush_now()
-        return {"rounds_voided": voided, "stakes_returned": cashed}
+        """Void every round a dead process left open, send every table stake home, and
+        commit, before any table runs (:func:`server.store.recovery.recover`)."""
+        return recovery.recover(self, tables, pools)
 
 
 def no_deadline() -> float:
     return math.inf
-
-
-#: A fact (``meta``) kept by crash recovery: ``jackpot_void:POOL|ROUND`` = "1" while the
-#: pool still owes the void of a round recovery voided, "" once it is done (a pool id and a
-#: round id never hold a ``|``).
-POOL_VOID = "jackpot_void:"
-
-
-def pool_voids(meta: Mapping[str, str]) -> list[tuple[str, str, str]]:
-    """The pool voids crash recovery left to do: ``(fact, pool, round)``."""
-    out = []
-    for fact, value in sorted(meta.items()):
-        if value and fact.startswith(POOL_VOID):
-            pool, ref = fact[len(POOL_VOID) :].split("|", 1)
-            out.append((fact, pool, ref))
-    return out
