@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 
 class Kind(enum.Enum):
@@ -78,6 +78,13 @@ class LedgerAccount:
     table: str | None = None
     #: the seat (a stake) or the box
     number: int | None = None
+    # what the ledger asks of every movement's accounts, worked out once (not compared)
+    #: the table whose account this is (``None``: a wallet, the cashier, a tournament's)
+    on_table: str | None = field(init=False, repr=False, compare=False)
+    #: a player's own money: a wallet, a meter or a seat's stake (never below zero)
+    is_player: bool = field(init=False, repr=False, compare=False)
+    #: a wallet or a meter: outside every table (``wallet:...``)
+    is_wallet_side: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         kind, owner, table, number = self.kind, self.owner, self.table, self.number
@@ -96,6 +103,9 @@ class LedgerAccount:
             problem = f"an owner not ending in {METER_SUFFIX!r} (a meter's name)"
         if problem is not None:
             raise ValueError(f"a {kind.value} account needs {problem}: {self!r}")
+        object.__setattr__(self, "on_table", table if kind in TABLE_KINDS else None)
+        object.__setattr__(self, "is_player", kind in PLAYER_KINDS)
+        object.__setattr__(self, "is_wallet_side", kind is Kind.WALLET or kind is Kind.METER)
 
     # -- building ----------------------------------------------------------------------------
     @classmethod
@@ -148,21 +158,6 @@ class LedgerAccount:
         if self.kind is Kind.BOX:
             return f"box:{self.number}" if self.owner is None else f"box:{self.number}:{self.owner}"
         return self.kind.value
-
-    @property
-    def on_table(self) -> str | None:
-        """The table whose account this is (``None``: a wallet, the cashier, a tournament's)."""
-        return self.table if self.kind in TABLE_KINDS else None
-
-    @property
-    def is_player(self) -> bool:
-        """A player's own money: a wallet, a meter or a seat's stake (never below zero)."""
-        return self.kind in PLAYER_KINDS
-
-    @property
-    def is_wallet_side(self) -> bool:
-        """A wallet or a meter: outside every table (``wallet:...``)."""
-        return self.kind is Kind.WALLET or self.kind is Kind.METER
 
     def __str__(self) -> str:
         kind = self.kind

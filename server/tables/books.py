@@ -28,6 +28,7 @@ back, no stake, box or pot is negative, and between rounds the pot is empty.
 
 from __future__ import annotations
 
+import functools
 import logging
 
 from server.store.accounts import Kind, LedgerAccount, ledger_account, owner_key, table_prefix
@@ -44,10 +45,12 @@ POT = LedgerAccount.of_table(Kind.POT).local
 _HELD = frozenset({Kind.STAKE, Kind.BOX, Kind.POT})
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def stake(seat: int, account: str) -> str:
     return LedgerAccount.stake(seat, account).local
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def box(number: int, player: str | None = None) -> str:
     """A box's layout; ``player``: another player's wagers on the box (a backer, BJ s29)."""
     return LedgerAccount.box(number, player).local
@@ -99,8 +102,8 @@ class Books:
         self.closed: RoundState = "settled"
 
     # -- the primitive ----------------------------------------------------------------------
-    def _full(self, name: str) -> str:
-        if ledger_account(name).is_wallet_side:
+    def _full(self, name: str, account: LedgerAccount) -> str:
+        if account.is_wallet_side:
             return name
         self.names.add(name)
         return self._prefix + name
@@ -110,11 +113,14 @@ class Books:
             if amount < 0:
                 raise BooksError(f"negative transfer {source} -> {target}: {amount}")
             return
-        self._ledger.move(self._full(source), self._full(target), amount, kind, self.round)
+        src, dst = ledger_account(source), ledger_account(target)
+        self._ledger.move(
+            self._full(source, src), self._full(target, dst), amount, kind, self.round
+        )
         self.moved = True
-        if ledger_account(source).is_wallet_side:
+        if src.is_wallet_side:
             self.wallet += amount
-        if ledger_account(target).is_wallet_side:
+        if dst.is_wallet_side:
             self.wallet -= amount
         self.totals[kind] = self.totals.get(kind, 0) + amount
 
