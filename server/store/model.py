@@ -21,7 +21,7 @@ A :class:`Batch` is what one table step (or one cashier call) moved: its transfe
 rounds it opened or closed. A store commits batches atomically and idempotently (a
 transfer id applied twice moves money once), so a round's settlement is wholly in the store
 or not at all. Rounds are ``open`` until ``settled`` or ``voided``; a round left open by a
-dead process is voided at the next start (crash recovery, ``server/store/ledger.py``).
+dead process is voided at the next start (crash recovery, ``server/store/recovery.py``).
 """
 
 from __future__ import annotations
