@@ -21,6 +21,7 @@ from server.jackpots.memory import MemoryJackpotService, PoolRecord
 from server.jackpots.model import JackpotError
 from server.jackpots.service import JackpotService
 from server.money import dollars
+from server.store.accounts import Kind, LedgerAccount
 
 #: A fact (``meta``) each linked table keeps in the ledger: ``jackpot_pool:TABLE`` = the pool
 #: it links to (``server/tables/banked.py``, ``use_jackpots``).
@@ -66,6 +67,10 @@ def linked_tables(meta: Mapping[str, str]) -> dict[str, list[str]]:
     return out
 
 
+#: a table's account of what went to its progressive pool (placed at each table)
+JACKPOT = LedgerAccount.of_table(Kind.JACKPOT)
+
+
 def reconcile(
     pool: str,
     entries: Sequence[Mapping[str, str]],
@@ -75,7 +80,7 @@ def reconcile(
     """``(pool's net, ledger's net, problems)`` for one pool (see the module docstring)."""
     tables = list(tables)
     net = pool_net(entries)
-    held = sum(balances.get(f"table:{t}:jackpot", 0) for t in tables)
+    held = sum(balances.get(str(JACKPOT.at(t)), 0) for t in tables)
     problems = []
     if net != held:
         where = ", ".join(tables) or "no table"

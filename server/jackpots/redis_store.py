@@ -5,8 +5,9 @@
   entry (XADD ``jp:{pool}:audit``) in one atomic step (digest jackpots.md 5.5). All keys of a
   pool carry the hash tag ``{pool}``, so the script runs on Redis Cluster too.
 * Live meters (QLD s9(2)(c), s9(3)): :meth:`watch` follows the audit stream with a blocking
-  XREAD; a table sees another table's commit as soon as Redis has it, and after a
-  reconnection it resumes from the last entry it saw, so no update is skipped.
+  XREAD (:mod:`server.jackpots.redis_meters`); a table sees another table's commit as soon
+  as Redis has it, and after a reconnection it resumes from the last entry it saw, so no
+  update is skipped.
 * Availability (ACT-2017 r.4.2, r.14.5; QLD Sch 3 s13(2), s34): a health task pings Redis;
   any connection error marks the service unavailable at once. While unavailable,
   :meth:`contribute` refuses new jackpot wagers. A contribution whose outcome is unknown (the
@@ -20,14 +21,13 @@
   script call carries it as a guard: a pool that is gone, replaced or older than that (Redis
   restarted empty or from an older snapshot) is never written again and is never silently
   re-opened; the pool is :attr:`RedisJackpotService.lost`, the service unavailable (no
-  jackpot wagers), and the log says why.
+  jackpot wagers), and the log says why (:mod:`server.jackpots.redis_seen`).
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -57,8 +57,10 @@ from server.jackpots.model import (
     check_pool_name,
     verify,
 )
+from server.jackpots.redis_meters import MeterFeed
+from server.jackpots.redis_seen import PoolsSeen
 from server.redis_client import RedisClient
-from server.store.witness import Witness, pool_stream, verdict
+from server.store.witness import Witness
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +78,8 @@ DOWN_ERRORS: tuple[type[BaseException], ...] = (
     trio.BrokenResourceError,
     trio.ClosedResourceError,
 )
-#: A ping fails on these (any Redis error too); a meter watch backs off on these.
+#: A ping fails on these (any Redis error too).
 PING_ERRORS: tuple[type[BaseException], ...] = (*DOWN_ERRORS, coredis.exceptions.RedisError)
-WATCH_ERRORS: tuple[type[BaseException], ...] = (*DOWN_ERRORS, JackpotUnavailable)
 
 
 def key(pool: str, *parts: str) -> str:
@@ -114,16 +115,24 @@ class RedisJackpotService:
         self._client = client
         self.witness = witness
         self.store_id = store_id
-        #: pool -> (epoch, version) this server saw (the guard of every script call)
-        self._seen: dict[str, tuple[str, int]] = {}
+        #: what this server saw of each pool, and the pools that lost data
+        self.pools_seen = PoolsSeen(witness, store_id)
         #: pool -> why it is not to be trusted (empty, replaced or older than seen)
-        self.lost: dict[str, str] = {}
-        self._witnessed = 0.0
+        self.lost = self.pools_seen.lost
         self._nursery = nursery
         self._script = client.register_script(LUA)
         self.op_timeout = op_timeout
         self.ping_interval = ping_interval
         self.watch_block_ms = watch_block_ms
+        self._meters = MeterFeed(
+            client,
+            self._read,
+            self.wait_available,
+            DOWN_ERRORS,
+            op_timeout=op_timeout,
+            ping_interval=ping_interval,
+            block_ms=watch_block_ms,
+        )
         self._available = False
         self._up = trio.Event()
         self._down = trio.Event()
@@ -144,34 +153,14 @@ class RedisJackpotService:
     # -- lost data ------------------------------------------------------------------------------
     def seen(self, pool: str) -> tuple[str, int] | None:
         """What this server saw of ``pool`` (this run, or the witness file)."""
-        if pool not in self._seen and self.witness is not None:
-            found = self.witness.seen(pool_stream(self.store_id, pool))
-            if found is not None:
-                self._seen[pool] = found
-        return self._seen.get(pool)
-
-    def _saw(self, pool: str, epoch: str, version: int) -> None:
-        old = self._seen.get(pool)
-        if old is not None and old[0] == epoch and old[1] >= version:
-            return
-        self._seen[pool] = (epoch, version)
-        if self.witness is None:
-            return
-        self.witness.streams[pool_stream(self.store_id, pool)] = (epoch, version)
-        now = time.monotonic()
-        if now - self._witnessed >= 0.2:  # the file at most five times a second
-            self._witnessed = now
-            self.witness.write()
+        return self.pools_seen.seen(pool)
 
     def _judge(self, pool: str, epoch: str, version: int) -> None:
         """Raise (and remember) if ``pool`` at ``epoch``/``version`` lost data."""
-        why = self.lost.get(pool) or verdict(
-            f"jackpot pool {pool}", self.seen(pool), epoch, version
-        )
+        why, news = self.pools_seen.judge(pool, epoch, version)
         if why is None:
             return
-        if pool not in self.lost:
-            self.lost[pool] = why
+        if news:
             log.error("%s; no jackpot wagers on it", why)
             self._mark_down(why)
         raise JackpotUnavailable(f"jackpot pool unavailable: {why}")
@@ -352,7 +341,7 @@ class RedisJackpotService:
         }
         seen = self.seen(pool)
         if seen is not None and results:
-            self._saw(pool, seen[0], max(int(r.version or 0) for r in results.values()))
+            self.pools_seen.saw(pool, seen[0], max(int(r.version or 0) for r in results.values()))
         return results
 
     async def contribute(
@@ -488,7 +477,7 @@ class RedisJackpotService:
         self._judge(pool, epoch, version)
         if not data:
             return None
-        self._saw(pool, epoch, version)
+        self.pools_seen.saw(pool, epoch, version)
         config = PoolConfig(
             data["regime"],
             int(data["prize_bp"]),
@@ -577,7 +566,7 @@ class RedisJackpotService:
         async def follow() -> None:
             with scope:
                 async with send:
-                    await self._follow(pool, send)
+                    await self._meters.follow(pool, key(pool, "audit"), send)
 
         self._nursery.start_soon(follow)
         try:
@@ -585,52 +574,6 @@ class RedisJackpotService:
                 yield receive
         finally:
             scope.cancel()
-
-    async def _follow(self, pool: str, send: trio.MemorySendChannel[MeterUpdate]) -> None:
-        stream = key(pool, "audit")
-        # coredis types a stream entry id as str | bytes (str here: decode_responses=True).
-        last_id: str | bytes | None = None
-        while True:
-            try:
-                if last_id is None:
-                    await self.wait_available()
-                    tail = await self._read(self._client.xrevrange(stream, "+", "-", count=1))
-                    last_id = tail[0].identifier if tail else "0-0"
-                    if tail:
-                        self._emit(pool, send, tail[0].field_values, "snapshot")
-                    continue
-                with trio.fail_after(self.watch_block_ms / 1000 + self.op_timeout):
-                    found = await self._client.xread(
-                        {stream: last_id}, count=100, block=self.watch_block_ms
-                    )
-            except WATCH_ERRORS:
-                await trio.sleep(self.ping_interval)
-                await self.wait_available()
-                continue
-            except Exception:  # never take the server down; retry later
-                log.exception("jackpot meter watch of %s failed", pool)
-                await trio.sleep(1)
-                continue
-            for entry in (found or {}).get(stream, ()):
-                last_id = entry.identifier
-                self._emit(pool, send, entry.field_values, None)
-
-    @staticmethod
-    def _emit(
-        pool: str, send: trio.MemorySendChannel[MeterUpdate], fields: Any, op: str | None
-    ) -> None:
-        update = MeterUpdate(
-            pool,
-            int(fields["meter"]),
-            int(fields["reserve"]),
-            int(fields["ver"]),
-            op or fields["op"],
-            "" if op else fields["round"],
-        )
-        try:
-            send.send_nowait(update)
-        except trio.WouldBlock:
-            pass  # a reader this far behind sees the next update's absolute meter
 
 
 @asynccontextmanager

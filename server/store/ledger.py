@@ -39,37 +39,39 @@ process does not hold (:class:`WalletElsewhere`). The store refuses a stale batc
 wallets it holds. A table's accounts are cached only while its process owns it
 (:meth:`Ledger.adopt_table` reads them, :meth:`Ledger.drop_table` forgets them).
 
-Crash recovery (:meth:`Ledger.recover`, before any table runs): every round a dead process
-left open is voided: its transfers are reversed (every wager back, poker contributions back
-to the stakes); then every seat's table stake goes back to its owner's wallet. The rounds
-are closed as ``voided`` in the same batch, so recovery itself is atomic and idempotent.
+Jobs beside the ledger: :mod:`server.store.calls` calls the store from trio (a sync store
+in a worker thread, an async one awaited), :mod:`server.store.recovery` voids what a dead
+process left open (:meth:`Ledger.recover`, before any table runs), and
+:mod:`server.store.accounts` reads account names.
 """
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import logging
 import math
 import secrets
 import time
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from server.metrics import Metrics
 from server.money import dollars
-from server.store import checkpoints
+from server.store import checkpoints, recovery
+from server.store.accounts import ledger_account
+from server.store.calls import AsyncStore as AsyncStore  # re-exported (callers import it here)
+from server.store.calls import Store as Store  # re-exported
+from server.store.calls import StoreCalls
 from server.store.gate import CommitGate
-from server.store.journal import JournalEntry, JournalQuery, JournalRound
+from server.store.journal import JournalEntry
 from server.store.model import (
     CASHIER,
     MAX_CENTS,
     Batch,
     InsufficientFunds,
-    Loaded,
     OverLimit,
     RoundClosed,
     RoundOpened,
@@ -77,10 +79,10 @@ from server.store.model import (
     StoreLost,
     StoreUnavailable,
     Transfer,
-    is_player,
-    reversal,
     wallet,
 )
+from server.store.recovery import POOL_VOID as POOL_VOID  # re-exported
+from server.store.recovery import pool_voids as pool_voids  # re-exported
 from server.store.witness import Witness, ledger_stream
 
 log = logging.getLogger("croupier.ledger")
@@ -113,71 +115,6 @@ class WalletElsewhere(InsufficientFunds):
     there); this process may credit it but not debit it."""
 
 
-def table_of(account: str) -> str | None:
-    """The table of a ``table:TABLE:...`` account (None: a wallet, the cashier)."""
-    return account.split(":", 2)[1] if account.startswith("table:") else None
-
-
-def holder_of(name: str) -> str:
-    """The account a wallet (``wallet:ACCOUNT`` or a stadium meter ``wallet:ACCOUNT/meter``)
-    belongs to."""
-    return name[len("wallet:") :].split("/", 1)[0]
-
-
-class Store(Protocol):
-    """What the ledger needs of a store (SQLite, memory; Redis: :class:`AsyncStore`)."""
-
-    @property
-    def id(self) -> str: ...
-
-    def load(self) -> Loaded: ...
-
-    def commit(self, batches: list[Batch]) -> int: ...
-
-    def set_meta(self, key: str, value: str) -> None: ...
-
-    # the chain over what it appended (server/store/chain.py): its length and head, and the
-    # signed checkpoints of it (server/store/checkpoints.py)
-    chain_n: int
-    chain_head: str
-
-    def add_checkpoint(self, point: checkpoints.Checkpoint, n: int) -> None: ...
-
-    def close(self) -> None: ...
-
-    # the journal (server/store/journal.py): a commit also appends ``Batch.journal``
-    # append-only; this reads it back (a store opens its own read connection: any thread)
-    def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
-
-
-class AsyncStore(Protocol):
-    """A store whose commit is awaited on the trio thread (Redis)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def instance(self) -> str: ...
-
-    def load(self) -> Loaded: ...
-
-    async def commit(self, batches: list[Batch]) -> int: ...
-
-    def close(self) -> None: ...
-
-    chain_n: int
-    chain_head: str
-
-    async def add_checkpoint(self, point: checkpoints.Checkpoint, n: int) -> None: ...
-
-    async def journal_rounds(self, query: JournalQuery) -> list[JournalRound]: ...
-
-    #: indexes of the batches the last commit refused (a stale owner's: ledger.lua)
-    refused: list[int]
-
-    async def wallet_balances(self, accounts: list[str]) -> dict[str, int]: ...
-
-
 class Ledger:
     """Balances in memory, movements to the store (see the module docstring)."""
 
@@ -190,14 +127,14 @@ class Ledger:
         signer: Ed25519PrivateKey | None = None,
     ) -> None:
         self.store = store
+        #: the store's calls, awaited the same way whatever its kind (server/store/calls.py)
+        self.calls = StoreCalls(store)
         #: signs a checkpoint of the store's chain now and then (server/store/checkpoints.py)
         self.signer = signer
         self._signed_n = 0
         self._signed_at = -math.inf
-        self._limiter: trio.CapacityLimiter | None = None  # one SQLite call at a time
         self.instance = instance or secrets.token_hex(4)
-        self._async = inspect.iscoroutinefunction(store.commit)
-        self.is_async = self._async  # the store is awaited on the trio thread (Redis)
+        self.is_async = self.calls.is_async  # the store is awaited on the trio thread (Redis)
         loaded = store.load()
         self.epoch, self.version = loaded.epoch, loaded.version
         self.witness = witness
@@ -249,16 +186,21 @@ class Ledger:
             return
         balances = self.balances
         have = balances.get(source, 0)
+        src, dst = ledger_account(source), ledger_account(target)
+        # a wallet's or a meter's holder: whose wallet token the debit needs, whose
+        # balance a reply reports (commit, then speak)
+        payer = src.owner if src.is_wallet_side else None
+        payee = dst.owner if dst.is_wallet_side else None
         token = None
-        if self.shared and source.startswith("wallet:"):
-            token = self.wallet_tokens.get(holder_of(source))
+        if self.shared and payer is not None:
+            token = self.wallet_tokens.get(payer)
             if token is None:
                 raise WalletElsewhere(
                     "this wallet is in use on another server: play where you are connected",
                     0,
                     amount,
                 )
-        if have < amount and is_player(source):
+        if have < amount and src.is_player:
             raise InsufficientFunds(
                 f"the balance {dollars(max(have, 0))} does not cover {dollars(amount)}",
                 max(have, 0),
@@ -273,16 +215,11 @@ class Ledger:
         balances[source] = have - amount
         balances[target] = balances.get(target, 0) + amount
         ident = f"{self.instance}:{next(self._ids)}"
-        batch = self._batch_for((table_of(source) or table_of(target)) if self.shared else None)
+        batch = self._batch_for((src.on_table or dst.on_table) if self.shared else None)
         batch.transfers.append(Transfer(ident, source, target, amount, kind, round_))
-        if token is not None:
-            batch.wallets[holder_of(source)] = token
-        gate = self.gate
-        gate.wrote(
-            table_of(target) or table_of(source),
-            holder_of(source) if source.startswith("wallet:") else None,
-            holder_of(target) if target.startswith("wallet:") else None,
-        )
+        if token is not None and payer is not None:
+            batch.wallets[payer] = token
+        self.gate.wrote(dst.on_table or src.on_table, payer, payee)
         self._dirty()
 
     def open_round(self, ref: str, table: str) -> None:
@@ -372,8 +309,7 @@ class Ledger:
         dropped = len(self._open) - len(kept) + sum(b.table == table for b in self._pending)
         self._open = kept
         self._pending = [b for b in self._pending if b.table != table]
-        prefix = f"table:{table}:"
-        for name in [n for n in self.balances if n.startswith(prefix)]:
+        for name in [n for n in self.balances if ledger_account(n).on_table == table]:
             del self.balances[name]
         for ref in [r for r, t in self._round_tables.items() if t == table]:
             del self._round_tables[ref]
@@ -412,7 +348,7 @@ class Ledger:
         self._reread = False
         self._reread_at = time.monotonic()
         accounts = sorted(self.wallet_tokens)
-        stored = await self.store.wallet_balances(accounts)  # type: ignore[union-attr]  # shared: an AsyncStore
+        stored = await self.calls.wallet_balances(accounts)
         for account, balance in stored.items():
             if account in self.wallet_tokens:
                 self.balances[wallet(account)] = balance + self._uncommitted(wallet(account))
@@ -465,12 +401,11 @@ class Ledger:
 
     def total(self) -> int:
         """Cents in every wallet."""
-        return sum(v for k, v in self.balances.items() if k.startswith("wallet:"))
+        return sum(v for k, v in self.balances.items() if ledger_account(k).is_wallet_side)
 
     # -- durability ---------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Commit the batches as they come (group commit), retrying through outages."""
-        limiter = self._limiter = self._limiter or trio.CapacityLimiter(1)
         task_status.started()
         if self.lost is not None:
             return  # a store that lost data gets nothing more from this server
@@ -488,7 +423,7 @@ class Ledger:
             # movement
             probe = not self._pending
             if probe and not (
-                self._async
+                self.is_async
                 and (not self.available or time.monotonic() - self._contact >= PROBE_EVERY)
             ):
                 continue
@@ -496,13 +431,8 @@ class Ledger:
             taken = self._taken
             started = time.perf_counter()
             try:
-                if self._async:
-                    async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
-                        version = await self.store.commit(batches)  # type: ignore[misc]  # an AsyncStore here (Store | AsyncStore union)
-                else:
-                    version = await trio.to_thread.run_sync(
-                        self.store.commit, batches, limiter=limiter
-                    )
+                async with self.committing:  # no wallet is taken meanwhile (adopt_wallet)
+                    version = await self.calls.commit(batches)
             except StoreLost as exc:
                 self._status(lost=str(exc))
                 log.error("ledger: %s; money stops moving", exc)
@@ -591,7 +521,7 @@ class Ledger:
         store's commit cannot run here: its batches wait, in order, for :meth:`run`."""
         self._take()
         self._wake = trio.Event()  # taken: nothing for the committer to do now
-        if self._pending and not self._async and self.lost is None:
+        if self._pending and not self.is_async and self.lost is None:
             version = self.store.commit(self._pending)
             assert isinstance(version, int)  # a sync store's commit (not a coroutine)
             self.committed += len(self._pending)
@@ -625,87 +555,19 @@ class Ledger:
             return
         point = checkpoints.make(signer, store.id, self.epoch, n, store.chain_head)
         try:
-            if self._async:
-                await store.add_checkpoint(point, n)  # type: ignore[misc]  # an AsyncStore here
-            else:
-                self._limiter = self._limiter or trio.CapacityLimiter(1)
-                await trio.to_thread.run_sync(
-                    store.add_checkpoint,
-                    point,
-                    n,
-                    limiter=self._limiter,
-                )
+            await self.calls.add_checkpoint(point, n)
         except StoreUnavailable:
             return
         self._signed_n, self._signed_at = n, time.monotonic()
 
-    # -- crash recovery -----------------------------------------------------------------------
+    # -- crash recovery (server/store/recovery.py) ---------------------------------------
     def recover(
         self, tables: Collection[str] | None = None, pools: Mapping[str, str] | None = None
     ) -> dict[str, int]:
-        """Void every round a dead process left open, then return every table stake to its
-        owner's wallet (docs/rulings.md, "Crash recovery"). Committed before any table runs.
-        Returns counts for the log. Nothing on a store that lost data. ``tables``: only
-        these tables' rounds and stakes (a store shared by several servers, each serving
-        its own tables; the store leaves out rounds whose owner is alive). ``pools``: the
-        jackpot pool of each linked table: a voided round of one is written down as owed a
-        void in its pool too (:data:`POOL_VOID` facts, which the server carries out before
-        the table runs: :func:`pool_voids`), in the same commit as the round's void."""
-        if self.lost is not None:
-            return {"rounds_voided": 0, "stakes_returned": 0}
-        voided = 0
-        for ref, (table, _owner, transfers) in sorted(self.open_rounds.items()):
-            if tables is not None and table not in tables:
-                continue
-            for source, target, amount in reversal(transfers):
-                self.move(source, target, amount, "void_recovery", ref)
-            self.close_round(ref, "voided", table)
-            pool = (pools or {}).get(table)
-            if pool is not None:  # its coin-in may be in the pool without its movement here
-                self.remember(f"{POOL_VOID}{pool}|{ref}", "1")
-            voided += 1
-        self.open_rounds = {}
-        cashed = 0
-        for name, amount in sorted(self.balances.items()):
-            if amount <= 0:
-                continue
-            if ":stake:" in name and (tables is None or name.split(":", 2)[1] in tables):
-                owner = name.split(":", 4)[4]  # table:TABLE:stake:SEAT:ACCOUNT
-                self.move(name, wallet(owner), amount, "cash_out_recovery", None)
-                cashed += 1
-            elif ":box:" in name and (tables is None or name.split(":", 2)[1] in tables):
-                # a stadium wager left riding on the layout after its settled round: home to
-                # the terminal's owner (recorded when it was placed: Books.reserve)
-                holder = self.meta.get("owner:" + name)
-                if holder:
-                    self.move(name, wallet(holder), amount, "riding_recovery", None)
-                    cashed += 1
-            elif tables is None and name.startswith("wallet:") and name.endswith("/meter"):
-                # a stadium credit meter (server/tables/books.py meter): no terminal session
-                # survives a restart, so its credits go home (not on a shared store: the
-                # meters of another live server's terminals are theirs)
-                owner = name[len("wallet:") : -len("/meter")]
-                self.move(name, wallet(owner), amount, "credit_out_recovery", None)
-                cashed += 1
-        self.flush_now()
-        return {"rounds_voided": voided, "stakes_returned": cashed}
+        """Void every round a dead process left open, send every table stake home, and
+        commit, before any table runs (:func:`server.store.recovery.recover`)."""
+        return recovery.recover(self, tables, pools)
 
 
 def no_deadline() -> float:
     return math.inf
-
-
-#: A fact (``meta``) kept by crash recovery: ``jackpot_void:POOL|ROUND`` = "1" while the
-#: pool still owes the void of a round recovery voided, "" once it is done (a pool id and a
-#: round id never hold a ``|``).
-POOL_VOID = "jackpot_void:"
-
-
-def pool_voids(meta: Mapping[str, str]) -> list[tuple[str, str, str]]:
-    """The pool voids crash recovery left to do: ``(fact, pool, round)``."""
-    out = []
-    for fact, value in sorted(meta.items()):
-        if value and fact.startswith(POOL_VOID):
-            pool, ref = fact[len(POOL_VOID) :].split("|", 1)
-            out.append((fact, pool, ref))
-    return out

@@ -10,24 +10,31 @@ accounts. Account names:
 * ``table:TABLE:box:BOX``: what a banked box has on the layout in the round in play;
 * ``table:TABLE:pot``: a poker round's chips while they change hands at settlement;
 * ``table:TABLE:house``: the table's bank; ``table:TABLE:commission``: commission and fees;
-* ``table:TABLE:jackpot``: coin-in sent to a progressive pool, less prizes and reversals.
+* ``table:TABLE:jackpot``: coin-in sent to a progressive pool, less prizes and reversals;
+* ``wallet:ACCOUNT/meter``: a stadium terminal's credit meter (QLD Sch 19 s4(2));
+* ``tournament:ID:pool``, ``tournament:ID:commission``: a tournament's entry fees.
+
+Code reads a name as a value, never by slicing it: :class:`~server.store.accounts.LedgerAccount`
+(:func:`~server.store.accounts.ledger_account` parses a name, ``str`` prints it back exactly).
 
 A :class:`Batch` is what one table step (or one cashier call) moved: its transfers, and the
 rounds it opened or closed. A store commits batches atomically and idempotently (a
 transfer id applied twice moves money once), so a round's settlement is wholly in the store
 or not at all. Rounds are ``open`` until ``settled`` or ``voided``; a round left open by a
-dead process is voided at the next start (crash recovery, ``server/store/ledger.py``).
+dead process is voided at the next start (crash recovery, ``server/store/recovery.py``).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from server.store.accounts import METER_SUFFIX, OWNER_OF, Kind, LedgerAccount, known
 from server.store.journal import JournalEntry
 
-CASHIER = "cashier"
+CASHIER = str(LedgerAccount.cashier())
 RoundState = Literal["open", "settled", "voided"]
 
 
@@ -68,13 +75,14 @@ class OverLimit(InsufficientFunds):
 MAX_CENTS = 2**53 - 1
 
 
-def wallet(account: str) -> str:
-    return f"wallet:{account}"
-
-
-def is_player(account: str) -> bool:
-    """A player's own money: a wallet or a seat's stake (never below zero)."""
-    return account.startswith("wallet:") or ":stake:" in account
+@functools.lru_cache(maxsize=1 << 14)
+def wallet(owner: str) -> str:
+    """The stored name of ``owner``'s wallet; ``ACCOUNT/meter``: the account's credit meter
+    (a stadium terminal asks :meth:`Ledger.balance` for a meter this way: stadium.py)."""
+    meter = owner.removesuffix(METER_SUFFIX)
+    if meter != owner:
+        return str(LedgerAccount.meter(meter))
+    return str(LedgerAccount.wallet(owner))
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +205,7 @@ def check_books(
       rounds in play); the report counts the open rounds per server (``owners``).
     """
     problems: list[str] = []
-    riding = {k[len("owner:") :] for k in (meta or {}) if k.startswith("owner:")}
+    riding = {k.removeprefix(OWNER_OF) for k in (meta or {}) if k.startswith(OWNER_OF)}
 
     def carried_over(name: str) -> bool:
         return name in riding
@@ -221,7 +229,7 @@ def check_books(
     if total != 0:
         problems.append(f"the accounts sum to {total}, not 0")
     for name, v in balances.items():
-        if v < 0 and is_player(name):
+        if v < 0 and (a := known(name)) is not None and a.is_player:
             problems.append(f"{name} is negative: {v}")
     settled = voided = still_open = 0
     per_owner: dict[str, dict[str, Any]] = {}
@@ -238,7 +246,8 @@ def check_books(
         for name, v in per_round.get(ref, {}).items():
             if v and carried_over(name):
                 continue
-            if v and (":box:" in name or name.endswith(":pot")):
+            kind = a.kind if (a := known(name)) is not None else None
+            if v and (kind is Kind.BOX or kind is Kind.POT):
                 problems.append(f"round {ref}: {name} nets {v}, not 0")
     dead = {o: r["rounds"] for o, r in per_owner.items() if not r["alive"]}
     if dead:

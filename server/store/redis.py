@@ -48,6 +48,7 @@ from coredis.tokens import PureToken
 from server import redis_client
 from server.redis_client import RedisClient
 from server.redis_client import public_url as public_url  # re-exported (callers import it here)
+from server.store.accounts import table_prefix
 from server.store.chain import SHA1, Entry, hasher
 from server.store.chain import verify as verify_entries
 from server.store.checkpoints import Checkpoint
@@ -69,6 +70,7 @@ from server.store.model import (
     StoreUnavailable,
     Transfer,
     check_books,
+    wallet,
 )
 
 LUA = files("server.store").joinpath("ledger.lua").read_text()
@@ -453,7 +455,7 @@ class RedisStore:
 
         async def scan() -> dict[str, int]:
             found: dict[str, int] = {}
-            async for name, value in c.hscan_iter(key("balances"), match=f"table:{table}:*"):
+            async for name, value in c.hscan_iter(key("balances"), match=table_prefix(table) + "*"):
                 found[str(name)] = int(value)
             return found
 
@@ -481,7 +483,7 @@ class RedisStore:
         async def take() -> tuple[int, int, bool]:
             async with self.client.pipeline(transaction=True) as pipe:
                 token_r = pipe.hincrby(key("wfence"), account, 1)
-                balance_r = pipe.hget(key("balances"), f"wallet:{account}")
+                balance_r = pipe.hget(key("balances"), wallet(account))
                 if open_account:
                     opened_r = pipe.hsetnx(key("facts"), f"opened:{account}", "1")
             token, balance = await token_r, await balance_r
@@ -495,7 +497,7 @@ class RedisStore:
         """The stored balances of these accounts' wallets."""
         if not accounts:
             return {}
-        names = [f"wallet:{a}" for a in accounts]
+        names = [wallet(a) for a in accounts]
         values = await self._call(self.client.hmget(key("balances"), names))
         return {a: int(v or 0) for a, v in zip(accounts, values, strict=True)}
 

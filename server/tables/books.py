@@ -3,7 +3,8 @@
 Every movement is a named transfer ``(id, source, target, amount, kind, round)`` between two
 accounts, in integer cents, posted to the process's durable ledger
 (:mod:`server.store.ledger`; account names in :mod:`server.store.model`). A table's own
-accounts are named here without their ``table:TABLE:`` prefix:
+accounts are named here without their ``table:TABLE:`` prefix (their local names, built and
+read as :class:`~server.store.accounts.LedgerAccount` values):
 
 * ``wallet:ACCOUNT``: a player's money off the tables;
 * ``stake:SEAT:ACCOUNT``: a poker seat's table stake (ACT 5.4; QLD Sch 11 s18);
@@ -27,37 +28,39 @@ back, no stake, box or pot is negative, and between rounds the pot is empty.
 
 from __future__ import annotations
 
+import functools
 import logging
 
+from server.store.accounts import Kind, LedgerAccount, ledger_account, owner_key, table_prefix
 from server.store.ledger import Ledger
-from server.store.model import RoundState
+from server.store.model import RoundState, wallet
 
 log = logging.getLogger("croupier.tables.books")
 
-HOUSE = "house"
-COMMISSION = "commission"
-JACKPOT = "jackpot"
-POT = "pot"
+HOUSE = LedgerAccount.of_table(Kind.HOUSE).local
+COMMISSION = LedgerAccount.of_table(Kind.COMMISSION).local
+JACKPOT = LedgerAccount.of_table(Kind.JACKPOT).local
+POT = LedgerAccount.of_table(Kind.POT).local
+#: what a table holds on behalf of players (:meth:`Books.held`)
+_HELD = frozenset({Kind.STAKE, Kind.BOX, Kind.POT})
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def stake(seat: int, account: str) -> str:
-    return f"stake:{seat}:{account}"
+    return LedgerAccount.stake(seat, account).local
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def box(number: int, player: str | None = None) -> str:
     """A box's layout; ``player``: another player's wagers on the box (a backer, BJ s29)."""
-    return f"box:{number}" if player is None else f"box:{number}:{player}"
-
-
-def wallet(account: str) -> str:
-    return f"wallet:{account}"
+    return LedgerAccount.box(number, player).local
 
 
 def meter(account: str) -> str:
     """A terminal session's credit meter (QLD Sch 19 s4(2)): a wallet-side account of its
     own (in the ledger: never below zero, outside every table), shared by every stadium
     table the account plays at (s4(3)), so that a wager reserves credits with one debit."""
-    return f"wallet:{account}/meter"
+    return str(LedgerAccount.meter(account))
 
 
 class BooksError(RuntimeError):
@@ -82,10 +85,10 @@ class Books:
     def __init__(self, table: str, ledger: Ledger) -> None:
         self.table = table
         self._ledger = ledger
-        self._prefix = f"table:{table}:"
-        #: the table's own accounts (unprefixed), with any balance a store held for them
+        self._prefix = table_prefix(table)
+        #: the table's own accounts (their local names), with any balance a store held
         self.names: set[str] = {
-            k[len(self._prefix) :] for k in ledger.balances if k.startswith(self._prefix)
+            a.local for k in ledger.balances if (a := ledger_account(k)).on_table == table
         }
         #: cents moved per transfer kind, since this process opened the table
         self.totals: dict[str, int] = {}
@@ -99,8 +102,8 @@ class Books:
         self.closed: RoundState = "settled"
 
     # -- the primitive ----------------------------------------------------------------------
-    def _full(self, name: str) -> str:
-        if name.startswith("wallet:"):
+    def _full(self, name: str, account: LedgerAccount) -> str:
+        if account.is_wallet_side:
             return name
         self.names.add(name)
         return self._prefix + name
@@ -110,11 +113,14 @@ class Books:
             if amount < 0:
                 raise BooksError(f"negative transfer {source} -> {target}: {amount}")
             return
-        self._ledger.move(self._full(source), self._full(target), amount, kind, self.round)
+        src, dst = ledger_account(source), ledger_account(target)
+        self._ledger.move(
+            self._full(source, src), self._full(target, dst), amount, kind, self.round
+        )
         self.moved = True
-        if source.startswith("wallet:"):
+        if src.is_wallet_side:
             self.wallet += amount
-        if target.startswith("wallet:"):
+        if dst.is_wallet_side:
             self.wallet -= amount
         self.totals[kind] = self.totals.get(kind, 0) + amount
 
@@ -242,7 +248,7 @@ class Books:
         """Credits to the terminal's layout (a wager made or raised, s5(2)). Who owns the
         layout is kept in the store, so that crash recovery can send a wager left riding
         after its round home (``Ledger.recover``)."""
-        key = f"owner:{self._prefix}{box(number)}"
+        key = owner_key(LedgerAccount.box(number, table=self.table))
         if self._ledger.meta.get(key) != account:
             self._ledger.remember(key, account)
         self._move(meter(account), box(number), amount, "wager")
@@ -269,9 +275,7 @@ class Books:
     # -- where every cent is ----------------------------------------------------------------
     def held(self) -> int:
         """Cents on the table on behalf of players: stakes, layout and pot."""
-        return sum(
-            self.balance(n) for n in self.names if n.startswith(("stake:", "box:")) or n == POT
-        )
+        return sum(self.balance(n) for n in self.names if ledger_account(n).kind in _HELD)
 
     def check(self, expected: dict[str, int] | None = None) -> None:
         """Raise :class:`BooksError` unless every cent is where the table says it is.
@@ -288,7 +292,7 @@ class Books:
             raise BooksError(f"{self.table}: {balances[POT]} left in the pot between rounds")
         if expected is not None:
             for name, v in balances.items():
-                if name.startswith("box:") and v != expected.get(name, 0):
+                if ledger_account(name).kind is Kind.BOX and v != expected.get(name, 0):
                     raise BooksError(
                         f"{self.table}: {name} holds {v}, the table says {expected.get(name, 0)}"
                     )

@@ -40,6 +40,12 @@ Phases, one transition table (:data:`TRANSITIONS`)::
 
 Tournament chips are their own unit: they live in :attr:`Tournament.chips` and in the
 events, never in a transfer.
+
+Parts, one job each: the money (entries, fees, refunds, prizes) is the tournament's
+:class:`~server.tournaments.purse.Purse`; the ballot and the seats are pure functions of the
+session's tables (:mod:`server.tournaments.seating`); balancing between hands is
+:mod:`server.tournaments.balancing`; a session's results by chips
+:mod:`server.tournaments.results`; places and prizes :mod:`server.tournaments.places`.
 """
 
 from __future__ import annotations
@@ -49,11 +55,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Literal
 
-from server.cards import RandomSource, shuffle
+from server.cards import RandomSource
 from server.games.events import Event
-from server.store.model import Transfer, wallet
-from server.tournaments import balancing, canberra, places
-from server.tournaments.conditions import Conditions, problems, tables_for
+from server.store.model import Transfer
+from server.tournaments import balancing, canberra, places, results, seating
+from server.tournaments.conditions import Conditions, problems
+from server.tournaments.purse import Entry as Entry  # re-exported (an entry's record)
+from server.tournaments.purse import Purse
 
 
 class Phase(enum.Enum):
@@ -122,6 +130,10 @@ class Reserved(Event, frozen=True, kw_only=True):
     player: str
 
 
+#: how a player came to a seat
+How = Literal["ballot", "reserve", "buy_back", "moved"]
+
+
 class Seated(Event, frozen=True, kw_only=True):
     """The ballot's draw for one player (r 17.7), or a move between tables."""
 
@@ -130,7 +142,7 @@ class Seated(Event, frozen=True, kw_only=True):
     player: str
     table: int
     seat: int
-    how: Literal["ballot", "reserve", "buy_back", "moved"]
+    how: How
 
 
 class SeatTaken(Event, frozen=True, kw_only=True):
@@ -218,14 +230,6 @@ class Step:
     transfers: list[Transfer] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Entry:
-    number: int
-    player: str
-    fee: int
-    commission: int
-
-
 Status = Literal["entered", "present", "playing", "out", "forfeited"]
 
 
@@ -241,8 +245,7 @@ class Tournament:
         self.rng = rng
         self.phase = Phase.ANNOUNCED
         self._resume = Phase.RUNNING  #: the phase a break returns to
-        self.entries: list[Entry] = []
-        self.withdrawn: list[Entry] = []  #: entries withdrawn (ACT r 19.4: commission kept)
+        self.purse = Purse(conditions)  #: the entries and the money
         self.status: dict[str, Status] = {}
         self.buy_backs: dict[str, int] = {}
         self.reserves: list[str] = []
@@ -252,28 +255,25 @@ class Tournament:
         self.chips: dict[str, int] = {}  #: tournament chips at the session's start
         self.issued = 0  #: tournament chips issued in the session
         self.out: list[list[str]] = []  #: tie groups in the order they went out
-        self._transfers = 0
 
-    # -- accounts and money ---------------------------------------------------------------
+    # -- the money (server/tournaments/purse.py) ------------------------------------------
+
+    @property
+    def entries(self) -> list[Entry]:
+        return self.purse.entries
 
     @property
     def pool_account(self) -> str:
-        return f"tournament:{self.id}:pool"
+        return self.purse.pool_account
 
     @property
     def commission_account(self) -> str:
-        return f"tournament:{self.id}:commission"
+        return self.purse.commission_account
 
     @property
     def pool(self) -> int:
         """The prize pool: every entry's fee less commission, forfeits included (r 17.9)."""
-        return sum(e.fee - e.commission for e in self.entries)
-
-    def _transfer(self, step: Step, source: str, target: str, amount: int, kind: str) -> None:
-        if amount > 0:
-            self._transfers += 1
-            t = Transfer(f"tournament:{self.id}:{self._transfers}", source, target, amount, kind)
-            step.transfers.append(t)
+        return self.purse.pool
 
     def _to(self, phase: Phase) -> None:
         if phase is not self.phase and phase not in TRANSITIONS[self.phase]:
@@ -290,19 +290,13 @@ class Tournament:
             )
 
     def _enter(self, step: Step, player: str, how: Literal["entry", "buy_back", "reserve"]) -> None:
-        c = self.conditions
-        entry = Entry(len(self.entries) + 1, player, c.entry_fee, c.commission)
-        self.entries.append(entry)
-        self._transfer(step, wallet(player), self.pool_account, c.pool_per_entry, "entry_fee")
-        self._transfer(
-            step, wallet(player), self.commission_account, c.commission, "tournament_commission"
-        )
+        entry = self.purse.enter(step.transfers, player)
         step.events.append(
             Entered(
                 player=player,
                 entry=entry.number,
-                fee=c.entry_fee,
-                commission=c.commission,
+                fee=entry.fee,
+                commission=entry.commission,
                 how=how,
             )
         )
@@ -344,23 +338,10 @@ class Tournament:
         if self.status.get(player) != "entered":
             raise TournamentError("not_entered", f"{player} has no entry to withdraw")
         step = Step()
-        mine = [e for e in self.entries if e.player == player]
-        self.entries = [e for e in self.entries if e.player != player]
-        self.withdrawn += mine
         del self.status[player]
-        for e in mine:
-            pool = e.fee - e.commission
-            self._transfer(step, self.pool_account, wallet(player), pool, "refund_entry_fee")
-        refunded = sum(e.fee - e.commission for e in mine)
+        refunded = self.purse.withdraw(step.transfers, player)
         step.events.append(Unregistered(player=player, refunded=refunded))
         return step
-
-    def _refund(self, step: Step, e: Entry, fee: bool = True) -> None:
-        pool = e.fee - e.commission if fee else 0
-        self._transfer(step, self.pool_account, wallet(e.player), pool, "refund_entry_fee")
-        self._transfer(
-            step, self.commission_account, wallet(e.player), e.commission, "refund_commission"
-        )
 
     def reserve(self, player: str) -> Step:
         """Put ``player`` on the reserve list: they pay only when given a seat (r 17.10)."""
@@ -390,47 +371,24 @@ class Tournament:
         players spread within one of each other, tables and seats drawn at random."""
         self.session += 1
         spec = self.conditions.sessions[self.session - 1]
-        count = tables_for(len(players), spec)
-        drawn = shuffle(players, self.rng)
-        seated: list[dict[int, str]] = [{} for _ in range(count)]
-        for t in range(count):
-            group = drawn[t::count]
-            seats = shuffle(range(1, spec.players_per_table + 1), self.rng)
-            for player, seat in zip(group, seats, strict=False):
-                seated[t][seat] = player
-        self.tables = [
-            balancing.Table(n + 1, spec.players_per_table, s, min(s)) for n, s in enumerate(seated)
-        ]
+        self.tables = seating.ballot(players, spec, self.rng)
         for table in self.tables:
             for seat, player in sorted(table.players.items()):
                 self.status[player] = "entered"
-                self._draw(
-                    step,
-                    Seated(
-                        session=self.session,
-                        player=player,
-                        table=table.number,
-                        seat=seat,
-                        how="ballot",
-                    ),
-                )
+                self._seated(step, player, table.number, seat, "ballot")
         self._to(Phase.SEATING)
 
-    def _draw(self, step: Step, event: Seated) -> None:
+    def _seated(self, step: Step, player: str, table: int, seat: int, how: How) -> None:
+        """A draw of this session (the ballot, a move, a reserve, a buy-back), journalled in
+        :attr:`draws` (r 17.7)."""
+        event = Seated(session=self.session, player=player, table=table, seat=seat, how=how)
         self.draws.append(event)
         step.events.append(event)
-
-    def _where(self, player: str) -> tuple[int, int] | None:
-        for t in self.tables:
-            for seat, p in t.players.items():
-                if p == player:
-                    return t.number, seat
-        return None
 
     def take_seat(self, player: str) -> Step:
         """``player`` sits at their allocated seat before the start (r 17.9)."""
         self._require(Phase.SEATING, Phase.ON_BREAK)
-        if self._where(player) is None or self.status.get(player) != "entered":
+        if seating.where(self.tables, player) is None or self.status.get(player) != "entered":
             raise TournamentError("no_seat", f"{player} has no seat waiting in this session")
         self.status[player] = "present"
         return Step([SeatTaken(player=player)])
@@ -439,7 +397,7 @@ class Tournament:
         """Before the first session, a reserve takes an absent entrant's seat on paying the
         entry fee (r 17.10-17.11); the absent entrant forfeits and their fee stays (r 17.9)."""
         self._require(Phase.SEATING)
-        where = self._where(absent)
+        where = seating.where(self.tables, absent)
         if self.session != 1 or where is None or self.status.get(absent) != "entered":
             raise TournamentError(
                 "no_seat", f"{absent} has no untaken seat before the first session (r 17.10)"
@@ -450,23 +408,12 @@ class Tournament:
         self.reserves.remove(reserve)
         self.status[absent] = "forfeited"
         step.events.append(Forfeited(player=absent))
-        self._replace(absent, reserve)
+        self.tables = seating.replaced(self.tables, absent, reserve)
         self.status[reserve] = "present"
         self._enter(step, reserve, "reserve")
         table, seat = where
-        self._draw(step, Seated(session=1, player=reserve, table=table, seat=seat, how="reserve"))
+        self._seated(step, reserve, table, seat, "reserve")  # session 1
         return step
-
-    def _replace(self, old: str, new: str | None) -> None:
-        tables = []
-        for t in self.tables:
-            players = {s: (new if p == old else p) for s, p in t.players.items()}
-            tables.append(
-                balancing.Table(
-                    t.number, t.seats, {s: p for s, p in players.items() if p is not None}, t.marker
-                )
-            )
-        self.tables = tables
 
     def start(self) -> Step:
         """The session starts: absent entrants forfeit (r 17.9); everyone seated receives the
@@ -478,7 +425,7 @@ class Tournament:
         step = Step()
         for player in [p for p, s in self.status.items() if s == "entered"]:
             self.status[player] = "forfeited"
-            self._replace(player, None)
+            self.tables = seating.replaced(self.tables, player, None)
             step.events.append(Forfeited(player=player))
         self.tables = [t for t in self.tables if t.players]
         for player in present:
@@ -506,10 +453,7 @@ class Tournament:
     def mark(self, table: int, marker: int) -> None:
         """Table ``table``'s marker is now at seat ``marker`` (the button after a hand, or
         the Canberra Poker starting marker): moves that keep position use it."""
-        self.tables = [
-            balancing.Table(t.number, t.seats, t.players, marker) if t.number == table else t
-            for t in self.tables
-        ]
+        self.tables = seating.marked(self.tables, table, marker)
 
     def rebalance(self) -> Step:
         """Between hands: break surplus tables and balance the rest
@@ -522,16 +466,7 @@ class Tournament:
         self.tables = balancing.apply(self.tables, moves)
         step = Step()
         for m in moves:
-            self._draw(
-                step,
-                Seated(
-                    session=self.session,
-                    player=m.player,
-                    table=m.target,
-                    seat=m.to_seat,
-                    how="moved",
-                ),
-            )
+            self._seated(step, m.player, m.target, m.to_seat, "moved")
         return step
 
     def eliminate(self, started_with: Mapping[str, int]) -> Step:
@@ -550,15 +485,12 @@ class Tournament:
             started_with, self.conditions.same_round, self._ballot_order()
         )
         left = len(self.playing) - len(gone)
-        first = left + 1
-        for group in groups:
-            step.events.append(Eliminated(players=tuple(group), first=first))
-            first += len(group)
+        self._eliminated(step, groups, left + 1)
         for group in reversed(groups):
             self.out.append(group)
         for player in gone:
             self.status[player] = "out"
-            self._replace(player, None)
+            self.tables = seating.replaced(self.tables, player, None)
         self.tables = [t for t in self.tables if t.players]
         last = self.session == len(self.conditions.sessions)
         if last and left == 1:
@@ -569,7 +501,7 @@ class Tournament:
         """The Tournament Director moves ``player`` to a free ``seat`` of ``table`` (between
         hands); journalled as a draw like the balancing moves."""
         self._require(Phase.RUNNING, Phase.ON_BREAK)
-        where = self._where(player)
+        where = seating.where(self.tables, player)
         target = next((t for t in self.tables if t.number == table), None)
         if where is None or self.status.get(player) != "playing":
             raise TournamentError("not_playing", f"{player} is not playing in this session")
@@ -578,9 +510,7 @@ class Tournament:
         move = balancing.Move(player, where[0], where[1], table, seat)
         self.tables = balancing.apply(self.tables, [move])
         step = Step()
-        self._draw(
-            step, Seated(session=self.session, player=player, table=table, seat=seat, how="moved")
-        )
+        self._seated(step, player, table, seat, "moved")
         return step
 
     def disqualify(self, player: str, chips: int) -> Step:
@@ -632,33 +562,19 @@ class Tournament:
             raise TournamentError("no_buy_back", f"{player} has no buy-back left (conditions)")
         if bb.last_level is not None and (level is None or level > bb.last_level):
             raise TournamentError("no_buy_back", f"buy-backs end after level {bb.last_level}")
-        shortest = min(self.tables, key=lambda t: (len(t.players), t.number))
-        free = [s for s in range(1, shortest.seats + 1) if s not in shortest.players]
-        if not free:
+        found = seating.free_seat(self.tables, self.rng)
+        if found is None:
             raise TournamentError("no_seat", "every seat is taken: no buy-back now")
+        shortest, seat = found
         step = Step()
         self.buy_backs[player] = used + 1
         self.out = [g for g in ([p for p in grp if p != player] for grp in self.out) if g]
         self._enter(step, player, "buy_back")
-        seat = free[self.rng.randbelow(len(free))]
-        players = {**shortest.players, seat: player}
-        self.tables = [
-            balancing.Table(t.number, t.seats, players, t.marker) if t is shortest else t
-            for t in self.tables
-        ]
+        self.tables = seating.sit(self.tables, shortest, seat, player)
         self.status[player] = "playing"
         self.chips[player] = self.conditions.chips
         self.issued += self.conditions.chips
-        self._draw(
-            step,
-            Seated(
-                session=self.session,
-                player=player,
-                table=shortest.number,
-                seat=seat,
-                how="buy_back",
-            ),
-        )
+        self._seated(step, player, shortest.number, seat, "buy_back")
         return step
 
     def pause(self, minutes: int) -> Step:
@@ -695,43 +611,31 @@ class Tournament:
         groups = places.by_chips(chips, self._ballot_order())
         spec = self.conditions.sessions[self.session - 1]
         last = self.session == len(self.conditions.sessions)
-        tied = self._deciding_ties(groups, spec.advance, last) if extra_rounds else []
+        tied = (
+            results.deciding_tie(groups, spec.advance, last, self.conditions)
+            if extra_rounds
+            else []
+        )
         if tied:
             return Step([ExtraRounds(players=tuple(tied))])
         step = Step()
         if last:
             self._complete(step, groups)
             return step
-        advancing: list[str] = []
-        for group in groups:
-            if len(advancing) < spec.advance:
-                advancing += group
-            else:
-                for player in group:
-                    self.status[player] = "out"
-        first = len(advancing) + 1
-        behind = [g for g in groups if g[0] not in advancing]
+        advancing, behind = results.cut(groups, spec.advance)
         for group in behind:
-            step.events.append(Eliminated(players=tuple(group), first=first))
-            first += len(group)
+            self.status.update(dict.fromkeys(group, "out"))
+        self._eliminated(step, behind, len(advancing) + 1)
         self.out += list(reversed(behind))
         step.events.append(SessionEnded(session=self.session, advancing=tuple(advancing)))
         self._seat(step, advancing)
         return step
 
-    def _deciding_ties(self, groups: list[list[str]], advance: int, last: bool) -> list[str]:
-        """The first tie group that must play extra rounds (empty: none)."""
-        place = 1
+    def _eliminated(self, step: Step, groups: list[list[str]], first: int) -> None:
+        """The groups out, best first, from place ``first`` on."""
         for group in groups:
-            end = place + len(group) - 1
-            if len(group) > 1:
-                straddles = not last and place <= advance < end
-                paid = len(self.conditions.prizes)
-                in_prizes = last and place <= paid and self.conditions.ties == "extra_rounds"
-                if straddles or in_prizes:
-                    return group
-            place = end + 1
-        return []
+            step.events.append(Eliminated(players=tuple(group), first=first))
+            first += len(group)
 
     def _complete(self, step: Step, left: list[list[str]]) -> None:
         """Award the places and pay 100% of the pool (2017 r 17.21, 2004 r 17.22)."""
@@ -744,7 +648,7 @@ class Tournament:
             amounts = tuple(paid.get(p, 0) for p in place.players)
             step.events.append(Finished(first=place.first, players=place.players, prizes=amounts))
             for player, amount in zip(place.players, amounts, strict=True):
-                self._transfer(step, self.pool_account, wallet(player), amount, "prize")
+                self.purse.prize(step.transfers, player, amount)
         step.events.append(Completed(pool=self.pool))
         self.tables = []
         self._to(Phase.COMPLETE)
@@ -758,8 +662,8 @@ class Tournament:
         return {
             "phase": self.phase.value,
             "resume": self._resume.value,
-            "entries": [[e.number, e.player, e.fee, e.commission] for e in self.entries],
-            "withdrawn": [[e.number, e.player, e.fee, e.commission] for e in self.withdrawn],
+            "entries": [[e.number, e.player, e.fee, e.commission] for e in self.purse.entries],
+            "withdrawn": [[e.number, e.player, e.fee, e.commission] for e in self.purse.withdrawn],
             "status": dict(self.status),
             "buy_backs": dict(self.buy_backs),
             "reserves": list(self.reserves),
@@ -771,7 +675,7 @@ class Tournament:
             "chips": dict(self.chips),
             "issued": self.issued,
             "out": [list(g) for g in self.out],
-            "transfers": self._transfers,
+            "transfers": self.purse.transfers,
         }
 
     @classmethod
@@ -782,8 +686,8 @@ class Tournament:
         t = cls(conditions, rng)
         t.phase = Phase(data["phase"])
         t._resume = Phase(data["resume"])
-        t.entries = [Entry(*e) for e in data["entries"]]
-        t.withdrawn = [Entry(*e) for e in data["withdrawn"]]
+        t.purse.entries = [Entry(*e) for e in data["entries"]]
+        t.purse.withdrawn = [Entry(*e) for e in data["withdrawn"]]
         t.status = dict(data["status"])
         t.buy_backs = dict(data["buy_backs"])
         t.reserves = list(data["reserves"])
@@ -799,7 +703,7 @@ class Tournament:
         t.chips = dict(data["chips"])
         t.issued = int(data["issued"])
         t.out = [list(g) for g in data["out"]]
-        t._transfers = int(data["transfers"])
+        t.purse.transfers = int(data["transfers"])
         return t
 
     # -- cancellation ---------------------------------------------------------------------
@@ -810,11 +714,7 @@ class Tournament:
         if self.phase in (Phase.COMPLETE, Phase.CANCELLED):
             raise TournamentError("wrong_phase", f"the tournament is {self.phase.value}")
         step = Step()
-        for e in self.entries:
-            self._refund(step, e)
-        for e in self.withdrawn:  # their fee less commission went back when they withdrew
-            self._refund(step, e, fee=False)
-        refunded = sum(e.fee for e in self.entries) + sum(e.commission for e in self.withdrawn)
+        refunded = self.purse.refund_all(step.transfers)
         step.events.append(Cancelled(reason=reason, refunded=refunded))
         self.tables = []
         self._to(Phase.CANCELLED)
