@@ -7,13 +7,15 @@ Theory of operation: the one path of a client command
    and hands the decoded message to the router (``server/router.py``), which answers session
    and lobby messages itself and submits a table message as ``TableCommand(conn, message)``
    to that table's inbox with :meth:`TableActor.submit` (never blocks).
-2. **Inbox to handler**: the table task takes one item at a time and finds its handler in the
-   kind's :attr:`TableActor.handlers`, an explicit map from the protocol message type (or the
-   inbox item type) to a method: ``{BuyIn: on_buy_in, Act: on_act, ...}``. A handler runs
-   synchronously: no await while the table's state is inconsistent, so nothing else ever
-   sees it half-changed. Background work (a jackpot coin-in, a void's reversal) runs in
-   :meth:`TableActor.spawn` jobs; a job never touches the table: it returns a typed result,
-   which comes back through the inbox and is applied by its handler like any command.
+2. **Inbox to handler**: the table is an actor (``server/actor.py``: the inbox, the typed
+   handler maps, the deadline loop and the jobs): its task takes one item at a time and
+   finds its handler in the kind's :attr:`TableActor.handlers`, a
+   :class:`~server.actor.Handlers` map from the protocol message type (or the inbox item
+   type) to a method, checked by mypy: ``Handlers[Kind, None](BASE_HANDLERS).command(BuyIn,
+   Kind.on_buy_in)``. A handler runs synchronously: no await while the table's state is
+   inconsistent. Background work (a jackpot coin-in, a void's reversal) runs in
+   :meth:`~server.actor.Actor.spawn` jobs; a job never touches the table: it returns a
+   typed result, which comes back through the inbox and is applied by its handler.
 3. **Handler to engine**: the kind's handler checks the table's rules (phase, whose turn,
    funds) and calls the pure engine (``server/games``), which returns events.
 4. **Money**: only :class:`~server.tables.books.Books` moves money, as named transfers; after
@@ -49,12 +51,11 @@ only the game's behaviour:
 from __future__ import annotations
 
 import logging
-import math
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, cast
 
 import trio
 
@@ -62,6 +63,7 @@ from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Error, Left, Snapshot, TableInfo
 from server import logs, operator
+from server.actor import Actor, Command, Handlers, JobDone
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
@@ -81,15 +83,8 @@ M = TypeVar("M")
 
 
 # -- the inbox ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class TableCommand(Generic[M]):
-    """A client's decoded protocol message for this table, with the connection it came on."""
-
-    conn: Connection
-    message: M
-    #: when the router handed it over (``time.perf_counter``): its time at the table is in
-    #: the metrics (``croupier_action_seconds``, server/metrics.py)
-    at: float = field(default_factory=time.perf_counter)
+#: a client's decoded protocol message for this table, with its connection (server/actor.py)
+TableCommand = Command
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,13 +132,6 @@ class HistoryRead:
     rounds: list[JournalRound]
 
 
-@dataclass(frozen=True, slots=True)
-class JobDone:
-    """A background job finished; ``result`` (an inbox item, or None) is applied next."""
-
-    result: object
-
-
 InboxItem = TableCommand[Any] | Detach | Shutdown | JobDone | object
 Handler = Callable[[Any, Any], None]
 
@@ -182,7 +170,7 @@ class Member(Recipient):
         self.leaving = False
 
 
-class TableActor(ABC):
+class TableActor(Actor, ABC):
     """Base of every table: inbox, handlers, phases, seats, books, delivery."""
 
     kind: ClassVar[str] = "table"
@@ -192,6 +180,7 @@ class TableActor(ABC):
     handlers: ClassVar[Mapping[type, Handler]] = {}
 
     def __init__(self, table: TableConfig, config: ServerConfig, ledger: Ledger) -> None:
+        super().__init__(ledger.gate, table.id)
         self.table = table
         self.id = table.id
         self.config = config
@@ -209,10 +198,7 @@ class TableActor(ABC):
         self.closing = False
         self.closed_by_operator = False  # an operator closed the table (it may reopen)
         self.closed = trio.Event()
-        self._inbox_send, self._inbox = trio.open_memory_channel[InboxItem](math.inf)
         self._unflushed: list[Connection] = []  # connections with an open events batch
-        self._work: trio.Nursery | None = None
-        self._jobs = 0
         ledger.on_status.append(lambda: self.submit(StoreStatus()))
         #: account -> ids of the tables where it holds a seat; the server shares one dict
         #: among its tables so that ``hello`` finds an account's seats without a scan
@@ -222,104 +208,33 @@ class TableActor(ABC):
     def phase(self) -> Phase:
         return self.phases.phase
 
+    # -- the actor's hooks (server/actor.py runs the inbox, the loop and the jobs) -----------
     @property
-    def inbox_depth(self) -> int:
-        """Items waiting in the inbox (``/metrics``)."""
-        return self._inbox.statistics().current_buffer_used
+    def finished(self) -> bool:
+        return self.closed.is_set()
 
-    # -- called by connection tasks and jobs (sync, never blocks) ---------------------------
-    def submit(self, item: InboxItem) -> None:
-        try:
-            self._inbox_send.send_nowait(item)
-        except trio.ClosedResourceError:
-            if isinstance(item, TableCommand):
-                self.error(item.conn, errors.SHUTTING_DOWN, "the table is closed", "join")
-            elif isinstance(item, Shutdown):
-                item.done.set()
-
-    # -- the task ---------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         logs.TABLE.set(self.id)  # this task's log lines name the table (server/logs.py)
-        async with trio.open_nursery() as work:
-            self._work = work
-            async with trio.open_nursery() as services:
-                await self.start_services(services)
-                task_status.started()
-                await self._loop()
-                services.cancel_scope.cancel()
-            # jobs still running (a void's reversal, a held award) report to the inbox
-            with trio.move_on_after(5):
-                while self._jobs:
-                    self._step(await self._inbox.receive())
-            work.cancel_scope.cancel()
-        self._inbox_send.close()
+        await super().run(task_status)
 
-    async def start_services(self, nursery: trio.Nursery) -> None:
-        """Start the kind's long-lived helper tasks (they only ever :meth:`submit`)."""
-        return None
+    def refuse_closed(self, item: object) -> None:
+        if isinstance(item, TableCommand):
+            self.error(item.conn, errors.SHUTTING_DOWN, "the table is closed", "join")
+        elif isinstance(item, Shutdown):
+            item.done.set()
 
-    async def _loop(self) -> None:
-        """Every inbox item in turn, and the timers (:meth:`on_time`) after each item and at
-        the table's next deadline. One cancel scope serves until a deadline passes: its
-        deadline follows :meth:`next_deadline` after every step (a scope per item cost a
-        sizeable share of a table's CPU at human pace, docs/perf.md)."""
-        closed = self.closed
-        while not closed.is_set():
-            with trio.CancelScope(deadline=self.next_deadline()) as timer:
-                while not closed.is_set():
-                    self._step(await self._inbox.receive())
-                    self._on_time()
-                    timer.deadline = self.next_deadline()
-            if timer.cancelled_caught:  # a deadline passed
-                self._on_time()
+    def failed(self, item: object) -> None:
+        if isinstance(item, TableCommand):
+            self.error(item.conn, errors.INTERNAL, "server error", None)
 
-    def _on_time(self) -> None:
-        gate = self.ledger.gate
-        gate.begin(self.id)  # commit, then speak: the step's frames leave at its end
-        try:
-            self.on_time(trio.current_time())
-        except Exception:  # a bug must not take the server down
-            log.exception("table %s: timer handling failed", self.id)
-        try:
-            self._end_step()
-        finally:
-            gate.end()
-
-    def _step(self, item: InboxItem) -> None:
-        gate = self.ledger.gate
-        gate.begin(self.id)  # commit, then speak: the step's frames leave at its end
-        try:
-            if type(item) is JobDone:
-                self._jobs -= 1
-                if item.result is None:
-                    return
-                item = item.result
-            try:
-                self.dispatch(item)
-            except Exception:  # a bug must not take the table (or the server) down
-                log.exception("table %s: %r failed", self.id, item)
-                if isinstance(item, TableCommand):
-                    self.error(item.conn, errors.INTERNAL, "server error", None)
-        finally:
-            try:
-                self._end_step()
-            finally:
-                gate.end()
+    def stepped(self, item: object) -> None:
         if type(item) is TableCommand:
             metrics = self.metrics
             metrics.actions[self.kind] += 1
             metrics.action_seconds.observe(time.perf_counter() - item.at)
 
-    def dispatch(self, item: InboxItem) -> None:
-        """Run the handler of one inbox item (a client's message, or a typed result)."""
-        if isinstance(item, TableCommand):
-            handler = self.handlers.get(type(item.message))
-            if handler is None:
-                self.on_unhandled(item)
-                return
-        else:
-            handler = self.handlers[type(item)]
-        handler(self, item)
+    def end_step(self) -> None:
+        self._end_step()
 
     def _end_step(self) -> None:
         journal = self.journal
@@ -382,21 +297,6 @@ class TableActor(ABC):
             member,
             {"type": "seed_taken", "seed": seed, "server_hash": digest, "for": self.fair_unit},
         )
-
-    def spawn(self, job: Callable[..., Awaitable[object]], *args: Any) -> None:
-        """Run ``job(*args)`` in the background; its return value (an inbox item, or None)
-        is applied by the table task. A job never touches the table's state."""
-        assert self._work is not None, "jobs run only while the table runs"
-        self._jobs += 1
-
-        async def run_job() -> None:
-            result: object = None
-            try:
-                result = await job(*args)
-            finally:
-                self.submit(JobDone(result))
-
-        self._work.start_soon(run_job)
 
     # -- delivery ---------------------------------------------------------------------------
     def deliver(self, to: Recipient, build: Callable[[int], Any]) -> None:
@@ -978,18 +878,20 @@ class TableActor(ABC):
         return {}
 
 
-#: The base's handlers: the seat lifecycle and the server's own inbox items.
-BASE_HANDLERS: dict[type, Handler] = {
-    wire.Join: TableActor.on_join,
-    wire.Leave: TableActor.on_leave,
-    Detach: TableActor.on_detach,
-    Shutdown: TableActor.on_shutdown,
-    Abandon: TableActor.on_abandon,
-    StoreStatus: TableActor.on_store_status,
-    Expel: TableActor.on_expel,
-    wire.Operator: TableActor.on_operator,
-    wire.History: TableActor.on_history,
-    wire.Seed: TableActor.on_seed,
-    HistoryRead: TableActor.on_history_read,
-}
+#: The base's handlers: the seat lifecycle and the server's own inbox items (a kind extends
+#: them: ``Handlers[Kind, None](BASE_HANDLERS).command(...)``; server/actor.py).
+BASE_HANDLERS: Handlers[TableActor, None] = (
+    Handlers[TableActor, None]()
+    .command(wire.Join, TableActor.on_join)
+    .command(wire.Leave, TableActor.on_leave)
+    .command(wire.Operator, TableActor.on_operator)
+    .command(wire.History, TableActor.on_history)
+    .command(wire.Seed, TableActor.on_seed)
+    .item(Detach, TableActor.on_detach)
+    .item(Shutdown, TableActor.on_shutdown)
+    .item(Abandon, TableActor.on_abandon)
+    .item(StoreStatus, TableActor.on_store_status)
+    .item(Expel, TableActor.on_expel)
+    .item(HistoryRead, TableActor.on_history_read)
+)
 TableActor.handlers = BASE_HANDLERS

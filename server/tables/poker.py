@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -52,6 +51,7 @@ from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance, SeatOffer, TableInfo
 from server import fair
+from server.actor import Handlers
 from server.cards import RandomSource, random_source
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction, ScenarioError
@@ -62,7 +62,7 @@ from server.money import dollars
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds
 from server.tables import books
-from server.tables.base import BASE_HANDLERS, Handler, Member, TableActor, TableCommand
+from server.tables.base import BASE_HANDLERS, Member, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.tables.phases import Phase
 from server.tables.preactions import PreAction, decide, still_valid
@@ -479,17 +479,6 @@ class PokerTable(TableActor):
                 o.conn.send(SeatOffer(self.id, n, 0))
                 if self.waiting is not None:
                     self.waiting.lapsed(self.id, o.account)
-
-    handlers: ClassVar[Mapping[type, Handler]] = {
-        **BASE_HANDLERS,
-        wire.BuyIn: on_buy_in,
-        wire.Act: on_act,
-        wire.SitOut: on_sit_out,
-        wire.SitIn: on_sit_in,
-        wire.PreAction: on_pre_action,
-        OfferSeat: on_offer_seat,
-        OfferWithdrawn: on_offer_withdrawn,
-    }
 
     # -- time -------------------------------------------------------------------------------
     def round_deadline(self) -> float:
@@ -909,3 +898,16 @@ def _pre_wire(pre: PreAction | None) -> dict[str, Any]:
         "verb": None if pre is None else pre.verb,
         "amount": None if pre is None else pre.amount,
     }
+
+
+#: The poker table's handlers: the base's and the poker messages (server/actor.py).
+PokerTable.handlers = (
+    Handlers[PokerTable, None](BASE_HANDLERS)
+    .command(wire.BuyIn, PokerTable.on_buy_in)
+    .command(wire.Act, PokerTable.on_act)
+    .command(wire.SitOut, PokerTable.on_sit_out)
+    .command(wire.SitIn, PokerTable.on_sit_in)
+    .command(wire.PreAction, PokerTable.on_pre_action)
+    .item(OfferSeat, PokerTable.on_offer_seat)
+    .item(OfferWithdrawn, PokerTable.on_offer_withdrawn)
+)

@@ -53,7 +53,6 @@ import logging
 import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -63,6 +62,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from server import operator
+from server.actor import Actor, Handlers
 from server.cards import RandomSource, random_source
 from server.config import ServerConfig, TableConfig
 from server.store.ledger import Ledger
@@ -115,13 +115,8 @@ class Host(Protocol):
     def connection(self, account: str) -> Connection | None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Wake:
-    """Nothing but a wake-up (the clock changed)."""
-
-
-class TournamentRunner:
-    """One tournament in a server (see the module docstring)."""
+class TournamentRunner(Actor):
+    """One tournament in a server (see the module docstring), an actor (server/actor.py)."""
 
     def __init__(
         self,
@@ -131,13 +126,12 @@ class TournamentRunner:
         host: Host,
         rng: RandomSource | None = None,
     ) -> None:
+        super().__init__(ledger.gate, f"tournament:{conditions.id}")
         self.conditions = conditions
         self.id = conditions.id
         self.config = config
         self.ledger = ledger
         self.host = host
-        #: the tournament's key as a speaker of the commit gate (server/store/gate.py)
-        self.ref = f"tournament:{self.id}"
         self.key = SNAPSHOT + self.id  #: its snapshot's fact in the ledger's store
         self.tournament = Tournament(conditions, rng or random_source(None))
         self.chips = Ledger(MemoryStore(), instance=f"chips-{conditions.id}")
@@ -172,13 +166,12 @@ class TournamentRunner:
         self.buttons: dict[int, int] = {}  #: poker: each table's button after its last hand
         self.stopped = False  #: the server stopped: nothing more is done or written
         self.resumed = False  #: this runner resumed a tournament from its snapshot
-        self._send, self._inbox = trio.open_memory_channel[object](math.inf)
 
     # -- called by tables, the router and jobs (sync, never blocks) -------------------------
     def submit(self, item: object) -> None:
         if isinstance(item, HandDone):  # in the table's step: durable before it is told
             self.record_hand(item)
-        self._send.send_nowait(item)
+        super().submit(item)
 
     @property
     def over(self) -> bool:
@@ -188,12 +181,13 @@ class TournamentRunner:
     def minute(self) -> float:
         return self.config.tournament_minute
 
-    # -- the task ----------------------------------------------------------------------------
-    async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    # -- the actor's hooks (server/actor.py runs the inbox and the deadline loop) -------------
+    async def start_services(self, nursery: trio.Nursery) -> None:
+        """Open the tournament (or resume it from its snapshot) before anyone is told."""
         c = self.conditions
-        gate = self.ledger.gate
+        gate = self.gate
         saved = self.ledger.meta.get(self.key)
-        gate.begin(self.ref)
+        gate.begin(self.speaker)
         try:
             if saved:  # a tournament not over when the server stopped or died: it goes on
                 self.restore(msgspec.json.decode(saved))
@@ -208,28 +202,8 @@ class TournamentRunner:
             self.save()
         finally:
             gate.end()
-        task_status.started()
-        while True:
-            with trio.move_on_at(self.deadline()):
-                item = await self._inbox.receive()
-                gate.begin(self.ref)  # commit, then speak (server/store/gate.py)
-                try:
-                    self._step(item)
-                    self.save()
-                finally:
-                    gate.end()
-            if self.stopped:
-                continue
-            gate.begin(self.ref)
-            try:
-                self.on_time(trio.current_time())
-                self.save()
-            except Exception:
-                log.exception("tournament %s: timer handling failed", self.id)
-            finally:
-                gate.end()
 
-    def _step(self, item: object) -> None:
+    def dispatch(self, item: object) -> None:
         if self.stopped:  # the server is stopping: the snapshot is written, nothing moves
             if isinstance(item, Shutdown):
                 item.done.set()
@@ -237,18 +211,19 @@ class TournamentRunner:
                 item.conn.send(wire.Error(code=errors.SHUTTING_DOWN, message="shutting down"))
             return
         try:
-            if isinstance(item, Shutdown):
-                self.on_shutdown(item)
-            elif isinstance(item, HandDone):
-                self.on_hand_done(item)
-            elif isinstance(item, Released):
-                self.on_released(item)
-            elif isinstance(item, TableCommand):
-                self.on_command(item.conn, item.message)
-        except Exception:  # a bug must not take the server down
-            log.exception("tournament %s: %r failed", self.id, item)
-            if isinstance(item, TableCommand):
-                item.conn.send(wire.Error(code=errors.INTERNAL, message="server error"))
+            super().dispatch(item)
+        except TournamentError as exc:
+            if not isinstance(item, TableCommand):
+                raise
+            ref = str(item.message.__struct_config__.tag)
+            self._refuse(item.conn, ref, errors.TOURNAMENT_REFUSED, str(exc), exc.code)
+
+    def failed(self, item: object) -> None:
+        if isinstance(item, TableCommand):
+            item.conn.send(wire.Error(code=errors.INTERNAL, message="server error"))
+
+    def end_step(self) -> None:
+        self.save()
 
     def on_shutdown(self, item: Shutdown) -> None:
         """The server stops (gracefully): a tournament not over is not cancelled (that is
@@ -258,7 +233,7 @@ class TournamentRunner:
         self.stopped = True
         item.done.set()
 
-    def deadline(self) -> float:
+    def next_deadline(self) -> float:
         if self.stopped:
             return math.inf
         return min(self.starts, self.level_ends, self.break_ends, self.session_ends)
@@ -390,6 +365,8 @@ class TournamentRunner:
             self._proceed(number)
 
     def on_time(self, now: float) -> None:
+        if self.stopped:
+            return
         t = self.tournament
         if now >= self.starts:
             self.starts = math.inf
@@ -512,46 +489,44 @@ class TournamentRunner:
             conn.send(wire.Balance(self.ledger.balance(account)))
 
     # -- players' messages ----------------------------------------------------------------------
-    def on_command(self, conn: Connection, m: object) -> None:
-        account = conn.account or ""
-        t = self.tournament
-        try:
-            if isinstance(m, wire.Register):
-                if not self.ledger.can_move:
-                    self._refuse(conn, "register", errors.STORE_UNAVAILABLE, self.ledger.why_not())
-                    return
-                fee = self.conditions.entry_fee
-                if self.ledger.balance(account) < fee:
-                    exc = InsufficientFunds(
-                        "the wallet does not cover the entry fee",
-                        self.ledger.balance(account),
-                        fee,
-                    )
-                    conn.send(
-                        wire.Error(
-                            code=errors.INSUFFICIENT_FUNDS,
-                            message=str(exc),
-                            ref="register",
-                            amounts=exc.amounts(),
-                        )
-                    )
-                    return
-                self.names[account] = conn.name
-                self._apply(t.register(account), conn)
-                if t.phase is Phase.SEATING:
-                    self._begin()
-            elif isinstance(m, wire.Unregister):
-                self._apply(t.unregister(account), conn)
-            elif isinstance(m, wire.BuyBack):
-                self.buy_back(conn, account)
-            elif isinstance(m, wire.Reserve):
-                self.names[account] = conn.name
-                self._apply(t.reserve(account), conn)
-            elif isinstance(m, wire.Operator):
-                self.on_director(conn, m)
-        except TournamentError as exc:
-            ref = str(type(m).__struct_config__.tag)  # type: ignore[attr-defined]  # a wire message
-            self._refuse(conn, ref, errors.TOURNAMENT_REFUSED, str(exc), exc.code)
+    # (a :class:`TournamentError` a handler raises is the refusal: :meth:`dispatch`)
+    def on_register(self, cmd: TableCommand[wire.Register]) -> None:
+        conn, account, t = cmd.conn, cmd.conn.account or "", self.tournament
+        if not self.ledger.can_move:
+            self._refuse(conn, "register", errors.STORE_UNAVAILABLE, self.ledger.why_not())
+            return
+        fee = self.conditions.entry_fee
+        if self.ledger.balance(account) < fee:
+            exc = InsufficientFunds(
+                "the wallet does not cover the entry fee", self.ledger.balance(account), fee
+            )
+            conn.send(
+                wire.Error(
+                    code=errors.INSUFFICIENT_FUNDS,
+                    message=str(exc),
+                    ref="register",
+                    amounts=exc.amounts(),
+                )
+            )
+            return
+        self.names[account] = conn.name
+        self._apply(t.register(account), conn)
+        if t.phase is Phase.SEATING:
+            self._begin()
+
+    def on_unregister(self, cmd: TableCommand[wire.Unregister]) -> None:
+        self._apply(self.tournament.unregister(cmd.conn.account or ""), cmd.conn)
+
+    def on_buy_back(self, cmd: TableCommand[wire.BuyBack]) -> None:
+        self.buy_back(cmd.conn, cmd.conn.account or "")
+
+    def on_reserve(self, cmd: TableCommand[wire.Reserve]) -> None:
+        account = cmd.conn.account or ""
+        self.names[account] = cmd.conn.name
+        self._apply(self.tournament.reserve(account), cmd.conn)
+
+    def on_operator(self, cmd: TableCommand[wire.Operator]) -> None:
+        self.on_director(cmd.conn, cmd.message)
 
     def buy_back(self, conn: Connection, account: str) -> None:
         """An eliminated player re-enters as the conditions allow (2017 r 17.3(a)(ii)(F)):
@@ -1001,3 +976,18 @@ class TournamentRunner:
             conn = conn or self.host.connection(account)
             if conn is not None:
                 conn.send(self.state_for(account, events))
+
+
+#: The runner's handlers (server/actor.py): the players' and the director's messages, the
+#: tables' reports and the server's stop.
+TournamentRunner.handlers = (
+    Handlers[TournamentRunner, None]()
+    .command(wire.Register, TournamentRunner.on_register)
+    .command(wire.Unregister, TournamentRunner.on_unregister)
+    .command(wire.BuyBack, TournamentRunner.on_buy_back)
+    .command(wire.Reserve, TournamentRunner.on_reserve)
+    .command(wire.Operator, TournamentRunner.on_operator)
+    .item(Shutdown, TournamentRunner.on_shutdown)
+    .item(HandDone, TournamentRunner.on_hand_done)
+    .item(Released, TournamentRunner.on_released)
+)
