@@ -60,17 +60,18 @@ log = logging.getLogger("croupier.actor")
 DRAIN_SECONDS = 5.0
 
 M = TypeVar("M")
+M_co = TypeVar("M_co", covariant=True)  # a command of a message type is one of its bases
 I = TypeVar("I")  # noqa: E741 (an inbox item's type)
 A = TypeVar("A")
 R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
-class Command(Generic[M]):
+class Command(Generic[M_co]):
     """A client's decoded protocol message for an actor, with the connection it came on."""
 
     conn: Connection
-    message: M
+    message: M_co
     #: when the router handed it over (``time.perf_counter``): its time at a table is in
     #: the metrics (``croupier_action_seconds``, server/metrics.py)
     at: float = field(default_factory=time.perf_counter)

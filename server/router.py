@@ -46,6 +46,7 @@ from protocol.messages import (
 )
 from server import logs, names, operator
 from server.accounts import CASHIER_ROLES, Accounts, BadToken
+from server.actor import Command, Handlers
 from server.config import ServerConfig
 from server.money import dollars
 from server.staff import StaffDesk
@@ -56,24 +57,6 @@ from server.tables.connection import Connection
 from server.waiting import WaitingLists
 
 log = logging.getLogger("croupier.router")
-
-#: the messages the router answers itself; every other names a table (``message.table``)
-_SESSION = frozenset(
-    {
-        Hello,
-        Lobby,
-        Ping,
-        Cashier,
-        Logout,
-        Operator,
-        Staff,
-        Tournaments,
-        Register,
-        Unregister,
-        BuyBack,
-        Reserve,
-    }
-)
 
 if TYPE_CHECKING:
     from server.accounts import Identity
@@ -109,54 +92,70 @@ class Router:
         self.staff = StaffDesk(self)
 
     def route(self, conn: Connection, message: Any) -> Awaitable[None] | None:
-        """Handle one valid message: session and lobby here, table messages to the table.
-        A ``hello`` in a deployment returns an awaitable (its wallet is taken from the
-        store first); the connection's reader awaits it before the next message."""
-        if type(message) not in _SESSION:  # a table's message (most of them, in play)
+        """Handle one valid message: session and lobby here (:data:`ROUTES`), table messages
+        to the table. A ``hello`` in a deployment returns an awaitable (its wallet is taken
+        from the store first); the connection's reader awaits it before the next message."""
+        handler = ROUTES.get(type(message))
+        if handler is None:  # a table's message (most of them, in play)
             if conn.account is None:
                 raise ProtocolError(errors.HELLO_REQUIRED, "send hello first")
             self._to_table(conn, message)
             return None
-        if isinstance(message, Hello):
-            return self.hello(conn, message)
-        if conn.account is None:
+        if conn.account is None and type(message) is not Hello:
             raise ProtocolError(errors.HELLO_REQUIRED, "send hello first")
-        if isinstance(message, Lobby):
-            rows = [self.lobby_row(t) for t in self.tables.values()]
-            if self.directory is not None:  # every table of the deployment
-                rows = self.directory.lobby({r.id: r for r in rows})
-            conn.send(LobbyList(rows))
-            return None
-        if isinstance(message, Ping):
-            conn.send(Pong(message.nonce))
-            return None
-        if isinstance(message, Cashier):
-            if (
-                self.directory is not None
-                and message.op == "withdraw"
-                and conn.role == "cashier"
-                and message.account not in self.ledger.wallet_tokens
-            ):
-                return self._cashier_elsewhere(conn, message)
-            self.cashier(conn, message)
-            return None
-        if isinstance(message, Logout):
-            self.logout(conn)
-            return None
-        if isinstance(message, Operator):
-            self.operate(conn, message)
-            return None
-        if isinstance(message, Staff):
-            return self.staff.query(conn, message)
-        if isinstance(message, Tournaments):
-            rows = [r.info() for r in self.tournaments.values()]
-            conn.send(TournamentList(rows))
-            for runner in self.tournaments.values():  # where this player stands in each
-                if runner.entered(conn.account):
-                    conn.send(runner.state_for(conn.account, []))
-            return None
-        assert isinstance(message, Register | Unregister | BuyBack | Reserve)  # the rest
-        self.to_tournament(conn, message, message.tournament)
+        return handler(self, Command(conn, message))
+
+    # -- the session's and the lobby's messages (:data:`ROUTES`) ----------------------------
+    def on_hello(self, cmd: Command[Hello]) -> Awaitable[None] | None:
+        return self.hello(cmd.conn, cmd.message)
+
+    def on_lobby(self, cmd: Command[Lobby]) -> Awaitable[None] | None:
+        rows = [self.lobby_row(t) for t in self.tables.values()]
+        if self.directory is not None:  # every table of the deployment
+            rows = self.directory.lobby({r.id: r for r in rows})
+        cmd.conn.send(LobbyList(rows))
+        return None
+
+    def on_ping(self, cmd: Command[Ping]) -> Awaitable[None] | None:
+        cmd.conn.send(Pong(cmd.message.nonce))
+        return None
+
+    def on_cashier(self, cmd: Command[Cashier]) -> Awaitable[None] | None:
+        conn, message = cmd.conn, cmd.message
+        if (
+            self.directory is not None
+            and message.op == "withdraw"
+            and conn.role == "cashier"
+            and message.account not in self.ledger.wallet_tokens
+        ):
+            return self._cashier_elsewhere(conn, message)
+        self.cashier(conn, message)
+        return None
+
+    def on_logout(self, cmd: Command[Logout]) -> Awaitable[None] | None:
+        self.logout(cmd.conn)
+        return None
+
+    def on_operator(self, cmd: Command[Operator]) -> Awaitable[None] | None:
+        self.operate(cmd.conn, cmd.message)
+        return None
+
+    def on_staff(self, cmd: Command[Staff]) -> Awaitable[None] | None:
+        return self.staff.query(cmd.conn, cmd.message)
+
+    def on_tournaments(self, cmd: Command[Tournaments]) -> Awaitable[None] | None:
+        conn, account = cmd.conn, cmd.conn.account or ""
+        conn.send(TournamentList([r.info() for r in self.tournaments.values()]))
+        for runner in self.tournaments.values():  # where this player stands in each
+            if runner.entered(account):
+                conn.send(runner.state_for(account, []))
+        return None
+
+    def on_entry(
+        self, cmd: Command[Register | Unregister | BuyBack | Reserve]
+    ) -> Awaitable[None] | None:
+        """A player's entry message of a tournament: to its runner."""
+        self.to_tournament(cmd.conn, cmd.message, cmd.message.tournament)
         return None
 
     def _to_table(self, conn: Connection, message: Any) -> None:
@@ -497,3 +496,22 @@ class Router:
         the tables keep: a reconnect storm of thousands of players costs no table scan)."""
         order = self.table_order
         return sorted(self.seat_index.get(account, ()), key=lambda t: (order.get(t, len(order)), t))
+
+
+#: The messages the router answers itself (server/actor.py's dispatch style: message class
+#: -> handler); every other names a table (``message.table``) and goes to its inbox.
+ROUTES: Handlers[Router, Awaitable[None] | None] = (
+    Handlers[Router, Awaitable[None] | None]()
+    .command(Hello, Router.on_hello)
+    .command(Lobby, Router.on_lobby)
+    .command(Ping, Router.on_ping)
+    .command(Cashier, Router.on_cashier)
+    .command(Logout, Router.on_logout)
+    .command(Operator, Router.on_operator)
+    .command(Staff, Router.on_staff)
+    .command(Tournaments, Router.on_tournaments)
+    .command(Register, Router.on_entry)
+    .command(Unregister, Router.on_entry)
+    .command(BuyBack, Router.on_entry)
+    .command(Reserve, Router.on_entry)
+)
