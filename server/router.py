@@ -402,39 +402,49 @@ class Router:
         self.cashier(conn, m)
 
     def operate(self, conn: Connection, m: Operator) -> None:
-        """A staff control: authorised by role, then applied (account controls here, table
-        controls by the table's own task, tournament controls by the tournament's runner).
-        Whoever decides the outcome writes its audit entry (server/operator.py) in the same
-        step: here a refusal by role, a missing target and every account control."""
-        staff = operator.Staff.of(conn)
-        if not operator.allowed(conn.role, m.action):
+        """A staff control: authorised by its class's roles, then applied through
+        :data:`STAFF_CONTROLS` (account controls here, table controls by the table's own task,
+        tournament controls by the tournament's runner). Whoever decides the outcome writes
+        its audit entry (server/operator.py) in the same step: here a refusal by role, a
+        missing target and every account control."""
+        control = operator.control_of(m)
+        if conn.role not in control.ROLES:
             text = f"a {conn.role} may not {m.action.replace('_', ' ')}"
-            operator.control(self.ledger, staff, m, operator.Refusal(errors.NOT_AUTHORIZED, text))
+            refusal = operator.Refusal(errors.NOT_AUTHORIZED, text)
+            operator.control(self.ledger, operator.Staff.of(conn), m, refusal)
             conn.send(Error(code=errors.NOT_AUTHORIZED, message=text, ref="operator"))
             return
-        if m.action in operator.TOURNAMENT_ACTIONS:
-            self.to_tournament(conn, m, m.tournament or "")
-            return
-        if m.action in operator.ACCOUNT_ACTIONS:
-            if m.account is None:
-                text = f"{m.action} needs an account"
-                operator.control(self.ledger, staff, m, operator.Refusal(errors.BAD_MESSAGE, text))
-                raise ProtocolError(errors.BAD_MESSAGE, text)
-            done = self.suspend(m.account, m.action == "suspend", m.reason)
-            operator.control(self.ledger, staff, m, done)
-            conn.send(
-                OperatorDone(
-                    m.action, None, m.account, done.detail, dict(done.effect or {}) or None
-                )
-            )
-            return
+        STAFF_CONTROLS[type(control)](self, Command(conn, control))
+
+    def on_account_control(self, cmd: Command[operator.Suspend | operator.Unsuspend]) -> None:
+        """Suspend or lift an account, here."""
+        conn, m = cmd.conn, cmd.message.message
+        staff = operator.Staff.of(conn)
+        if m.account is None:
+            text = f"{m.action} needs an account"
+            operator.control(self.ledger, staff, m, operator.Refusal(errors.BAD_MESSAGE, text))
+            raise ProtocolError(errors.BAD_MESSAGE, text)
+        done = self.suspend(m.account, isinstance(cmd.message, operator.Suspend), m.reason)
+        operator.control(self.ledger, staff, m, done)
+        effect = dict(done.effect or {}) or None
+        conn.send(OperatorDone(m.action, None, m.account, done.detail, effect))
+
+    def on_tournament_control(self, cmd: Command[operator.Control]) -> None:
+        """A Tournament Director's control: to the tournament's runner."""
+        m = cmd.message.message
+        self.to_tournament(cmd.conn, m, m.tournament or "")
+
+    def on_table_control(self, cmd: Command[operator.Control]) -> None:
+        """A table's control: its table decides and writes the entry."""
+        conn, m = cmd.conn, cmd.message.message
         table = self.tables.get(m.table or "")
         if table is None:
             text = f"no table {m.table!r}"
-            operator.control(self.ledger, staff, m, operator.Refusal(errors.UNKNOWN_TABLE, text))
+            refusal = operator.Refusal(errors.UNKNOWN_TABLE, text)
+            operator.control(self.ledger, operator.Staff.of(conn), m, refusal)
             conn.send(Error(code=errors.UNKNOWN_TABLE, message=text, ref="operator"))
             return
-        table.submit(TableCommand(conn, m))  # the table decides and writes the entry
+        table.submit(TableCommand(conn, m))
 
     def to_tournament(self, conn: Connection, message: Any, tournament: str) -> None:
         """A tournament message to its runner's inbox (server/tournaments/runner.py)."""
@@ -514,4 +524,25 @@ ROUTES: Handlers[Router, Awaitable[None] | None] = (
     .command(Unregister, Router.on_entry)
     .command(BuyBack, Router.on_entry)
     .command(Reserve, Router.on_entry)
+)
+
+#: Where each staff control goes (server/operator.py: one class per control).
+STAFF_CONTROLS: Handlers[Router, None] = (
+    Handlers[Router, None]()
+    .command(operator.Suspend, Router.on_account_control)
+    .command(operator.Unsuspend, Router.on_account_control)
+    .command(operator.CloseTable, Router.on_table_control)
+    .command(operator.OpenTable, Router.on_table_control)
+    .command(operator.SetLimits, Router.on_table_control)
+    .command(operator.VoidRound, Router.on_table_control)
+    .command(operator.CorrectResult, Router.on_table_control)
+    .command(operator.ApproveJackpot, Router.on_table_control)
+    .command(operator.StartTournament, Router.on_tournament_control)
+    .command(operator.PauseTournament, Router.on_tournament_control)
+    .command(operator.BreakTournament, Router.on_tournament_control)
+    .command(operator.ResumeTournament, Router.on_tournament_control)
+    .command(operator.MovePlayer, Router.on_tournament_control)
+    .command(operator.Disqualify, Router.on_tournament_control)
+    .command(operator.AwardPlaces, Router.on_tournament_control)
+    .command(operator.CancelTournament, Router.on_tournament_control)
 )

@@ -62,7 +62,7 @@ import trio
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Error, Left, Snapshot, TableInfo
-from server import logs, operator
+from server import logs
 from server.actor import Actor, Command, Handlers, JobDone
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
@@ -72,8 +72,10 @@ from server.refusals import for_player
 from server.store.journal import RECALL_ROUNDS, Journal, JournalQuery, JournalRound, recall
 from server.store.ledger import AsyncStore, Ledger
 from server.store.ledger import Store as SyncStore
+from server.tables import controls
 from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
+from server.tables.controls import Refused as Refused  # (a kind raises it: stadium)
 from server.tables.events import TableEvent
 from server.tables.phases import Phase, PhaseMachine
 
@@ -134,15 +136,6 @@ class HistoryRead:
 
 InboxItem = TableCommand[Any] | Detach | Shutdown | JobDone | object
 Handler = Callable[[Any, Any], None]
-
-
-class Refused(Exception):
-    """A kind hook of the operator channel refuses: the error ``code`` and its text."""
-
-    def __init__(self, code: str, text: str) -> None:
-        super().__init__(text)
-        self.code = code
-        self.text = text
 
 
 # -- who receives a table's messages -------------------------------------------------------------
@@ -551,68 +544,7 @@ class TableActor(Actor, ABC):
         else:
             self.vacate(member, item.reason)
 
-    # -- the operator channel (server/operator.py: roles and audit) ------------------------
-    def on_operator(self, cmd: TableCommand[wire.Operator]) -> None:
-        """A staff control of this table (its role was checked by the router): applied or
-        refused here, and its audit entry written in this same step, through the ledger's
-        ``note`` with the effect it reports (server/operator.py; GLI-11 significant events)."""
-        m = cmd.message
-        staff = operator.Staff.of(cmd.conn)
-        voided = self.books.round if m.action == "void_round" else None  # the round it stops
-        try:
-            detail, effect = self.apply_control(cmd)
-        except Refused as exc:
-            refusal = operator.Refusal(exc.code, exc.text)
-            operator.control(self.ledger, staff, m, refusal, batch=self.id, round=voided)
-            self.error(cmd.conn, exc.code, exc.text, "operator")
-            return
-        done = operator.Done(detail, effect)
-        operator.control(self.ledger, staff, m, done, batch=self.id, round=voided)
-        notice: dict[str, Any] = {"type": "table_notice", "action": m.action, "reason": m.reason}
-        if m.action == "set_limits":
-            notice["limits"] = dict(m.limits)
-        notice["detail"] = detail
-        self.broadcast(notice)
-        cmd.conn.send(wire.OperatorDone(m.action, self.id, None, detail, effect or None))
-
-    def apply_control(self, cmd: TableCommand[wire.Operator]) -> tuple[str, dict[str, Any]]:
-        """Apply a control: what was done (the reply's ``detail``) and the same in figures
-        (the audit entry's ``effect``); :class:`Refused` when it cannot be applied now."""
-        m = cmd.message
-        if m.action == "close_table":
-            self.closing = self.closed_by_operator = True
-            returned: dict[str, int] = {}
-            if self.phase is Phase.BETTING:  # an open betting window goes back
-                returned = self.books_moved(lambda: self.void_round("the table is closing"))
-            detail = "closing: no new round; seats vacated after the round in play"
-            return detail, {"closed": True, "returned": returned}
-        if m.action == "open_table":
-            if not self.closed_by_operator:
-                raise Refused(errors.NOT_SUPPORTED, "the table is open")
-            self.closing = self.closed_by_operator = False
-            self.reopen()
-            return "open", {"open": True}
-        if m.action == "set_limits":
-            refused = self.stage_limits(dict(m.limits))
-            if refused is not None:
-                raise Refused(errors.BAD_LIMITS, refused)
-            return self.limits_detail(), {"limits": dict(m.limits), **self.limits_from()}
-        if m.action == "approve_jackpot":
-            approved = self.approve_jackpot()
-            if approved is None:
-                raise Refused(errors.NOT_SUPPORTED, "no jackpot awaits approval")
-            return approved, {"jackpot_open": True}
-        if m.action == "void_round":
-            if not self.phases.in_round and self.phase is not Phase.BETTING:
-                raise Refused(errors.NO_ROUND, "no round is in play")
-            moved = self.books_moved(lambda: self.void_round(m.reason))
-            return "the round in play is void: every wager returned", {"returned": moved}
-        # correct_result
-        outcome = self.correct_result(dict(m.result), (cmd.conn.account or "", cmd.conn.role))
-        if outcome is None:
-            raise Refused(errors.NOT_SUPPORTED, f"a {self.kind} table has no result to correct")
-        return outcome, {}
-
+    # -- the operator channel's hooks (server/tables/controls.py applies the controls) ----
     def books_moved(self, step: Callable[[], object]) -> dict[str, int]:
         """Run ``step``; the cents it moved on this table's books, by transfer kind (what a
         void returned: ``wager_returned``, ``void``...)."""
@@ -884,7 +816,7 @@ BASE_HANDLERS: Handlers[TableActor, None] = (
     Handlers[TableActor, None]()
     .command(wire.Join, TableActor.on_join)
     .command(wire.Leave, TableActor.on_leave)
-    .command(wire.Operator, TableActor.on_operator)
+    .command(wire.Operator, controls.on_operator)
     .command(wire.History, TableActor.on_history)
     .command(wire.Seed, TableActor.on_seed)
     .item(Detach, TableActor.on_detach)

@@ -61,7 +61,6 @@ import trio
 
 from protocol import errors
 from protocol import messages as wire
-from server import operator
 from server.actor import Actor, Handlers
 from server.cards import RandomSource, random_source
 from server.config import ServerConfig, TableConfig
@@ -70,6 +69,7 @@ from server.store.memory import MemoryStore
 from server.store.model import CASHIER, InsufficientFunds, wallet
 from server.tables.base import Shutdown, TableActor, TableCommand
 from server.tables.connection import Connection
+from server.tournaments import director
 from server.tournaments.conditions import (
     Conditions,
     banked_options,
@@ -525,9 +525,6 @@ class TournamentRunner(Actor):
         self.names[account] = cmd.conn.name
         self._apply(self.tournament.reserve(account), cmd.conn)
 
-    def on_operator(self, cmd: TableCommand[wire.Operator]) -> None:
-        self.on_director(cmd.conn, cmd.message)
-
     def buy_back(self, conn: Connection, account: str) -> None:
         """An eliminated player re-enters as the conditions allow (2017 r 17.3(a)(ii)(F)):
         the fee from the wallet, the entry's chips, the seat the lifecycle drew."""
@@ -552,80 +549,6 @@ class TournamentRunner(Actor):
         self, conn: Connection, ref: str, code: str, text: str, reason: str | None = None
     ) -> None:
         conn.send(wire.Error(code=code, message=text, ref=ref, reason=reason))
-
-    # -- the Tournament Director (server/operator.py: role tournament_director) -------------------
-    def on_director(self, conn: Connection, m: wire.Operator) -> None:
-        """A Tournament Director's control (its role was checked by the router): applied or
-        refused here, and its audit entry written in this same step through the ledger's
-        ``note``, with the effect it reports (server/operator.py)."""
-        staff = operator.Staff.of(conn)
-        try:
-            detail, effect = self.direct(m)
-        except TournamentError as exc:
-            text = f"{exc} ({exc.code})"
-            refusal = operator.Refusal(errors.TOURNAMENT_REFUSED, text)
-            operator.control(self.ledger, staff, m, refusal, tournament=self.id)
-            self._refuse(conn, "operator", errors.TOURNAMENT_REFUSED, str(exc), exc.code)
-            return
-        operator.control(self.ledger, staff, m, operator.Done(detail, effect), tournament=self.id)
-        conn.send(wire.OperatorDone(m.action, None, m.account, detail, effect or None))
-
-    def direct(self, m: wire.Operator) -> tuple[str, dict[str, Any]]:
-        """Apply a director's control: what was done, in words and in figures;
-        :class:`TournamentError` when the rules or the phase refuse it."""
-        t = self.tournament
-        action = m.action
-        effect: dict[str, Any] = {}
-        if action == "start_tournament":
-            if t.phase not in (Phase.REGISTERING, Phase.SEATING):
-                raise TournamentError("wrong_phase", f"the tournament is {t.phase.value}")
-            if t.phase is Phase.REGISTERING:
-                self.starts = math.inf
-                self._apply(t.close_registration())
-            self._begin()
-            detail = f"started with {len(t.playing)} players"
-            effect = {"players": len(t.playing)}
-        elif action in ("pause_tournament", "break_tournament"):
-            minutes = int(m.limits.get("minutes", 0)) or 1
-            if t.phase is not Phase.RUNNING or self.pausing is not None:
-                raise TournamentError("wrong_phase", "no session is being played")
-            scheduled = action == "break_tournament"
-            self._break(minutes, scheduled)
-            detail = f"a break of {minutes} minutes" if scheduled else "paused until resumed"
-            effect = {"minutes": minutes} if scheduled else {}
-        elif action == "resume_tournament":
-            if t.phase is not Phase.ON_BREAK:
-                raise TournamentError("wrong_phase", "the tournament is not on a break")
-            self._resume()
-            detail = "play resumes"
-        elif action == "move_player":
-            player, table, seat = m.account or "", m.limits.get("table"), m.limits.get("seat")
-            if table is None or seat is None:
-                raise TournamentError("bad_move", "give limits {table, seat}")
-            self._moves(t.move(player, table, seat))
-            detail = f"{player} moves to table {table} seat {seat}"
-        elif action == "disqualify":
-            player = m.account or ""
-            if t.status.get(player) != "playing" or player not in self.at:
-                raise TournamentError("not_playing", f"{player} is not playing")
-            self.tables[self.at[player]].submit(MoveOut(player, "disqualified"))
-            detail = f"{player} is disqualified after the hand in play"
-        elif action == "award_places":
-            if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
-                raise TournamentError("wrong_phase", "no session is being played")
-            self.awarding = True
-            self._award_if_ready()
-            detail = "places by chip count once every table is between hands"
-        elif action == "cancel_tournament":
-            step = t.cancel(m.reason)
-            refunds = [tr for tr in step.transfers if tr.target.startswith("wallet:")]
-            effect = {"refunded": sum(tr.amount for tr in refunds), "refunds": len(refunds)}
-            self._apply(step)
-            self._close_tables()
-            detail = "cancelled: every entry fee and commission refunded"
-        else:
-            raise TournamentError("not_supported", f"{action} is not a tournament control")
-        return detail, effect
 
     def _award_if_ready(self) -> None:
         """The director's award of places: when no table has a hand in play, the places by
@@ -986,7 +909,7 @@ TournamentRunner.handlers = (
     .command(wire.Unregister, TournamentRunner.on_unregister)
     .command(wire.BuyBack, TournamentRunner.on_buy_back)
     .command(wire.Reserve, TournamentRunner.on_reserve)
-    .command(wire.Operator, TournamentRunner.on_operator)
+    .command(wire.Operator, director.on_director)
     .item(Shutdown, TournamentRunner.on_shutdown)
     .item(HandDone, TournamentRunner.on_hand_done)
     .item(Released, TournamentRunner.on_released)
