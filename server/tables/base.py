@@ -78,6 +78,13 @@ from server.tables.connection import Connection
 from server.tables.controls import Refused as Refused  # (a kind raises it: stadium)
 from server.tables.events import TableEvent
 from server.tables.phases import Phase, PhaseMachine
+from server.tables.seat_events import (
+    ConnectionChanged,
+    SecretCommitted,
+    SeedTaken,
+    StoreState,
+    TableClosing,
+)
 
 log = logging.getLogger("croupier.tables")
 
@@ -264,14 +271,10 @@ class TableActor(Actor, ABC):
         if deal:
             self.broadcast(self.journal.commit(items), engine=True)  # recorded as ``commit``
 
-    def secret_event(self) -> dict[str, Any]:
+    def secret_event(self) -> SecretCommitted:
         """The hash of the next deal's secret (``secret_committed``): seeds sent from now on
         join that deal (the next round; at blackjack the next shoe)."""
-        return {
-            "type": "secret_committed",
-            "server_hash": self.journal.server_hash,
-            "for": self.fair_unit,
-        }
+        return SecretCommitted(server_hash=self.journal.server_hash, for_=self.fair_unit)
 
     def fair_view(self, member: Member | None) -> dict[str, Any]:
         """A snapshot's ``fair``: the next deal's hash, and the member's own seed for it."""
@@ -286,10 +289,8 @@ class TableActor(Actor, ABC):
             return
         seed = cmd.message.seed
         digest = self.journal.seed(member.account, seed)
-        self.event(
-            member,
-            {"type": "seed_taken", "seed": seed, "server_hash": digest, "for": self.fair_unit},
-        )
+        taken = SeedTaken(seed=seed, server_hash=digest, for_=self.fair_unit)
+        self.event(member, taken.to_wire())
 
     # -- delivery ---------------------------------------------------------------------------
     def deliver(self, to: Recipient, build: Callable[[int], Any]) -> None:
@@ -471,8 +472,8 @@ class TableActor(Actor, ABC):
         if not was_connected:
             self.broadcast(self._connection_event(member, True), skip=member)
 
-    def _connection_event(self, member: Member, connected: bool) -> dict[str, Any]:
-        return {"type": "connection", "seat": self.seat_of(member), "connected": connected}
+    def _connection_event(self, member: Member, connected: bool) -> ConnectionChanged:
+        return ConnectionChanged(seat=self.seat_of(member), connected=connected)
 
     def on_leave(self, cmd: TableCommand[wire.Leave]) -> None:
         spectator = self.spectators.pop(cmd.conn.id, None)
@@ -502,7 +503,7 @@ class TableActor(Actor, ABC):
     def on_shutdown(self, item: Shutdown) -> None:
         """Stop starting rounds, void the running one (every wager back), cash everyone out."""
         self.closing = True
-        self.broadcast({"type": "table_closing"})
+        self.broadcast(TableClosing())
         self.void_round("shutdown")
         self.phases.to(Phase.CLOSED)
         for member in list(self.members.values()):
@@ -589,9 +590,7 @@ class TableActor(Actor, ABC):
     def on_store_status(self, item: StoreStatus) -> None:
         """Tell everyone why no round starts (or that play resumes)."""
         ok = self.books.can_move
-        self.broadcast(
-            {"type": "store_status", "ok": ok, "status": "ok" if ok else self.books.why_not()}
-        )
+        self.broadcast(StoreState(ok=ok, status="ok" if ok else self.books.why_not()))
 
     def on_history(self, cmd: TableCommand[wire.History]) -> None:
         """Game recall: the player's last rounds here, read from the journal in a job (the
@@ -737,7 +736,9 @@ class TableActor(Actor, ABC):
         amount returned."""
 
     @abstractmethod
-    def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
+    def vacated_event(
+        self, member: Member, reason: str, returned: int
+    ) -> dict[str, Any] | TableEvent:
         """The event that tells the table the member is gone."""
 
     @abstractmethod

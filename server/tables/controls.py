@@ -21,6 +21,7 @@ from protocol import messages as wire
 from server import operator
 from server.actor import Command, Handlers
 from server.tables.phases import Phase
+from server.tables.seat_events import TableNotice
 
 if TYPE_CHECKING:
     from server.tables.base import TableActor
@@ -60,11 +61,8 @@ def on_operator(table: TableActor, cmd: Command[wire.Operator]) -> None:
         return
     done = operator.Done(detail, effect)
     operator.control(table.ledger, staff, m, done, batch=table.id, round=voided)
-    notice: dict[str, Any] = {"type": "table_notice", "action": m.action, "reason": m.reason}
-    if isinstance(control, operator.SetLimits):
-        notice["limits"] = dict(m.limits)
-    notice["detail"] = detail
-    table.broadcast(notice)
+    limits = dict(m.limits) if isinstance(control, operator.SetLimits) else None
+    table.broadcast(TableNotice(action=m.action, reason=m.reason, limits=limits, detail=detail))
     cmd.conn.send(wire.OperatorDone(m.action, table.id, None, detail, effect or None))
 
 

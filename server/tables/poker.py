@@ -65,6 +65,19 @@ from server.tables import books
 from server.tables.base import BASE_HANDLERS, Member, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.tables.phases import Phase
+from server.tables.poker_events import (
+    PreActionState,
+    RoundStarting,
+    SatIn,
+    SatOut,
+    SeatTaken,
+    SeatVacated,
+    StakeChanged,
+    TimeBankRunning,
+    TimedOut,
+    TurnStarted,
+    VacateWarning,
+)
 from server.tables.preactions import PreAction, decide, still_valid
 from server.tables.views import legal_for, may_see, round_view
 from server.waiting import OfferSeat, OfferWithdrawn, WaitingLists
@@ -274,7 +287,7 @@ class PokerTable(TableActor):
         if self.rules.absent_players and self.hand > 0:
             seat.missed = 1  # a new player posts the second blind (Sch 11 s23A(1))
             seat.new = True  # not on the button or the first blind (s21(3))
-        self.broadcast({"type": "seat_taken", "seat": number, "name": seat.name})
+        self.broadcast(SeatTaken(seat=number, name=seat.name))
         self.seats[number] = seat
         return seat
 
@@ -308,13 +321,8 @@ class PokerTable(TableActor):
             self.waiting.seat_free(self.id)
         return returned
 
-    def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
-        return {
-            "type": "seat_vacated",
-            "seat": self.seat_of(member),
-            "reason": reason,
-            "returned": returned,
-        }
+    def vacated_event(self, member: Member, reason: str, returned: int) -> SeatVacated:
+        return SeatVacated(seat=self.seat_of(member), reason=reason, returned=returned)
 
     def _seat(self, cmd: TableCommand[Any], ref: str) -> Seat | None:
         member = self.member_for(cmd.conn, ref)
@@ -366,7 +374,7 @@ class PokerTable(TableActor):
             return
         self._gather()
         cmd.conn.send(Balance(balance))
-        self.broadcast({"type": "stake", "seat": seat.number, "stake": new, "added": amount})
+        self.broadcast(StakeChanged(seat=seat.number, stake=new, added=amount))
 
     def on_act(self, cmd: TableCommand[wire.Act]) -> None:
         seat = self._seat(cmd, "act")
@@ -393,7 +401,7 @@ class PokerTable(TableActor):
         if seat is None or seat.sitting_out:
             return
         seat.sitting_out = True
-        self.broadcast({"type": "sat_out", "seat": seat.number})
+        self.broadcast(SatOut(seat=seat.number))
         if self.round is not None and self.round.to_act == seat.number:
             self._auto_fold(seat)
 
@@ -410,7 +418,7 @@ class PokerTable(TableActor):
         seat.wait_for_blind = wait
         seat.abstained = 0
         self._gather()
-        self.broadcast({"type": "sat_in", "seat": seat.number, "wait_for_blind": wait})
+        self.broadcast(SatIn(seat=seat.number, wait_for_blind=wait))
 
     def on_pre_action(self, cmd: TableCommand[wire.PreAction]) -> None:
         """Queue or clear the seat's pre-action (private: only its seat is told)."""
@@ -439,7 +447,7 @@ class PokerTable(TableActor):
         seat.pre = PreAction(
             verb, amount if verb == "call" else None, rnd.street, self._to_call(seat)
         )
-        self.event(seat, {"type": "pre_action", **_pre_wire(seat.pre), "reason": "set"})
+        self._tell_pre(seat, "set")
 
     def _to_call(self, seat: Seat) -> int:
         rnd = self.round
@@ -447,7 +455,14 @@ class PokerTable(TableActor):
 
     def _clear_pre(self, seat: Seat, reason: str) -> None:
         seat.pre = None
-        self.event(seat, {"type": "pre_action", "verb": None, "amount": None, "reason": reason})
+        self._tell_pre(seat, reason)
+
+    def _tell_pre(self, seat: Seat, reason: str) -> None:
+        """The seat's pre-action as it stands now, told to that seat alone."""
+        pre = seat.pre
+        verb, amount = (None, None) if pre is None else (pre.verb, pre.amount)
+        state = PreActionState(verb=verb, amount=amount, reason=reason, visible_to=seat.number)
+        self.event(seat, state.to_wire())
 
     # -- waiting lists (server/waiting.py) ---------------------------------------------------
     def on_offer_seat(self, item: OfferSeat) -> None:
@@ -499,7 +514,7 @@ class PokerTable(TableActor):
             self.bank_at = math.inf  # the turn time is up: everyone sees the bank run
             at = self.seats.get(self.turn_seat)
             bank = int(at.bank * 1000) if at is not None else 0
-            self.broadcast({"type": "time_bank", "seat": self.turn_seat, "time_bank_ms": bank})
+            self.broadcast(TimeBankRunning(seat=self.turn_seat, time_bank_ms=bank))
         rnd = self.round
         if rnd is not None and self.turn_seat is not None and now >= self.turn_deadline:
             seat_no = self.turn_seat
@@ -511,7 +526,7 @@ class PokerTable(TableActor):
                 (e.verb for e in events if type(e) is ActionTaken and e.seat == seat_no),
                 "fold",
             )
-            self.broadcast({"type": "timed_out", "seat": seat_no, "verb": verb})
+            self.broadcast(TimedOut(seat=seat_no, verb=verb))
             self._after(events)
         if self.round is None and self.may_deal() and now >= self.next_round_at:
             self._start_round()
@@ -625,14 +640,7 @@ class PokerTable(TableActor):
         ref = f"{self.id}.{self.ledger.instance}.{self.hand}"
         self.books.open_round(ref)
         self.last_blinds = list(rnd.blind_seats)
-        self.broadcast(
-            {
-                "type": "round_starting",
-                "hand": self.hand,
-                "designated": designated,
-                "seats": players,
-            }
-        )
+        self.broadcast(RoundStarting(hand=self.hand, designated=designated, seats=players))
         self.open_journal(
             ref,
             {
@@ -790,13 +798,12 @@ class PokerTable(TableActor):
         self.turn_started = now
         self.turn_deadline = now + self.config.turn_time + bank
         self.bank_at = now + self.config.turn_time if bank > 0 else math.inf
-        public = {
-            "type": "turn",
-            "seat": turn.seat,
-            "legal": [],
-            "time_ms": int((self.config.turn_time + bank) * 1000),
-            "time_bank_ms": int(bank * 1000),
-        }
+        public = TurnStarted(
+            seat=turn.seat,
+            legal=[],
+            time_ms=int((self.config.turn_time + bank) * 1000),
+            time_bank_ms=int(bank * 1000),
+        ).to_wire()
         legal = turn.legal.to_wire()
         for to in self.recipients():
             shown = legal_for(turn.seat, to.number, legal) if isinstance(to, Seat) else None
@@ -869,7 +876,8 @@ class PokerTable(TableActor):
                 self.vacate(seat, "abstained")  # ACT 18.8
                 return
             if seat.abstained == self.config.abstain_rounds - 1:  # warned first (ACT 18.8)
-                self.event(seat, {"type": "vacate_warning", "seat": seat.number, "rounds": 1})
+                warning = VacateWarning(seat=seat.number, rounds=1, visible_to=seat.number)
+                self.event(seat, warning.to_wire())
         if self.stake(seat) == 0 and self.ledger.balance(seat.account) < self.rules.min_buy_in:
             self.vacate(seat, "busted")  # ACT 12.3; QLD Sch 11 s31(4), Sch 5 s29(2)
 

@@ -43,8 +43,10 @@ from server.tables.banked import BankedTable, Player
 from server.tables.base import Handler, Member, TableActor, TableCommand
 from server.tables.books import Books
 from server.tables.connection import Connection
+from server.tables.events import TableEvent
 from server.tables.phases import Phase
 from server.tables.poker import PokerTable, Seat
+from server.tables.poker_events import SatIn, SatOut, SeatTaken, StakeChanged
 from server.tournaments import canberra
 from server.tournaments.canberra import AnteError, AnteRound
 from server.tournaments.conditions import Limits
@@ -181,7 +183,7 @@ class TournamentSeats(TableActor):
         """The kind's member for a player seated at ``item.seat``."""
         raise NotImplementedError
 
-    def seated(self, member: Member) -> dict[str, Any] | None:
+    def seated(self, member: Member) -> dict[str, Any] | TableEvent | None:
         """The member sits (poker: its chips become its stake); the event that tells the
         table, sent once the player has its snapshot."""
         return None
@@ -321,7 +323,7 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         seat = self._seat(cmd, "leave")
         if seat is not None and not seat.sitting_out:
             self.stop_playing(seat)
-            self.broadcast({"type": "sat_out", "seat": seat.number})
+            self.broadcast(SatOut(seat=seat.number))
 
     def on_buy_in(self, cmd: TableCommand[wire.BuyIn]) -> None:
         self.error(cmd.conn, errors.NOT_SUPPORTED, "tournament chips are not bought", "buy_in")
@@ -333,7 +335,7 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         if isinstance(seat, Seat) and seat.conn is cmd.conn and seat.sitting_out:
             if cmd.message.role == "player":
                 seat.sitting_out = False
-                self.broadcast({"type": "sat_in", "seat": seat.number, "wait_for_blind": False})
+                self.broadcast(SatIn(seat=seat.number, wait_for_blind=False))
 
     def view_for(self, member: Member | None) -> dict[str, Any]:
         return self.tournament_view(super().view_for(member))
@@ -345,17 +347,17 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
     def seat_member(self, item: SeatPlayer, conn: Connection) -> Member:
         seat = Seat(item.seat, conn, self.config.time_bank)
         seat.sitting_out = item.conn is not conn  # away: a stand-in connection
-        self.broadcast({"type": "seat_taken", "seat": item.seat, "name": item.name})
+        self.broadcast(SeatTaken(seat=item.seat, name=item.name))
         self.seats[item.seat] = seat
         return seat
 
-    def seated(self, member: Member) -> dict[str, Any]:
+    def seated(self, member: Member) -> StakeChanged:
         """All the player's chips become the seat's stake."""
         assert isinstance(member, Seat)
         chips = self.chips.balance(member.account)
         self.books.buy_in(member.account, member.number, chips)
         self._gather()
-        return {"type": "stake", "seat": member.number, "stake": chips, "added": chips}
+        return StakeChanged(seat=member.number, stake=chips, added=chips)
 
     def on_proceed(self, item: Proceed) -> None:
         blinds = list(item.blinds)

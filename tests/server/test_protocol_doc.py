@@ -12,12 +12,14 @@ from pathlib import Path
 
 import msgspec
 
+import server.tables.poker  # noqa: F401  (declares the poker table's events)
 from protocol import errors, messages
 from server.games.banked import base as banked_base
 from server.games.poker import events as poker_events
 from server.games.registry import BANKED, GAMES, tabled
 from server.games.visibility import NOBODY
 from server.tables import banked as banked_table
+from server.tables.events import all_table_events
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "protocol" / "README.md").read_text()
@@ -126,7 +128,7 @@ def _table_event_types() -> set[str]:
                         and isinstance(v.value, str)
                     ):
                         found.add(v.value)
-    return found
+    return found | {cls.TYPE for cls in all_table_events()}  # and the typed table events
 
 
 def test_every_poker_engine_event_is_documented() -> None:
