@@ -30,9 +30,11 @@ Theory of operation: the one path of a client command
 6. **Timers**: the table wakes at :meth:`TableActor.next_deadline` (a turn clock, a betting
    window, a disconnect grace, the next round) and runs :meth:`TableActor.on_time`.
 
-The seat lifecycle is written here once for every kind: join as a player or spectator,
-resume after a reconnect (a full snapshot, the sequence numbers continue), detach when the
-connection ends, the disconnect grace, vacate, and the shutdown cash-out.
+The table is composed of parts, each a module of one job: the seat lifecycle, written once
+for every kind (``server/tables/seating.py``: join as a player or spectator, resume after a
+reconnect, detach, the disconnect grace, vacate, the shutdown cash-out), the operator's
+controls (``server/tables/controls.py``), the books (``books.py``), the phases
+(``phases.py``) and the views (``views.py``).
 
 Writing a table kind
 --------------------
@@ -61,30 +63,29 @@ import trio
 
 from protocol import errors
 from protocol import messages as wire
-from protocol.messages import Error, Left, Snapshot, TableInfo
+from protocol.messages import Error, Snapshot, TableInfo
 from server import logs
 from server.actor import Actor, Command, Handlers, JobDone
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
-from server.money import dollars
 from server.refusals import for_player
 from server.store.journal import RECALL_ROUNDS, Journal, JournalQuery, JournalRound, recall
 from server.store.ledger import AsyncStore, Ledger
 from server.store.ledger import Store as SyncStore
-from server.tables import controls
+from server.tables import controls, seating
 from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
 from server.tables.controls import Refused as Refused  # (a kind raises it: stadium)
 from server.tables.events import TableEvent
 from server.tables.phases import Phase, PhaseMachine
 from server.tables.seat_events import (
-    ConnectionChanged,
     SecretCommitted,
     SeedTaken,
     StoreState,
-    TableClosing,
 )
+from server.tables.seating import Member as Member
+from server.tables.seating import Recipient as Recipient
 
 log = logging.getLogger("croupier.tables")
 
@@ -143,31 +144,6 @@ class HistoryRead:
 
 InboxItem = TableCommand[Any] | Detach | Shutdown | JobDone | object
 Handler = Callable[[Any, Any], None]
-
-
-# -- who receives a table's messages -------------------------------------------------------------
-class Recipient:
-    """Someone who receives this table's messages: a seat holder or a spectator."""
-
-    __slots__ = ("conn", "seq")
-
-    def __init__(self, conn: Connection | None) -> None:
-        self.conn = conn
-        self.seq = 0
-
-
-class Member(Recipient):
-    """A player at the table (any kind): account, name, connection state, leaving."""
-
-    __slots__ = ("account", "connected", "grace_until", "leaving", "name")
-
-    def __init__(self, conn: Connection) -> None:
-        super().__init__(conn)
-        self.account: str = conn.account or ""
-        self.name = conn.name
-        self.connected = True
-        self.grace_until: float | None = None
-        self.leaving = False
 
 
 class TableActor(Actor, ABC):
@@ -388,162 +364,21 @@ class TableActor(Actor, ABC):
             )
         )
 
-    # -- the seat lifecycle (every kind) ----------------------------------------------------
-    def on_join(self, cmd: TableCommand[wire.Join]) -> None:
-        conn = cmd.conn
-        if cmd.message.role == "spectator":
-            self._join_spectator(conn)
-            return
-        held = self.members.get(conn.account or "")
-        if held is not None:
-            self._resume(held, conn)
-            return
-        if conn.id in self.spectators:
-            self.error(conn, errors.ALREADY_AT_TABLE, "already watching this table", "join")
-            return
-        if self.closing:
-            self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
-            return
-        if not self.may_sit(conn):
-            return
-        member = self.admit(conn, cmd.message)
-        if member is None:
-            return
-        self.members[member.account] = member
-        self.seat_index.setdefault(member.account, set()).add(self.id)
-        conn.tables.add(self.id)
-        self.snapshot(member, "player", member)
-        self.after_admit(member)
-
-    def may_sit(self, conn: Connection) -> bool:
-        """The room's limits on taking a seat (issue 25, seats nobody can hoard): at most
-        ``max_tables`` tables an account, and, with a secret (no minted money), the table's
-        minimum in the wallet; a refusal is sent to ``conn``."""
-        account = conn.account or ""
-        sitting = len(self.seat_index.get(account, ()))
-        if sitting >= self.config.max_tables:
-            text = (
-                f"you sit at {sitting} tables, the most this server allows: leave one to sit here"
-            )
-            self.error(conn, errors.TOO_MANY_TABLES, text, "join")
-            return False
-        need = self.seat_minimum()
-        if not self.config.dev and need and self.ledger.balance(account) < need:
-            have = self.ledger.balance(account)
-            text = (
-                f"a seat here needs {dollars(need)} in your wallet (the table's minimum); "
-                f"you have {dollars(have)}: see the cashier"
-            )
-            amounts = {"balance": have, "min": need}
-            self.error(conn, errors.INSUFFICIENT_FUNDS, text, "join", amounts=amounts)
-            return False
-        return True
-
     def seat_minimum(self) -> int:
         """What a player needs in the wallet to take a seat (the table's minimum buy-in or
         wager, cents; 0: nothing)."""
         return 0
 
-    def _join_spectator(self, conn: Connection) -> None:
-        if conn.id in self.spectators or self.holds_seat(conn):
-            self.error(conn, errors.ALREADY_AT_TABLE, "already at this table", "join")
-            return
-        if self.closing:
-            self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
-            return
-        if len(self.spectators) >= self.config.max_spectators:
-            self.error(conn, errors.SPECTATORS_FULL, "no more spectators at this table", "join")
-            return
-        to = self.spectators[conn.id] = Recipient(conn)
-        conn.tables.add(self.id)
-        self.snapshot(to, "spectator", None)
-
-    def _resume(self, member: Member, conn: Connection) -> None:
-        """Reconnect: the account's seat now talks to ``conn``; full snapshot, seq continues."""
-        old = member.conn
-        if old is not None and old is not conn:
-            old.tables.discard(self.id)
-        member.conn = conn
-        conn.tables.add(self.id)
-        was_connected = member.connected
-        member.connected = True
-        member.grace_until = None
-        self.snapshot(member, "player", member)
-        if not was_connected:
-            self.broadcast(self._connection_event(member, True), skip=member)
-
-    def _connection_event(self, member: Member, connected: bool) -> ConnectionChanged:
-        return ConnectionChanged(seat=self.seat_of(member), connected=connected)
-
-    def on_leave(self, cmd: TableCommand[wire.Leave]) -> None:
-        spectator = self.spectators.pop(cmd.conn.id, None)
-        if spectator is not None:
-            cmd.conn.tables.discard(self.id)
-            self.deliver(spectator, lambda seq: Left(self.id, seq, 0, "left"))
-            return
-        member = self.member_for(cmd.conn, "leave")
-        if member is None:
-            return
-        if self.in_round(member):
-            member.leaving = True  # vacated when the round ends; its turns are timed out
-            self.on_leaving(member)
-        else:
-            self.vacate(member, "left")
-
-    def on_detach(self, item: Detach) -> None:
-        if self.spectators.pop(item.conn.id, None) is not None:
-            return
-        for member in self.members.values():
-            if member.conn is item.conn:
-                member.conn = None
-                member.connected = False
-                member.grace_until = trio.current_time() + self.config.grace
-                self.broadcast(self._connection_event(member, False))
-
-    def on_shutdown(self, item: Shutdown) -> None:
-        """Stop starting rounds, void the running one (every wager back), cash everyone out."""
-        self.closing = True
-        self.broadcast(TableClosing())
-        self.void_round("shutdown")
-        self.phases.to(Phase.CLOSED)
-        for member in list(self.members.values()):
-            self.vacate(member, "shutdown")
-        for conn_id in list(self.spectators):
-            to = self.spectators.pop(conn_id)
-            self.deliver(to, lambda seq: Left(self.id, seq, 0, "shutdown"))
-        self.closed.set()
-        item.done.set()
-
-    def on_abandon(self, item: Abandon) -> None:
-        """Leave the table to its new owner: everyone is told ``left`` (nothing returned
-        here: the money is where the store has it), no more rounds, the task ends."""
-        self.closing = True
-        for member in list(self.members.values()):
-            del self.members[member.account]
-            held = self.seat_index.get(member.account)
-            if held is not None:
-                held.discard(self.id)
-                if not held:
-                    del self.seat_index[member.account]
-            self.deliver(member, lambda seq: Left(self.id, seq, 0, item.reason))
-            if member.conn is not None:
-                member.conn.tables.discard(self.id)
-        for conn_id in list(self.spectators):
-            to = self.spectators.pop(conn_id)
-            if to.conn is not None:
-                to.conn.tables.discard(self.id)
-            self.deliver(to, lambda seq: Left(self.id, seq, 0, item.reason))
-        self.closed.set()
-
-    def on_expel(self, item: Expel) -> None:
-        member = self.members.get(item.account)
-        if member is None:
-            return
-        if self.in_round(member):
-            member.leaving = True
-            self.on_leaving(member)
-        else:
-            self.vacate(member, item.reason)
+    # -- the seat lifecycle (server/tables/seating.py, every kind) ------------------------------
+    on_join = seating.on_join
+    may_sit = seating.may_sit
+    on_leave = seating.on_leave
+    on_detach = seating.on_detach
+    on_shutdown = seating.on_shutdown
+    on_abandon = seating.on_abandon
+    on_expel = seating.on_expel
+    expire_grace = seating.expire_grace
+    vacate = seating.vacate
 
     # -- the operator channel's hooks (server/tables/controls.py applies the controls) ----
     def books_moved(self, step: Callable[[], object]) -> dict[str, int]:
@@ -629,31 +464,6 @@ class TableActor(Actor, ABC):
         code = errors.NOT_SEATED if conn.id in self.spectators else errors.NOT_AT_TABLE
         self.error(conn, code, "you do not play at this table", ref)
         return None
-
-    def expire_grace(self, now: float) -> None:
-        """A disconnected member's grace ran out: it leaves (after its round, if in one)."""
-        for member in list(self.members.values()):
-            if member.grace_until is not None and now >= member.grace_until:
-                member.grace_until = None
-                if self.in_round(member):
-                    member.leaving = True
-                else:
-                    self.vacate(member, "grace_expired")
-
-    def vacate(self, member: Member, reason: str) -> None:
-        """Free the member's seat or boxes and return its money to the wallet."""
-        returned = self.release(member)
-        del self.members[member.account]
-        held = self.seat_index.get(member.account)
-        if held is not None:
-            held.discard(self.id)
-            if not held:
-                del self.seat_index[member.account]
-        self.deliver(member, lambda seq: Left(self.id, seq, returned, reason))
-        if member.conn is not None:
-            member.conn.tables.discard(self.id)
-            member.conn.send(wire.Balance(self.ledger.balance(member.account)))
-        self.broadcast(self.vacated_event(member, reason, returned))
 
     def leave_reason(self, member: Member) -> str:
         """Why a member flagged ``leaving`` goes at the end of its round."""
