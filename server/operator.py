@@ -227,6 +227,9 @@ class Refusal:
 
 
 Outcome = Done | Refusal
+#: what a control did, as its deciding actor reports it: in words (the reply's ``detail``) and
+#: in figures (the audit entry's ``effect``)
+Applied = tuple[str, dict[str, Any]]
 #: what an act may name, in this order (an entry has each: null when it names none)
 TARGETS: Final = ("table", "account", "tournament", "round", "terminal")
 

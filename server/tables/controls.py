@@ -14,22 +14,20 @@ entry in this same step through the ledger's ``note``, with the effect it report
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from protocol import errors
 from protocol import messages as wire
 from server import operator
 from server.actor import Command, Handlers
+from server.operator import Applied
 from server.tables.phases import Phase
 from server.tables.seat_events import TableNotice
 
 if TYPE_CHECKING:
     from server.tables.base import TableActor
 
-__all__ = ["TABLE_CONTROLS", "Applied", "Refused", "on_operator"]
-
-#: what a control did: in words (the reply's ``detail``) and in figures (the audit's ``effect``)
-Applied = tuple[str, dict[str, Any]]
+__all__ = ["TABLE_CONTROLS", "Refused", "on_operator"]
 
 
 class Refused(Exception):

@@ -14,12 +14,13 @@ the director is answered (``operator_done`` or the error).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from protocol import errors
 from protocol import messages as wire
 from server import operator
 from server.actor import Command, Handlers
+from server.operator import Applied
 from server.tournaments.lifecycle import Phase, TournamentError
 from server.tournaments.tables import MoveOut
 
@@ -27,9 +28,6 @@ if TYPE_CHECKING:
     from server.tournaments.runner import TournamentRunner
 
 __all__ = ["DIRECTOR_CONTROLS", "on_director"]
-
-#: what a control did: in words (the reply's ``detail``) and in figures (the audit's ``effect``)
-Applied = tuple[str, dict[str, Any]]
 
 
 def on_director(runner: TournamentRunner, cmd: Command[wire.Operator]) -> None:
