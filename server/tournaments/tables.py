@@ -29,18 +29,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import trio
 
 from protocol import errors
 from protocol import messages as wire
+from server.actor import Handlers
 from server.config import ServerConfig, TableConfig
 from server.games.poker import rules_for
 from server.store.ledger import Ledger
 from server.store.model import RoundState
 from server.tables.banked import BankedTable, Player
-from server.tables.base import Handler, Member, TableActor, TableCommand
+from server.tables.base import Member, TableActor, TableCommand
 from server.tables.books import Books
 from server.tables.connection import Connection
 from server.tables.events import TableEvent
@@ -368,16 +369,6 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         self.go = True
         self._gather()
 
-    handlers: ClassVar[Mapping[type, Handler]] = {
-        **PokerTable.handlers,
-        wire.Leave: on_leave_seat,
-        wire.BuyIn: on_buy_in,
-        wire.Join: on_join_seat,
-        SeatPlayer: TournamentSeats.on_seat_player,
-        MoveOut: TournamentSeats.on_move_out,
-        Proceed: on_proceed,
-    }
-
 
 #: why an ante is refused, for people (the amounts go in the error's ``amounts``)
 ANTE_REFUSALS = {
@@ -565,14 +556,26 @@ class CanberraTournamentTable(TournamentSeats, BankedTable):
     def stop_playing(self, member: Member) -> None:
         return None  # folds by the decision clock; off after the round
 
-    handlers: ClassVar[Mapping[type, Handler]] = {
-        **BankedTable.handlers,
-        wire.Leave: on_leave_seat,
-        wire.Wager: on_ante,
-        SeatPlayer: TournamentSeats.on_seat_player,
-        MoveOut: TournamentSeats.on_move_out,
-        Proceed: on_proceed,
-    }
+
+#: The tournament tables' handlers: their table's, and the tournament's items
+#: (server/actor.py's typed maps).
+PokerTournamentTable.handlers = (
+    Handlers[PokerTournamentTable, None](PokerTable.handlers)
+    .command(wire.Leave, PokerTournamentTable.on_leave_seat)
+    .command(wire.BuyIn, PokerTournamentTable.on_buy_in)
+    .command(wire.Join, PokerTournamentTable.on_join_seat)
+    .item(SeatPlayer, PokerTournamentTable.on_seat_player)
+    .item(MoveOut, PokerTournamentTable.on_move_out)
+    .item(Proceed, PokerTournamentTable.on_proceed)
+)
+CanberraTournamentTable.handlers = (
+    Handlers[CanberraTournamentTable, None](BankedTable.handlers)
+    .command(wire.Leave, CanberraTournamentTable.on_leave_seat)
+    .command(wire.Wager, CanberraTournamentTable.on_ante)
+    .item(SeatPlayer, CanberraTournamentTable.on_seat_player)
+    .item(MoveOut, CanberraTournamentTable.on_move_out)
+    .item(Proceed, CanberraTournamentTable.on_proceed)
+)
 
 
 def chips_of(ledger: Ledger, account: str) -> int:
