@@ -22,6 +22,12 @@ control                   roles       effect
                           manager     award places, cancel (refunds): TOURNAMENT_ACTIONS
 ========================  ==========  =====================================================
 
+Each control is its own class (:class:`Control`: ``CloseTable``, ``Suspend``,
+``StartTournament``...) declaring once the roles that may send it (``ROLES``) and where it
+is applied (``SCOPE``); the router, the tables (``server/tables/controls.py``) and the
+tournament runner (``server/tournaments/director.py``) dispatch them through handler maps
+by class (``server/actor.py``), never by the action's string.
+
 The audit log (GLI-11 and GLI-19 significant-event logs are the model): every staff act, done
 or refused, is one entry of one shape (:func:`entry`; protocol/README.md "Operator channel",
 docs/rulings.md "The audit log"): who asked (the staff member's own account and name from
@@ -40,7 +46,7 @@ import itertools
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from protocol.messages import Operator
 from server.store.ledger import Ledger
@@ -48,42 +54,138 @@ from server.store.ledger import Ledger
 if TYPE_CHECKING:
     from server.tables.connection import Connection
 
-SUPERVISOR_ACTIONS: Final = frozenset({"close_table", "open_table", "set_limits", "void_round"})
-MANAGER_ACTIONS: Final = SUPERVISOR_ACTIONS | {
-    "correct_result",
-    "approve_jackpot",
-    "suspend",
-    "unsuspend",
-}
+Scope = Literal["table", "account", "tournament"]
+_SUPERVISION: Final = frozenset({"supervisor", "manager"})
 #: table staff who may correct a result they (or a stickperson) entered (general.md §4)
-CORRECTION_ONLY: Final = frozenset({"correct_result"})
-ALLOWED: Final[dict[str, frozenset[str]]] = {
-    "dealer": CORRECTION_ONLY,
-    "boxperson": CORRECTION_ONLY,
-    "supervisor": SUPERVISOR_ACTIONS | CORRECTION_ONLY,
-    "manager": MANAGER_ACTIONS,
+_CORRECTION: Final = frozenset({"dealer", "boxperson", "supervisor", "manager"})
+_MANAGER: Final = frozenset({"manager"})
+#: the Tournament Director's controls (issue 15); a manager may use them too
+_DIRECTION: Final = frozenset({"tournament_director", "manager"})
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """One staff control: the ``operator`` message as it came (``message``), typed by its
+    control. Each control is its own class declaring once the roles that may send it
+    (``ROLES``: the table in the module's docstring) and what it acts on (``SCOPE``: a
+    table's task, the router for an account, a tournament's runner); each actor dispatches
+    the controls through a handler map by class (server/actor.py)."""
+
+    ACTION: ClassVar[str]
+    ROLES: ClassVar[frozenset[str]]
+    SCOPE: ClassVar[Scope] = "table"
+    message: Operator
+
+
+class CloseTable(Control):
+    ACTION, ROLES = "close_table", _SUPERVISION
+
+
+class OpenTable(Control):
+    ACTION, ROLES = "open_table", _SUPERVISION
+
+
+class SetLimits(Control):
+    ACTION, ROLES = "set_limits", _SUPERVISION
+
+
+class VoidRound(Control):
+    ACTION, ROLES = "void_round", _SUPERVISION
+
+
+class CorrectResult(Control):
+    ACTION, ROLES = "correct_result", _CORRECTION
+
+
+class ApproveJackpot(Control):
+    ACTION, ROLES = "approve_jackpot", _MANAGER
+
+
+class Suspend(Control):
+    ACTION, ROLES, SCOPE = "suspend", _MANAGER, "account"
+
+
+class Unsuspend(Control):
+    ACTION, ROLES, SCOPE = "unsuspend", _MANAGER, "account"
+
+
+class StartTournament(Control):
+    ACTION, ROLES, SCOPE = "start_tournament", _DIRECTION, "tournament"
+
+
+class PauseTournament(Control):
+    ACTION, ROLES, SCOPE = "pause_tournament", _DIRECTION, "tournament"
+
+
+class BreakTournament(Control):
+    ACTION, ROLES, SCOPE = "break_tournament", _DIRECTION, "tournament"
+
+
+class ResumeTournament(Control):
+    ACTION, ROLES, SCOPE = "resume_tournament", _DIRECTION, "tournament"
+
+
+class MovePlayer(Control):
+    ACTION, ROLES, SCOPE = "move_player", _DIRECTION, "tournament"
+
+
+class Disqualify(Control):
+    ACTION, ROLES, SCOPE = "disqualify", _DIRECTION, "tournament"
+
+
+class AwardPlaces(Control):
+    ACTION, ROLES, SCOPE = "award_places", _DIRECTION, "tournament"
+
+
+class CancelTournament(Control):
+    ACTION, ROLES, SCOPE = "cancel_tournament", _DIRECTION, "tournament"
+
+
+#: every control by its wire name (``operator.action``)
+CONTROLS: Final[dict[str, type[Control]]] = {
+    c.ACTION: c
+    for c in (
+        CloseTable,
+        OpenTable,
+        SetLimits,
+        VoidRound,
+        CorrectResult,
+        ApproveJackpot,
+        Suspend,
+        Unsuspend,
+        StartTournament,
+        PauseTournament,
+        BreakTournament,
+        ResumeTournament,
+        MovePlayer,
+        Disqualify,
+        AwardPlaces,
+        CancelTournament,
+    )
 }
-ACCOUNT_ACTIONS: Final = frozenset({"suspend", "unsuspend"})
-#: the Tournament Director's controls (issue 15; server/tournaments/runner.py), sent with
-#: ``tournament``; a manager may use them too
-TOURNAMENT_ACTIONS: Final = frozenset(
-    {
-        "start_tournament",
-        "pause_tournament",
-        "break_tournament",
-        "resume_tournament",
-        "move_player",
-        "disqualify",
-        "award_places",
-        "cancel_tournament",
-    }
-)
-ALLOWED["tournament_director"] = TOURNAMENT_ACTIONS
-ALLOWED["manager"] = MANAGER_ACTIONS | TOURNAMENT_ACTIONS
+
+
+def control_of(m: Operator) -> Control:
+    """The typed control an ``operator`` message asks for."""
+    return CONTROLS[m.action](m)
+
+
+def _scope(scope: Scope) -> frozenset[str]:
+    return frozenset(a for a, c in CONTROLS.items() if c.SCOPE == scope)
+
+
+ACCOUNT_ACTIONS: Final = _scope("account")
+TOURNAMENT_ACTIONS: Final = _scope("tournament")
+#: role -> the controls it may use, from each control's ``ROLES``
+ALLOWED: Final[dict[str, frozenset[str]]] = {
+    role: frozenset(a for a, c in CONTROLS.items() if role in c.ROLES)
+    for role in sorted({r for c in CONTROLS.values() for r in c.ROLES})
+}
 
 
 def allowed(role: str, action: str) -> bool:
-    return action in ALLOWED.get(role, frozenset())
+    control = CONTROLS.get(action)
+    return control is not None and role in control.ROLES
 
 
 # -- the audit log (GLI-11/19 significant events) ---------------------------------------------
@@ -125,6 +227,9 @@ class Refusal:
 
 
 Outcome = Done | Refusal
+#: what a control did, as its deciding actor reports it: in words (the reply's ``detail``) and
+#: in figures (the audit entry's ``effect``)
+Applied = tuple[str, dict[str, Any]]
 #: what an act may name, in this order (an entry has each: null when it names none)
 TARGETS: Final = ("table", "account", "tournament", "round", "terminal")
 

@@ -46,6 +46,7 @@ from protocol.messages import (
 )
 from server import logs, names, operator
 from server.accounts import CASHIER_ROLES, Accounts, BadToken
+from server.actor import Command, Handlers
 from server.config import ServerConfig
 from server.money import dollars
 from server.staff import StaffDesk
@@ -56,24 +57,6 @@ from server.tables.connection import Connection
 from server.waiting import WaitingLists
 
 log = logging.getLogger("croupier.router")
-
-#: the messages the router answers itself; every other names a table (``message.table``)
-_SESSION = frozenset(
-    {
-        Hello,
-        Lobby,
-        Ping,
-        Cashier,
-        Logout,
-        Operator,
-        Staff,
-        Tournaments,
-        Register,
-        Unregister,
-        BuyBack,
-        Reserve,
-    }
-)
 
 if TYPE_CHECKING:
     from server.accounts import Identity
@@ -109,54 +92,70 @@ class Router:
         self.staff = StaffDesk(self)
 
     def route(self, conn: Connection, message: Any) -> Awaitable[None] | None:
-        """Handle one valid message: session and lobby here, table messages to the table.
-        A ``hello`` in a deployment returns an awaitable (its wallet is taken from the
-        store first); the connection's reader awaits it before the next message."""
-        if type(message) not in _SESSION:  # a table's message (most of them, in play)
+        """Handle one valid message: session and lobby here (:data:`ROUTES`), table messages
+        to the table. A ``hello`` in a deployment returns an awaitable (its wallet is taken
+        from the store first); the connection's reader awaits it before the next message."""
+        handler = ROUTES.get(type(message))
+        if handler is None:  # a table's message (most of them, in play)
             if conn.account is None:
                 raise ProtocolError(errors.HELLO_REQUIRED, "send hello first")
             self._to_table(conn, message)
             return None
-        if isinstance(message, Hello):
-            return self.hello(conn, message)
-        if conn.account is None:
+        if conn.account is None and type(message) is not Hello:
             raise ProtocolError(errors.HELLO_REQUIRED, "send hello first")
-        if isinstance(message, Lobby):
-            rows = [self.lobby_row(t) for t in self.tables.values()]
-            if self.directory is not None:  # every table of the deployment
-                rows = self.directory.lobby({r.id: r for r in rows})
-            conn.send(LobbyList(rows))
-            return None
-        if isinstance(message, Ping):
-            conn.send(Pong(message.nonce))
-            return None
-        if isinstance(message, Cashier):
-            if (
-                self.directory is not None
-                and message.op == "withdraw"
-                and conn.role == "cashier"
-                and message.account not in self.ledger.wallet_tokens
-            ):
-                return self._cashier_elsewhere(conn, message)
-            self.cashier(conn, message)
-            return None
-        if isinstance(message, Logout):
-            self.logout(conn)
-            return None
-        if isinstance(message, Operator):
-            self.operate(conn, message)
-            return None
-        if isinstance(message, Staff):
-            return self.staff.query(conn, message)
-        if isinstance(message, Tournaments):
-            rows = [r.info() for r in self.tournaments.values()]
-            conn.send(TournamentList(rows))
-            for runner in self.tournaments.values():  # where this player stands in each
-                if runner.entered(conn.account):
-                    conn.send(runner.state_for(conn.account, []))
-            return None
-        assert isinstance(message, Register | Unregister | BuyBack | Reserve)  # the rest
-        self.to_tournament(conn, message, message.tournament)
+        return handler(self, Command(conn, message))
+
+    # -- the session's and the lobby's messages (:data:`ROUTES`) ----------------------------
+    def on_hello(self, cmd: Command[Hello]) -> Awaitable[None] | None:
+        return self.hello(cmd.conn, cmd.message)
+
+    def on_lobby(self, cmd: Command[Lobby]) -> Awaitable[None] | None:
+        rows = [self.lobby_row(t) for t in self.tables.values()]
+        if self.directory is not None:  # every table of the deployment
+            rows = self.directory.lobby({r.id: r for r in rows})
+        cmd.conn.send(LobbyList(rows))
+        return None
+
+    def on_ping(self, cmd: Command[Ping]) -> Awaitable[None] | None:
+        cmd.conn.send(Pong(cmd.message.nonce))
+        return None
+
+    def on_cashier(self, cmd: Command[Cashier]) -> Awaitable[None] | None:
+        conn, message = cmd.conn, cmd.message
+        if (
+            self.directory is not None
+            and message.op == "withdraw"
+            and conn.role == "cashier"
+            and message.account not in self.ledger.wallet_tokens
+        ):
+            return self._cashier_elsewhere(conn, message)
+        self.cashier(conn, message)
+        return None
+
+    def on_logout(self, cmd: Command[Logout]) -> Awaitable[None] | None:
+        self.logout(cmd.conn)
+        return None
+
+    def on_operator(self, cmd: Command[Operator]) -> Awaitable[None] | None:
+        self.operate(cmd.conn, cmd.message)
+        return None
+
+    def on_staff(self, cmd: Command[Staff]) -> Awaitable[None] | None:
+        return self.staff.query(cmd.conn, cmd.message)
+
+    def on_tournaments(self, cmd: Command[Tournaments]) -> Awaitable[None] | None:
+        conn, account = cmd.conn, cmd.conn.account or ""
+        conn.send(TournamentList([r.info() for r in self.tournaments.values()]))
+        for runner in self.tournaments.values():  # where this player stands in each
+            if runner.entered(account):
+                conn.send(runner.state_for(account, []))
+        return None
+
+    def on_entry(
+        self, cmd: Command[Register | Unregister | BuyBack | Reserve]
+    ) -> Awaitable[None] | None:
+        """A player's entry message of a tournament: to its runner."""
+        self.to_tournament(cmd.conn, cmd.message, cmd.message.tournament)
         return None
 
     def _to_table(self, conn: Connection, message: Any) -> None:
@@ -403,39 +402,49 @@ class Router:
         self.cashier(conn, m)
 
     def operate(self, conn: Connection, m: Operator) -> None:
-        """A staff control: authorised by role, then applied (account controls here, table
-        controls by the table's own task, tournament controls by the tournament's runner).
-        Whoever decides the outcome writes its audit entry (server/operator.py) in the same
-        step: here a refusal by role, a missing target and every account control."""
-        staff = operator.Staff.of(conn)
-        if not operator.allowed(conn.role, m.action):
+        """A staff control: authorised by its class's roles, then applied through
+        :data:`STAFF_CONTROLS` (account controls here, table controls by the table's own task,
+        tournament controls by the tournament's runner). Whoever decides the outcome writes
+        its audit entry (server/operator.py) in the same step: here a refusal by role, a
+        missing target and every account control."""
+        control = operator.control_of(m)
+        if conn.role not in control.ROLES:
             text = f"a {conn.role} may not {m.action.replace('_', ' ')}"
-            operator.control(self.ledger, staff, m, operator.Refusal(errors.NOT_AUTHORIZED, text))
+            refusal = operator.Refusal(errors.NOT_AUTHORIZED, text)
+            operator.control(self.ledger, operator.Staff.of(conn), m, refusal)
             conn.send(Error(code=errors.NOT_AUTHORIZED, message=text, ref="operator"))
             return
-        if m.action in operator.TOURNAMENT_ACTIONS:
-            self.to_tournament(conn, m, m.tournament or "")
-            return
-        if m.action in operator.ACCOUNT_ACTIONS:
-            if m.account is None:
-                text = f"{m.action} needs an account"
-                operator.control(self.ledger, staff, m, operator.Refusal(errors.BAD_MESSAGE, text))
-                raise ProtocolError(errors.BAD_MESSAGE, text)
-            done = self.suspend(m.account, m.action == "suspend", m.reason)
-            operator.control(self.ledger, staff, m, done)
-            conn.send(
-                OperatorDone(
-                    m.action, None, m.account, done.detail, dict(done.effect or {}) or None
-                )
-            )
-            return
+        STAFF_CONTROLS[type(control)](self, Command(conn, control))
+
+    def on_account_control(self, cmd: Command[operator.Suspend | operator.Unsuspend]) -> None:
+        """Suspend or lift an account, here."""
+        conn, m = cmd.conn, cmd.message.message
+        staff = operator.Staff.of(conn)
+        if m.account is None:
+            text = f"{m.action} needs an account"
+            operator.control(self.ledger, staff, m, operator.Refusal(errors.BAD_MESSAGE, text))
+            raise ProtocolError(errors.BAD_MESSAGE, text)
+        done = self.suspend(m.account, isinstance(cmd.message, operator.Suspend), m.reason)
+        operator.control(self.ledger, staff, m, done)
+        effect = dict(done.effect or {}) or None
+        conn.send(OperatorDone(m.action, None, m.account, done.detail, effect))
+
+    def on_tournament_control(self, cmd: Command[operator.Control]) -> None:
+        """A Tournament Director's control: to the tournament's runner."""
+        m = cmd.message.message
+        self.to_tournament(cmd.conn, m, m.tournament or "")
+
+    def on_table_control(self, cmd: Command[operator.Control]) -> None:
+        """A table's control: its table decides and writes the entry."""
+        conn, m = cmd.conn, cmd.message.message
         table = self.tables.get(m.table or "")
         if table is None:
             text = f"no table {m.table!r}"
-            operator.control(self.ledger, staff, m, operator.Refusal(errors.UNKNOWN_TABLE, text))
+            refusal = operator.Refusal(errors.UNKNOWN_TABLE, text)
+            operator.control(self.ledger, operator.Staff.of(conn), m, refusal)
             conn.send(Error(code=errors.UNKNOWN_TABLE, message=text, ref="operator"))
             return
-        table.submit(TableCommand(conn, m))  # the table decides and writes the entry
+        table.submit(TableCommand(conn, m))
 
     def to_tournament(self, conn: Connection, message: Any, tournament: str) -> None:
         """A tournament message to its runner's inbox (server/tournaments/runner.py)."""
@@ -497,3 +506,43 @@ class Router:
         the tables keep: a reconnect storm of thousands of players costs no table scan)."""
         order = self.table_order
         return sorted(self.seat_index.get(account, ()), key=lambda t: (order.get(t, len(order)), t))
+
+
+#: The messages the router answers itself (server/actor.py's dispatch style: message class
+#: -> handler); every other names a table (``message.table``) and goes to its inbox.
+ROUTES: Handlers[Router, Awaitable[None] | None] = (
+    Handlers[Router, Awaitable[None] | None]()
+    .command(Hello, Router.on_hello)
+    .command(Lobby, Router.on_lobby)
+    .command(Ping, Router.on_ping)
+    .command(Cashier, Router.on_cashier)
+    .command(Logout, Router.on_logout)
+    .command(Operator, Router.on_operator)
+    .command(Staff, Router.on_staff)
+    .command(Tournaments, Router.on_tournaments)
+    .command(Register, Router.on_entry)
+    .command(Unregister, Router.on_entry)
+    .command(BuyBack, Router.on_entry)
+    .command(Reserve, Router.on_entry)
+)
+
+#: Where each staff control goes (server/operator.py: one class per control).
+STAFF_CONTROLS: Handlers[Router, None] = (
+    Handlers[Router, None]()
+    .command(operator.Suspend, Router.on_account_control)
+    .command(operator.Unsuspend, Router.on_account_control)
+    .command(operator.CloseTable, Router.on_table_control)
+    .command(operator.OpenTable, Router.on_table_control)
+    .command(operator.SetLimits, Router.on_table_control)
+    .command(operator.VoidRound, Router.on_table_control)
+    .command(operator.CorrectResult, Router.on_table_control)
+    .command(operator.ApproveJackpot, Router.on_table_control)
+    .command(operator.StartTournament, Router.on_tournament_control)
+    .command(operator.PauseTournament, Router.on_tournament_control)
+    .command(operator.BreakTournament, Router.on_tournament_control)
+    .command(operator.ResumeTournament, Router.on_tournament_control)
+    .command(operator.MovePlayer, Router.on_tournament_control)
+    .command(operator.Disqualify, Router.on_tournament_control)
+    .command(operator.AwardPlaces, Router.on_tournament_control)
+    .command(operator.CancelTournament, Router.on_tournament_control)
+)

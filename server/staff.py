@@ -65,7 +65,7 @@ QUERY_ROLES: Final[dict[str, frozenset[str]]] = {
     "account": frozenset({"cashier", "supervisor", "manager"}),
     "ledger_check": frozenset({"supervisor", "manager"}),
     #: a correction's figures before it is confirmed: whoever may correct a result
-    "resettlement": frozenset(r for r, may in operator.ALLOWED.items() if "correct_result" in may),
+    "resettlement": operator.CorrectResult.ROLES,
 }
 #: how often a watched floor is compared and, when it changed, pushed (seconds)
 FLOOR_INTERVAL: Final = 0.5

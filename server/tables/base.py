@@ -7,13 +7,15 @@ Theory of operation: the one path of a client command
    and hands the decoded message to the router (``server/router.py``), which answers session
    and lobby messages itself and submits a table message as ``TableCommand(conn, message)``
    to that table's inbox with :meth:`TableActor.submit` (never blocks).
-2. **Inbox to handler**: the table task takes one item at a time and finds its handler in the
-   kind's :attr:`TableActor.handlers`, an explicit map from the protocol message type (or the
-   inbox item type) to a method: ``{BuyIn: on_buy_in, Act: on_act, ...}``. A handler runs
-   synchronously: no await while the table's state is inconsistent, so nothing else ever
-   sees it half-changed. Background work (a jackpot coin-in, a void's reversal) runs in
-   :meth:`TableActor.spawn` jobs; a job never touches the table: it returns a typed result,
-   which comes back through the inbox and is applied by its handler like any command.
+2. **Inbox to handler**: the table is an actor (``server/actor.py``: the inbox, the typed
+   handler maps, the deadline loop and the jobs): its task takes one item at a time and
+   finds its handler in the kind's :attr:`TableActor.handlers`, a
+   :class:`~server.actor.Handlers` map from the protocol message type (or the inbox item
+   type) to a method, checked by mypy: ``Handlers[Kind, None](BASE_HANDLERS).command(BuyIn,
+   Kind.on_buy_in)``. A handler runs synchronously: no await while the table's state is
+   inconsistent. Background work (a jackpot coin-in, a void's reversal) runs in
+   :meth:`~server.actor.Actor.spawn` jobs; a job never touches the table: it returns a
+   typed result, which comes back through the inbox and is applied by its handler.
 3. **Handler to engine**: the kind's handler checks the table's rules (phase, whose turn,
    funds) and calls the pure engine (``server/games``), which returns events.
 4. **Money**: only :class:`~server.tables.books.Books` moves money, as named transfers; after
@@ -28,9 +30,11 @@ Theory of operation: the one path of a client command
 6. **Timers**: the table wakes at :meth:`TableActor.next_deadline` (a turn clock, a betting
    window, a disconnect grace, the next round) and runs :meth:`TableActor.on_time`.
 
-The seat lifecycle is written here once for every kind: join as a player or spectator,
-resume after a reconnect (a full snapshot, the sequence numbers continue), detach when the
-connection ends, the disconnect grace, vacate, and the shutdown cash-out.
+The table is composed of parts, each a module of one job: the seat lifecycle, written once
+for every kind (``server/tables/seating.py``: join as a player or spectator, resume after a
+reconnect, detach, the disconnect grace, vacate, the shutdown cash-out), the operator's
+controls (``server/tables/controls.py``), the books (``books.py``), the phases
+(``phases.py``) and the views (``views.py``).
 
 Writing a table kind
 --------------------
@@ -49,31 +53,40 @@ only the game's behaviour:
 from __future__ import annotations
 
 import logging
-import math
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, cast
 
 import trio
 
 from protocol import errors
 from protocol import messages as wire
-from protocol.messages import Error, Left, Snapshot, TableInfo
-from server import logs, operator
+from protocol.messages import Error, Snapshot, TableInfo
+from server import logs
+from server.actor import Actor, Command, Handlers, JobDone
 from server.cards import SeededRandomSource
 from server.config import ServerConfig, TableConfig
 from server.games.visibility import EVERYONE, Visibility
-from server.money import dollars
 from server.refusals import for_player
 from server.store.journal import RECALL_ROUNDS, Journal, JournalQuery, JournalRound, recall
 from server.store.ledger import AsyncStore, Ledger
 from server.store.ledger import Store as SyncStore
+from server.tables import controls, seating
 from server.tables.books import Books, BooksError
 from server.tables.connection import Connection
+from server.tables.controls import Refused as Refused  # (a kind raises it: stadium)
 from server.tables.events import TableEvent
 from server.tables.phases import Phase, PhaseMachine
+from server.tables.seat_events import (
+    ConnectionChanged,
+    SecretCommitted,
+    SeedTaken,
+    StoreState,
+)
+from server.tables.seating import Member as Member
+from server.tables.seating import Recipient as Recipient
 
 log = logging.getLogger("croupier.tables")
 
@@ -81,15 +94,8 @@ M = TypeVar("M")
 
 
 # -- the inbox ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class TableCommand(Generic[M]):
-    """A client's decoded protocol message for this table, with the connection it came on."""
-
-    conn: Connection
-    message: M
-    #: when the router handed it over (``time.perf_counter``): its time at the table is in
-    #: the metrics (``croupier_action_seconds``, server/metrics.py)
-    at: float = field(default_factory=time.perf_counter)
+#: a client's decoded protocol message for this table, with its connection (server/actor.py)
+TableCommand = Command
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,52 +143,11 @@ class HistoryRead:
     rounds: list[JournalRound]
 
 
-@dataclass(frozen=True, slots=True)
-class JobDone:
-    """A background job finished; ``result`` (an inbox item, or None) is applied next."""
-
-    result: object
-
-
 InboxItem = TableCommand[Any] | Detach | Shutdown | JobDone | object
 Handler = Callable[[Any, Any], None]
 
 
-class Refused(Exception):
-    """A kind hook of the operator channel refuses: the error ``code`` and its text."""
-
-    def __init__(self, code: str, text: str) -> None:
-        super().__init__(text)
-        self.code = code
-        self.text = text
-
-
-# -- who receives a table's messages -------------------------------------------------------------
-class Recipient:
-    """Someone who receives this table's messages: a seat holder or a spectator."""
-
-    __slots__ = ("conn", "seq")
-
-    def __init__(self, conn: Connection | None) -> None:
-        self.conn = conn
-        self.seq = 0
-
-
-class Member(Recipient):
-    """A player at the table (any kind): account, name, connection state, leaving."""
-
-    __slots__ = ("account", "connected", "grace_until", "leaving", "name")
-
-    def __init__(self, conn: Connection) -> None:
-        super().__init__(conn)
-        self.account: str = conn.account or ""
-        self.name = conn.name
-        self.connected = True
-        self.grace_until: float | None = None
-        self.leaving = False
-
-
-class TableActor(ABC):
+class TableActor(Actor, ABC):
     """Base of every table: inbox, handlers, phases, seats, books, delivery."""
 
     kind: ClassVar[str] = "table"
@@ -192,6 +157,7 @@ class TableActor(ABC):
     handlers: ClassVar[Mapping[type, Handler]] = {}
 
     def __init__(self, table: TableConfig, config: ServerConfig, ledger: Ledger) -> None:
+        super().__init__(ledger.gate, table.id)
         self.table = table
         self.id = table.id
         self.config = config
@@ -209,10 +175,7 @@ class TableActor(ABC):
         self.closing = False
         self.closed_by_operator = False  # an operator closed the table (it may reopen)
         self.closed = trio.Event()
-        self._inbox_send, self._inbox = trio.open_memory_channel[InboxItem](math.inf)
         self._unflushed: list[Connection] = []  # connections with an open events batch
-        self._work: trio.Nursery | None = None
-        self._jobs = 0
         ledger.on_status.append(lambda: self.submit(StoreStatus()))
         #: account -> ids of the tables where it holds a seat; the server shares one dict
         #: among its tables so that ``hello`` finds an account's seats without a scan
@@ -222,104 +185,33 @@ class TableActor(ABC):
     def phase(self) -> Phase:
         return self.phases.phase
 
+    # -- the actor's hooks (server/actor.py runs the inbox, the loop and the jobs) -----------
     @property
-    def inbox_depth(self) -> int:
-        """Items waiting in the inbox (``/metrics``)."""
-        return self._inbox.statistics().current_buffer_used
+    def finished(self) -> bool:
+        return self.closed.is_set()
 
-    # -- called by connection tasks and jobs (sync, never blocks) ---------------------------
-    def submit(self, item: InboxItem) -> None:
-        try:
-            self._inbox_send.send_nowait(item)
-        except trio.ClosedResourceError:
-            if isinstance(item, TableCommand):
-                self.error(item.conn, errors.SHUTTING_DOWN, "the table is closed", "join")
-            elif isinstance(item, Shutdown):
-                item.done.set()
-
-    # -- the task ---------------------------------------------------------------------------
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         logs.TABLE.set(self.id)  # this task's log lines name the table (server/logs.py)
-        async with trio.open_nursery() as work:
-            self._work = work
-            async with trio.open_nursery() as services:
-                await self.start_services(services)
-                task_status.started()
-                await self._loop()
-                services.cancel_scope.cancel()
-            # jobs still running (a void's reversal, a held award) report to the inbox
-            with trio.move_on_after(5):
-                while self._jobs:
-                    self._step(await self._inbox.receive())
-            work.cancel_scope.cancel()
-        self._inbox_send.close()
+        await super().run(task_status)
 
-    async def start_services(self, nursery: trio.Nursery) -> None:
-        """Start the kind's long-lived helper tasks (they only ever :meth:`submit`)."""
-        return None
+    def refuse_closed(self, item: object) -> None:
+        if isinstance(item, TableCommand):
+            self.error(item.conn, errors.SHUTTING_DOWN, "the table is closed", "join")
+        elif isinstance(item, Shutdown):
+            item.done.set()
 
-    async def _loop(self) -> None:
-        """Every inbox item in turn, and the timers (:meth:`on_time`) after each item and at
-        the table's next deadline. One cancel scope serves until a deadline passes: its
-        deadline follows :meth:`next_deadline` after every step (a scope per item cost a
-        sizeable share of a table's CPU at human pace, docs/perf.md)."""
-        closed = self.closed
-        while not closed.is_set():
-            with trio.CancelScope(deadline=self.next_deadline()) as timer:
-                while not closed.is_set():
-                    self._step(await self._inbox.receive())
-                    self._on_time()
-                    timer.deadline = self.next_deadline()
-            if timer.cancelled_caught:  # a deadline passed
-                self._on_time()
+    def failed(self, item: object) -> None:
+        if isinstance(item, TableCommand):
+            self.error(item.conn, errors.INTERNAL, "server error", None)
 
-    def _on_time(self) -> None:
-        gate = self.ledger.gate
-        gate.begin(self.id)  # commit, then speak: the step's frames leave at its end
-        try:
-            self.on_time(trio.current_time())
-        except Exception:  # a bug must not take the server down
-            log.exception("table %s: timer handling failed", self.id)
-        try:
-            self._end_step()
-        finally:
-            gate.end()
-
-    def _step(self, item: InboxItem) -> None:
-        gate = self.ledger.gate
-        gate.begin(self.id)  # commit, then speak: the step's frames leave at its end
-        try:
-            if type(item) is JobDone:
-                self._jobs -= 1
-                if item.result is None:
-                    return
-                item = item.result
-            try:
-                self.dispatch(item)
-            except Exception:  # a bug must not take the table (or the server) down
-                log.exception("table %s: %r failed", self.id, item)
-                if isinstance(item, TableCommand):
-                    self.error(item.conn, errors.INTERNAL, "server error", None)
-        finally:
-            try:
-                self._end_step()
-            finally:
-                gate.end()
+    def stepped(self, item: object) -> None:
         if type(item) is TableCommand:
             metrics = self.metrics
             metrics.actions[self.kind] += 1
             metrics.action_seconds.observe(time.perf_counter() - item.at)
 
-    def dispatch(self, item: InboxItem) -> None:
-        """Run the handler of one inbox item (a client's message, or a typed result)."""
-        if isinstance(item, TableCommand):
-            handler = self.handlers.get(type(item.message))
-            if handler is None:
-                self.on_unhandled(item)
-                return
-        else:
-            handler = self.handlers[type(item)]
-        handler(self, item)
+    def end_step(self) -> None:
+        self._end_step()
 
     def _end_step(self) -> None:
         journal = self.journal
@@ -356,14 +248,10 @@ class TableActor(ABC):
         if deal:
             self.broadcast(self.journal.commit(items), engine=True)  # recorded as ``commit``
 
-    def secret_event(self) -> dict[str, Any]:
+    def secret_event(self) -> SecretCommitted:
         """The hash of the next deal's secret (``secret_committed``): seeds sent from now on
         join that deal (the next round; at blackjack the next shoe)."""
-        return {
-            "type": "secret_committed",
-            "server_hash": self.journal.server_hash,
-            "for": self.fair_unit,
-        }
+        return SecretCommitted(server_hash=self.journal.server_hash, for_=self.fair_unit)
 
     def fair_view(self, member: Member | None) -> dict[str, Any]:
         """A snapshot's ``fair``: the next deal's hash, and the member's own seed for it."""
@@ -378,25 +266,8 @@ class TableActor(ABC):
             return
         seed = cmd.message.seed
         digest = self.journal.seed(member.account, seed)
-        self.event(
-            member,
-            {"type": "seed_taken", "seed": seed, "server_hash": digest, "for": self.fair_unit},
-        )
-
-    def spawn(self, job: Callable[..., Awaitable[object]], *args: Any) -> None:
-        """Run ``job(*args)`` in the background; its return value (an inbox item, or None)
-        is applied by the table task. A job never touches the table's state."""
-        assert self._work is not None, "jobs run only while the table runs"
-        self._jobs += 1
-
-        async def run_job() -> None:
-            result: object = None
-            try:
-                result = await job(*args)
-            finally:
-                self.submit(JobDone(result))
-
-        self._work.start_soon(run_job)
+        taken = SeedTaken(seed=seed, server_hash=digest, for_=self.fair_unit)
+        self.event(member, taken.to_wire())
 
     # -- delivery ---------------------------------------------------------------------------
     def deliver(self, to: Recipient, build: Callable[[int], Any]) -> None:
@@ -494,225 +365,23 @@ class TableActor(ABC):
             )
         )
 
-    # -- the seat lifecycle (every kind) ----------------------------------------------------
-    def on_join(self, cmd: TableCommand[wire.Join]) -> None:
-        conn = cmd.conn
-        if cmd.message.role == "spectator":
-            self._join_spectator(conn)
-            return
-        held = self.members.get(conn.account or "")
-        if held is not None:
-            self._resume(held, conn)
-            return
-        if conn.id in self.spectators:
-            self.error(conn, errors.ALREADY_AT_TABLE, "already watching this table", "join")
-            return
-        if self.closing:
-            self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
-            return
-        if not self.may_sit(conn):
-            return
-        member = self.admit(conn, cmd.message)
-        if member is None:
-            return
-        self.members[member.account] = member
-        self.seat_index.setdefault(member.account, set()).add(self.id)
-        conn.tables.add(self.id)
-        self.snapshot(member, "player", member)
-        self.after_admit(member)
-
-    def may_sit(self, conn: Connection) -> bool:
-        """The room's limits on taking a seat (issue 25, seats nobody can hoard): at most
-        ``max_tables`` tables an account, and, with a secret (no minted money), the table's
-        minimum in the wallet; a refusal is sent to ``conn``."""
-        account = conn.account or ""
-        sitting = len(self.seat_index.get(account, ()))
-        if sitting >= self.config.max_tables:
-            text = (
-                f"you sit at {sitting} tables, the most this server allows: leave one to sit here"
-            )
-            self.error(conn, errors.TOO_MANY_TABLES, text, "join")
-            return False
-        need = self.seat_minimum()
-        if not self.config.dev and need and self.ledger.balance(account) < need:
-            have = self.ledger.balance(account)
-            text = (
-                f"a seat here needs {dollars(need)} in your wallet (the table's minimum); "
-                f"you have {dollars(have)}: see the cashier"
-            )
-            amounts = {"balance": have, "min": need}
-            self.error(conn, errors.INSUFFICIENT_FUNDS, text, "join", amounts=amounts)
-            return False
-        return True
-
     def seat_minimum(self) -> int:
         """What a player needs in the wallet to take a seat (the table's minimum buy-in or
         wager, cents; 0: nothing)."""
         return 0
 
-    def _join_spectator(self, conn: Connection) -> None:
-        if conn.id in self.spectators or self.holds_seat(conn):
-            self.error(conn, errors.ALREADY_AT_TABLE, "already at this table", "join")
-            return
-        if self.closing:
-            self.error(conn, errors.SHUTTING_DOWN, "the table is closing", "join")
-            return
-        if len(self.spectators) >= self.config.max_spectators:
-            self.error(conn, errors.SPECTATORS_FULL, "no more spectators at this table", "join")
-            return
-        to = self.spectators[conn.id] = Recipient(conn)
-        conn.tables.add(self.id)
-        self.snapshot(to, "spectator", None)
+    # -- the seat lifecycle (server/tables/seating.py, every kind) ------------------------------
+    on_join = seating.on_join
+    may_sit = seating.may_sit
+    on_leave = seating.on_leave
+    on_detach = seating.on_detach
+    on_shutdown = seating.on_shutdown
+    on_abandon = seating.on_abandon
+    on_expel = seating.on_expel
+    expire_grace = seating.expire_grace
+    vacate = seating.vacate
 
-    def _resume(self, member: Member, conn: Connection) -> None:
-        """Reconnect: the account's seat now talks to ``conn``; full snapshot, seq continues."""
-        old = member.conn
-        if old is not None and old is not conn:
-            old.tables.discard(self.id)
-        member.conn = conn
-        conn.tables.add(self.id)
-        was_connected = member.connected
-        member.connected = True
-        member.grace_until = None
-        self.snapshot(member, "player", member)
-        if not was_connected:
-            self.broadcast(self._connection_event(member, True), skip=member)
-
-    def _connection_event(self, member: Member, connected: bool) -> dict[str, Any]:
-        return {"type": "connection", "seat": self.seat_of(member), "connected": connected}
-
-    def on_leave(self, cmd: TableCommand[wire.Leave]) -> None:
-        spectator = self.spectators.pop(cmd.conn.id, None)
-        if spectator is not None:
-            cmd.conn.tables.discard(self.id)
-            self.deliver(spectator, lambda seq: Left(self.id, seq, 0, "left"))
-            return
-        member = self.member_for(cmd.conn, "leave")
-        if member is None:
-            return
-        if self.in_round(member):
-            member.leaving = True  # vacated when the round ends; its turns are timed out
-            self.on_leaving(member)
-        else:
-            self.vacate(member, "left")
-
-    def on_detach(self, item: Detach) -> None:
-        if self.spectators.pop(item.conn.id, None) is not None:
-            return
-        for member in self.members.values():
-            if member.conn is item.conn:
-                member.conn = None
-                member.connected = False
-                member.grace_until = trio.current_time() + self.config.grace
-                self.broadcast(self._connection_event(member, False))
-
-    def on_shutdown(self, item: Shutdown) -> None:
-        """Stop starting rounds, void the running one (every wager back), cash everyone out."""
-        self.closing = True
-        self.broadcast({"type": "table_closing"})
-        self.void_round("shutdown")
-        self.phases.to(Phase.CLOSED)
-        for member in list(self.members.values()):
-            self.vacate(member, "shutdown")
-        for conn_id in list(self.spectators):
-            to = self.spectators.pop(conn_id)
-            self.deliver(to, lambda seq: Left(self.id, seq, 0, "shutdown"))
-        self.closed.set()
-        item.done.set()
-
-    def on_abandon(self, item: Abandon) -> None:
-        """Leave the table to its new owner: everyone is told ``left`` (nothing returned
-        here: the money is where the store has it), no more rounds, the task ends."""
-        self.closing = True
-        for member in list(self.members.values()):
-            del self.members[member.account]
-            held = self.seat_index.get(member.account)
-            if held is not None:
-                held.discard(self.id)
-                if not held:
-                    del self.seat_index[member.account]
-            self.deliver(member, lambda seq: Left(self.id, seq, 0, item.reason))
-            if member.conn is not None:
-                member.conn.tables.discard(self.id)
-        for conn_id in list(self.spectators):
-            to = self.spectators.pop(conn_id)
-            if to.conn is not None:
-                to.conn.tables.discard(self.id)
-            self.deliver(to, lambda seq: Left(self.id, seq, 0, item.reason))
-        self.closed.set()
-
-    def on_expel(self, item: Expel) -> None:
-        member = self.members.get(item.account)
-        if member is None:
-            return
-        if self.in_round(member):
-            member.leaving = True
-            self.on_leaving(member)
-        else:
-            self.vacate(member, item.reason)
-
-    # -- the operator channel (server/operator.py: roles and audit) ------------------------
-    def on_operator(self, cmd: TableCommand[wire.Operator]) -> None:
-        """A staff control of this table (its role was checked by the router): applied or
-        refused here, and its audit entry written in this same step, through the ledger's
-        ``note`` with the effect it reports (server/operator.py; GLI-11 significant events)."""
-        m = cmd.message
-        staff = operator.Staff.of(cmd.conn)
-        voided = self.books.round if m.action == "void_round" else None  # the round it stops
-        try:
-            detail, effect = self.apply_control(cmd)
-        except Refused as exc:
-            refusal = operator.Refusal(exc.code, exc.text)
-            operator.control(self.ledger, staff, m, refusal, batch=self.id, round=voided)
-            self.error(cmd.conn, exc.code, exc.text, "operator")
-            return
-        done = operator.Done(detail, effect)
-        operator.control(self.ledger, staff, m, done, batch=self.id, round=voided)
-        notice: dict[str, Any] = {"type": "table_notice", "action": m.action, "reason": m.reason}
-        if m.action == "set_limits":
-            notice["limits"] = dict(m.limits)
-        notice["detail"] = detail
-        self.broadcast(notice)
-        cmd.conn.send(wire.OperatorDone(m.action, self.id, None, detail, effect or None))
-
-    def apply_control(self, cmd: TableCommand[wire.Operator]) -> tuple[str, dict[str, Any]]:
-        """Apply a control: what was done (the reply's ``detail``) and the same in figures
-        (the audit entry's ``effect``); :class:`Refused` when it cannot be applied now."""
-        m = cmd.message
-        if m.action == "close_table":
-            self.closing = self.closed_by_operator = True
-            returned: dict[str, int] = {}
-            if self.phase is Phase.BETTING:  # an open betting window goes back
-                returned = self.books_moved(lambda: self.void_round("the table is closing"))
-            detail = "closing: no new round; seats vacated after the round in play"
-            return detail, {"closed": True, "returned": returned}
-        if m.action == "open_table":
-            if not self.closed_by_operator:
-                raise Refused(errors.NOT_SUPPORTED, "the table is open")
-            self.closing = self.closed_by_operator = False
-            self.reopen()
-            return "open", {"open": True}
-        if m.action == "set_limits":
-            refused = self.stage_limits(dict(m.limits))
-            if refused is not None:
-                raise Refused(errors.BAD_LIMITS, refused)
-            return self.limits_detail(), {"limits": dict(m.limits), **self.limits_from()}
-        if m.action == "approve_jackpot":
-            approved = self.approve_jackpot()
-            if approved is None:
-                raise Refused(errors.NOT_SUPPORTED, "no jackpot awaits approval")
-            return approved, {"jackpot_open": True}
-        if m.action == "void_round":
-            if not self.phases.in_round and self.phase is not Phase.BETTING:
-                raise Refused(errors.NO_ROUND, "no round is in play")
-            moved = self.books_moved(lambda: self.void_round(m.reason))
-            return "the round in play is void: every wager returned", {"returned": moved}
-        # correct_result
-        outcome = self.correct_result(dict(m.result), (cmd.conn.account or "", cmd.conn.role))
-        if outcome is None:
-            raise Refused(errors.NOT_SUPPORTED, f"a {self.kind} table has no result to correct")
-        return outcome, {}
-
+    # -- the operator channel's hooks (server/tables/controls.py applies the controls) ----
     def books_moved(self, step: Callable[[], object]) -> dict[str, int]:
         """Run ``step``; the cents it moved on this table's books, by transfer kind (what a
         void returned: ``wager_returned``, ``void``...)."""
@@ -757,9 +426,7 @@ class TableActor(ABC):
     def on_store_status(self, item: StoreStatus) -> None:
         """Tell everyone why no round starts (or that play resumes)."""
         ok = self.books.can_move
-        self.broadcast(
-            {"type": "store_status", "ok": ok, "status": "ok" if ok else self.books.why_not()}
-        )
+        self.broadcast(StoreState(ok=ok, status="ok" if ok else self.books.why_not()))
 
     def on_history(self, cmd: TableCommand[wire.History]) -> None:
         """Game recall: the player's last rounds here, read from the journal in a job (the
@@ -798,31 +465,6 @@ class TableActor(ABC):
         code = errors.NOT_SEATED if conn.id in self.spectators else errors.NOT_AT_TABLE
         self.error(conn, code, "you do not play at this table", ref)
         return None
-
-    def expire_grace(self, now: float) -> None:
-        """A disconnected member's grace ran out: it leaves (after its round, if in one)."""
-        for member in list(self.members.values()):
-            if member.grace_until is not None and now >= member.grace_until:
-                member.grace_until = None
-                if self.in_round(member):
-                    member.leaving = True
-                else:
-                    self.vacate(member, "grace_expired")
-
-    def vacate(self, member: Member, reason: str) -> None:
-        """Free the member's seat or boxes and return its money to the wallet."""
-        returned = self.release(member)
-        del self.members[member.account]
-        held = self.seat_index.get(member.account)
-        if held is not None:
-            held.discard(self.id)
-            if not held:
-                del self.seat_index[member.account]
-        self.deliver(member, lambda seq: Left(self.id, seq, returned, reason))
-        if member.conn is not None:
-            member.conn.tables.discard(self.id)
-            member.conn.send(wire.Balance(self.ledger.balance(member.account)))
-        self.broadcast(self.vacated_event(member, reason, returned))
 
     def leave_reason(self, member: Member) -> str:
         """Why a member flagged ``leaving`` goes at the end of its round."""
@@ -905,8 +547,14 @@ class TableActor(ABC):
         amount returned."""
 
     @abstractmethod
-    def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
+    def vacated_event(
+        self, member: Member, reason: str, returned: int
+    ) -> dict[str, Any] | TableEvent:
         """The event that tells the table the member is gone."""
+
+    def connection_event(self, member: Member, connected: bool) -> TableEvent:
+        """The event that tells the table a member's connection dropped or came back."""
+        return ConnectionChanged(seat=self.seat_of(member), connected=connected)
 
     @abstractmethod
     def round_deadline(self) -> float:
@@ -978,18 +626,20 @@ class TableActor(ABC):
         return {}
 
 
-#: The base's handlers: the seat lifecycle and the server's own inbox items.
-BASE_HANDLERS: dict[type, Handler] = {
-    wire.Join: TableActor.on_join,
-    wire.Leave: TableActor.on_leave,
-    Detach: TableActor.on_detach,
-    Shutdown: TableActor.on_shutdown,
-    Abandon: TableActor.on_abandon,
-    StoreStatus: TableActor.on_store_status,
-    Expel: TableActor.on_expel,
-    wire.Operator: TableActor.on_operator,
-    wire.History: TableActor.on_history,
-    wire.Seed: TableActor.on_seed,
-    HistoryRead: TableActor.on_history_read,
-}
+#: The base's handlers: the seat lifecycle and the server's own inbox items (a kind extends
+#: them: ``Handlers[Kind, None](BASE_HANDLERS).command(...)``; server/actor.py).
+BASE_HANDLERS: Handlers[TableActor, None] = (
+    Handlers[TableActor, None]()
+    .command(wire.Join, TableActor.on_join)
+    .command(wire.Leave, TableActor.on_leave)
+    .command(wire.Operator, controls.on_operator)
+    .command(wire.History, TableActor.on_history)
+    .command(wire.Seed, TableActor.on_seed)
+    .item(Detach, TableActor.on_detach)
+    .item(Shutdown, TableActor.on_shutdown)
+    .item(Abandon, TableActor.on_abandon)
+    .item(StoreStatus, TableActor.on_store_status)
+    .item(Expel, TableActor.on_expel)
+    .item(HistoryRead, TableActor.on_history_read)
+)
 TableActor.handlers = BASE_HANDLERS

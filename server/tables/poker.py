@@ -36,79 +36,58 @@ Rules applied here (see the "Table server" section of docs/rulings.md); each rea
   its turn, in the same step, as the engine's ordinary action.
 * Waiting lists (``server/waiting.py``): a freed seat is held for the list's first for
   ``seat_offer_time`` seconds, then offered to the next.
+
+The table is composed of parts, modules of one job each whose functions are the table's
+methods of the same names: its views (``poker_views.py``), who is dealt in and the button
+(``positions.py``), the clock (``poker_clock.py``), the pre-actions (``poker_pre.py``), the
+waiting lists' offers (``poker_offers.py``); its seat holder is ``poker_seat.py``'s and its
+events are ``poker_events.py``'s.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import trio
 
 from protocol import errors
 from protocol import messages as wire
-from protocol.messages import Balance, SeatOffer, TableInfo
+from protocol.messages import Balance
 from server import fair
+from server.actor import Handlers
 from server.cards import RandomSource, random_source
 from server.config import ServerConfig, TableConfig
 from server.errors import IllegalAction, ScenarioError
-from server.games.poker import PokerRound, RuleSet, blind_posters, next_designated, rules_for
+from server.games.poker import PokerRound, RuleSet, blind_posters, rules_for
 from server.games.poker.events import ActionTaken, Event, TurnToAct
 from server.games.visibility import Visibility
 from server.money import dollars
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds
-from server.tables import books
-from server.tables.base import BASE_HANDLERS, Handler, Member, TableActor, TableCommand
+from server.tables import books, poker_clock, poker_offers, poker_pre, poker_views, positions
+from server.tables.base import BASE_HANDLERS, Member, TableActor, TableCommand
 from server.tables.connection import Connection
 from server.tables.phases import Phase
-from server.tables.preactions import PreAction, decide, still_valid
-from server.tables.views import legal_for, may_see, round_view
+from server.tables.poker_events import (
+    RoundStarting,
+    SatIn,
+    SatOut,
+    SeatTaken,
+    SeatVacated,
+    StakeChanged,
+    TimeBankRunning,
+    TimedOut,
+    VacateWarning,
+)
+from server.tables.poker_seat import Offer as Offer
+from server.tables.poker_seat import Seat as Seat
+from server.tables.preactions import decide
+from server.tables.views import may_see
 from server.waiting import OfferSeat, OfferWithdrawn, WaitingLists
 
 log = logging.getLogger("croupier.tables.poker")
-
-
-class Seat(Member):
-    """A seat holder: its number, time bank, sit-out state, whether it is new (QLD s21(1))
-    or waits for the second blind (s23A), and its private pre-action (its stake is in the
-    books)."""
-
-    __slots__ = (
-        "abstained",
-        "bank",
-        "hands",
-        "missed",
-        "new",
-        "number",
-        "pre",
-        "sitting_out",
-        "wait_for_blind",
-    )
-
-    def __init__(self, number: int, conn: Connection, bank: float) -> None:
-        super().__init__(conn)
-        self.number = number
-        self.sitting_out = False
-        self.bank = bank
-        self.abstained = 0  # consecutive rounds without wagering (ACT 18.8)
-        self.missed = 0  # rounds missed while absent (QLD Sch 11 s23A)
-        self.new = False  # not a player in the preceding round (QLD Sch 11 s21(1))
-        self.wait_for_blind = False  # s23A: waits for the second blind instead of posting
-        self.hands = 0  # rounds dealt in (time bank top-ups)
-        self.pre: PreAction | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Offer:
-    """A seat held for a waiting list's first (``seat_offer``) until ``expires``."""
-
-    account: str
-    conn: Connection
-    expires: float
 
 
 class PokerTable(TableActor):
@@ -159,88 +138,6 @@ class PokerTable(TableActor):
         """The minimum buy-in (QLD Sch 11 s18; ACT 5.4)."""
         return self.rules.min_buy_in
 
-    def info(self) -> TableInfo:
-        stakes = {f"blind_{i + 1}": b for i, b in enumerate(self.rules.blinds)}
-        return self.lobby_row(
-            f"{self.rules.title}, {self.rules.structure}",
-            stakes,
-            self.rules.max_seats,
-            len(self.seats),
-            min_buy_in=self.rules.min_buy_in,
-            max_buy_in=self.rules.max_buy_in,
-            entry_post=self.entry_post(),
-        )
-
-    def view_for(self, member: Member | None) -> dict[str, Any]:
-        seat = member.number if isinstance(member, Seat) else None
-        info = self.info()
-        turn = None
-        if self.turn_seat is not None:
-            now = trio.current_time()
-            at = self.seats.get(self.turn_seat)
-            turn = {
-                "seat": self.turn_seat,
-                "time_ms": max(0, int((self.turn_deadline - now) * 1000)),
-                "time_bank_ms": int(at.bank * 1000) if at is not None else 0,
-            }
-        return {
-            "table": self.table_view(
-                info,
-                min_buy_in=info.min_buy_in,
-                max_buy_in=info.max_buy_in,
-                seats=info.seats,
-                entry=self._entry(),
-            ),
-            "status": "closing"
-            if self.closing
-            else "playing"
-            if self.phase is Phase.DECIDING
-            else "waiting",
-            "hand": self.hand,
-            "designated": self.designated,
-            "seats": [self._seat_row(s) for s in sorted(self.seats.values(), key=_number)],
-            "round": round_view(self.round, seat, self.in_round_seats),
-            "turn": turn,
-            # the seat's own queued pre-action: in its own snapshot only, when it has one
-            **(
-                {"pre_action": _pre_wire(member.pre)}
-                if isinstance(member, Seat) and member.pre is not None
-                else {}
-            ),
-        }
-
-    def _entry(self) -> dict[str, Any]:
-        """Before you sit: what a new player posts (or may wait for), the buy-in range, and
-        the rules behind it (QLD Sch 11 s21(3), s23A(1); ACT 6.3; Sch 5 s17(3))."""
-        post = self.entry_post()
-        return {
-            "post": post,
-            "may_wait": post > 0,
-            "not_on_button": self.rules.absent_players,
-            "min_buy_in": self.rules.min_buy_in,
-            "max_buy_in": self.rules.max_buy_in,
-            "vacate_after": self.config.abstain_rounds if self.rules.vacates_abstainers else None,
-        }
-
-    def _seat_row(self, s: Seat) -> dict[str, Any]:
-        return {
-            "seat": s.number,
-            "name": s.name,
-            "stake": self.stake(s),
-            "sitting_out": s.sitting_out,
-            "connected": s.connected,
-            "in_round": s.number in self.in_round_seats,
-            "time_bank_ms": int(s.bank * 1000),
-            "owes": self._owes(s),
-            "wait_for_blind": s.wait_for_blind,
-        }
-
-    def _owes(self, s: Seat) -> int:
-        """What the seat posts when next dealt in (QLD Sch 11 s23A), unless it waits."""
-        if not self.rules.absent_players or not s.missed or s.wait_for_blind:
-            return 0
-        return self.rules.minimum_wager
-
     def seat_of(self, member: Member) -> int | None:
         return member.number if isinstance(member, Seat) else None
 
@@ -274,7 +171,7 @@ class PokerTable(TableActor):
         if self.rules.absent_players and self.hand > 0:
             seat.missed = 1  # a new player posts the second blind (Sch 11 s23A(1))
             seat.new = True  # not on the button or the first blind (s21(3))
-        self.broadcast({"type": "seat_taken", "seat": number, "name": seat.name})
+        self.broadcast(SeatTaken(seat=number, name=seat.name))
         self.seats[number] = seat
         return seat
 
@@ -284,13 +181,6 @@ class PokerTable(TableActor):
                 del self.offers[n]
         if self.waiting is not None:
             self.waiting.seated(self.id, member.account)
-
-    def _free_seat(self, held: set[int]) -> int | None:
-        """The lowest seat neither taken nor in ``held`` (seats held for an offer)."""
-        for n in range(1, self.rules.max_seats + 1):
-            if n not in self.seats and n not in held:
-                return n
-        return None
 
     def in_round(self, member: Member) -> bool:
         return isinstance(member, Seat) and member.number in self.in_round_seats
@@ -308,13 +198,8 @@ class PokerTable(TableActor):
             self.waiting.seat_free(self.id)
         return returned
 
-    def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
-        return {
-            "type": "seat_vacated",
-            "seat": self.seat_of(member),
-            "reason": reason,
-            "returned": returned,
-        }
+    def vacated_event(self, member: Member, reason: str, returned: int) -> SeatVacated:
+        return SeatVacated(seat=self.seat_of(member), reason=reason, returned=returned)
 
     def _seat(self, cmd: TableCommand[Any], ref: str) -> Seat | None:
         member = self.member_for(cmd.conn, ref)
@@ -366,7 +251,7 @@ class PokerTable(TableActor):
             return
         self._gather()
         cmd.conn.send(Balance(balance))
-        self.broadcast({"type": "stake", "seat": seat.number, "stake": new, "added": amount})
+        self.broadcast(StakeChanged(seat=seat.number, stake=new, added=amount))
 
     def on_act(self, cmd: TableCommand[wire.Act]) -> None:
         seat = self._seat(cmd, "act")
@@ -393,7 +278,7 @@ class PokerTable(TableActor):
         if seat is None or seat.sitting_out:
             return
         seat.sitting_out = True
-        self.broadcast({"type": "sat_out", "seat": seat.number})
+        self.broadcast(SatOut(seat=seat.number))
         if self.round is not None and self.round.to_act == seat.number:
             self._auto_fold(seat)
 
@@ -410,86 +295,35 @@ class PokerTable(TableActor):
         seat.wait_for_blind = wait
         seat.abstained = 0
         self._gather()
-        self.broadcast({"type": "sat_in", "seat": seat.number, "wait_for_blind": wait})
-
-    def on_pre_action(self, cmd: TableCommand[wire.PreAction]) -> None:
-        """Queue or clear the seat's pre-action (private: only its seat is told)."""
-        seat = self._seat(cmd, "pre_action")
-        if seat is None:
-            return
-        rnd, verb = self.round, cmd.message.verb
-        if verb is None:
-            if seat.pre is not None:
-                self._clear_pre(seat, "cleared")
-            return
-        if rnd is None or rnd.complete or seat.number not in self.in_round_seats:
-            self.error(cmd.conn, errors.NO_ROUND, "you are not in a round", "pre_action")
-            return
-        if seat.number in rnd.folded or seat.number in rnd.allin or rnd.to_act == seat.number:
-            why = "your_turn" if rnd.to_act == seat.number else "not_to_act"
-            text = "act now: it is your turn" if why == "your_turn" else "you have no more turns"
-            self.error(cmd.conn, errors.ILLEGAL_ACTION, text, "pre_action", why)
-            return
-        amount = cmd.message.amount
-        if verb == "call" and amount is None:
-            self.error(
-                cmd.conn, errors.ILLEGAL_ACTION, "say how much to call", "pre_action", "amount"
-            )
-            return
-        seat.pre = PreAction(
-            verb, amount if verb == "call" else None, rnd.street, self._to_call(seat)
-        )
-        self.event(seat, {"type": "pre_action", **_pre_wire(seat.pre), "reason": "set"})
-
-    def _to_call(self, seat: Seat) -> int:
-        rnd = self.round
-        return 0 if rnd is None else max(0, rnd.cb - rnd.bet.get(seat.number, 0))
-
-    def _clear_pre(self, seat: Seat, reason: str) -> None:
-        seat.pre = None
-        self.event(seat, {"type": "pre_action", "verb": None, "amount": None, "reason": reason})
+        self.broadcast(SatIn(seat=seat.number, wait_for_blind=wait))
 
     # -- waiting lists (server/waiting.py) ---------------------------------------------------
-    def on_offer_seat(self, item: OfferSeat) -> None:
-        """Hold a free seat for the list's first for ``seat_offer_time`` seconds."""
-        assert self.waiting is not None
-        free = self._free_seat(set(self.offers))
-        taken = item.account in self.members or any(
-            o.account == item.account for o in self.offers.values()
-        )
-        if free is None or self.closing or taken:
-            self.waiting.no_seat(self.id, item.account)
-            return
-        limit = self.config.seat_offer_time
-        self.offers[free] = Offer(item.account, item.conn, trio.current_time() + limit)
-        item.conn.send(SeatOffer(self.id, free, int(limit * 1000)))
-
-    def on_offer_withdrawn(self, item: OfferWithdrawn) -> None:
-        for n, o in list(self.offers.items()):
-            if o.account == item.account:
-                del self.offers[n]
-                if self.waiting is not None:
-                    self.waiting.seat_free(self.id)
-
-    def _expire_offers(self, now: float) -> None:
-        """An offer not taken in time lapses: the seat goes to the next on the list."""
-        for n, o in list(self.offers.items()):
-            if now >= o.expires:
-                del self.offers[n]
-                o.conn.send(SeatOffer(self.id, n, 0))
-                if self.waiting is not None:
-                    self.waiting.lapsed(self.id, o.account)
-
-    handlers: ClassVar[Mapping[type, Handler]] = {
-        **BASE_HANDLERS,
-        wire.BuyIn: on_buy_in,
-        wire.Act: on_act,
-        wire.SitOut: on_sit_out,
-        wire.SitIn: on_sit_in,
-        wire.PreAction: on_pre_action,
-        OfferSeat: on_offer_seat,
-        OfferWithdrawn: on_offer_withdrawn,
-    }
+    # -- parts of their own (each a module of one job; the same names here) ---------------
+    info = poker_views.info
+    view_for = poker_views.view_for
+    _entry = poker_views.entry
+    _seat_row = poker_views.seat_row
+    _owes = poker_views.owes
+    _must_top_up = positions.must_top_up
+    _dealt_in = positions.dealt_in
+    _eligible_count = positions.eligible_count
+    _choose_players = positions.choose_players
+    _waiting_seats = positions.waiting_seats
+    _next_designated = positions.button_for
+    on_pre_action = poker_pre.on_pre_action
+    _to_call = poker_pre.to_call
+    _check_pres = poker_pre.check_pres
+    _clear_pre = poker_pre.clear_pre
+    _tell_pre = poker_pre.tell_pre
+    _start_turn = poker_clock.start_turn
+    _spend_time = poker_clock.spend_time
+    _top_up_bank = poker_clock.top_up_bank
+    _release_unstaked = poker_clock.release_unstaked
+    _gather = poker_clock.gather
+    on_offer_seat = poker_offers.on_offer_seat
+    on_offer_withdrawn = poker_offers.on_offer_withdrawn
+    _expire_offers = poker_offers.expire_offers
+    _free_seat = poker_offers.free_seat
 
     # -- time -------------------------------------------------------------------------------
     def round_deadline(self) -> float:
@@ -510,7 +344,7 @@ class PokerTable(TableActor):
             self.bank_at = math.inf  # the turn time is up: everyone sees the bank run
             at = self.seats.get(self.turn_seat)
             bank = int(at.bank * 1000) if at is not None else 0
-            self.broadcast({"type": "time_bank", "seat": self.turn_seat, "time_bank_ms": bank})
+            self.broadcast(TimeBankRunning(seat=self.turn_seat, time_bank_ms=bank))
         rnd = self.round
         if rnd is not None and self.turn_seat is not None and now >= self.turn_deadline:
             seat_no = self.turn_seat
@@ -522,62 +356,12 @@ class PokerTable(TableActor):
                 (e.verb for e in events if type(e) is ActionTaken and e.seat == seat_no),
                 "fold",
             )
-            self.broadcast({"type": "timed_out", "seat": seat_no, "verb": verb})
+            self.broadcast(TimedOut(seat=seat_no, verb=verb))
             self._after(events)
         if self.round is None and self.may_deal() and now >= self.next_round_at:
             self._start_round()
 
-    def _release_unstaked(self, now: float) -> None:
-        """A seat held without a stake (never bought in, or busted and not topped up) is
-        released after ``unstaked_seat_time`` s (issue 25: nine connections held every seat
-        of a table without a cent, and rounds never started to vacate them)."""
-        unstaked = self.unstaked
-        limit = self.config.unstaked_seat_time
-        for number, seat in list(self.seats.items()):
-            if self.stake(seat) or number in self.in_round_seats:
-                unstaked.pop(number, None)
-                continue
-            since = unstaked.setdefault(number, now)
-            if now - since >= limit:
-                del unstaked[number]
-                self.vacate(seat, "no_stake")
-        for number in [n for n in unstaked if n not in self.seats]:
-            del unstaked[number]
-
-    def _gather(self) -> None:
-        """A player became ready while no round runs: wait ``round_pause`` for others."""
-        now = trio.current_time()
-        if self.round is None and self.next_round_at <= now:
-            self.next_round_at = now + self.config.round_pause
-
-    def _spend_time(self, seat: Seat, now: float) -> None:
-        used = now - self.turn_started
-        if used > self.config.turn_time:
-            seat.bank = max(0.0, seat.bank - (used - self.config.turn_time))
-
     # -- rounds -----------------------------------------------------------------------------
-    def _must_top_up(self, seat: Seat) -> bool:
-        """Whether the seat must top up before it is dealt in (ACT 12.3; QLD s31, Sch 5 s29)."""
-        stake = self.stake(seat)
-        if stake <= 0:
-            return True
-        rule = self.rules.top_up_below
-        if rule == "min_wager":
-            return stake < self.rules.minimum_wager  # Sch 11 s31(2)
-        if rule == "min_stake" and stake < self.rules.min_buy_in:
-            # ACT 12.3: required to top up, unless the player cannot
-            return self.ledger.balance(seat.account) >= self.rules.min_buy_in - stake
-        return False
-
-    def _dealt_in(self, seat: Seat) -> bool:
-        if seat.leaving or self._must_top_up(seat):
-            return False
-        return not (self.rules.absent_players and seat.sitting_out)
-
-    def _eligible_count(self) -> int:
-        """Seats that would be dealt in and are actually playing (not sitting out)."""
-        return sum(1 for s in self.seats.values() if self._dealt_in(s) and not s.sitting_out)
-
     def stage_limits(self, limits: dict[str, int]) -> str | None:
         """New blinds (``blind_1``, ``blind_2``...) or buy-in limits (``min_table_stake``,
         ``min_buy_in``, ``max_buy_in``), checked by the rules and in force from the next
@@ -636,14 +420,7 @@ class PokerTable(TableActor):
         ref = f"{self.id}.{self.ledger.instance}.{self.hand}"
         self.books.open_round(ref)
         self.last_blinds = list(rnd.blind_seats)
-        self.broadcast(
-            {
-                "type": "round_starting",
-                "hand": self.hand,
-                "designated": designated,
-                "seats": players,
-            }
-        )
+        self.broadcast(RoundStarting(hand=self.hand, designated=designated, seats=players))
         self.open_journal(
             ref,
             {
@@ -664,74 +441,6 @@ class PokerTable(TableActor):
             fair.deck_items(rnd.deck),
         )
         self._after(events)
-
-    def _choose_players(self, candidates: list[int]) -> tuple[int, list[int]] | None:
-        """The button and the seats dealt in, after the QLD seat rules (Sch 11):
-
-        * s21(3): a new player is not dealt in on the button or the first blind: it waits;
-        * s23A(1)-(2): a new or returning player who chose to wait for the second blind is
-          dealt in only in the round that puts it there.
-
-        Waiting seats are absent for the button (s17(4)), so the positions are worked out
-        again without them until none is left out. When that would leave fewer than two
-        players (heads-up with a new player), the button moves on past the waiting seat
-        instead. ACT and QLD Manila have no such rules: every candidate is dealt in.
-        """
-        players = candidates
-        if all(self.seats[n].new for n in players):
-            for n in players:  # nobody played the preceding round: a fresh start, no one new
-                self.seats[n].new = False
-        while True:
-            if len(players) < 2:
-                return None
-            designated = self._next_designated(players)
-            if not self.rules.absent_players:
-                return designated, players
-            waits = self._waiting_seats(designated, players)
-            if not waits:
-                return designated, players
-            if len(players) - len(waits) >= 2:
-                players = [n for n in players if n not in waits]
-                continue
-            ring = [n for n in players if n > designated] + [n for n in players if n <= designated]
-            for button in ring:
-                if not self._waiting_seats(button, players):
-                    return button, players
-            return None
-
-    def _waiting_seats(self, designated: int, players: list[int]) -> set[int]:
-        blinds = blind_posters(self.rules, designated, players)
-        first = blinds[0] if len(blinds) > 1 else None
-        second = blinds[-1] if blinds else None
-        out: set[int] = set()
-        for n in players:
-            seat = self.seats[n]
-            if seat.new and n in (designated, first):
-                out.add(n)  # s21(3)
-            elif seat.wait_for_blind and seat.missed and n != second:
-                out.add(n)  # s23A: waits for the second blind
-        return out
-
-    def _next_designated(self, players: list[int]) -> int:
-        """The buck / button for the next round (ACT 6.2-6.3; QLD Sch 11 s17; Sch 5 s17).
-
-        First round: ACT and Manila give the buck to the lowest dealt-in seat (seat 1 posts
-        the first blind); QLD hold'em/Omaha puts the button on the seat immediately right of
-        the dealer, the highest dealt-in seat (s17(1)), so seat 1 again posts first.
-        """
-        if self.designated is None:
-            return players[-1] if self.rules.absent_players else players[0]
-        if not self.rules.dead_button:
-            return next_designated(self.rules, self.designated, players)
-        occupied = sorted(self.seats)
-        absent = [n for n in occupied if n not in players]
-        return next_designated(
-            self.rules,
-            self.designated,
-            occupied,
-            absent=absent,
-            previous_blinds=self.last_blinds or None,
-        )
 
     def _after(self, events: list[Event]) -> None:
         """Deliver engine events (the engine's turn as the table's ``turn``, with the clock),
@@ -772,13 +481,6 @@ class PokerTable(TableActor):
                 continue
             return
 
-    def _check_pres(self, rnd: PokerRound) -> None:
-        """Clear the pre-actions the last events made stale (private to each seat)."""
-        for seat in self.seats.values():
-            if seat.pre is not None:
-                if not still_valid(seat.pre, rnd.street, self._to_call(seat)):
-                    self._clear_pre(seat, "changed")
-
     def _fold_events(self, seat: Seat) -> list[Event]:
         assert self.round is not None
         try:
@@ -791,27 +493,6 @@ class PokerTable(TableActor):
 
     def _auto_fold(self, seat: Seat) -> None:
         self._after(self._fold_events(seat))
-
-    def _start_turn(self, turn: TurnToAct) -> None:
-        """The engine's turn with the clock: turn time, then the seat's time bank."""
-        now = trio.current_time()
-        seat = self.seats.get(turn.seat)
-        bank = seat.bank if seat is not None else 0.0
-        self.turn_seat = turn.seat
-        self.turn_started = now
-        self.turn_deadline = now + self.config.turn_time + bank
-        self.bank_at = now + self.config.turn_time if bank > 0 else math.inf
-        public = {
-            "type": "turn",
-            "seat": turn.seat,
-            "legal": [],
-            "time_ms": int((self.config.turn_time + bank) * 1000),
-            "time_bank_ms": int(bank * 1000),
-        }
-        legal = turn.legal.to_wire()
-        for to in self.recipients():
-            shown = legal_for(turn.seat, to.number, legal) if isinstance(to, Seat) else None
-            self.event(to, {**public, "legal": shown} if shown else public)
 
     def _end_round(self, rnd: PokerRound) -> None:
         result = rnd.result
@@ -880,17 +561,10 @@ class PokerTable(TableActor):
                 self.vacate(seat, "abstained")  # ACT 18.8
                 return
             if seat.abstained == self.config.abstain_rounds - 1:  # warned first (ACT 18.8)
-                self.event(seat, {"type": "vacate_warning", "seat": seat.number, "rounds": 1})
+                warning = VacateWarning(seat=seat.number, rounds=1, visible_to=seat.number)
+                self.event(seat, warning.to_wire())
         if self.stake(seat) == 0 and self.ledger.balance(seat.account) < self.rules.min_buy_in:
             self.vacate(seat, "busted")  # ACT 12.3; QLD Sch 11 s31(4), Sch 5 s29(2)
-
-    def _top_up_bank(self, seat: Seat) -> None:
-        """Every ``time_bank_hands`` hands a seat plays, ``time_bank_add`` seconds more, up to
-        ``time_bank_max`` (the room's time bank; seen in the seat's row)."""
-        seat.hands += 1
-        every = self.config.time_bank_hands
-        if every > 0 and seat.hands % every == 0 and seat.bank < self.bank_max:
-            seat.bank = min(self.bank_max, seat.bank + self.config.time_bank_add)
 
     def void_round(self, reason: str) -> None:
         """A shutdown voids the round in play: every wager returned (the engine's void)."""
@@ -899,13 +573,14 @@ class PokerTable(TableActor):
             self._after(self.round.void(reason))
 
 
-def _number(seat: Seat) -> int:
-    return seat.number
-
-
-def _pre_wire(pre: PreAction | None) -> dict[str, Any]:
-    """A seat's queued pre-action as its own view and events show it (never anyone else)."""
-    return {
-        "verb": None if pre is None else pre.verb,
-        "amount": None if pre is None else pre.amount,
-    }
+#: The poker table's handlers: the base's and the poker messages (server/actor.py).
+PokerTable.handlers = (
+    Handlers[PokerTable, None](BASE_HANDLERS)
+    .command(wire.BuyIn, PokerTable.on_buy_in)
+    .command(wire.Act, PokerTable.on_act)
+    .command(wire.SitOut, PokerTable.on_sit_out)
+    .command(wire.SitIn, PokerTable.on_sit_in)
+    .command(wire.PreAction, PokerTable.on_pre_action)
+    .item(OfferSeat, PokerTable.on_offer_seat)
+    .item(OfferWithdrawn, PokerTable.on_offer_withdrawn)
+)

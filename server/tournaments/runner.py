@@ -42,6 +42,11 @@ tournament live) with what the lifecycle leaves to its caller:
   (:class:`MoveOut`, between that table's hands) and seats them at the new one when the old
   one has let them go (:class:`Released`), then lets the reporting table deal again
   (:class:`Proceed`, with the blinds of the level). A table with nobody left is closed.
+* **Parts.** The runner is an actor (``server/actor.py``: inbox, handler map, deadline
+  loop) composed of modules of one job each, its methods of the same names: the durable
+  record (``record.py``), the players' entries (``entries.py``), the start of a session
+  (``sessions.py``), what players see (``announce.py``) and the director's controls
+  (``director.py``).
 * **Players** see the tournament through ``tournament`` state messages
   (:class:`protocol.messages.TournamentState`) and take part at its tables with the ordinary
   poker messages. **The Tournament Director** (role ``tournament_director``) controls it
@@ -53,8 +58,6 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -63,19 +66,17 @@ import trio
 
 from protocol import errors
 from protocol import messages as wire
-from server import operator
+from server.actor import Actor, Handlers
 from server.cards import RandomSource, random_source
-from server.config import ServerConfig, TableConfig
+from server.config import ServerConfig
 from server.store.ledger import Ledger
 from server.store.memory import MemoryStore
-from server.store.model import CASHIER, InsufficientFunds, wallet
+from server.store.model import CASHIER, wallet
 from server.tables.base import Shutdown, TableActor, TableCommand
 from server.tables.connection import Connection
+from server.tournaments import announce, director, entries, record, sessions
 from server.tournaments.conditions import (
     Conditions,
-    banked_options,
-    hand_record,
-    table_options,
 )
 from server.tournaments.lifecycle import (
     Eliminated,
@@ -87,10 +88,8 @@ from server.tournaments.lifecycle import (
     TournamentError,
 )
 from server.tournaments.tables import (
-    CanberraTournamentTable,
     HandDone,
     MoveOut,
-    PokerTournamentTable,
     Proceed,
     Released,
     SeatPlayer,
@@ -116,13 +115,8 @@ class Host(Protocol):
     def connection(self, account: str) -> Connection | None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Wake:
-    """Nothing but a wake-up (the clock changed)."""
-
-
-class TournamentRunner:
-    """One tournament in a server (see the module docstring)."""
+class TournamentRunner(Actor):
+    """One tournament in a server (see the module docstring), an actor (server/actor.py)."""
 
     def __init__(
         self,
@@ -132,13 +126,12 @@ class TournamentRunner:
         host: Host,
         rng: RandomSource | None = None,
     ) -> None:
+        super().__init__(ledger.gate, f"tournament:{conditions.id}")
         self.conditions = conditions
         self.id = conditions.id
         self.config = config
         self.ledger = ledger
         self.host = host
-        #: the tournament's key as a speaker of the commit gate (server/store/gate.py)
-        self.ref = f"tournament:{self.id}"
         self.key = SNAPSHOT + self.id  #: its snapshot's fact in the ledger's store
         self.tournament = Tournament(conditions, rng or random_source(None))
         self.chips = Ledger(MemoryStore(), instance=f"chips-{conditions.id}")
@@ -175,13 +168,12 @@ class TournamentRunner:
         self.disqualifying: set[str] = set()
         self.stopped = False  #: the server stopped: nothing more is done or written
         self.resumed = False  #: this runner resumed a tournament from its snapshot
-        self._send, self._inbox = trio.open_memory_channel[object](math.inf)
 
     # -- called by tables, the router and jobs (sync, never blocks) -------------------------
     def submit(self, item: object) -> None:
         if isinstance(item, HandDone):  # in the table's step: durable before it is told
             self.record_hand(item)
-        self._send.send_nowait(item)
+        super().submit(item)
 
     @property
     def over(self) -> bool:
@@ -191,12 +183,13 @@ class TournamentRunner:
     def minute(self) -> float:
         return self.config.tournament_minute
 
-    # -- the task ----------------------------------------------------------------------------
-    async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    # -- the actor's hooks (server/actor.py runs the inbox and the deadline loop) -------------
+    async def start_services(self, nursery: trio.Nursery) -> None:
+        """Open the tournament (or resume it from its snapshot) before anyone is told."""
         c = self.conditions
-        gate = self.ledger.gate
+        gate = self.gate
         saved = self.ledger.meta.get(self.key)
-        gate.begin(self.ref)
+        gate.begin(self.speaker)
         try:
             if saved:  # a tournament not over when the server stopped or died: it goes on
                 self.restore(msgspec.json.decode(saved))
@@ -211,28 +204,8 @@ class TournamentRunner:
             self.save()
         finally:
             gate.end()
-        task_status.started()
-        while True:
-            with trio.move_on_at(self.deadline()):
-                item = await self._inbox.receive()
-                gate.begin(self.ref)  # commit, then speak (server/store/gate.py)
-                try:
-                    self._step(item)
-                    self.save()
-                finally:
-                    gate.end()
-            if self.stopped:
-                continue
-            gate.begin(self.ref)
-            try:
-                self.on_time(trio.current_time())
-                self.save()
-            except Exception:
-                log.exception("tournament %s: timer handling failed", self.id)
-            finally:
-                gate.end()
 
-    def _step(self, item: object) -> None:
+    def dispatch(self, item: object) -> None:
         if self.stopped:  # the server is stopping: the snapshot is written, nothing moves
             if isinstance(item, Shutdown):
                 item.done.set()
@@ -240,18 +213,19 @@ class TournamentRunner:
                 item.conn.send(wire.Error(code=errors.SHUTTING_DOWN, message="shutting down"))
             return
         try:
-            if isinstance(item, Shutdown):
-                self.on_shutdown(item)
-            elif isinstance(item, HandDone):
-                self.on_hand_done(item)
-            elif isinstance(item, Released):
-                self.on_released(item)
-            elif isinstance(item, TableCommand):
-                self.on_command(item.conn, item.message)
-        except Exception:  # a bug must not take the server down
-            log.exception("tournament %s: %r failed", self.id, item)
-            if isinstance(item, TableCommand):
-                item.conn.send(wire.Error(code=errors.INTERNAL, message="server error"))
+            super().dispatch(item)
+        except TournamentError as exc:
+            if not isinstance(item, TableCommand):
+                raise
+            ref = str(item.message.__struct_config__.tag)
+            self._refuse(item.conn, ref, errors.TOURNAMENT_REFUSED, str(exc), exc.code)
+
+    def failed(self, item: object) -> None:
+        if isinstance(item, TableCommand):
+            item.conn.send(wire.Error(code=errors.INTERNAL, message="server error"))
+
+    def end_step(self) -> None:
+        self.save()
 
     def on_shutdown(self, item: Shutdown) -> None:
         """The server stops (gracefully): a tournament not over is not cancelled (that is
@@ -261,145 +235,15 @@ class TournamentRunner:
         self.stopped = True
         item.done.set()
 
-    def deadline(self) -> float:
+    def next_deadline(self) -> float:
         if self.stopped:
             return math.inf
         return min(self.starts, self.level_ends, self.break_ends, self.session_ends)
 
     # -- the durable snapshot (a tournament survives a stop) ------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        """What a restarted server resumes from (see the module docstring): times are the
-        seconds left (a stop pauses the clock, docs/rulings.md)."""
-        now = trio.current_time()
-
-        def left(at: float) -> float | None:
-            return None if math.isinf(at) else round(max(0.0, at - now), 3)
-
-        return {
-            "version": 1,
-            "tournament": self.tournament.snapshot(),
-            "level": self.level,
-            "level_ends": left(self.level_ends),
-            "level_left": round(self.level_left, 3),
-            "break_ends": left(self.break_ends),
-            "session_ends": left(self.session_ends),
-            "pausing": None if self.pausing is None else list(self.pausing),
-            "awarding": self.awarding,
-            "rounds": self.rounds,
-            "stacks": dict(sorted(self.stacks.items())),
-            "pending": self.pending,
-            "buttons": sorted(self.buttons.items()),
-            "names": dict(sorted(self.names.items())),
-            "places": sorted([p, place, prize] for p, (place, prize) in self.places.items()),
-            "disqualifying": sorted(self.disqualifying),
-        }
-
-    def save(self) -> None:
-        """Write the snapshot as a fact of the ledger's store when it changed: in the commit
-        that holds what the current step moved, before the step's frames are said; cleared
-        once the tournament is complete or cancelled."""
+    def on_time(self, now: float) -> None:
         if self.stopped:
             return
-        text = "" if self.over else _encode(self.snapshot()).decode()
-        if text != self.ledger.meta.get(self.key, ""):
-            self.ledger.remember(self.key, text)
-
-    def record_hand(self, item: HandDone) -> None:
-        """A table settled a hand (called in the table's step): its players' chips are the
-        tournament's record now; players out wait in :attr:`pending` until the runner books
-        them (:meth:`on_hand_done`), so a crash between the two loses neither."""
-        if self.stopped or self.tournament.phase not in (Phase.RUNNING, Phase.ON_BREAK):
-            return
-        self.stacks.update(item.chips)
-        if item.busted:
-            self.pending.append({"table": item.number, "busted": dict(item.busted)})
-            for player in item.busted:
-                self.stacks[player] = 0
-        if self.conditions.rulebook.poker and item.marker is not None:
-            self.buttons[item.number] = item.marker
-        self.save()
-
-    def restore(self, data: Mapping[str, Any]) -> None:
-        """Resume the tournament a snapshot recorded (at the start, before anyone connects):
-        hands a table had settled but the runner had not booked are booked; every table of
-        the session reopens with its players in their seats, their chips as at their
-        table's last completed hand (the hands interrupted are void, docs/rulings.md), and
-        the clock goes on from the time the level (or the break) had left."""
-        t = Tournament.restore(self.conditions, self.tournament.rng, data["tournament"])
-        self.tournament = t
-        self.resumed = True
-        now = trio.current_time()
-
-        def at(left: float | None) -> float:
-            return math.inf if left is None else now + float(left)
-
-        self.level = int(data["level"])
-        self.level_left = float(data["level_left"])
-        self.rounds = int(data["rounds"])
-        self.awarding = bool(data["awarding"])
-        pausing = data["pausing"]
-        self.pausing = None if pausing is None else (int(pausing[0]), bool(pausing[1]))
-        self.stacks = {p: int(v) for p, v in data["stacks"].items()}
-        self.buttons = {int(n): int(b) for n, b in data["buttons"]}
-        self.names = dict(data["names"])
-        self.places = {p: (place, prize) for p, place, prize in data["places"]}
-        self.disqualifying = set(data.get("disqualifying", ()))
-        log.warning(
-            "tournament %s resumes: %s, session %d, level %d, %d players",
-            self.id,
-            t.phase.value,
-            t.session,
-            self.level + 1,
-            len(t.playing) or len(t.status),
-        )
-        for hand in data["pending"]:  # settled, told, not booked: booked now
-            busted = {p: int(v) for p, v in hand["busted"].items() if t.status.get(p) == "playing"}
-            if busted and t.phase is Phase.RUNNING and len(busted) < len(t.playing):
-                self._apply(t.eliminate(busted))
-        if self.over:
-            return
-        if t.phase is Phase.SEATING:  # the ballot was drawn, the start not made: made now;
-            # the server's stop is not an entrant's absence (r 17.9): nobody forfeits by it
-            for player in [p for p, s in t.status.items() if s == "entered"]:
-                self._apply(t.take_seat(player))
-            self._begin()
-            return
-        if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
-            return
-        self.level_ends = at(data["level_ends"])
-        self.break_ends = at(data["break_ends"])
-        self.session_ends = at(data["session_ends"])
-        for player in t.playing:
-            chips = self.stacks.get(player, 0)
-            if chips <= 0 and self.conditions.rulebook.poker:
-                self.problems.append(f"resume: {player} is playing with {chips} chips")
-            self.chips.move(CASHIER, wallet(player), max(chips, 0), "tournament_chips", None)
-        for table in t.tables:
-            actor = self._table(table.number, table.seats)
-            if isinstance(actor, PokerTournamentTable):
-                actor.designated = self.buttons.get(table.number)
-            elif isinstance(actor, CanberraTournamentTable):
-                actor.marker = table.marker
-            self.tables[table.number] = actor
-            self.held.add(table.number)
-            self.host.open_tournament_table(actor)
-            for seat, player in sorted(table.players.items()):
-                self.at[player] = table.number
-                self._seat(player, table.number, seat)
-        # a disqualification waiting for a hand the stop voided takes effect now, before the
-        # next hand (docs/rulings.md, "Interrupted tournament play"); its release rebalances
-        self.disqualifying &= {p for p in t.playing if p in self.at}
-        for player in sorted(self.disqualifying):
-            self.tables[self.at[player]].submit(MoveOut(player, "disqualified"))
-        if t.phase is Phase.RUNNING and not self.disqualifying:
-            self._moves(t.rebalance())
-        self._publish(Step(), everyone=True)
-        self._award_if_ready()
-        self._pause_if_ready()
-        for number in sorted(self.tables):
-            self._proceed(number)
-
-    def on_time(self, now: float) -> None:
         t = self.tournament
         if now >= self.starts:
             self.starts = math.inf
@@ -522,146 +366,11 @@ class TournamentRunner:
             conn.send(wire.Balance(self.ledger.balance(account)))
 
     # -- players' messages ----------------------------------------------------------------------
-    def on_command(self, conn: Connection, m: object) -> None:
-        account = conn.account or ""
-        t = self.tournament
-        try:
-            if isinstance(m, wire.Register):
-                if not self.ledger.can_move:
-                    self._refuse(conn, "register", errors.STORE_UNAVAILABLE, self.ledger.why_not())
-                    return
-                fee = self.conditions.entry_fee
-                if self.ledger.balance(account) < fee:
-                    exc = InsufficientFunds(
-                        "the wallet does not cover the entry fee",
-                        self.ledger.balance(account),
-                        fee,
-                    )
-                    conn.send(
-                        wire.Error(
-                            code=errors.INSUFFICIENT_FUNDS,
-                            message=str(exc),
-                            ref="register",
-                            amounts=exc.amounts(),
-                        )
-                    )
-                    return
-                self.names[account] = conn.name
-                self._apply(t.register(account), conn)
-                if t.phase is Phase.SEATING:
-                    self._begin()
-            elif isinstance(m, wire.Unregister):
-                self._apply(t.unregister(account), conn)
-            elif isinstance(m, wire.BuyBack):
-                self.buy_back(conn, account)
-            elif isinstance(m, wire.Reserve):
-                self.names[account] = conn.name
-                self._apply(t.reserve(account), conn)
-            elif isinstance(m, wire.Operator):
-                self.on_director(conn, m)
-        except TournamentError as exc:
-            ref = str(type(m).__struct_config__.tag)  # type: ignore[attr-defined]  # a wire message
-            self._refuse(conn, ref, errors.TOURNAMENT_REFUSED, str(exc), exc.code)
-
-    def buy_back(self, conn: Connection, account: str) -> None:
-        """An eliminated player re-enters as the conditions allow (2017 r 17.3(a)(ii)(F)):
-        the fee from the wallet, the entry's chips, the seat the lifecycle drew."""
-        fee = self.conditions.entry_fee
-        if self.ledger.balance(account) < fee or not self.ledger.can_move:
-            text = "the wallet does not cover the entry fee"
-            code = errors.INSUFFICIENT_FUNDS if self.ledger.can_move else errors.STORE_UNAVAILABLE
-            self._refuse(conn, "buy_back", code, text)
-            return
-        t = self.tournament
-        step = t.buy_back(account, self.level + 1 if self.conditions.levels else None)
-        seat = next(e for e in step.events if type(e) is Seated)
-        self.chips.move(CASHIER, wallet(account), t.chips[account], "tournament_chips", None)
-        self.places.pop(account, None)
-        self.stacks[account] = t.chips[account]
-        self.at[account] = seat.table
-        self.names[account] = conn.name
-        self._seat(account, seat.table, seat.seat)
-        self._apply(step, conn)
-
+    # (a :class:`TournamentError` a handler raises is the refusal: :meth:`dispatch`)
     def _refuse(
         self, conn: Connection, ref: str, code: str, text: str, reason: str | None = None
     ) -> None:
         conn.send(wire.Error(code=code, message=text, ref=ref, reason=reason))
-
-    # -- the Tournament Director (server/operator.py: role tournament_director) -------------------
-    def on_director(self, conn: Connection, m: wire.Operator) -> None:
-        """A Tournament Director's control (its role was checked by the router): applied or
-        refused here, and its audit entry written in this same step through the ledger's
-        ``note``, with the effect it reports (server/operator.py)."""
-        staff = operator.Staff.of(conn)
-        try:
-            detail, effect = self.direct(m)
-        except TournamentError as exc:
-            text = f"{exc} ({exc.code})"
-            refusal = operator.Refusal(errors.TOURNAMENT_REFUSED, text)
-            operator.control(self.ledger, staff, m, refusal, tournament=self.id)
-            self._refuse(conn, "operator", errors.TOURNAMENT_REFUSED, str(exc), exc.code)
-            return
-        operator.control(self.ledger, staff, m, operator.Done(detail, effect), tournament=self.id)
-        conn.send(wire.OperatorDone(m.action, None, m.account, detail, effect or None))
-
-    def direct(self, m: wire.Operator) -> tuple[str, dict[str, Any]]:
-        """Apply a director's control: what was done, in words and in figures;
-        :class:`TournamentError` when the rules or the phase refuse it."""
-        t = self.tournament
-        action = m.action
-        effect: dict[str, Any] = {}
-        if action == "start_tournament":
-            if t.phase not in (Phase.REGISTERING, Phase.SEATING):
-                raise TournamentError("wrong_phase", f"the tournament is {t.phase.value}")
-            if t.phase is Phase.REGISTERING:
-                self.starts = math.inf
-                self._apply(t.close_registration())
-            self._begin()
-            detail = f"started with {len(t.playing)} players"
-            effect = {"players": len(t.playing)}
-        elif action in ("pause_tournament", "break_tournament"):
-            minutes = int(m.limits.get("minutes", 0)) or 1
-            if t.phase is not Phase.RUNNING or self.pausing is not None:
-                raise TournamentError("wrong_phase", "no session is being played")
-            scheduled = action == "break_tournament"
-            self._break(minutes, scheduled)
-            detail = f"a break of {minutes} minutes" if scheduled else "paused until resumed"
-            effect = {"minutes": minutes} if scheduled else {}
-        elif action == "resume_tournament":
-            if t.phase is not Phase.ON_BREAK:
-                raise TournamentError("wrong_phase", "the tournament is not on a break")
-            self._resume()
-            detail = "play resumes"
-        elif action == "move_player":
-            player, table, seat = m.account or "", m.limits.get("table"), m.limits.get("seat")
-            if table is None or seat is None:
-                raise TournamentError("bad_move", "give limits {table, seat}")
-            self._moves(t.move(player, table, seat))
-            detail = f"{player} moves to table {table} seat {seat}"
-        elif action == "disqualify":
-            player = m.account or ""
-            if t.status.get(player) != "playing" or player not in self.at:
-                raise TournamentError("not_playing", f"{player} is not playing")
-            self.tables[self.at[player]].submit(MoveOut(player, "disqualified"))
-            self.disqualifying.add(player)  # in the snapshot: a stop does not lose it
-            detail = f"{player} is disqualified after the hand in play"
-        elif action == "award_places":
-            if t.phase not in (Phase.RUNNING, Phase.ON_BREAK):
-                raise TournamentError("wrong_phase", "no session is being played")
-            self.awarding = True
-            self._award_if_ready()
-            detail = "places by chip count once every table is between hands"
-        elif action == "cancel_tournament":
-            step = t.cancel(m.reason)
-            refunds = [tr for tr in step.transfers if tr.target.startswith("wallet:")]
-            effect = {"refunded": sum(tr.amount for tr in refunds), "refunds": len(refunds)}
-            self._apply(step)
-            self._close_tables()
-            detail = "cancelled: every entry fee and commission refunded"
-        else:
-            raise TournamentError("not_supported", f"{action} is not a tournament control")
-        return detail, effect
 
     def _award_if_ready(self) -> None:
         """The director's award of places: when no table has a hand in play, the places by
@@ -686,91 +395,6 @@ class TournamentRunner:
             self.awarding = True
 
     # -- the start ------------------------------------------------------------------------------
-    def _begin(self) -> None:
-        """Seats drawn: the players here take them (the others forfeit, r 17.9), the chips
-        are issued, the tables open and deal."""
-        t = self.tournament
-        for player in [p for p, s in t.status.items() if s == "entered"]:
-            if self._here(player):
-                self._apply(t.take_seat(player))
-            elif t.session == 1:  # r 17.10-17.11: a reserve here takes the absent's seat
-                reserve = next((r for r in t.reserves if self._may_pay(r)), None)
-                if reserve is not None:
-                    self._apply(t.substitute(player, reserve))
-        try:
-            self._apply(t.start())
-        except TournamentError as exc:
-            self._apply(t.cancel(str(exc)))
-            return
-        for name, left in list(self.chips.balances.items()):  # last session's chips: back
-            if name.startswith("wallet:") and left > 0:
-                self.chips.move(name, CASHIER, left, "chips_returned", None)
-        for player, chips in t.chips.items():
-            self.chips.move(CASHIER, wallet(player), chips, "tournament_chips", None)
-        self.stacks, self.buttons = dict(t.chips), {}
-        self.rounds = 0
-        self.time_up = False
-        spec = self.conditions.sessions[t.session - 1]
-        minutes = spec.minutes * self.minute if spec.minutes else math.inf
-        self.session_ends = trio.current_time() + minutes
-        for table in t.tables:
-            actor = self._table(table.number, table.seats)
-            self.tables[table.number] = actor
-            self.host.open_tournament_table(actor)
-            for seat, player in sorted(table.players.items()):
-                self.at[player] = table.number
-                self._seat(player, table.number, seat)
-        self.level = 0
-        self.level_ends = trio.current_time() + self._level_seconds()
-        self._moves(t.rebalance())
-        self._publish(Step(), everyone=True)
-        for number in self.tables:
-            self._proceed(number)
-
-    def _table(self, number: int, seats: int) -> TournamentSeats:
-        """A table of the session on the one table layer: poker in chips with the level's
-        blinds, or Canberra Poker in chips at the session's table limits."""
-        c, session = self.conditions, self.tournament.session
-        ident = f"{self.id}.{number}" if session == 1 else f"{self.id}.{session}.{number}"
-        name = f"{c.name} table {number}"
-        turn = self.config.turn_time
-        limits = c.session_limits(session)
-        record = {**hand_record(c), "session": session, "started_at": time.time()}
-        if limits is None:
-            options = table_options(c, self.blinds, seats)
-            config = TableConfig(id=ident[:32], game=c.game, name=name, options=options)
-            return PokerTournamentTable(
-                config,
-                self.config,
-                self.ledger,
-                number=number,
-                chips=self.chips,
-                report=self.submit,
-                record=record,
-            )
-        options = banked_options(c, session, seats)
-        config = TableConfig(
-            id=ident[:32], game=c.game, name=name, options=options, decision_seconds=turn
-        )
-        return CanberraTournamentTable(
-            config,
-            self.config,
-            self.ledger,
-            number=number,
-            chips=self.chips,
-            report=self.submit,
-            limits=limits,
-            record=record,
-        )
-
-    def _here(self, account: str) -> bool:
-        conn = self.host.connection(account)
-        return conn is not None and not conn.closing.is_set()
-
-    def _may_pay(self, account: str) -> bool:
-        """A reserve connected now whose wallet covers the entry fee."""
-        return self._here(account) and self.ledger.balance(account) >= self.conditions.entry_fee
-
     def _seat(self, player: str, number: int, seat: int) -> None:
         conn = self.host.connection(player)
         name = self.names.get(player) or (conn.name if conn is not None else player)
@@ -784,6 +408,25 @@ class TournamentRunner:
             return
         self.held.discard(number)
         table.submit(Proceed(tuple(self.blinds), self.level + 1 if self.blinds else 0))
+
+    # -- parts of their own (each a module of one job; the same names here) ---------------------
+    snapshot = record.snapshot
+    save = record.save
+    record_hand = record.record_hand
+    restore = record.restore
+    on_register = entries.on_register
+    on_unregister = entries.on_unregister
+    on_buy_back = entries.on_buy_back
+    on_reserve = entries.on_reserve
+    buy_back = entries.buy_back
+    info = announce.info
+    entered = announce.entered
+    state_for = announce.state_for
+    _publish = announce.publish
+    _begin = sessions.begin
+    _table = sessions.open_table
+    _here = sessions.here
+    _may_pay = sessions.may_pay
 
     # -- the tables' reports --------------------------------------------------------------------
     def on_hand_done(self, item: HandDone) -> None:
@@ -939,77 +582,18 @@ class TournamentRunner:
             self.problems.append(f"chips: issued {issued}/{t.issued}, held {held}, out {out}")
 
     # -- what players see -------------------------------------------------------------------------
-    def info(self) -> wire.TournamentInfo:
-        t, c = self.tournament, self.conditions
-        return wire.TournamentInfo(
-            id=self.id,
-            name=c.name,
-            game=c.game,
-            phase=t.phase.value,
-            entries=len(t.entries),
-            players_left=len(t.playing) if t.phase is not Phase.REGISTERING else len(t.status),
-            pool=t.pool,
-            conditions=msgspec.to_builtins(c),
-        )
 
-    def entered(self, account: str) -> bool:
-        """Whether ``account`` entered (or finished) this tournament."""
-        return account in self.tournament.status or account in self.places
 
-    def state_for(self, account: str, events: list[dict[str, Any]]) -> wire.TournamentState:
-        t = self.tournament
-        now = trio.current_time()
-        number = self.at.get(account) if t.status.get(account) == "playing" else None
-        table = self.tables.get(number) if number is not None else None
-        seat = None
-        if number is not None:
-            seat = next(
-                (
-                    s
-                    for tb in t.tables
-                    if tb.number == number
-                    for s, p in tb.players.items()
-                    if p == account
-                ),
-                None,
-            )
-        place, prize = self.places.get(account, (None, None))
-        return wire.TournamentState(
-            tournament=self.id,
-            phase=t.phase.value,
-            level=self.level + 1 if t.session else 0,
-            blinds=self.blinds,
-            level_ms=None if math.isinf(self.level_ends) else int((self.level_ends - now) * 1000),
-            break_ms=None if math.isinf(self.break_ends) else int((self.break_ends - now) * 1000),
-            players_left=len(t.playing),
-            entries=len(t.entries),
-            pool=t.pool,
-            registered=account in t.status,
-            table=table.id if table is not None else None,
-            seat=seat,
-            place=place,
-            prize=prize,
-            events=events,
-        )
-
-    def _publish(self, step: Step, to: Connection | None = None, everyone: bool = False) -> None:
-        """A ``tournament`` message to every entrant when what all see changed, else to the
-        players the step's events name (and to ``to``, who asked)."""
-        t = self.tournament
-        public = (t.phase, self.level, len(t.playing), len(t.entries))
-        events = [ev.to_wire() for ev in step.events]
-        if everyone or public != self._public:
-            self._public = public
-            accounts = set(t.status)
-        else:
-            accounts = set()
-            for ev in events:
-                accounts |= {v for k, v in ev.items() if k == "player" and isinstance(v, str)}
-                accounts |= {p for p in ev.get("players", ()) if isinstance(p, str)}
-        if to is not None and to.account:
-            accounts.add(to.account)
-        for account in sorted(accounts):
-            conn = to if to is not None and to.account == account else None
-            conn = conn or self.host.connection(account)
-            if conn is not None:
-                conn.send(self.state_for(account, events))
+#: The runner's handlers (server/actor.py): the players' and the director's messages, the
+#: tables' reports and the server's stop.
+TournamentRunner.handlers = (
+    Handlers[TournamentRunner, None]()
+    .command(wire.Register, TournamentRunner.on_register)
+    .command(wire.Unregister, TournamentRunner.on_unregister)
+    .command(wire.BuyBack, TournamentRunner.on_buy_back)
+    .command(wire.Reserve, TournamentRunner.on_reserve)
+    .command(wire.Operator, director.on_director)
+    .item(Shutdown, TournamentRunner.on_shutdown)
+    .item(HandDone, TournamentRunner.on_hand_done)
+    .item(Released, TournamentRunner.on_released)
+)

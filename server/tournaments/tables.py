@@ -29,22 +29,25 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import trio
 
 from protocol import errors
 from protocol import messages as wire
+from server.actor import Handlers
 from server.config import ServerConfig, TableConfig
 from server.games.poker import rules_for
 from server.store.ledger import Ledger
 from server.store.model import RoundState
 from server.tables.banked import BankedTable, Player
-from server.tables.base import Handler, Member, TableActor, TableCommand
+from server.tables.base import Member, TableActor, TableCommand
 from server.tables.books import Books
 from server.tables.connection import Connection
+from server.tables.events import TableEvent
 from server.tables.phases import Phase
 from server.tables.poker import PokerTable, Seat
+from server.tables.poker_events import SatIn, SatOut, SeatTaken, StakeChanged
 from server.tournaments import canberra
 from server.tournaments.canberra import AnteError, AnteRound
 from server.tournaments.conditions import Limits
@@ -181,7 +184,7 @@ class TournamentSeats(TableActor):
         """The kind's member for a player seated at ``item.seat``."""
         raise NotImplementedError
 
-    def seated(self, member: Member) -> dict[str, Any] | None:
+    def seated(self, member: Member) -> dict[str, Any] | TableEvent | None:
         """The member sits (poker: its chips become its stake); the event that tells the
         table, sent once the player has its snapshot."""
         return None
@@ -321,7 +324,7 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         seat = self._seat(cmd, "leave")
         if seat is not None and not seat.sitting_out:
             self.stop_playing(seat)
-            self.broadcast({"type": "sat_out", "seat": seat.number})
+            self.broadcast(SatOut(seat=seat.number))
 
     def on_buy_in(self, cmd: TableCommand[wire.BuyIn]) -> None:
         self.error(cmd.conn, errors.NOT_SUPPORTED, "tournament chips are not bought", "buy_in")
@@ -333,7 +336,7 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         if isinstance(seat, Seat) and seat.conn is cmd.conn and seat.sitting_out:
             if cmd.message.role == "player":
                 seat.sitting_out = False
-                self.broadcast({"type": "sat_in", "seat": seat.number, "wait_for_blind": False})
+                self.broadcast(SatIn(seat=seat.number, wait_for_blind=False))
 
     def view_for(self, member: Member | None) -> dict[str, Any]:
         return self.tournament_view(super().view_for(member))
@@ -345,17 +348,17 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
     def seat_member(self, item: SeatPlayer, conn: Connection) -> Member:
         seat = Seat(item.seat, conn, self.config.time_bank)
         seat.sitting_out = item.conn is not conn  # away: a stand-in connection
-        self.broadcast({"type": "seat_taken", "seat": item.seat, "name": item.name})
+        self.broadcast(SeatTaken(seat=item.seat, name=item.name))
         self.seats[item.seat] = seat
         return seat
 
-    def seated(self, member: Member) -> dict[str, Any]:
+    def seated(self, member: Member) -> StakeChanged:
         """All the player's chips become the seat's stake."""
         assert isinstance(member, Seat)
         chips = self.chips.balance(member.account)
         self.books.buy_in(member.account, member.number, chips)
         self._gather()
-        return {"type": "stake", "seat": member.number, "stake": chips, "added": chips}
+        return StakeChanged(seat=member.number, stake=chips, added=chips)
 
     def on_proceed(self, item: Proceed) -> None:
         blinds = list(item.blinds)
@@ -365,16 +368,6 @@ class PokerTournamentTable(TournamentSeats, PokerTable):
         self.level = item.level
         self.go = True
         self._gather()
-
-    handlers: ClassVar[Mapping[type, Handler]] = {
-        **PokerTable.handlers,
-        wire.Leave: on_leave_seat,
-        wire.BuyIn: on_buy_in,
-        wire.Join: on_join_seat,
-        SeatPlayer: TournamentSeats.on_seat_player,
-        MoveOut: TournamentSeats.on_move_out,
-        Proceed: on_proceed,
-    }
 
 
 #: why an ante is refused, for people (the amounts go in the error's ``amounts``)
@@ -563,14 +556,26 @@ class CanberraTournamentTable(TournamentSeats, BankedTable):
     def stop_playing(self, member: Member) -> None:
         return None  # folds by the decision clock; off after the round
 
-    handlers: ClassVar[Mapping[type, Handler]] = {
-        **BankedTable.handlers,
-        wire.Leave: on_leave_seat,
-        wire.Wager: on_ante,
-        SeatPlayer: TournamentSeats.on_seat_player,
-        MoveOut: TournamentSeats.on_move_out,
-        Proceed: on_proceed,
-    }
+
+#: The tournament tables' handlers: their table's, and the tournament's items
+#: (server/actor.py's typed maps).
+PokerTournamentTable.handlers = (
+    Handlers[PokerTournamentTable, None](PokerTable.handlers)
+    .command(wire.Leave, PokerTournamentTable.on_leave_seat)
+    .command(wire.BuyIn, PokerTournamentTable.on_buy_in)
+    .command(wire.Join, PokerTournamentTable.on_join_seat)
+    .item(SeatPlayer, PokerTournamentTable.on_seat_player)
+    .item(MoveOut, PokerTournamentTable.on_move_out)
+    .item(Proceed, PokerTournamentTable.on_proceed)
+)
+CanberraTournamentTable.handlers = (
+    Handlers[CanberraTournamentTable, None](BankedTable.handlers)
+    .command(wire.Leave, CanberraTournamentTable.on_leave_seat)
+    .command(wire.Wager, CanberraTournamentTable.on_ante)
+    .item(SeatPlayer, CanberraTournamentTable.on_seat_player)
+    .item(MoveOut, CanberraTournamentTable.on_move_out)
+    .item(Proceed, CanberraTournamentTable.on_proceed)
+)
 
 
 def chips_of(ledger: Ledger, account: str) -> int:

@@ -157,7 +157,12 @@ async def test_abuse_closes_only_that_connection(case):
         conn = await until(
             good, lambda m: m["type"] == "event" and m["event"]["type"] == "connection"
         )
-        assert conn["event"] == {"type": "connection", "seat": 2, "connected": False}
+        assert conn["event"] == {
+            "type": "connection",
+            "visible_to": "everyone",
+            "seat": 2,
+            "connected": False,
+        }
         assert server.croupier.money() == before
 
 

@@ -55,13 +55,23 @@ async def test_timeout_checks_if_free_else_folds():
             # the blind's option to decline a further wager (ACT 7.1): time out -> check
             assert t2["seat"] != t["seat"] and "check" in t2["legal"]
             timed = await until(a, is_event("timed_out"))
-            assert timed["event"] == {"type": "timed_out", "seat": t2["seat"], "verb": "check"}
+            assert timed["event"] == {
+                "type": "timed_out",
+                "visible_to": "everyone",
+                "seat": t2["seat"],
+                "verb": "check",
+            }
             t3 = await next_turn(a, players)
             await players[t3["seat"]].act(T, "bet", t3["legal"]["bet"]["min"])
             t4 = await next_turn(a, players)
             assert "check" not in t4["legal"]  # facing a bet: time out -> fold
             timed = await until(a, is_event("timed_out"))
-            assert timed["event"] == {"type": "timed_out", "seat": t4["seat"], "verb": "fold"}
+            assert timed["event"] == {
+                "type": "timed_out",
+                "visible_to": "everyone",
+                "seat": t4["seat"],
+                "verb": "fold",
+            }
 
 
 async def test_disconnected_seat_is_held_for_the_grace_period_then_cashed_out():

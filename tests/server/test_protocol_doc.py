@@ -12,6 +12,7 @@ from pathlib import Path
 
 import msgspec
 
+import server.tables.poker  # noqa: F401  (declares the poker table's events)
 from protocol import errors, messages
 from server.games.banked import base as banked_base
 from server.games.poker import events as poker_events

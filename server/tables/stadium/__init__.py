@@ -46,8 +46,8 @@ atomic debit and the same meter serves every stadium table the account plays (s4
 is a named transfer of the table's :class:`~server.tables.books.Books`. (:mod:`.terminals`)
 
 Events: the table's own are typed (:mod:`.events`); a terminal's comings and goings go to
-staff screens only. The base's ``connection`` event reaches a stadium through the base's
-``_connection_event`` (it has no public hook yet), answered here with the typed, staff-only
+staff screens only. The base asks its ``connection_event`` hook for the event of a
+connection dropped or back: a stadium answers with the typed, staff-only
 :class:`~.events.TerminalConnection`.
 """
 

@@ -230,14 +230,12 @@ class StadiumTable(window.WindowTable):
     def release(self, member: Member) -> int:
         return self.terminals.release(member)
 
-    def vacated_event(self, member: Member, reason: str, returned: int) -> TerminalLeft:  # type: ignore[override]
-        """``terminal_left``, to staff screens only (the base's hook is typed for the older
-        dict events; its broadcast takes a typed one)."""
+    def vacated_event(self, member: Member, reason: str, returned: int) -> TerminalLeft:
+        """``terminal_left``, to staff screens only."""
         return self.terminals.left(member, reason)
 
-    def _connection_event(self, member: Member, connected: bool) -> TerminalConnection:  # type: ignore[override]
-        """A terminal's connection, to staff screens only (the base has no public hook for
-        it yet: see the package's docstring)."""
+    def connection_event(self, member: Member, connected: bool) -> TerminalConnection:
+        """A terminal's connection, to staff screens only."""
         return TerminalConnection(seat=self.seat_of(member), connected=connected)
 
     # -- the window and the round (the parts do the work) ----------------------------------
