@@ -221,9 +221,7 @@ class BankedTable(WindowTable):
         self.jackpot_wagers = 0
         self.jackpot_wager_total = 0
         self.staged_options: dict[str, Any] | None = None  # new limits, next window
-        reopen = table.jackpot_reopen or (
-            "approval" if table.game == "canberra-poker-2017" else "auto"
-        )
+        reopen = table.jackpot_reopen or self.spec.jackpot_reopen
         if reopen not in ("auto", "approval"):
             raise ConfigError(f"table {table.id}: jackpot_reopen must be auto or approval")
         self.reopen_needs_approval = reopen == "approval"

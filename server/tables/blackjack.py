@@ -78,8 +78,6 @@ from server.tables.phases import Phase
 
 log = logging.getLogger("croupier.tables.blackjack")
 
-#: The places other players take on a box (BJ s29(1): up to 3 players a box).
-PLACES = ("P2", "P3")
 #: rounds read back at a start to find a shoe a stop left in play (its last rounds)
 STALE_WINDOW = 50
 
@@ -218,7 +216,7 @@ class BlackjackTable(BankedTable):
             if b == box and acc == account:
                 return (b, place)
         taken = {place for (b, place) in self.backing if b == box}
-        free = [p for p in PLACES if p not in taken]
+        free = [p for p in self.spec.backer_places if p not in taken]
         return (box, free[0]) if free else None
 
     def _layout_money(self, wagers: Mapping[str, int]) -> int:

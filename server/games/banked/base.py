@@ -44,7 +44,7 @@ import functools
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from server.cards import STANDARD_DECK, Card, RandomSource, card, card_str, shuffle
 from server.errors import IllegalAction
@@ -224,6 +224,17 @@ class GameSpec:
     #: the box the house's bank sits on while the house banks (pai gow, QLD Sch 6 s18(13):
     #: the bank's tiles go there and nobody wagers on it); ``None``: the bank has no box
     bank_box: int | None = None
+    # table facts (banked)
+    #: the regime of a jackpot linked to a pool (``server/tables/jackpot_link.py``): "qld"
+    #: (QLD Sch 3) or "act2017" (ACT 2017 approval); ``None``: the game's jackpot is never
+    #: linked (ACT-2004 Boomerang's shared pool needs approval, jackpots.md 5.5)
+    jackpot_regime: Literal["qld", "act2017"] | None = None
+    #: how jackpot wagers reopen after an outage when the table's config does not say:
+    #: "auto", or "approval" by a manager (ACT 2017 r 14.5)
+    jackpot_reopen: Literal["auto", "approval"] = "auto"
+    #: the places other players take on a box beside its player (BJ s29(1): "P2", "P3"),
+    #: each with his own wagers (the engine's places API); ``()``: none
+    backer_places: tuple[str, ...] = ()
 
     def all_options(self) -> dict[str, OptionSpec]:
         return dict(self._all_options)
