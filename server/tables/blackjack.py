@@ -73,6 +73,7 @@ from server.store.ledger import Store as SyncStore
 from server.store.model import InsufficientFunds, StoreError
 from server.tables import books
 from server.tables.banked import BankedTable, with_wager
+from server.tables.banked import events as ev
 from server.tables.base import Handler, Member, TableCommand
 from server.tables.phases import Phase
 
@@ -199,16 +200,15 @@ class BlackjackTable(BankedTable):
             self.backing.pop(at, None)
         cmd.conn.send(Balance(balance))
         self.broadcast(
-            {
-                "type": "wager_placed",
-                "round": self.round_no,
-                "box": m.box,
-                "place": at[1],
-                "wager": m.wager,
-                "amount": m.amount,
-                "name": player.name,
-                "box_wagers": dict(new),
-            }
+            ev.WagerPlaced(
+                round=self.round_no,
+                box=m.box,
+                place=at[1],
+                wager=m.wager,
+                amount=m.amount,
+                name=player.name,
+                box_wagers=dict(new),
+            )
         )
 
     def _place_for(self, account: str, box: int) -> Place | None:
@@ -240,14 +240,9 @@ class BlackjackTable(BankedTable):
         amount = self._layout_money(self.back_layout.pop(at))
         self.send_to(account, Balance(self.books.return_wager(account, at[0], amount, at[1])))
         self.broadcast(
-            {
-                "type": "backer_returned",
-                "round": self.round_no,
-                "box": at[0],
-                "place": at[1],
-                "amount": amount,
-                "reason": reason,
-            }
+            ev.BackerReturned(
+                round=self.round_no, box=at[0], place=at[1], amount=amount, reason=reason
+            )
         )
 
     def _return_layout(self, reason: str) -> None:
@@ -400,11 +395,7 @@ class BlackjackTable(BankedTable):
         if isinstance(opener, fair.ShoeOpener) and opener.pending:
             rest, opener.pending = opener.pending, []
             self.broadcast(
-                {
-                    "type": "opened",
-                    "round": self.round_id,
-                    "open": [deal.opening(pos) for deal, pos in rest],
-                }
+                ev.CardsOpened(round=self.round_id, open=[deal.opening(pos) for deal, pos in rest])
             )
 
     def round_record(self) -> dict[str, Any]:

@@ -17,9 +17,10 @@ import math
 import secrets
 import time
 from abc import abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 import trio
+from msgspec import UNSET, UnsetType
 
 from protocol import errors
 from protocol import messages as wire
@@ -29,7 +30,29 @@ from server.store.ledger import Ledger
 from server.store.memory import MemoryStore
 from server.tables.base import BASE_HANDLERS, Handler, TableActor, TableCommand
 from server.tables.connection import Connection
+from server.tables.events import TableEvent
 from server.tables.phases import Phase
+
+
+class WindowEvent(TableEvent, frozen=True, kw_only=True, gc=False):
+    """An event of a table with a betting window: a field left :data:`~msgspec.UNSET` is
+    not on the wire (one class carries a name whose events differ by an optional field)."""
+
+    def to_wire(self) -> dict[str, Any]:
+        return {k: v for k, v in super().to_wire().items() if v is not UNSET}
+
+
+class BettingOpen(WindowEvent, frozen=True, kw_only=True, gc=False):
+    """A betting window opens (Sch 19 s5(4)): the countdown, and the server's wall clock
+    for the client's offset; ``jackpot_open`` at a table with jackpot wagers."""
+
+    TYPE: ClassVar[str] = "betting_open"
+    round: int
+    round_id: str
+    closes_in_ms: int
+    server_time: int
+    closes_at: int
+    jackpot_open: bool | UnsetType = UNSET
 
 
 def wall_ms() -> int:
@@ -59,9 +82,10 @@ class WindowTable(TableActor):
         """Raise ConfigError if ``table`` cannot be tabled (``croupier serve`` exit 2)."""
         cls(table, ServerConfig(), Ledger(MemoryStore()))
 
-    def open_window(self, now: float, **extra: Any) -> None:
+    def open_window(self, now: float, jackpot_open: bool | UnsetType = UNSET) -> None:
         """A new round: numbered, opened in the books, ``betting_open`` with the countdown
-        of ``betting_seconds`` (s5(4)) to everyone."""
+        of ``betting_seconds`` (s5(4)) to everyone (and whether jackpot wagers are open, at
+        a table that has them)."""
         self.phases.to(Phase.BETTING)
         self.round_no += 1
         self.round_id = f"{self.id}.{self.instance}.{self.round_no}"
@@ -71,15 +95,14 @@ class WindowTable(TableActor):
         wall = wall_ms()
         window = int(self.table.betting_seconds * 1000)
         self.broadcast(
-            {
-                "type": "betting_open",
-                "round": self.round_no,
-                "round_id": self.round_id,
-                "closes_in_ms": window,
-                "server_time": wall,
-                "closes_at": wall + window,
-                **extra,
-            }
+            BettingOpen(
+                round=self.round_no,
+                round_id=self.round_id,
+                closes_in_ms=window,
+                server_time=wall,
+                closes_at=wall + window,
+                jackpot_open=jackpot_open,
+            )
         )
 
     @abstractmethod

@@ -18,11 +18,12 @@ from server.games.poker import events as poker_events
 from server.games.registry import BANKED, GAMES, tabled
 from server.games.visibility import NOBODY
 from server.tables import banked as banked_table
+from server.tables.events import all_table_events
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "protocol" / "README.md").read_text()
 SERVER_SOURCES = sorted((ROOT / "server").rglob("*.py"))
-TABLE_SOURCES = sorted((ROOT / "server" / "tables").glob("*.py"))
+TABLE_SOURCES = sorted((ROOT / "server" / "tables").rglob("*.py"))
 
 
 def _trees(paths: list[Path]) -> list[ast.Module]:
@@ -113,8 +114,9 @@ def _banked_event_classes() -> dict[str, set[str]]:
 
 
 def _table_event_types() -> set[str]:
-    """``"type"`` of every event map the table actors build: dict literals in server/tables."""
-    found: set[str] = set()
+    """``"type"`` of every event the table actors build: the typed table events
+    (:class:`~server.tables.events.TableEvent`), and dict literals left in server/tables."""
+    found = {cls.TYPE for cls in all_table_events() if "TYPE" in vars(cls)}  # not a base
     for tree in _trees(TABLE_SOURCES):
         for node in ast.walk(tree):
             if isinstance(node, ast.Dict):

@@ -44,16 +44,15 @@ the table task books them.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import time
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import trio
+from msgspec import UNSET
 
 from protocol import errors
 from protocol import messages as wire
@@ -83,21 +82,24 @@ from server.games.banked.scenario import round_class
 from server.games.registry import tabled
 from server.games.replay import forced_json
 from server.games.visibility import Visibility, may_see
-from server.jackpots.model import JackpotError, MeterUpdate, check_pool_name
-from server.jackpots.reconcile import POOL_OF
+from server.jackpots.model import JackpotError, check_pool_name
 from server.jackpots.service import JackpotService
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds, RoundState
 from server.tables import books
+from server.tables.banked import events as ev
+from server.tables.banked.jackpot_desk import (
+    UNAVAILABLE_TEXT,
+    CoinedIn,
+    CoinInReversed,
+    JackpotAvailability,
+    JackpotAwarded,
+    JackpotDesk,
+    MeterChanged,
+)
 from server.tables.base import Handler, Member, Recipient, TableCommand
 from server.tables.connection import Connection
-from server.tables.jackpot_link import (
-    AWARD_OWED,
-    CoinInResult,
-    JackpotLink,
-    LinkError,
-    pool_config_for,
-)
+from server.tables.jackpot_link import JackpotLink, LinkError, pool_config_for
 from server.tables.phases import Phase
 from server.tables.views import ms_left
 from server.tables.window import WINDOW_HANDLERS, WindowTable
@@ -109,46 +111,6 @@ BANKED_GAMES: tuple[str, ...] = tabled("banked")
 
 #: Engine events the table replaces by its own (settled on the pool's figures).
 _TABLE_SETTLED = ("jackpot_paid", "round_settled")
-
-UNAVAILABLE_TEXT = "jackpot system unavailable: no jackpot wagers (QLD Sch 3 s34; ACT 2017 r 4.2)"
-APPROVAL_TEXT = "jackpot system back: wagers reopen when a manager approves (ACT 2017 r 14.5)"
-
-
-# -- results of the table's jobs and services (inbox items) -----------------------------------
-@dataclass(frozen=True)
-class CoinedIn:
-    """The pool's answer to a round's coin-in."""
-
-    round_no: int
-    round_id: str
-    result: CoinInResult
-
-
-@dataclass(frozen=True)
-class CoinInReversed:
-    """A void round's coin-in taken back by the pool (jackpots.md 5.6)."""
-
-    amount: int
-
-
-@dataclass(frozen=True)
-class MeterChanged:
-    update: MeterUpdate
-
-
-@dataclass(frozen=True)
-class JackpotAvailability:
-    open: bool
-
-
-@dataclass(frozen=True)
-class JackpotAwarded:
-    round_no: int
-    round_id: str
-    owners: dict[int, str]
-    hands: dict[int, str]
-    stakes: dict[int, int]
-    paid: dict[int, int]
 
 
 def with_wager(old: dict[str, int], wager: str, amount: int) -> dict[str, int]:
@@ -200,8 +162,6 @@ class BankedTable(WindowTable):
             raise ConfigError(f"table {table.id}: {exc}") from None
         self.num_boxes: int = self.options["num_boxes"]
         self.rng: RandomSource = random_source(table.seed)
-        self.link: JackpotLink | None = None
-        self.jackpot_open = False
         self.owners: dict[int, str] = {}  # box -> account, while the player is at the table
         self.layout: dict[int, dict[str, int]] = {}
         self.round_owners: dict[int, str] = {}
@@ -213,59 +173,38 @@ class BankedTable(WindowTable):
         #: the decisions prompted and not yet made, (box, street) -> when their clock runs out
         self.prompted: dict[tuple[int, str], float] = {}
         self.forced: Forced | None = None
-        self.meter: int | None = None
-        #: jackpot wagers sent to the pool whose answer has not come back, by box
-        self.in_flight: dict[int, int] = {}
-        #: jackpot wagers of the round in play that the pool accepted, by box
-        self.coined: dict[int, int] = {}
-        self.jackpot_wagers = 0
-        self.jackpot_wager_total = 0
         self.staged_options: dict[str, Any] | None = None  # new limits, next window
         reopen = table.jackpot_reopen or self.spec.jackpot_reopen
         if reopen not in ("auto", "approval"):
             raise ConfigError(f"table {table.id}: jackpot_reopen must be auto or approval")
-        self.reopen_needs_approval = reopen == "approval"
-        self.jackpot_closed_by_outage = False
-        self.awaiting_approval = False
-        self.jackpot_held = 0
+        self.desk = JackpotDesk(self, reopen_needs_approval=reopen == "approval")
         #: the last rounds played here, oldest first (an empty one: a break in play), for the
         #: game's rules about earlier rounds (check_layout; pai gow's bank rotation, s18)
         self.past_rounds: deque[PastRound] = deque(maxlen=4)
 
     # -- wiring ------------------------------------------------------------------------------
     def use_jackpots(self, service: JackpotService) -> None:
-        """Link this table's jackpot to its pool in ``service`` (``croupier serve``); the
-        ledger keeps which pool (:data:`POOL_OF`: the pool's reconciliation)."""
+        """Link this table's jackpot to its pool in ``service`` (``croupier serve``)."""
         pool = self.table.jackpot_pool
         if pool is not None:
-            self.link = JackpotLink(service, pool, self.game, self.options)
-            if self.ledger.meta.get(POOL_OF + self.id) != pool:
-                self.ledger.remember(POOL_OF + self.id, pool)
+            self.desk.attach(service, pool)
 
     async def start_services(self, nursery: trio.Nursery) -> None:
-        """The link's meter and availability watchers (they only submit to the inbox)."""
-        link = self.link
-        if link is None:
-            return
-        with trio.move_on_after(1):  # a pool service that is down only closes the wagers
-            await link.ensure_pool()
-        self.jackpot_open = link.open
-        nursery.start_soon(link.watch, lambda u: self.submit(MeterChanged(u)))
-        nursery.start_soon(link.watch_availability, lambda ok: self.submit(JackpotAvailability(ok)))
-        prefix = f"{AWARD_OWED}{self.id}|"
-        for fact, value in sorted(self.ledger.meta.items()):
-            if value and fact.startswith(prefix):  # owed since before a stop: paid now
-                owed = json.loads(value)
-                self.jackpot_held += 1
-                self.spawn(
-                    self._award_job,
-                    link,
-                    int(owed["round_no"]),
-                    fact[len(prefix) :],
-                    {int(b): a for b, a in owed["owners"].items()},
-                    {int(b): h for b, h in owed["hands"].items()},
-                    {int(b): v for b, v in owed["stakes"].items()},
-                )
+        """The jackpot desk's watchers, and its awards owed since before a stop."""
+        await self.desk.start(nursery)
+
+    @property
+    def link(self) -> JackpotLink | None:
+        """The table's link to its jackpot pool (``None``: not linked)."""
+        return self.desk.link
+
+    @property
+    def meter(self) -> int | None:
+        return self.desk.meter
+
+    @property
+    def jackpot_open(self) -> bool:
+        return self.desk.open
 
     # -- lobby, views ------------------------------------------------------------------------
     def seat_minimum(self) -> int:
@@ -292,26 +231,6 @@ class BankedTable(WindowTable):
         has it: nobody takes or wagers on it."""
         bank = self.spec.bank_box
         return bank if bank is not None and bank <= self.num_boxes else None
-
-    def _jackpot_view(self) -> dict[str, Any] | None:
-        if self.link is None:
-            return None
-        return {
-            "pool": self.link.pool,
-            "meter": self.meter,
-            "open": self.jackpot_open,
-            "wager": self.options.get("jackpot_wager"),
-            "status": self._jackpot_status(),
-        }
-
-    def _jackpot_status(self) -> str:
-        if self.jackpot_open:
-            return "open"
-        if self.awaiting_approval:
-            return APPROVAL_TEXT
-        if self.link is not None and self.link.mismatch:
-            return "no jackpot wagers: " + self.link.mismatch
-        return UNAVAILABLE_TEXT
 
     def view_for(self, member: Member | None) -> dict[str, Any]:
         player = member if isinstance(member, Player) else None
@@ -357,7 +276,7 @@ class BankedTable(WindowTable):
                 for b, a in sorted(self.owners.items())
             ],
             "my_boxes": sorted(mine),
-            "jackpot": self._jackpot_view(),
+            "jackpot": self.desk.view(),
             "round_events": [w for w, vis in self.round_events if self._may_see(vis, player)],
             "pending": pending,
             "last_round": self.last_round.get(player.account) if player else None,
@@ -395,9 +314,10 @@ class BankedTable(WindowTable):
             held = {b: self._layout_money(ws) for b, ws in self.layout.items()}
         elif phase is Phase.DECIDING and self.engine is not None:
             held = {b: sum(ws.values()) for b, ws in self.engine.stakes.items()}
-        out = {books.box(b): amount - self.coined.get(b, 0) for b, amount in held.items()}
+        coined = self.desk.coined
+        out = {books.box(b): amount - coined.get(b, 0) for b, amount in held.items()}
         if phase is not Phase.NO_MORE_BETS:
-            for b, amount in self.in_flight.items():
+            for b, amount in self.desk.in_flight.items():
                 out[books.box(b)] = out.get(books.box(b), 0) + amount
         return out
 
@@ -406,22 +326,13 @@ class BankedTable(WindowTable):
         (ACT 2017 r 14.5)."""
         if self.link is None:
             return {}
-        return {"jackpot": {**self.jackpot_info(), "awaiting_approval": self.awaiting_approval}}
+        return {
+            "jackpot": {**self.jackpot_info(), "awaiting_approval": self.desk.awaiting_approval}
+        }
 
     def jackpot_info(self) -> dict[str, Any]:
         """For ``/health``: the link's state and this table's jackpot counts."""
-        m = self.books.money()
-        return {
-            "table": self.id,
-            "pool": self.link.pool if self.link else None,
-            "open": self.jackpot_open,
-            "meter": self.meter,
-            "wagers": self.jackpot_wagers,
-            "wager_total": self.jackpot_wager_total,
-            "contributed": m["jackpot_contributed"],
-            "paid": m["jackpot_paid"],
-            "held": self.jackpot_held,
-        }
+        return self.desk.info()
 
     def _player(self, cmd: TableCommand[Any], ref: str) -> Player | None:
         member = self.member_for(cmd.conn, ref)
@@ -441,10 +352,7 @@ class BankedTable(WindowTable):
 
     def after_admit(self, member: Member) -> None:
         assert isinstance(member, Player)
-        self.broadcast(
-            {"type": "player_joined", "name": member.name, "boxes": sorted(member.boxes)},
-            skip=member,
-        )
+        self.broadcast(ev.PlayerJoined(name=member.name, boxes=sorted(member.boxes)), skip=member)
         if self.phase is Phase.IDLE:
             self.next_round_at = trio.current_time()
 
@@ -466,7 +374,7 @@ class BankedTable(WindowTable):
         if self.owners.get(box) != player.account:
             self.owners[box] = player.account
             player.boxes.add(box)
-            self.broadcast({"type": "box_taken", "box": box, "name": player.name})
+            self.broadcast(ev.BoxTaken(box=box, name=player.name))
 
     def in_round(self, member: Member) -> bool:
         return self.phases.in_round and member.account in self.round_owners.values()
@@ -485,13 +393,9 @@ class BankedTable(WindowTable):
 
     def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
         boxes = member.boxes if isinstance(member, Player) else set()
-        return {
-            "type": "player_left",
-            "name": member.name,
-            "boxes": sorted(boxes),
-            "reason": reason,
-            "returned": returned,
-        }
+        return ev.PlayerLeft(
+            name=member.name, boxes=sorted(boxes), reason=reason, returned=returned
+        ).to_wire()
 
     # -- the betting window ------------------------------------------------------------------
     def stage_limits(self, limits: dict[str, int]) -> str | None:
@@ -505,12 +409,7 @@ class BankedTable(WindowTable):
 
     def approve_jackpot(self) -> str | None:
         """A manager approves jackpot wagers again after an outage (ACT 2017 r 14.5)."""
-        if not self.awaiting_approval:
-            return None
-        self.awaiting_approval = self.jackpot_closed_by_outage = False
-        self.jackpot_open = True
-        self.broadcast({"type": "jackpot_status", "open": True, "status": "open"})
-        return "jackpot wagers open again"
+        return self.desk.approve()
 
     def open_betting(self, now: float) -> None:
         if self.staged_options is not None:  # limits changed with notice: between rounds
@@ -519,10 +418,10 @@ class BankedTable(WindowTable):
         self.round_owners = {}
         self.round_events = []
         self.wagers_made = []
-        self.coined = {}
+        self.desk.coined = {}
         self.engine = None
         self.prompted = {}
-        self.open_window(now, jackpot_open=self.jackpot_open)
+        self.open_window(now, jackpot_open=self.desk.open)
 
     def on_wager(self, cmd: TableCommand[wire.Wager]) -> None:
         """Make, change or withdraw a wager (Sch 19 s5(2)); refused after no more bets (s3(3))."""
@@ -554,7 +453,7 @@ class BankedTable(WindowTable):
                 "no_jackpot",
             )
             return
-        if spec.limits == "jackpot" and m.amount and not self.jackpot_open:
+        if spec.limits == "jackpot" and m.amount and not self.desk.open:
             self.error(cmd.conn, errors.JACKPOT_UNAVAILABLE, UNAVAILABLE_TEXT, "wager")
             return
         self.lay_wager(player, cmd.conn, m.box, m.wager, m.amount)
@@ -597,15 +496,14 @@ class BankedTable(WindowTable):
             conn.send(Balance(balance))
         self.wagers_made.append({"box": box, "wager": wager, "amount": amount, "at": time.time()})
         self.broadcast(
-            {
-                "type": "wager_placed",
-                "round": self.round_no,
-                "box": box,
-                "wager": wager,
-                "amount": amount,
-                "name": player.name,
-                "box_wagers": dict(new),
-            }
+            ev.WagerPlaced(
+                round=self.round_no,
+                box=box,
+                wager=wager,
+                amount=amount,
+                name=player.name,
+                box_wagers=dict(new),
+            )
         )
         return True
 
@@ -613,11 +511,10 @@ class BankedTable(WindowTable):
         """No more bets: the layout is frozen; coin-in, then the deal."""
         self.closes_at = math.inf
         self.broadcast(
-            {
-                "type": "no_more_bets",
-                "round": self.round_no,
-                "boxes": {str(b): dict(ws) for b, ws in sorted(self.layout.items())},
-            }
+            ev.NoMoreBets(
+                round=self.round_no,
+                boxes={str(b): dict(ws) for b, ws in sorted(self.layout.items())},
+            )
         )
         if not self.layout:
             self.past_rounds.append(PastRound())  # no round: a break in play
@@ -625,61 +522,16 @@ class BankedTable(WindowTable):
             return
         self.round_owners = {b: self.owners[b] for b in self.layout}
         jackpots = {b: ws["jackpot"] for b, ws in self.layout.items() if "jackpot" in ws}
-        if jackpots and self.link is not None:
+        if self.desk.coin_in(jackpots):
             self.phases.to(Phase.NO_MORE_BETS)
-            self.in_flight = dict(jackpots)
-            self.spawn(self._coin_in_job, self.link, self.round_no, self.round_id, jackpots)
             return
         self._deal(None)
 
-    @staticmethod
-    async def _coin_in_job(
-        link: JackpotLink, round_no: int, round_id: str, wagers: dict[int, int]
-    ) -> CoinedIn:
-        return CoinedIn(round_no, round_id, await link.coin_in(round_id, wagers))
-
-    @staticmethod
-    async def _void_job(link: JackpotLink, round_id: str) -> CoinInReversed:
-        return CoinInReversed(await link.void(round_id))
-
     def on_coined_in(self, item: CoinedIn) -> None:
-        """The pool's answer: book each accepted wager's parts; a round voided meanwhile (a
-        shutdown) has its coin-in reversed; otherwise return the refused ones and deal."""
-        assert self.link is not None
-        self.in_flight = {}
-        current = item.round_no == self.round_no and self.phase is Phase.NO_MORE_BETS
-        for box, amount in sorted(item.result.accepted.items()):
-            prize, reserve, operator = self.link.split(amount)
-            self.books.coin_in(box, prize + reserve, operator)
-            self.jackpot_wagers += 1
-            self.jackpot_wager_total += amount
-            if current:
-                self.coined[box] = amount
-        if not current:  # the round was voided while the pool answered: house pays back
-            for box, amount in sorted(item.result.returned.items()):
-                self.books.house_recovers(box, amount)
-            if item.result.accepted:
-                self.spawn(self._void_job, self.link, item.round_id)
-            return
-        for box, amount in sorted(item.result.returned.items()):
-            self.layout[box].pop("jackpot", None)
-            account = self.round_owners[box]
-            self.send_to(account, Balance(self.books.return_wager(account, box, amount)))
-            self.broadcast(
-                {
-                    "type": "jackpot_wager_returned",
-                    "round": self.round_no,
-                    "box": box,
-                    "amount": amount,
-                    "reason": UNAVAILABLE_TEXT,
-                }
-            )
-        before = item.result.before
-        state = JackpotState(before.meter, before.reserve) if before is not None else None
-        self._deal(state)
-
-    def on_coin_in_reversed(self, item: CoinInReversed) -> None:
-        self.books.coin_in_reversed(item.amount)
+        """The pool answered the coin-in: deal on its figures (unless voided meanwhile)."""
+        deal, state = self.desk.on_coined_in(item)
+        if deal:
+            self._deal(state)
 
     # -- the round ---------------------------------------------------------------------------
     def _deal(self, jackpot: JackpotState | None) -> None:
@@ -760,7 +612,7 @@ class BankedTable(WindowTable):
                 self.send_to(account, Balance(balance))
         self.layout = {}
         self.past_rounds.append(PastRound())  # not played: a break in play
-        self.broadcast({"type": "round_voided", "round": self.round_no, "reason": reason})
+        self.broadcast(ev.RoundVoided(round=self.round_no, reason=reason))
         self._pause("voided")
 
     def _after(self, events: list[Event]) -> None:
@@ -768,16 +620,16 @@ class BankedTable(WindowTable):
         round."""
         engine = self.engine
         assert engine is not None
-        wires = [ev.to_wire() for ev in events]
+        wires = [e.to_wire() for e in events]
         self.opening(wires)
         self.journal.events(events, wires)  # the openings go on the events (server/fair.py)
-        for ev, wire_ev in zip(events, wires, strict=True):
-            if type(ev) in (JackpotPaid, RoundSettled) or (
-                type(ev) is WagerSettled and ev.wager == "jackpot"
+        for e, wire_ev in zip(events, wires, strict=True):
+            if type(e) in (JackpotPaid, RoundSettled) or (
+                type(e) is WagerSettled and e.wager == "jackpot"
             ):
                 continue  # the table's round_result / jackpot_paid carry the real figures
-            self.round_events.append((wire_ev, ev.visible_to))
-            self.broadcast(wire_ev, ev.visible_to, engine=True)
+            self.round_events.append((wire_ev, e.visible_to))
+            self.broadcast(wire_ev, e.visible_to, engine=True)
         self.opened()
         if engine.complete:
             self._settle(engine)
@@ -789,7 +641,7 @@ class BankedTable(WindowTable):
         decisions, and (a game deciding one hand at a time) the next hand's or the same
         hand's next decision (a hand that drew a card decides again)."""
         now = trio.current_time()
-        decided = {self._decided(ev) for ev in events if type(ev) is DecisionMade}
+        decided = {self._decided(e) for e in events if type(e) is DecisionMade}
         time_ms = int(self.table.decision_seconds * 1000)
         prompted: dict[tuple[int, str], float] = {}
         for d in self._promptable(engine):
@@ -800,15 +652,7 @@ class BankedTable(WindowTable):
                 account = self._decider(d)
                 member = self.members.get(account) if account is not None else None
                 if member is not None:
-                    self.event(
-                        member,
-                        {
-                            **d.to_wire(),
-                            "type": "decision",
-                            "round": self.round_no,
-                            "time_ms": time_ms,
-                        },
-                    )
+                    self.event(member, ev.DecisionPrompt.of(d, self.round_no, time_ms).to_wire())
             prompted[key] = deadline
         self.prompted = prompted
         self.decision_deadline = min(prompted.values(), default=math.inf)
@@ -895,7 +739,7 @@ class BankedTable(WindowTable):
             cost = choice.resolve(m.amount) or 0
             if cost > self.books.wallet_balance(player.account):
                 events = self._engine_decide(engine, found, "insufficient", None)
-                self.broadcast({"type": "insufficient", "round": self.round_no, "box": m.box})
+                self.broadcast(ev.Insufficient(round=self.round_no, box=m.box))
             else:
                 before = self._held(engine, m.box, found)
                 events = self._engine_decide(engine, found, m.verb, argument)
@@ -926,11 +770,12 @@ class BankedTable(WindowTable):
 
     def _time_out(self, engine: BankedRound, decision: Decision) -> None:
         """One decision not made in time: the engine's timeout for it."""
-        event: dict[str, Any] = {"type": "timed_out", "round": self.round_no, "box": decision.box}
-        place = self._place_of(decision)
-        if place is not None:
-            event["place"] = place  # another player on the box (a backer)
-        self.broadcast(event)
+        place = self._place_of(decision)  # None: the box's player; else a backer
+        self.broadcast(
+            ev.TimedOut(
+                round=self.round_no, box=decision.box, place=UNSET if place is None else place
+            )
+        )
         self._after(self._engine_decide(engine, decision, "timeout", None))
 
     # -- settlement --------------------------------------------------------------------------
@@ -943,15 +788,15 @@ class BankedTable(WindowTable):
         outcomes: dict[tuple[int, str], list[WagerSettled]] = {}
         hands: dict[int, str] = {}
         dealer: dict[str, Any] = {}
-        for ev in engine.events:
-            if type(ev) is WagerSettled:
-                outcomes.setdefault((ev.box, ev.wager), []).append(ev)
-            elif type(ev) is JackpotPaid:
-                hands[ev.box] = ev.hand
-            elif type(ev) is HandShown and ev.box is None:
-                dealer.update(cards=list(ev.cards), hand=ev.hand)
-            elif type(ev) is DealerDeclared:
-                dealer["status"] = ev.status
+        for e in engine.events:
+            if type(e) is WagerSettled:
+                outcomes.setdefault((e.box, e.wager), []).append(e)
+            elif type(e) is JackpotPaid:
+                hands[e.box] = e.hand
+            elif type(e) is HandShown and e.box is None:
+                dealer.update(cards=list(e.cards), hand=e.hand)
+            elif type(e) is DealerDeclared:
+                dealer["status"] = e.status
         linked = self.link is not None
         boxes_out: dict[str, Any] = {}
         per_account: dict[str, dict[str, Any]] = {}
@@ -1005,7 +850,7 @@ class BankedTable(WindowTable):
             rec["bet_total"] += bet
             rec["paid_total"] += paid_back
             rec["boxes"][key] = entry
-        self.coined = {}
+        self.desk.coined = {}
         self.past_rounds.append(
             PastRound() if void else PastRound(dict(engine.wagers), dict(self.round_owners))
         )
@@ -1013,15 +858,14 @@ class BankedTable(WindowTable):
         self.books.close_round("voided" if void else "settled")
         pending = sorted(hands) if linked and not void else []
         self.broadcast(
-            {
-                "type": "round_result",
-                "round": self.round_no,
-                "round_id": self.round_id,
-                "state": result.state,
-                "dealer": dealer,
-                "boxes": boxes_out,
-                "jackpot_pending": pending,
-            }
+            ev.RoundResult(
+                round=self.round_no,
+                round_id=self.round_id,
+                state=result.state,
+                dealer=dealer,
+                boxes=boxes_out,
+                jackpot_pending=pending,
+            )
         )
         for account, rec in per_account.items():
             rec.update(
@@ -1033,17 +877,13 @@ class BankedTable(WindowTable):
             )
             self.last_round[account] = rec
         if self.link is not None and void and jackpot_stakes:
-            self.spawn(self._void_job, self.link, self.round_id)
+            self.desk.reverse(self.round_id)
         elif self.link is not None and pending:
-            self.jackpot_held += 1
-            owners = {b: self.round_owners[b] for b in pending}
-            won = {b: hands[b] for b in pending}
-            staked = {b: jackpot_stakes.get(b, 0) for b in pending}
-            owed = {"round_no": self.round_no, "owners": owners, "hands": won, "stakes": staked}
-            # owed in the same commit as the round's close: paid after any stop (AWARD_OWED)
-            self.ledger.remember(f"{AWARD_OWED}{self.id}|{self.round_id}", json.dumps(owed))
-            self.spawn(
-                self._award_job, self.link, self.round_no, self.round_id, owners, won, staked
+            self.desk.award(
+                self.round_no,
+                {b: self.round_owners[b] for b in pending},
+                {b: hands[b] for b in pending},
+                {b: jackpot_stakes.get(b, 0) for b in pending},
             )
         self._pause()
         for member in list(self.members.values()):
@@ -1072,37 +912,12 @@ class BankedTable(WindowTable):
         if len(settled) == 1:
             return {"outcome": settled[0].outcome, "detail": settled[0].detail}
         outcome = "win" if net > 0 else "lose" if net < 0 else "push"
-        return {"outcome": outcome, "detail": "; ".join(ev.detail for ev in settled if ev.detail)}
-
-    @staticmethod
-    async def _award_job(
-        link: JackpotLink,
-        round_no: int,
-        round_id: str,
-        owners: dict[int, str],
-        hands: dict[int, str],
-        stakes: dict[int, int],
-    ) -> JackpotAwarded:
-        paid = await link.award(round_id, hands)
-        return JackpotAwarded(round_no, round_id, owners, hands, stakes, paid)
+        return {"outcome": outcome, "detail": "; ".join(e.detail for e in settled if e.detail)}
 
     def on_jackpot_awarded(self, item: JackpotAwarded) -> None:
-        """The pool committed this round's prizes: pay them (QLD s23(3): after ante and bet),
-        and the award is no longer owed (in the same commit as the prizes)."""
-        self.jackpot_held -= 1
-        self.ledger.remember(f"{AWARD_OWED}{self.id}|{item.round_id}", "")
-        for box, amount in sorted(item.paid.items(), reverse=True):
-            account = item.owners[box]
-            self.send_to(account, Balance(self.books.jackpot_prize(account, amount)))
-            self.broadcast(
-                {
-                    "type": "jackpot_paid",
-                    "round": item.round_no,
-                    "box": box,
-                    "hand": item.hands.get(box, ""),
-                    "amount": amount,
-                }
-            )
+        """The pool committed this round's prizes: the desk pays them; the players' recall
+        shows them (s3(2)(h))."""
+        for box, account, amount in self.desk.on_awarded(item):
             rec = self.last_round.get(account)
             if rec is not None and rec.get("round") == item.round_no:
                 rec["paid_total"] += amount
@@ -1118,45 +933,6 @@ class BankedTable(WindowTable):
         self.books.close_round(state)
         self.phases.to(Phase.PAUSE)
         self.next_round_at = trio.current_time() + self.config.round_pause
-
-    # -- jackpot link events ---------------------------------------------------------------
-    def on_meter_changed(self, item: MeterChanged) -> None:
-        u = item.update
-        self.meter = u.meter
-        self.broadcast(
-            {"type": "meter", "pool": u.pool, "meter": u.meter, "version": u.version, "op": u.op}
-        )
-
-    def on_jackpot_availability(self, item: JackpotAvailability) -> None:
-        if item.open and self.reopen_needs_approval and self.jackpot_closed_by_outage:
-            if not self.awaiting_approval:  # ACT 2017 r 14.5: a manager approves first
-                self.awaiting_approval = True
-                self.broadcast(
-                    {"type": "jackpot_status", "open": False, "status": self._jackpot_status()}
-                )
-            return
-        if item.open == self.jackpot_open:
-            return
-        self.jackpot_open = item.open
-        self.jackpot_closed_by_outage = not item.open
-        if not item.open and self.phase is Phase.BETTING:
-            for box, ws in sorted(self.layout.items()):  # not accepted: returned (s34)
-                amount = ws.pop("jackpot", 0)
-                if amount:
-                    account = self.owners[box]
-                    self.send_to(account, Balance(self.books.return_wager(account, box, amount)))
-                    self.broadcast(
-                        {
-                            "type": "jackpot_wager_returned",
-                            "round": self.round_no,
-                            "box": box,
-                            "amount": amount,
-                            "reason": UNAVAILABLE_TEXT,
-                        }
-                    )
-        self.broadcast(
-            {"type": "jackpot_status", "open": item.open, "status": self._jackpot_status()}
-        )
 
     # -- dev ---------------------------------------------------------------------------------
     def on_dev_force(self, cmd: TableCommand[wire.DevForce]) -> None:
@@ -1199,7 +975,7 @@ class BankedTable(WindowTable):
         self.forced = Forced(boxes, dealer, board, shoe)
         # dealt at this window's "no more bets", else at the next window's
         upcoming = self.round_no if self.phase is Phase.BETTING else self.round_no + 1
-        self.event(who, {"type": "dev_forced", "round": upcoming})
+        self.event(who, ev.DevForced(round=upcoming).to_wire())
 
     def on_poker_message(self, cmd: TableCommand[Any]) -> None:
         ref = type(cmd.message).__struct_config__.tag
@@ -1217,10 +993,10 @@ class BankedTable(WindowTable):
         wire.SitOut: on_poker_message,
         wire.SitIn: on_poker_message,
         CoinedIn: on_coined_in,
-        CoinInReversed: on_coin_in_reversed,
+        CoinInReversed: lambda t, item: t.desk.on_reversed(item),
         JackpotAwarded: on_jackpot_awarded,
-        MeterChanged: on_meter_changed,
-        JackpotAvailability: on_jackpot_availability,
+        MeterChanged: lambda t, item: t.desk.on_meter(item),
+        JackpotAvailability: lambda t, item: t.desk.on_availability(item),
     }
 
     # -- time --------------------------------------------------------------------------------
