@@ -235,6 +235,9 @@ class GameSpec:
     #: the places other players take on a box beside its player (BJ s29(1): "P2", "P3"),
     #: each with his own wagers (the engine's places API); ``()``: none
     backer_places: tuple[str, ...] = ()
+    #: stakes a wager puts on the layout when more than one, by wager (SW s6(1),(2): the
+    #: main wager stands on each of the box's two areas); any other wager: one
+    layout_stakes: Mapping[str, int] = field(default_factory=dict)
 
     def all_options(self) -> dict[str, OptionSpec]:
         return dict(self._all_options)

@@ -6,7 +6,8 @@ from server.tables.banked.jackpot_desk import (
     UNAVAILABLE_TEXT,
     JackpotAvailability,
 )
-from server.tables.banked.table import _TABLE_SETTLED, BANKED_GAMES, BankedTable, Player, with_wager
+from server.tables.banked.layout import with_wager
+from server.tables.banked.table import _TABLE_SETTLED, BANKED_GAMES, BankedTable, Player
 
 __all__ = [
     "APPROVAL_TEXT",

@@ -40,43 +40,45 @@ jackpot_paid`` in every process, and across processes the pool's own invariant
 (:meth:`~server.tables.base.TableActor.spawn`); their answers come back through the inbox as
 typed results (:class:`CoinedIn`, :class:`CoinInReversed`, :class:`JackpotAwarded`) and only
 the table task books them.
+
+The table is composed of parts, each a small class in its own module of this package, each
+with one job: :class:`~.layout.Layout` (boxes, owners, wagers, where the money is),
+:class:`~.jackpot_desk.JackpotDesk` (the pool: coin-in, reversal, award, availability,
+meter), :class:`~.deciders.Deciders` and :class:`~.deciders.DecisionClock` (who owes a
+decision, prompts, clocks), :class:`~.backers.Backers` (other players on a box, for a game
+whose spec declares places), :class:`~.dealing.Dealing` (the round's cards on the record),
+:class:`~.settlement.Settlement` (typed results) and the snapshot (:mod:`.view`). A game
+passes its own parts (blackjack: its deciders and its shoe, ``server/tables/blackjack.py``)
+instead of overriding the table's methods; its facts are in its spec.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import time
 from collections import deque
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import trio
-from msgspec import UNSET
 
 from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance, TableInfo
-from server.cards import CardError, RandomSource, card, random_source
+from server.cards import RandomSource, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
 from server.games.banked.base import (
     EVERYONE,
-    Argument,
     BankedRound,
-    DealerDeclared,
-    Decision,
-    DecisionMade,
     Event,
     Forced,
-    HandShown,
     InvalidRound,
     JackpotPaid,
     JackpotState,
     PastRound,
     RoundSettled,
     WagerSettled,
-    validate_wagers,
 )
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
@@ -85,11 +87,12 @@ from server.games.visibility import Visibility, may_see
 from server.jackpots.model import JackpotError, check_pool_name
 from server.jackpots.service import JackpotService
 from server.store.ledger import Ledger
-from server.store.model import InsufficientFunds, RoundState
-from server.tables import books
+from server.store.model import RoundState
 from server.tables.banked import events as ev
+from server.tables.banked.backers import Backers, PlacesRound
+from server.tables.banked.dealing import Dealing
+from server.tables.banked.deciders import Deciders, DecisionClock
 from server.tables.banked.jackpot_desk import (
-    UNAVAILABLE_TEXT,
     CoinedIn,
     CoinInReversed,
     JackpotAvailability,
@@ -97,11 +100,13 @@ from server.tables.banked.jackpot_desk import (
     JackpotDesk,
     MeterChanged,
 )
-from server.tables.base import Handler, Member, Recipient, TableCommand
+from server.tables.banked.layout import Layout
+from server.tables.banked.settlement import Settlement, Stakeholding, to_wire, with_prize
+from server.tables.banked.view import banked_view
+from server.tables.base import Handler, Member, TableCommand
 from server.tables.connection import Connection
 from server.tables.jackpot_link import JackpotLink, LinkError, pool_config_for
 from server.tables.phases import Phase
-from server.tables.views import ms_left
 from server.tables.window import WINDOW_HANDLERS, WindowTable
 
 log = logging.getLogger("croupier.tables.banked")
@@ -111,16 +116,6 @@ BANKED_GAMES: tuple[str, ...] = tabled("banked")
 
 #: Engine events the table replaces by its own (settled on the pool's figures).
 _TABLE_SETTLED = ("jackpot_paid", "round_settled")
-
-
-def with_wager(old: dict[str, int], wager: str, amount: int) -> dict[str, int]:
-    """A box's wagers after one is made, changed, or withdrawn (``amount`` 0; Sch 19 s5(2))."""
-    new = dict(old)
-    if amount:
-        new[wager] = amount
-    else:
-        new.pop(wager, None)
-    return new
 
 
 class Player(Member):
@@ -162,22 +157,20 @@ class BankedTable(WindowTable):
             raise ConfigError(f"table {table.id}: {exc}") from None
         self.num_boxes: int = self.options["num_boxes"]
         self.rng: RandomSource = random_source(table.seed)
-        self.owners: dict[int, str] = {}  # box -> account, while the player is at the table
-        self.layout: dict[int, dict[str, int]] = {}
-        self.round_owners: dict[int, str] = {}
         self.round_events: list[tuple[dict[str, Any], Visibility | None]] = []
-        #: the window's wager commands, journalled with their times when the round is dealt
-        self.wagers_made: list[dict[str, Any]] = []
         self.engine: BankedRound | None = None
-        self.decision_deadline = math.inf
-        #: the decisions prompted and not yet made, (box, street) -> when their clock runs out
-        self.prompted: dict[tuple[int, str], float] = {}
         self.forced: Forced | None = None
         self.staged_options: dict[str, Any] | None = None  # new limits, next window
         reopen = table.jackpot_reopen or self.spec.jackpot_reopen
         if reopen not in ("auto", "approval"):
             raise ConfigError(f"table {table.id}: jackpot_reopen must be auto or approval")
+        self.felt = Layout(self)
         self.desk = JackpotDesk(self, reopen_needs_approval=reopen == "approval")
+        self.backers = Backers(self, self.spec.backer_places)
+        self.deciders: Deciders = Deciders(self)
+        self.dealing: Dealing = Dealing(self)
+        self.clock = DecisionClock(self)
+        self.settlement = Settlement(self)
         #: the last rounds played here, oldest first (an empty one: a break in play), for the
         #: game's rules about earlier rounds (check_layout; pai gow's bank rotation, s18)
         self.past_rounds: deque[PastRound] = deque(maxlen=4)
@@ -190,8 +183,30 @@ class BankedTable(WindowTable):
             self.desk.attach(service, pool)
 
     async def start_services(self, nursery: trio.Nursery) -> None:
-        """The jackpot desk's watchers, and its awards owed since before a stop."""
+        """The jackpot desk's watchers and its awards owed since before a stop; the deal's
+        own start (a shoe a stop left in play)."""
         await self.desk.start(nursery)
+        await self.dealing.start(nursery)
+
+    @property
+    def owners(self) -> dict[int, str]:
+        """Box -> account, while the player is at the table (the layout part's)."""
+        return self.felt.owners
+
+    @property
+    def layout(self) -> dict[int, dict[str, int]]:
+        """Box -> its wagers in the window (the layout part's)."""
+        return self.felt.wagers
+
+    @property
+    def round_owners(self) -> dict[int, str]:
+        """Box -> account in the round in play (the layout part's)."""
+        return self.felt.round_owners
+
+    @property
+    def backing(self) -> dict[tuple[int, str], str]:
+        """This round's other players on the boxes: (box, place) -> account."""
+        return self.backers.backing
 
     @property
     def link(self) -> JackpotLink | None:
@@ -233,93 +248,31 @@ class BankedTable(WindowTable):
         return bank if bank is not None and bank <= self.num_boxes else None
 
     def view_for(self, member: Member | None) -> dict[str, Any]:
-        player = member if isinstance(member, Player) else None
-        info = self.info()
-        now = trio.current_time()
-        mine = self._boxes_of(player)
-        pending = []
-        if self.engine is not None and not self.engine.complete and player is not None:
-            for d in self._promptable(self.engine):
-                if self._decider(d) == player.account:
-                    deadline = self.prompted.get((d.box, d.street), self.decision_deadline)
-                    pending.append(
-                        {
-                            **d.to_wire(),
-                            "round": self.round_no,
-                            "time_ms": ms_left(deadline, now),
-                        }
-                    )
-        betting = self.phase is Phase.BETTING
-        return {
-            "table": self.table_view(
-                info,
-                boxes=self.num_boxes,
-                betting_seconds=self.table.betting_seconds,
-                decision_seconds=self.table.decision_seconds,
-                wagers=[
-                    w
-                    for w, spec in zip(
-                        self.spec.describe()["wagers"], self.spec.wagers, strict=True
-                    )
-                    if spec.offered(self.options)
-                ],
-                verbs=list(self.spec.verbs),
-                bank_box=self.bank_box,
-            ),
-            "status": "closing" if self.closing else self.phase.value,
-            "no_more_bets": not betting,
-            "round": self.round_no,
-            "round_id": self.round_id,
-            "closes_in_ms": ms_left(self.closes_at, now) if betting else 0,
-            "boxes": [
-                {"box": b, "player": self._name(a), "wagers": dict(self.layout.get(b, {}))}
-                for b, a in sorted(self.owners.items())
-            ],
-            "my_boxes": sorted(mine),
-            "jackpot": self.desk.view(),
-            "round_events": [w for w, vis in self.round_events if self._may_see(vis, player)],
-            "pending": pending,
-            "last_round": self.last_round.get(player.account) if player else None,
-        }
+        return banked_view(self, member if isinstance(member, Player) else None)
 
-    def _name(self, account: str) -> str:
+    def name_of(self, account: str) -> str:
         p = self.members.get(account)
         return p.name if p is not None else ""
 
-    def _boxes_of(self, player: Player | None) -> set[int]:
+    def boxes_of(self, player: Player | None) -> set[int]:
         if player is None:
             return set()
-        in_round = {b for b, a in self.round_owners.items() if a == player.account}
-        return in_round | player.boxes
+        return self.felt.boxes_of(player.account, player.boxes)
 
-    def _may_see(self, visible_to: Visibility | None, player: Player | None) -> bool:
+    def may_see(self, visible_to: Visibility | None, player: Player | None) -> bool:
         if visible_to == EVERYONE:
             return True
-        return any(may_see(visible_to, b) for b in self._boxes_of(player))
+        return any(may_see(visible_to, b) for b in self.boxes_of(player))
 
     def sees(self, member: Member, visible_to: Visibility | None) -> bool:
-        return self._may_see(visible_to, member if isinstance(member, Player) else None)
+        return self.may_see(visible_to, member if isinstance(member, Player) else None)
 
     def seat_of(self, member: Member) -> int | None:
         boxes = member.boxes if isinstance(member, Player) else set()
         return min(boxes) if boxes else None
 
     def where_money_is(self) -> dict[str, int]:
-        """``box:N`` holds the box's wagers (the layout, then the engine's stakes), less the
-        jackpot wager once the pool accepted it; jackpot wagers awaiting the pool's answer
-        stay on their box until it comes."""
-        phase = self.phase
-        held: dict[int, int] = {}
-        if phase is Phase.BETTING or phase is Phase.NO_MORE_BETS:
-            held = {b: self._layout_money(ws) for b, ws in self.layout.items()}
-        elif phase is Phase.DECIDING and self.engine is not None:
-            held = {b: sum(ws.values()) for b, ws in self.engine.stakes.items()}
-        coined = self.desk.coined
-        out = {books.box(b): amount - coined.get(b, 0) for b, amount in held.items()}
-        if phase is not Phase.NO_MORE_BETS:
-            for b, amount in self.desk.in_flight.items():
-                out[books.box(b)] = out.get(books.box(b), 0) + amount
-        return out
+        return self.felt.where_money_is()
 
     def floor_more(self) -> dict[str, Any]:
         """The floor's jackpot meter, and whether jackpot wagers await a manager's approval
@@ -343,11 +296,11 @@ class BankedTable(WindowTable):
         if join.seat is not None and join.seat == self.bank_box:
             self.error(conn, errors.BAD_BOX, f"box {join.seat} is the bank's", "join")
             return None
-        if join.seat is not None and not self._box_free(conn, join.seat, "join"):
+        if join.seat is not None and not self.felt.box_free(conn, join.seat, "join"):
             return None
         player = Player(conn)
         if join.seat is not None:
-            self._take_box(player, join.seat)
+            self.felt.take_box(player, join.seat)
         return player
 
     def after_admit(self, member: Member) -> None:
@@ -356,40 +309,15 @@ class BankedTable(WindowTable):
         if self.phase is Phase.IDLE:
             self.next_round_at = trio.current_time()
 
-    def _layout_money(self, wagers: Mapping[str, int]) -> int:
-        """The money a box's wagers put on the layout (one stake per wager here)."""
-        return sum(wagers.values())
-
-    def _box_free(self, conn: Connection, box: int, ref: str) -> bool:
-        if not 1 <= box <= self.num_boxes:
-            self.error(conn, errors.BAD_BOX, f"boxes are 1 to {self.num_boxes}", ref)
-            return False
-        owner = self.owners.get(box)
-        if owner is not None and owner != conn.account:
-            self.error(conn, errors.BOX_TAKEN, f"box {box} is another player's", ref)
-            return False
-        return True
-
-    def _take_box(self, player: Player, box: int) -> None:
-        if self.owners.get(box) != player.account:
-            self.owners[box] = player.account
-            player.boxes.add(box)
-            self.broadcast(ev.BoxTaken(box=box, name=player.name))
-
     def in_round(self, member: Member) -> bool:
-        return self.phases.in_round and member.account in self.round_owners.values()
+        if self.phases.in_round and self.felt.in_round(member):
+            return True
+        return self.backers.in_round(member)
 
     def release(self, member: Member) -> int:
         """Free the player's boxes; wagers still in the betting window go back to the wallet."""
         assert isinstance(member, Player)
-        returned = 0
-        for box in sorted(member.boxes):
-            if self.phase is Phase.BETTING and box in self.layout:
-                amount = self._layout_money(self.layout.pop(box))
-                self.books.return_wager(member.account, box, amount)
-                returned += amount
-            self.owners.pop(box, None)
-        return returned
+        return self.felt.release(member) + self.backers.release(member)
 
     def vacated_event(self, member: Member, reason: str, returned: int) -> dict[str, Any]:
         boxes = member.boxes if isinstance(member, Player) else set()
@@ -414,13 +342,12 @@ class BankedTable(WindowTable):
     def open_betting(self, now: float) -> None:
         if self.staged_options is not None:  # limits changed with notice: between rounds
             self.options, self.staged_options = self.staged_options, None
-        self.layout = {}
-        self.round_owners = {}
+        self.felt.open()
         self.round_events = []
-        self.wagers_made = []
         self.desk.coined = {}
         self.engine = None
-        self.prompted = {}
+        self.clock.stop()
+        self.backers.open_betting()
         self.open_window(now, jackpot_open=self.desk.open)
 
     def on_wager(self, cmd: TableCommand[wire.Wager]) -> None:
@@ -429,86 +356,21 @@ class BankedTable(WindowTable):
         if player is None:
             return
         m = cmd.message
-        if self.refuse_after_close(cmd.conn, "wager"):
-            return
-        if not self._box_free(cmd.conn, m.box, "wager"):
-            return
-        spec = self.spec.wager(m.wager)
-        if spec is None or not spec.initial:
-            names = [w.name for w in self.spec.wagers if w.initial]
-            self.error(
-                cmd.conn,
-                errors.WAGER_REFUSED,
-                f"wagers placed before the deal here: {', '.join(names)}",
-                "wager",
-                "unknown_wager",
-            )
-            return
-        if spec.limits == "jackpot" and self.link is None:
-            self.error(
-                cmd.conn,
-                errors.WAGER_REFUSED,
-                "no jackpot wager at this table",
-                "wager",
-                "no_jackpot",
-            )
-            return
-        if spec.limits == "jackpot" and m.amount and not self.desk.open:
-            self.error(cmd.conn, errors.JACKPOT_UNAVAILABLE, UNAVAILABLE_TEXT, "wager")
-            return
-        self.lay_wager(player, cmd.conn, m.box, m.wager, m.amount)
+        if m.behind and self.backers:  # another player's box (BJ s29(1))
+            self.backers.on_wager(player, cmd)
+        else:
+            self.felt.on_wager(player, cmd)
 
     def lay_wager(
         self, player: Player, conn: Connection | None, box: int, wager: str, amount: int
     ) -> bool:
-        """Put a wager checked for the window on the layout (or change or withdraw it):
-        the rules' limits, then the money; refusals go to ``conn``. True when laid."""
-        old = self.layout.get(box, {})
-        new = with_wager(old, wager, amount)
-        after = {b: ws for b, ws in self.layout.items() if b != box}
-        if new:
-            after[box] = new
-        owners = {b: self.owners.get(b, "") for b in after}
-        owners[box] = player.account
-        try:
-            if new:  # a withdrawal is always allowed (Sch 19 s5(2))
-                validate_wagers(self.spec, self.options, {box: new})
-                self.round_cls.check_layout(self.options, after, owners, tuple(self.past_rounds))
-        except IllegalAction as exc:
-            if conn is not None:
-                self.error(conn, errors.WAGER_REFUSED, exc.message, "wager", exc.code, exc.amounts)
-            return False
-        try:
-            delta = self._layout_money(new) - self._layout_money(old)
-            balance = self.books.wager(player.account, box, delta)
-        except InsufficientFunds as exc:
-            if conn is not None:
-                self.error(
-                    conn, errors.INSUFFICIENT_FUNDS, str(exc), "wager", amounts=exc.amounts()
-                )
-            return False
-        if new:
-            self.layout[box] = new
-            self._take_box(player, box)
-        else:
-            self.layout.pop(box, None)
-        if conn is not None and self.sends_balance:
-            conn.send(Balance(balance))
-        self.wagers_made.append({"box": box, "wager": wager, "amount": amount, "at": time.time()})
-        self.broadcast(
-            ev.WagerPlaced(
-                round=self.round_no,
-                box=box,
-                wager=wager,
-                amount=amount,
-                name=player.name,
-                box_wagers=dict(new),
-            )
-        )
-        return True
+        """Put a wager on the layout (the layout part's :meth:`Layout.lay`)."""
+        return self.felt.lay(player, conn, box, wager, amount)
 
     def close_betting(self) -> None:
-        """No more bets: the layout is frozen; coin-in, then the deal."""
+        """No more bets: the layout is frozen (a backer of a box with no wager has his wagers
+        back); coin-in, then the deal."""
+        self.backers.close_betting()
         self.closes_at = math.inf
         self.broadcast(
             ev.NoMoreBets(
@@ -520,7 +382,7 @@ class BankedTable(WindowTable):
             self.past_rounds.append(PastRound())  # no round: a break in play
             self._pause()
             return
-        self.round_owners = {b: self.owners[b] for b in self.layout}
+        self.felt.freeze()
         jackpots = {b: ws["jackpot"] for b, ws in self.layout.items() if "jackpot" in ws}
         if self.desk.coin_in(jackpots):
             self.phases.to(Phase.NO_MORE_BETS)
@@ -545,7 +407,7 @@ class BankedTable(WindowTable):
                 forced.outcome,
             )
         try:
-            rng = self.round_source()
+            rng = self.dealing.source()
             self.engine = self._new_round(forced, jackpot, rng)
             events = self.engine.start()
         except (IllegalAction, InvalidRound) as exc:
@@ -563,65 +425,51 @@ class BankedTable(WindowTable):
                 "boxes": {
                     str(b): {
                         "account": self.round_owners[b],
-                        "name": self._name(self.round_owners[b]),
+                        "name": self.name_of(self.round_owners[b]),
                         "wagers": ws,
                     }
                     for b, ws in sorted(self.layout.items())
                 },
                 "forced": None if forced is None else forced_json(forced),
                 "jackpot": None if jackpot is None else [jackpot.pool, jackpot.reserve],
-                **self.round_record(),
+                **({"backers": self.backers.record()} if self.backers else {}),
+                **self.dealing.record(),
             },
+            deal=self.dealing.deal_per_round,
         )
-        for w in self.wagers_made:  # the betting window's commands (the layout is in start)
+        self.dealing.journal_opened()
+        for w in self.felt.made:  # the betting window's commands (the layout is in start)
             self.journal.command("wager", **w)
-        self._after(events)
-
-    def round_record(self) -> dict[str, Any]:
-        """What else the round's record starts with (a blackjack table: its shoe)."""
-        return {}
-
-    def round_source(self) -> RandomSource:
-        """The round's random source: the secret committed for its deal with the seeds of
-        its players (server/fair.py); it fixes the round's cards or outcome."""
-        return self.journal.begin(sorted(set(self.round_owners.values())))
-
-    def opening(self, wires: list[dict[str, Any]]) -> None:
-        """Before a step's events go on the record: anything their openings need (a
-        blackjack table: the cards its shoe dealt, a new stack's commitment)."""
-        return None
-
-    def opened(self) -> None:
-        """After a step's events: cards dealt that no event showed (a blackjack table)."""
-        return None
+        self.play(events)
 
     def _new_round(
         self, forced: Forced | None, jackpot: JackpotState | None, rng: RandomSource
     ) -> BankedRound:
-        """The engine for the round, on the frozen layout, drawing from ``rng`` (the round's
-        committed secret: server/fair.py)."""
-        wagers = {b: dict(ws) for b, ws in self.layout.items()}
-        return self.round_cls(self.options, wagers, rng, forced=forced, jackpot=jackpot)
+        """The engine for the round, on the frozen layout and its backers, drawing from
+        ``rng`` (the deal's: server/fair.py)."""
+        wagers: dict[int, dict[str, Any]] = {b: dict(ws) for b, ws in self.layout.items()}
+        if self.backers:
+            self.backers.round_wagers(wagers)
+        engine = self.dealing.new_round(wagers, forced, jackpot, rng)
+        if self.backers and isinstance(engine, PlacesRound):
+            self.backers.persons(engine)
+        return engine
 
     def _return_layout(self, reason: str) -> None:
         """Give every wager of a round that never started back (nothing was coined in)."""
-        for box, ws in sorted(self.layout.items()):
-            account = self.round_owners.get(box) or self.owners.get(box)
-            if account:
-                balance = self.books.return_wager(account, box, self._layout_money(ws))
-                self.send_to(account, Balance(balance))
-        self.layout = {}
+        self.backers.give_all_back(reason)
+        self.felt.give_all_back()
         self.past_rounds.append(PastRound())  # not played: a break in play
         self.broadcast(ev.RoundVoided(round=self.round_no, reason=reason))
         self._pause("voided")
 
-    def _after(self, events: list[Event]) -> None:
+    def play(self, events: list[Event]) -> None:
         """Deliver engine events; prompt the decisions the step opened; settle a finished
         round."""
         engine = self.engine
         assert engine is not None
         wires = [e.to_wire() for e in events]
-        self.opening(wires)
+        self.dealing.opening(wires)
         self.journal.events(events, wires)  # the openings go on the events (server/fair.py)
         for e, wire_ev in zip(events, wires, strict=True):
             if type(e) in (JackpotPaid, RoundSettled) or (
@@ -630,304 +478,89 @@ class BankedTable(WindowTable):
                 continue  # the table's round_result / jackpot_paid carry the real figures
             self.round_events.append((wire_ev, e.visible_to))
             self.broadcast(wire_ev, e.visible_to, engine=True)
-        self.opened()
+        self.dealing.opened()
         if engine.complete:
             self._settle(engine)
         else:
-            self._prompt(engine, events)
-
-    def _prompt(self, engine: BankedRound, events: list[Event]) -> None:
-        """Prompt every decision the step opened, each on its own clock: a new street's
-        decisions, and (a game deciding one hand at a time) the next hand's or the same
-        hand's next decision (a hand that drew a card decides again)."""
-        now = trio.current_time()
-        decided = {self._decided(e) for e in events if type(e) is DecisionMade}
-        time_ms = int(self.table.decision_seconds * 1000)
-        prompted: dict[tuple[int, str], float] = {}
-        for d in self._promptable(engine):
-            key = (d.box, d.street)
-            deadline = self.prompted.get(key)
-            if deadline is None or key in decided:
-                deadline = now + self.table.decision_seconds
-                account = self._decider(d)
-                member = self.members.get(account) if account is not None else None
-                if member is not None:
-                    self.event(member, ev.DecisionPrompt.of(d, self.round_no, time_ms).to_wire())
-            prompted[key] = deadline
-        self.prompted = prompted
-        self.decision_deadline = min(prompted.values(), default=math.inf)
-
-    def _decided(self, made: DecisionMade) -> tuple[int, str]:
-        """The decision (box, street) that ``made`` answered."""
-        return (made.box, made.street)
-
-    def _promptable(self, engine: BankedRound) -> list[Decision]:
-        """The decisions open to the players now (the engine's pending ones)."""
-        return engine.pending()
-
-    def _decider(self, decision: Decision) -> str | None:
-        """The account that owes ``decision``: the box's player in the round."""
-        return self.round_owners.get(decision.box)
-
-    def _decision_for(self, account: str, box: int, verb: str) -> Decision | str:
-        """The open decision of ``account`` on ``box`` that ``verb`` answers, or why none."""
-        assert self.engine is not None
-        owed = [
-            d for d in self._promptable(self.engine) if d.box == box and self._decider(d) == account
-        ]
-        if not owed:
-            if self.round_owners.get(box) != account:
-                return f"box {box} is not yours this round"
-            return f"box {box} owes no decision now"
-        return next((d for d in owed if any(c.verb == verb for c in d.choices)), owed[0])
-
-    def _held(self, engine: BankedRound, box: int, decision: Decision) -> int:
-        """What the one deciding ``decision`` has on the layout now."""
-        return sum(engine.stakes[box].values())
-
-    def _engine_decide(
-        self, engine: BankedRound, decision: Decision, verb: str, amount: Argument
-    ) -> list[Event]:
-        """Apply a decision (``timeout``/``insufficient`` included) for whoever owes it, and
-        put the engine command on the record once the engine took it."""
-        box = decision.box
-        if verb == "timeout":
-            events = engine.timeout(box)
-        elif verb == "insufficient":
-            events = engine.insufficient(box)
-        else:
-            events = engine.decide(box, verb, amount)
-        if verb in ("timeout", "insufficient"):
-            self.journal.command(verb, box=box)
-        else:
-            self.journal.command("decide", box=box, verb=verb, amount=amount)
-        return events
-
-    def _place_of(self, decision: Decision) -> str | None:
-        """The books' sub-account of the one deciding (``None``: the box's player)."""
-        return None
+            self.clock.prompt(engine, events)
 
     def on_decide(self, cmd: TableCommand[wire.Decide]) -> None:
         player = self._player(cmd, "decide")
-        if player is None:
-            return
-        m = cmd.message
-        engine = self.engine
-        if self.phase is not Phase.DECIDING or engine is None or engine.complete:
-            self.error(cmd.conn, errors.NO_DECISION, "no decision is open now", "decide")
-            return
-        found = self._decision_for(player.account, m.box, m.verb)
-        if isinstance(found, str):
-            self.error(cmd.conn, errors.NO_DECISION, found, "decide")
-            return
-        choice = next((c for c in found.choices if c.verb == m.verb), None)
-        argument: Argument = m.amount
-        try:
-            if choice is None:
-                raise IllegalAction(
-                    "illegal_verb",
-                    f"box {m.box} may {', '.join(c.verb for c in found.choices)} now",
-                )
-            if choice.setting != (m.setting is not None):
-                raise IllegalAction(
-                    "setting_required" if choice.setting else "unexpected_setting",
-                    f"{m.verb} {'needs' if choice.setting else 'takes no'} setting of the tiles"
-                    + (' {"high": [2 tiles], "low": [2 tiles]}' if choice.setting else ""),
-                )
-            if m.setting is not None:
-                argument = m.setting.to_engine()
-            cost = choice.resolve(m.amount) or 0
-            if cost > self.books.wallet_balance(player.account):
-                events = self._engine_decide(engine, found, "insufficient", None)
-                self.broadcast(ev.Insufficient(round=self.round_no, box=m.box))
-            else:
-                before = self._held(engine, m.box, found)
-                events = self._engine_decide(engine, found, m.verb, argument)
-                added = self._held(engine, m.box, found) - before
-                if added > 0:  # the wager the decision put on the layout (bet, play, war...)
-                    balance = self.books.wager(player.account, m.box, added, self._place_of(found))
-                    if self.sends_balance:
-                        cmd.conn.send(Balance(balance))
-        except IllegalAction as exc:
-            self.error(
-                cmd.conn, errors.ILLEGAL_ACTION, exc.message, "decide", exc.code, exc.amounts
-            )
-            return
-        self._after(events)
-
-    def _timeouts(self, engine: BankedRound, now: float) -> None:
-        """A decision clock ran out: the engine's rule for each decision still owed."""
-        for d in self._promptable(engine):
-            key = (d.box, d.street)
-            if engine.complete:
-                return
-            if self.prompted.get(key, math.inf) > now:
-                continue  # not due, or prompted again by an earlier time-out's step
-            if any((o.box, o.street) == key for o in self._promptable(engine)):
-                self._time_out(engine, d)
-        if not engine.complete:
-            self._prompt(engine, [])
-
-    def _time_out(self, engine: BankedRound, decision: Decision) -> None:
-        """One decision not made in time: the engine's timeout for it."""
-        place = self._place_of(decision)  # None: the box's player; else a backer
-        self.broadcast(
-            ev.TimedOut(
-                round=self.round_no, box=decision.box, place=UNSET if place is None else place
-            )
-        )
-        self._after(self._engine_decide(engine, decision, "timeout", None))
+        if player is not None:
+            self.clock.on_decide(player, cmd)
 
     # -- settlement --------------------------------------------------------------------------
     def _settle(self, engine: BankedRound) -> None:
-        """Sch 19 s7: every wager's result to everyone; winnings to the wallets at once."""
-        self.decision_deadline = math.inf
-        self.prompted = {}
+        """Sch 19 s7: every wager's result to everyone; winnings to the wallets at once (the
+        :class:`~server.tables.banked.settlement.Settlement` part books and builds them)."""
+        self.clock.stop()
         result = engine.result
         void = result.state == "void"
-        outcomes: dict[tuple[int, str], list[WagerSettled]] = {}
-        hands: dict[int, str] = {}
-        dealer: dict[str, Any] = {}
-        for e in engine.events:
-            if type(e) is WagerSettled:
-                outcomes.setdefault((e.box, e.wager), []).append(e)
-            elif type(e) is JackpotPaid:
-                hands[e.box] = e.hand
-            elif type(e) is HandShown and e.box is None:
-                dealer.update(cards=list(e.cards), hand=e.hand)
-            elif type(e) is DealerDeclared:
-                dealer["status"] = e.status
-        linked = self.link is not None
-        boxes_out: dict[str, Any] = {}
-        per_account: dict[str, dict[str, Any]] = {}
-        jackpot_stakes: dict[int, int] = {}
-        for box, place, account, stakes, nets in self._places(engine):
-            paid_back = 0
-            wagers_out: dict[str, Any] = {}
-            for name in [*stakes, *(n for n in nets if n not in stakes)]:
-                stake = stakes.get(name, 0)
-                if linked and name == "jackpot":
-                    jackpot_stakes[box] = stake
-                    if void:
-                        self.books.jackpot_stake_returned(account, stake)
-                        paid_back += stake
-                        outcome: dict[str, Any] = {"stake": stake, "net": 0, "outcome": "returned"}
-                    elif box in hands:
-                        outcome = {
-                            "stake": stake,
-                            "net": None,
-                            "outcome": "pending",
-                            "hand": hands[box],
-                        }
-                    else:
-                        outcome = {"stake": stake, "net": -stake, "outcome": "lose"}
-                    wagers_out[name] = outcome
-                    continue
-                net = 0 if void else nets.get(name, 0)
-                self.books.settle_wager(account, box, stake, net, place)
-                paid_back += stake + net
-                label = name if place is None else f"{place} {name}"
-                wagers_out[name] = {
-                    "stake": stake,
-                    "net": net,
-                    **self._outcome(outcomes.get((box, label), []), net, void),
-                }
-            if paid_back:
-                self.send_to(account, Balance(self.ledger.balance(account)))
-            bet = sum(stakes.values())
-            entry = {
-                "player": self._name(account),
-                "wagers": wagers_out,
-                "bet": bet,
-                "paid": paid_back,
-            }
-            key = str(box) if place is None else f"{box}:{place}"
-            if place is None:
-                boxes_out[key] = entry
-            else:
-                boxes_out[str(box)].setdefault("others", {})[place] = entry
-            rec = per_account.setdefault(account, {"bet_total": 0, "paid_total": 0, "boxes": {}})
-            rec["bet_total"] += bet
-            rec["paid_total"] += paid_back
-            rec["boxes"][key] = entry
+        names = {a: self.name_of(a) for a in {*self.round_owners.values(), *self.members}}
+        done = self.settlement.settle(
+            result,
+            engine.events,
+            self._places(engine),
+            names,
+            self.round_no,
+            self.round_id,
+            linked=self.link is not None,
+        )
         self.desk.coined = {}
         self.past_rounds.append(
             PastRound() if void else PastRound(dict(engine.wagers), dict(self.round_owners))
         )
-        self.journal.settlement({"state": result.state, "dealer": dealer, "boxes": boxes_out})
+        dealer, boxes = to_wire(done.facts.dealer), to_wire(done.boxes)
+        self.journal.settlement({"state": result.state, "dealer": dealer, "boxes": boxes})
         self.books.close_round("voided" if void else "settled")
-        pending = sorted(hands) if linked and not void else []
+        pending = done.jackpot_pending
         self.broadcast(
             ev.RoundResult(
                 round=self.round_no,
                 round_id=self.round_id,
                 state=result.state,
                 dealer=dealer,
-                boxes=boxes_out,
+                boxes=boxes,
                 jackpot_pending=pending,
             )
         )
-        for account, rec in per_account.items():
-            rec.update(
-                round=self.round_no,
-                round_id=self.round_id,
-                state=result.state,
-                dealer=dealer,
-                net=rec["paid_total"] - rec["bet_total"],
-            )
-            self.last_round[account] = rec
-        if self.link is not None and void and jackpot_stakes:
+        for account, recall in done.recalls.items():
+            self.last_round[account] = to_wire(recall)
+        if self.link is not None and void and done.jackpot_stakes:
             self.desk.reverse(self.round_id)
         elif self.link is not None and pending:
             self.desk.award(
                 self.round_no,
                 {b: self.round_owners[b] for b in pending},
-                {b: hands[b] for b in pending},
-                {b: jackpot_stakes.get(b, 0) for b in pending},
+                {b: done.facts.jackpot_hands[b] for b in pending},
+                {b: done.jackpot_stakes.get(b, 0) for b in pending},
             )
         self._pause()
         for member in list(self.members.values()):
             if member.leaving:
                 self.vacate(member, self.leave_reason(member))
+        self.dealing.settled()
 
-    def _places(
-        self, engine: BankedRound
-    ) -> list[tuple[int, str | None, str, dict[str, int], dict[str, int]]]:
-        """Who had money in the round: ``(box, place, account, stakes, nets)``, the box's
-        player first (``place`` None), then other players on the box, by wager name."""
+    def _places(self, engine: BankedRound) -> list[Stakeholding]:
+        """Who had money in the round: each box's player (``place`` None), then the other
+        players on the box."""
         result = engine.result
-        return [
-            (box, None, self.round_owners[box], dict(ws), result.boxes.get(box, {}))
+        out = [
+            Stakeholding(box, None, self.round_owners[box], dict(ws), result.boxes.get(box, {}))
             for box, ws in sorted(engine.stakes.items())
         ]
-
-    @staticmethod
-    def _outcome(settled: list[WagerSettled], net: int, void: bool) -> dict[str, str]:
-        """A wager's outcome and detail from its settlements (a wager settled in several
-        parts, e.g. split hands, is a win or a loss by its total)."""
-        if void:
-            return {"outcome": "returned", "detail": ""}
-        if not settled:
-            return {"outcome": "push", "detail": ""}
-        if len(settled) == 1:
-            return {"outcome": settled[0].outcome, "detail": settled[0].detail}
-        outcome = "win" if net > 0 else "lose" if net < 0 else "push"
-        return {"outcome": outcome, "detail": "; ".join(e.detail for e in settled if e.detail)}
+        out += self.backers.stakeholdings(engine)
+        return sorted(out, key=lambda p: (p.box, p.place or ""))
 
     def on_jackpot_awarded(self, item: JackpotAwarded) -> None:
         """The pool committed this round's prizes: the desk pays them; the players' recall
         shows them (s3(2)(h))."""
+        recalls = self.settlement.recalls
         for box, account, amount in self.desk.on_awarded(item):
-            rec = self.last_round.get(account)
-            if rec is not None and rec.get("round") == item.round_no:
-                rec["paid_total"] += amount
-                rec["net"] += amount
-                entry = rec["boxes"].get(str(box))
-                if entry is not None:
-                    entry["paid"] += amount
-                    entry["wagers"]["jackpot"].update(
-                        net=amount - item.stakes.get(box, 0), outcome="win"
-                    )
+            recall = recalls.get(account)
+            if recall is not None and recall.round == item.round_no:
+                recalls[account] = with_prize(recall, box, amount, item.stakes.get(box, 0))
+                self.last_round[account] = to_wire(recalls[account])
 
     def _pause(self, state: RoundState = "settled") -> None:
         self.books.close_round(state)
@@ -937,45 +570,7 @@ class BankedTable(WindowTable):
     # -- dev ---------------------------------------------------------------------------------
     def on_dev_force(self, cmd: TableCommand[wire.DevForce]) -> None:
         """Dev mode only: the next round's cards (SCENARIOS.md forced outcome)."""
-        if not self.config.dev:
-            self.error(
-                cmd.conn, errors.DEV_ONLY, "forced cards exist only in dev mode", "dev_force"
-            )
-            return
-        m = cmd.message
-        try:
-            boxes: dict[int, list[int]] = {}
-            for key, cs in m.boxes.items():
-                box = int(key)
-                if not 1 <= box <= self.num_boxes:
-                    raise CardError(f"no box {key}")
-                boxes[box] = [card(c) for c in cs]
-            dealer = [card(c) for c in m.dealer]
-            board = [card(c) for c in m.board]
-            shoe = [card(c) for c in m.shoe]
-        except (CardError, ValueError) as exc:
-            self.error(cmd.conn, errors.BAD_CARDS, str(exc), "dev_force")
-            return
-        every = [c for cs in boxes.values() for c in cs] + dealer + board
-        if (
-            len(set(every)) != len(every)
-            or any(c not in self.spec.deck for c in every + shoe)
-            or any(shoe.count(c) > self.options.get("decks", 1) for c in shoe)
-        ):
-            self.error(
-                cmd.conn, errors.BAD_CARDS, "a card is used twice or not in the deck", "dev_force"
-            )
-            return
-        who: Recipient | None = self.spectators.get(cmd.conn.id)
-        if self.holds_seat(cmd.conn):
-            who = self.members[cmd.conn.account or ""]
-        if who is None:
-            self.error(cmd.conn, errors.NOT_AT_TABLE, "join the table first", "dev_force")
-            return
-        self.forced = Forced(boxes, dealer, board, shoe)
-        # dealt at this window's "no more bets", else at the next window's
-        upcoming = self.round_no if self.phase is Phase.BETTING else self.round_no + 1
-        self.event(who, ev.DevForced(round=upcoming).to_wire())
+        self.dealing.force(cmd)
 
     def on_poker_message(self, cmd: TableCommand[Any]) -> None:
         ref = type(cmd.message).__struct_config__.tag
@@ -1001,12 +596,12 @@ class BankedTable(WindowTable):
 
     # -- time --------------------------------------------------------------------------------
     def other_deadline(self) -> float:
-        return self.decision_deadline
+        return self.clock.deadline
 
     def on_other_time(self, now: float) -> None:
-        if self.phase is Phase.DECIDING and now >= self.decision_deadline:
+        if self.phase is Phase.DECIDING and now >= self.clock.deadline:
             assert self.engine is not None
-            self._timeouts(self.engine, now)
+            self.clock.on_time(self.engine, now)
 
     # -- shutdown ----------------------------------------------------------------------------
     def void_round(self, reason: str) -> None:
@@ -1019,11 +614,11 @@ class BankedTable(WindowTable):
             for box, ws in sorted(self.layout.items()):
                 account = self.round_owners[box]
                 jackpot = ws.get("jackpot", 0)
-                self.books.return_wager(account, box, self._layout_money(ws) - jackpot)
+                self.books.return_wager(account, box, self.felt.money(ws) - jackpot)
                 self.books.jackpot_stake_returned(account, jackpot)
                 self.send_to(account, Balance(self.ledger.balance(account)))
-            self.layout = {}
+            self.felt.wagers = {}
             self.books.close_round("voided")
         elif self.phase is Phase.DECIDING and self.engine is not None and not self.engine.complete:
             self.journal.command("void", reason=reason)
-            self._after(self.engine.void(reason))
+            self.play(self.engine.void(reason))
