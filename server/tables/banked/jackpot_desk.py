@@ -48,6 +48,7 @@ from server.tables.jackpot_link import AWARD_OWED, CoinInResult, JackpotLink
 from server.tables.phases import Phase
 
 if TYPE_CHECKING:
+    from server.tables.banked.settlement import SettledRound
     from server.tables.banked.table import BankedTable
 
 UNAVAILABLE_TEXT = "jackpot system unavailable: no jackpot wagers (QLD Sch 3 s34; ACT 2017 r 4.2)"
@@ -334,6 +335,23 @@ class JackpotDesk:
         owed = {"round_no": round_no, "owners": owners, "hands": hands, "stakes": stakes}
         t.ledger.remember(f"{AWARD_OWED}{t.id}|{t.round_id}", json.dumps(owed))
         t.spawn(_award_job, self.link, round_no, t.round_id, owners, hands, stakes)
+
+    def settled(self, done: SettledRound, void: bool) -> None:
+        """After a round's settlement: a void round's coin-in is reversed; the winning
+        jackpot hands are awarded by the pool."""
+        if self.link is None:
+            return
+        if void and done.jackpot_stakes:
+            self.reverse(self.table.round_id)
+        elif done.jackpot_pending:
+            owners = self.table.round_owners
+            pending = done.jackpot_pending
+            self.award(
+                self.table.round_no,
+                {b: owners[b] for b in pending},
+                {b: done.facts.jackpot_hands[b] for b in pending},
+                {b: done.jackpot_stakes.get(b, 0) for b in pending},
+            )
 
     def on_awarded(self, item: JackpotAwarded) -> list[tuple[int, str, int]]:
         """The pool committed this round's prizes: pay them (QLD s23(3): after ante and bet);

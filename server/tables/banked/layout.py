@@ -20,11 +20,12 @@ from protocol import errors
 from protocol import messages as wire
 from protocol.messages import Balance
 from server.errors import IllegalAction
-from server.games.banked.base import validate_wagers
+from server.games.banked.base import BankedRound, validate_wagers
 from server.store.model import InsufficientFunds
 from server.tables import books
 from server.tables.banked import events as ev
 from server.tables.banked.jackpot_desk import UNAVAILABLE_TEXT
+from server.tables.banked.settlement import Stakeholding
 from server.tables.base import Member, TableCommand
 from server.tables.connection import Connection
 from server.tables.phases import Phase
@@ -202,3 +203,35 @@ class Layout:
                 out[books.box(b)] = out.get(books.box(b), 0) + amount
         t.backers.where_money_is(out)
         return out
+
+    def record(self) -> dict[str, Any]:
+        """The frozen layout on the round's record: each box's player and wagers."""
+        name = self.table.name_of
+        return {
+            str(b): {
+                "account": self.round_owners[b],
+                "name": name(self.round_owners[b]),
+                "wagers": ws,
+            }
+            for b, ws in sorted(self.wagers.items())
+        }
+
+    def void_frozen(self) -> None:
+        """A shutdown at no more bets, before the deal: every wager back to its wallet (the
+        jackpot wager from the house: its coin-in is reversed when the pool answers)."""
+        t = self.table
+        for box, ws in sorted(self.wagers.items()):
+            account = self.round_owners[box]
+            jackpot = ws.get("jackpot", 0)
+            t.books.return_wager(account, box, self.money(ws) - jackpot)
+            t.books.jackpot_stake_returned(account, jackpot)
+            t.send_to(account, Balance(t.ledger.balance(account)))
+        self.wagers = {}
+
+    def stakeholdings(self, engine: BankedRound) -> list[Stakeholding]:
+        """Each box's player in the round, with the engine's stakes and nets."""
+        nets = engine.result.boxes
+        return [
+            Stakeholding(box, None, self.round_owners[box], dict(ws), nets.get(box, {}))
+            for box, ws in sorted(engine.stakes.items())
+        ]

@@ -179,7 +179,7 @@ class Settlement:
         facts = read_events(events)
         jackpot_stakes: dict[int, int] = {}
         rows: list[tuple[Stakeholding, PlaceResult]] = []
-        for p in places:
+        for p in sorted(places, key=lambda p: (p.box, p.place or "")):  # a box's player first
             wagers: dict[str, WagerResult] = {}
             back = 0
             for name in [*p.stakes, *(n for n in p.nets if n not in p.stakes)]:
@@ -223,6 +223,17 @@ class Settlement:
         boxes_out = {k: v for k, v in boxes.items() if ":" not in k}
         self.recalls.update(recalls)
         return SettledRound(boxes_out, recalls, jackpot_stakes, pending, facts)
+
+    def prize(
+        self, account: str, round_no: int, box: int, amount: int, stakes: Mapping[int, int]
+    ) -> Recall | None:
+        """``account``'s recall once the pool paid ``amount`` on ``box``'s jackpot wager of
+        round ``round_no`` (``None``: its recall is of another round by now)."""
+        recall = self.recalls.get(account)
+        if recall is None or recall.round != round_no:
+            return None
+        self.recalls[account] = with_prize(recall, box, amount, stakes.get(box, 0))
+        return self.recalls[account]
 
     def _jackpot(self, p: Stakeholding, stake: int, void: bool, facts: RoundFacts) -> WagerResult:
         """A linked jackpot wager: returned (void), pending on its hand, or lost."""

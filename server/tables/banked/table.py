@@ -64,7 +64,7 @@ import trio
 
 from protocol import errors
 from protocol import messages as wire
-from protocol.messages import Balance, TableInfo
+from protocol.messages import TableInfo
 from server.cards import RandomSource, random_source
 from server.config import ConfigError, ServerConfig, TableConfig
 from server.errors import IllegalAction
@@ -101,7 +101,7 @@ from server.tables.banked.jackpot_desk import (
     MeterChanged,
 )
 from server.tables.banked.layout import Layout
-from server.tables.banked.settlement import Settlement, Stakeholding, to_wire, with_prize
+from server.tables.banked.settlement import Settlement, to_wire
 from server.tables.banked.view import banked_view
 from server.tables.base import Handler, Member, TableCommand
 from server.tables.connection import Connection
@@ -422,14 +422,7 @@ class BankedTable(WindowTable):
                 "options": dict(self.table.options),
                 "rules": dict(self.options),
                 "round_no": self.round_no,
-                "boxes": {
-                    str(b): {
-                        "account": self.round_owners[b],
-                        "name": self.name_of(self.round_owners[b]),
-                        "wagers": ws,
-                    }
-                    for b, ws in sorted(self.layout.items())
-                },
+                "boxes": self.felt.record(),
                 "forced": None if forced is None else forced_json(forced),
                 "jackpot": None if jackpot is None else [jackpot.pool, jackpot.reserve],
                 **({"backers": self.backers.record()} if self.backers else {}),
@@ -500,7 +493,7 @@ class BankedTable(WindowTable):
         done = self.settlement.settle(
             result,
             engine.events,
-            self._places(engine),
+            self.felt.stakeholdings(engine) + self.backers.stakeholdings(engine),
             names,
             self.round_no,
             self.round_id,
@@ -526,41 +519,20 @@ class BankedTable(WindowTable):
         )
         for account, recall in done.recalls.items():
             self.last_round[account] = to_wire(recall)
-        if self.link is not None and void and done.jackpot_stakes:
-            self.desk.reverse(self.round_id)
-        elif self.link is not None and pending:
-            self.desk.award(
-                self.round_no,
-                {b: self.round_owners[b] for b in pending},
-                {b: done.facts.jackpot_hands[b] for b in pending},
-                {b: done.jackpot_stakes.get(b, 0) for b in pending},
-            )
+        self.desk.settled(done, void)
         self._pause()
         for member in list(self.members.values()):
             if member.leaving:
                 self.vacate(member, self.leave_reason(member))
         self.dealing.settled()
 
-    def _places(self, engine: BankedRound) -> list[Stakeholding]:
-        """Who had money in the round: each box's player (``place`` None), then the other
-        players on the box."""
-        result = engine.result
-        out = [
-            Stakeholding(box, None, self.round_owners[box], dict(ws), result.boxes.get(box, {}))
-            for box, ws in sorted(engine.stakes.items())
-        ]
-        out += self.backers.stakeholdings(engine)
-        return sorted(out, key=lambda p: (p.box, p.place or ""))
-
     def on_jackpot_awarded(self, item: JackpotAwarded) -> None:
         """The pool committed this round's prizes: the desk pays them; the players' recall
         shows them (s3(2)(h))."""
-        recalls = self.settlement.recalls
         for box, account, amount in self.desk.on_awarded(item):
-            recall = recalls.get(account)
-            if recall is not None and recall.round == item.round_no:
-                recalls[account] = with_prize(recall, box, amount, item.stakes.get(box, 0))
-                self.last_round[account] = to_wire(recalls[account])
+            recall = self.settlement.prize(account, item.round_no, box, amount, item.stakes)
+            if recall is not None:
+                self.last_round[account] = to_wire(recall)
 
     def _pause(self, state: RoundState = "settled") -> None:
         self.books.close_round(state)
@@ -611,13 +583,7 @@ class BankedTable(WindowTable):
         if self.phase is Phase.BETTING:
             self._return_layout(reason)
         elif self.phase is Phase.NO_MORE_BETS:
-            for box, ws in sorted(self.layout.items()):
-                account = self.round_owners[box]
-                jackpot = ws.get("jackpot", 0)
-                self.books.return_wager(account, box, self.felt.money(ws) - jackpot)
-                self.books.jackpot_stake_returned(account, jackpot)
-                self.send_to(account, Balance(self.ledger.balance(account)))
-            self.felt.wagers = {}
+            self.felt.void_frozen()
             self.books.close_round("voided")
         elif self.phase is Phase.DECIDING and self.engine is not None and not self.engine.complete:
             self.journal.command("void", reason=reason)
