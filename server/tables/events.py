@@ -14,13 +14,19 @@ declared once, ``to_wire`` is the one wire helper, and ``visible_to`` says who m
 - ``"quiet"``: sent to the allowed recipients but never journalled (the state of a link to a
   jackpot service, a meter tick: facts of the table, not of a round).
 
-One wire name has one shape: a class per name, and the protocol document's test walks the
-subclasses of :class:`TableEvent` (``all_table_events``).
+One wire name has one shape: a class per name (a subclass may only change the audience),
+optional fields left :data:`~msgspec.UNSET` are not on the wire, and the protocol
+document's test walks the subclasses of :class:`TableEvent` (``all_table_events``).
+The names several table kinds share are declared once: ``connection`` and ``timed_out`` in
+:mod:`server.tables.seat_events`; ``no_more_bets``, ``round_voided`` and ``round_result``
+in :mod:`server.tables.window`.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
+
+from msgspec import UNSET
 
 from server.games.events import Event
 
@@ -34,6 +40,11 @@ class TableEvent(Event, frozen=True, kw_only=True, gc=False):
 
     TYPE: ClassVar[str] = "table_event"
     AUDIENCE: ClassVar[Audience] = "table"
+
+    def to_wire(self) -> dict[str, Any]:
+        """The engine events' wire form, without the fields left :data:`~msgspec.UNSET`
+        (one class carries a name whose events differ by an optional field)."""
+        return {k: v for k, v in super().to_wire().items() if v is not UNSET}
 
 
 def all_table_events() -> list[type[TableEvent]]:

@@ -31,7 +31,10 @@ from typing import Any
 
 import trio
 
+from server.errors import ScenarioError
 from server.games.banked.jackpot_regimes import act, qld
+from server.games.banked.scenario import round_class
+from server.games.registry import tabled
 from server.jackpots.model import (
     JackpotError,
     JackpotUnavailable,
@@ -45,8 +48,6 @@ from server.jackpots.service import JackpotService, award_by_rule
 
 log = logging.getLogger("croupier.tables.jackpot")
 
-#: Games whose jackpot may be linked through the pool service, and their regime.
-LINKABLE: dict[str, str] = {"caribbean-stud": "qld", "canberra-poker-2017": "act2017"}
 
 #: A fact a linked table keeps while a round's jackpot award is owed: ``jackpot_award:TABLE|
 #: ROUND`` = what the award needs (JSON), "" once its prizes are paid. A server stopped
@@ -63,14 +64,24 @@ class LinkError(ValueError):
     """A table's jackpot configuration cannot be linked to a pool."""
 
 
-def pool_config_for(game: str, options: Mapping[str, Any]) -> PoolConfig:
-    """The pool's approved configuration from the game's validated options."""
-    regime = LINKABLE.get(game)
-    if regime is None:
+def regime_of(game: str) -> str:
+    """The regime a game's jackpot links under: its spec's ``jackpot_regime``."""
+    try:
+        spec = round_class(game).spec
+    except ScenarioError as exc:
+        raise LinkError(str(exc)) from None
+    if spec.jackpot_regime is None:
+        linkable = sorted(g for g in tabled("banked") if round_class(g).spec.jackpot_regime)
         raise LinkError(
-            f"{game}: no linked jackpot (only {', '.join(sorted(LINKABLE))}; ACT-2004 "
+            f"{game}: no linked jackpot (only {', '.join(linkable)}; ACT-2004 "
             "Boomerang needs approval for a shared pool, jackpots.md 5.5)"
         )
+    return spec.jackpot_regime
+
+
+def pool_config_for(game: str, options: Mapping[str, Any]) -> PoolConfig:
+    """The pool's approved configuration from the game's validated options."""
+    regime = regime_of(game)
     if regime == "qld":
         if options["jackpot_kind"] != "progressive":
             raise LinkError("a set jackpot has no pool (QLD s24): link only a progressive one")
@@ -169,7 +180,7 @@ class JackpotLink:
         self.pool = pool
         self.game = game
         self.options = dict(options)
-        self.regime = LINKABLE[game]
+        self.regime = regime_of(game)
         self.config = pool_config_for(game, options)
         self.ready = False  # the pool exists (opened here or by another table/process)
         self.mismatch: str | None = None  # the pool exists on other terms: not linked

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from server.tables.events import Audience, TableEvent
+from server.tables.seat_events import TimedOut
 
 __all__ = [
     "PreActionState",
@@ -93,14 +94,6 @@ class TimeBankRunning(TableEvent, frozen=True, kw_only=True, gc=False):
     TYPE: ClassVar[str] = "time_bank"
     seat: int
     time_bank_ms: int
-
-
-class TimedOut(TableEvent, frozen=True, kw_only=True, gc=False):
-    """The seat's time ran out: the engine acted for it (``verb``: check, else fold)."""
-
-    TYPE: ClassVar[str] = "timed_out"
-    seat: int
-    verb: str
 
 
 class PreActionState(TableEvent, frozen=True, kw_only=True, gc=False):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from server.tables.events import Audience, TableEvent
 
@@ -20,6 +21,7 @@ __all__ = [
     "StoreState",
     "TableClosing",
     "TableNotice",
+    "TimedOut",
 ]
 
 
@@ -60,6 +62,18 @@ class ConnectionChanged(TableEvent, frozen=True, kw_only=True, gc=False):
     TYPE: ClassVar[str] = "connection"
     seat: int | None
     connected: bool
+
+
+class TimedOut(TableEvent, frozen=True, kw_only=True, gc=False):
+    """A decision's clock ran out and the table acted: a poker seat's (``seat``, ``verb``:
+    check, else fold) or a banked box's (``round``, ``box``; ``place``: a backer's)."""
+
+    TYPE: ClassVar[str] = "timed_out"
+    seat: int | UnsetType = UNSET
+    verb: str | UnsetType = UNSET
+    round: int | UnsetType = UNSET
+    box: int | UnsetType = UNSET
+    place: str | UnsetType = UNSET
 
 
 class TableClosing(TableEvent, frozen=True, kw_only=True, gc=False):

@@ -17,9 +17,10 @@ import math
 import secrets
 import time
 from abc import abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 import trio
+from msgspec import UNSET, UnsetType
 
 from protocol import errors
 from protocol import messages as wire
@@ -29,7 +30,65 @@ from server.store.ledger import Ledger
 from server.store.memory import MemoryStore
 from server.tables.base import BASE_HANDLERS, Handler, TableActor, TableCommand
 from server.tables.connection import Connection
+from server.tables.events import TableEvent
 from server.tables.phases import Phase
+
+
+class WindowEvent(TableEvent, frozen=True, kw_only=True, gc=False):
+    """An event of a table with a betting window."""
+
+
+class BettingOpen(WindowEvent, frozen=True, kw_only=True, gc=False):
+    """A betting window opens (Sch 19 s5(4)): the countdown, and the server's wall clock
+    for the client's offset; ``jackpot_open`` at a table with jackpot wagers."""
+
+    TYPE: ClassVar[str] = "betting_open"
+    round: int
+    round_id: str
+    closes_in_ms: int
+    server_time: int
+    closes_at: int
+    jackpot_open: bool | UnsetType = UNSET
+
+
+class NoMoreBets(WindowEvent, frozen=True, kw_only=True, gc=False):
+    """The window closed (Sch 19 s3(2)(d)): the layout played (``boxes``, a banked table)
+    or the server's wall clock (``server_time``, a stadium: the layout is frozen)."""
+
+    TYPE: ClassVar[str] = "no_more_bets"
+    round: int
+    boxes: Any | UnsetType = UNSET
+    server_time: int | UnsetType = UNSET
+
+
+class RoundVoided(WindowEvent, frozen=True, kw_only=True, gc=False):
+    """The round is void: every wager back (a shutdown, an operator, a no spin where the
+    game voids it)."""
+
+    TYPE: ClassVar[str] = "round_voided"
+    round: int
+    reason: str
+
+
+class RoundResult(WindowEvent, frozen=True, kw_only=True, gc=False):
+    """The round's result to everyone (Sch 19 s7(1); general.md C-6: only after no more
+    bets). A banked table: every box's every wager with stake, net and outcome (``state``,
+    ``dealer``, ``boxes``, ``jackpot_pending``); a stadium: the outcome and its call, who
+    entered it, the openings of the cards it shows and, at a carried layout, the puck."""
+
+    TYPE: ClassVar[str] = "round_result"
+    round: int
+    round_id: str
+    state: str | UnsetType = UNSET
+    dealer: Any | UnsetType = UNSET
+    boxes: Any | UnsetType = UNSET
+    jackpot_pending: Any | UnsetType = UNSET
+    outcome: dict[str, Any] | UnsetType | None = UNSET
+    call: str | UnsetType = UNSET
+    source: str | UnsetType = UNSET
+    approval: Any | UnsetType = UNSET
+    puck: int | UnsetType | None = UNSET
+    open: list[dict[str, Any]] | UnsetType = UNSET
 
 
 def wall_ms() -> int:
@@ -59,9 +118,10 @@ class WindowTable(TableActor):
         """Raise ConfigError if ``table`` cannot be tabled (``croupier serve`` exit 2)."""
         cls(table, ServerConfig(), Ledger(MemoryStore()))
 
-    def open_window(self, now: float, **extra: Any) -> None:
+    def open_window(self, now: float, jackpot_open: bool | UnsetType = UNSET) -> None:
         """A new round: numbered, opened in the books, ``betting_open`` with the countdown
-        of ``betting_seconds`` (s5(4)) to everyone."""
+        of ``betting_seconds`` (s5(4)) to everyone (and whether jackpot wagers are open, at
+        a table that has them)."""
         self.phases.to(Phase.BETTING)
         self.round_no += 1
         self.round_id = f"{self.id}.{self.instance}.{self.round_no}"
@@ -71,15 +131,14 @@ class WindowTable(TableActor):
         wall = wall_ms()
         window = int(self.table.betting_seconds * 1000)
         self.broadcast(
-            {
-                "type": "betting_open",
-                "round": self.round_no,
-                "round_id": self.round_id,
-                "closes_in_ms": window,
-                "server_time": wall,
-                "closes_at": wall + window,
-                **extra,
-            }
+            BettingOpen(
+                round=self.round_no,
+                round_id=self.round_id,
+                closes_in_ms=window,
+                server_time=wall,
+                closes_at=wall + window,
+                jackpot_open=jackpot_open,
+            )
         )
 
     @abstractmethod

@@ -25,7 +25,7 @@ from server.tables.events import all_table_events
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "protocol" / "README.md").read_text()
 SERVER_SOURCES = sorted((ROOT / "server").rglob("*.py"))
-TABLE_SOURCES = sorted((ROOT / "server" / "tables").glob("*.py"))
+TABLE_SOURCES = sorted((ROOT / "server" / "tables").rglob("*.py"))
 
 
 def _trees(paths: list[Path]) -> list[ast.Module]:
@@ -116,9 +116,9 @@ def _banked_event_classes() -> dict[str, set[str]]:
 
 
 def _table_event_types() -> set[str]:
-    """``"type"`` of every event the table actors build: dict literals in server/tables, and
-    every typed :class:`~server.tables.events.TableEvent`."""
-    found: set[str] = set()
+    """``"type"`` of every event the table actors build: the typed table events
+    (:class:`~server.tables.events.TableEvent`), and dict literals left in server/tables."""
+    found = {cls.TYPE for cls in all_table_events() if "TYPE" in vars(cls)}  # not a base
     for tree in _trees(TABLE_SOURCES):
         for node in ast.walk(tree):
             if isinstance(node, ast.Dict):
@@ -130,7 +130,7 @@ def _table_event_types() -> set[str]:
                         and isinstance(v.value, str)
                     ):
                         found.add(v.value)
-    return found | {cls.TYPE for cls in all_table_events()}
+    return found
 
 
 def test_every_poker_engine_event_is_documented() -> None:
@@ -182,3 +182,12 @@ def test_every_close_code_has_a_row_in_the_close_table() -> None:
     section = README.split("## Close codes", 1)[1].split("\n## ", 1)[0]
     rows = {int(m) for m in re.findall(r"^\| (\d{4}) \|", section, re.MULTILINE)}
     assert used | {int(c) for c in errors.CloseCode} <= rows
+
+
+def test_one_shape_per_table_event_name() -> None:
+    """A wire name has one shape: the classes that carry it (a subclass may change only the
+    audience) declare the same fields (server/tables/events.py)."""
+    shapes: dict[str, set[tuple[str, ...]]] = {}
+    for cls in all_table_events():
+        shapes.setdefault(cls.TYPE, set()).add(tuple(cls.__struct_fields__))
+    assert {name: s for name, s in shapes.items() if len(s) > 1} == {}

@@ -225,7 +225,19 @@ class GameSpec:
     #: the bank's tiles go there and nobody wagers on it); ``None``: the bank has no box
     bank_box: int | None = None
     # table facts (banked)
+    #: the regime of a jackpot linked to a pool (``server/tables/jackpot_link.py``): "qld"
+    #: (QLD Sch 3) or "act2017" (ACT 2017 approval); ``None``: the game's jackpot is never
+    #: linked (ACT-2004 Boomerang's shared pool needs approval, jackpots.md 5.5)
+    jackpot_regime: Literal["qld", "act2017"] | None = None
+    #: how jackpot wagers reopen after an outage when the table's config does not say:
+    #: "auto", or "approval" by a manager (ACT 2017 r 14.5)
+    jackpot_reopen: Literal["auto", "approval"] = "auto"
+    #: the places other players take on a box beside its player (BJ s29(1): "P2", "P3"),
+    #: each with his own wagers (the engine's places API); ``()``: none
     backer_places: tuple[str, ...] = ()
+    #: stakes a wager puts on the layout when more than one, by wager (SW s6(1),(2): the
+    #: main wager stands on each of the box's two areas); any other wager: one
+    layout_stakes: Mapping[str, int] = field(default_factory=dict)
 
     # table facts (stadium)
     #: what an invalid result (a no spin, a no roll, a misdeal) does at a stadium table

@@ -198,6 +198,10 @@ def _spec(version: int) -> GameSpec:
         box_cards=5,
         dealer_cards=5,
         pooled_jackpot=True,
+        # table facts (banked): only the 2017 jackpot is linked (jackpots.md 5.5); after an
+        # outage its wagers reopen when a manager approves (2017 r 14.5)
+        jackpot_regime="act2017" if version == 2017 else None,
+        jackpot_reopen="approval" if version == 2017 else "auto",
     )
 
 

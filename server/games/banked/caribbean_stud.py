@@ -135,6 +135,7 @@ SPEC = GameSpec(
     box_cards=5,
     dealer_cards=5,
     pooled_jackpot=True,
+    jackpot_regime="qld",  # table facts (banked): a linked progressive (QLD Sch 3)
 )
 
 

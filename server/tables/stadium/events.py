@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from server.tables.events import Audience, TableEvent
+from server.tables.seat_events import ConnectionChanged
+from server.tables.window import NoMoreBets, RoundResult, RoundVoided
 
 __all__ = [
     "AwaitingResult",
@@ -34,14 +36,6 @@ __all__ = [
 
 
 # -- the round, to everyone ---------------------------------------------------------------------
-class NoMoreBets(TableEvent, frozen=True, kw_only=True, gc=False):
-    """The window is closed (s3(2)(d)): the layout is frozen; the server's wall clock."""
-
-    TYPE: ClassVar[str] = "no_more_bets"
-    round: int
-    server_time: int
-
-
 class AwaitingResult(TableEvent, frozen=True, kw_only=True, gc=False):
     """The result is awaited from a dealer or a device (ETG-05)."""
 
@@ -57,30 +51,6 @@ class NoSpin(TableEvent, frozen=True, kw_only=True, gc=False):
     round: int
     reason: str
     by: str
-
-
-class RoundVoided(TableEvent, frozen=True, kw_only=True, gc=False):
-    """The round is void: every wager back to its meter (a shutdown, an operator, a no spin
-    where the game voids it)."""
-
-    TYPE: ClassVar[str] = "round_voided"
-    round: int
-    reason: str
-
-
-class RoundResult(TableEvent, frozen=True, kw_only=True, gc=False):
-    """The round's result to everyone (s7(1); general.md C-6: only after no more bets), with
-    the openings of the cards it shows and, at a carried layout, the puck."""
-
-    TYPE: ClassVar[str] = "round_result"
-    round: int
-    round_id: str
-    outcome: dict[str, Any] | None
-    call: str
-    source: str
-    approval: Any
-    puck: int | None
-    open: list[dict[str, Any]]
 
 
 class ResultCorrected(TableEvent, frozen=True, kw_only=True, gc=False):
@@ -188,11 +158,8 @@ class TerminalLeft(TableEvent, frozen=True, kw_only=True, gc=False):
     reason: str
 
 
-class TerminalConnection(TableEvent, frozen=True, kw_only=True, gc=False):
-    """A terminal's connection lost or back (staff screens only): the base's ``connection``
-    event, heard at a stadium by staff alone."""
+class TerminalConnection(ConnectionChanged, frozen=True, kw_only=True, gc=False):
+    """A terminal's connection lost or back: the base's ``connection`` event (same shape),
+    heard at a stadium by staff alone."""
 
-    TYPE: ClassVar[str] = "connection"
     AUDIENCE: ClassVar[Audience] = "staff"
-    seat: int | None
-    connected: bool

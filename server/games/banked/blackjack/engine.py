@@ -186,6 +186,8 @@ def spec_for(v: Variant) -> GameSpec:
         options=tuple(options),
         pay_tables={"schedule": pay_tables},
         deck=v.deck,
+        backer_places=("P2", "P3"),  # table facts (banked): up to 3 players a box (s29(1))
+        layout_stakes={"main": v.areas} if v.areas > 1 else {},  # SW s6(1),(2)
     )
 
 
