@@ -17,7 +17,8 @@ from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client
 from protocol.messages import CLIENT_TYPES, MAX_AMOUNT
-from tests.server.helpers import fast_config, running_server, table, until
+from tests.server.helpers import fast_config, table
+from tests.support import next_message, running_server
 
 T = "holdem-act-t"
 SHAPE = {"bad_frame", "unknown_type", "bad_message"}
@@ -96,13 +97,13 @@ async def _attack(batch: list[tuple[bytes | str, set[str]]]) -> None:
             await c.buy_in(T, 10_000)
             clients.append(c)
         # the round is running and waits for someone; the attacker is a seat not to act
-        turn = await until(clients[0], lambda m: m["type"] == "turn")
+        turn = await next_message(clients[0], lambda m: m["type"] == "turn")
         attacker = clients[turn["seat"] % 3]  # the next seat: not the one to act
         await trio.sleep(0.05)
         before = table_state(server)
         for data, codes in batch:
             await attacker.send_raw(data)
-            reply = await until(attacker, lambda m: m["type"] in ("error", "welcome"), 5)
+            reply = await next_message(attacker, lambda m: m["type"] in ("error", "welcome"), 5)
             assert reply["type"] == "error" and reply["code"] in codes, (data, reply)
         assert (await attacker.ping(7))["nonce"] == 7  # the connection stays
         assert table_state(server) == before
@@ -138,7 +139,7 @@ async def test_abuse_closes_only_that_connection(case):
         await good.buy_in(T, 10_000)
         await bad.join(T, seat=2)
         await bad.buy_in(T, 10_000)
-        await until(good, lambda m: m["type"] == "turn")
+        await next_message(good, lambda m: m["type"] == "turn")
         before = server.croupier.money()
         try:
             if case == "oversize":
@@ -154,7 +155,7 @@ async def test_abuse_closes_only_that_connection(case):
         code = await _closed_code(bad)
         assert code == {"oversize": 1009, "violations": 1008, "flood": 1008}[case]
         assert (await good.ping(1))["nonce"] == 1
-        conn = await until(
+        conn = await next_message(
             good, lambda m: m["type"] == "event" and m["event"]["type"] == "connection"
         )
         assert conn["event"] == {"type": "connection", "seat": 2, "connected": False}

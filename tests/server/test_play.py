@@ -15,7 +15,8 @@ import trio
 
 from clients.client import Client
 from server.games.poker import rules_for
-from tests.server.helpers import GAMES, STAKES, Bot, fast_config, play_hands, running_server, table
+from tests.server.helpers import GAMES, STAKES, Bot, fast_config, play_hands, table
+from tests.support import running_server
 
 CARD = re.compile(r"^[2-9TJQKA][shdc]$")
 HANDS = 50
