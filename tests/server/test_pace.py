@@ -1,5 +1,6 @@
 """Pace: turn timer and time bank, disconnect grace, reconnect snapshots, slow clients, sit
-out and ACT 18.8, over real sockets (real clocks: the peers include the kernel's sockets)."""
+out and ACT 18.8, over real sockets (real clocks: the peers include the kernel's sockets).
+The turn timer's check-or-fold is table logic: tests/tables/test_poker_table.py (MockClock)."""
 
 from __future__ import annotations
 
@@ -29,30 +30,6 @@ async def seated(server, n: int, table_id: str = T, buy_in: int = 10_000):
             await client.buy_in(table_id, buy_in)
             clients.append(client)
         yield clients
-
-
-async def test_timeout_checks_if_free_else_folds():
-    """The turn timer (turn time + time bank) acts for the seat: check when checking is
-    legal, otherwise fold (issue 3 "Pace"; engine timeout)."""
-    config = fast_config(table("holdem-act", seats=2), turn_time=0.8, time_bank=0.4)
-    async with running_server(config) as server:
-        async with seated(server, 2) as (a, b):
-            players = {1: a, 2: b}
-            t = await next_turn(a, players)
-            assert t["time_ms"] == 1200 and t["time_bank_ms"] == 400
-            assert "check" not in t["legal"]  # facing the blind
-            await players[t["seat"]].act(T, "call")
-            t2 = await next_turn(a, players)
-            # the blind's option to decline a further wager (ACT 7.1): time out -> check
-            assert t2["seat"] != t["seat"] and "check" in t2["legal"]
-            timed = await next_message(a, is_event("timed_out"))
-            assert timed["event"] == {"type": "timed_out", "seat": t2["seat"], "verb": "check"}
-            t3 = await next_turn(a, players)
-            await players[t3["seat"]].act(T, "bet", t3["legal"]["bet"]["min"])
-            t4 = await next_turn(a, players)
-            assert "check" not in t4["legal"]  # facing a bet: time out -> fold
-            timed = await next_message(a, is_event("timed_out"))
-            assert timed["event"] == {"type": "timed_out", "seat": t4["seat"], "verb": "fold"}
 
 
 async def test_disconnected_seat_is_held_for_the_grace_period_then_cashed_out():
