@@ -16,7 +16,7 @@ import trio
 from clients.client import Client, ServerError
 from server.accounts import Accounts
 from server.store.sqlite import SqliteStore
-from tests.server.helpers import fast_config, is_event, table
+from tests.server.helpers import fast_config, is_event, next_turn, table
 from tests.shared import REPO
 from tests.support import next_message, running_server
 
@@ -124,6 +124,10 @@ async def test_close_void_limits_and_open_act_on_the_table(tmp_path: Path) -> No
             )
             notice = await next_message(ann, is_event("table_notice", action="set_limits"))
             assert notice["event"]["limits"] == {"blind_1": 200, "blind_2": 400}
+            seats = {p.tables[T].seat: p for p in (ann, bob)}
+            turn = ann.tables[T].view["turn"]
+            if turn is not None:  # a round began on the old limits: it ends now, not timed out
+                await seats[turn["seat"]].act(T, "fold")
             posted = await next_message(
                 ann,
                 lambda m: (
@@ -133,9 +137,11 @@ async def test_close_void_limits_and_open_act_on_the_table(tmp_path: Path) -> No
                 ),
             )
             assert posted["event"]["amount"] == 400
+            turn = await next_turn(ann, seats)
             # closing: notice, no new round, seats vacated with their stakes home
             await sue.request(op("close_table", table=T), "operator")
             await next_message(ann, is_event("table_notice", action="close_table"))
+            await seats[turn["seat"]].act(T, "fold")  # the round ends (not on the turn timer)
             left = await next_message(ann, lambda m: m["type"] == "left")
             assert left["reason"] == "table_closed" and left["returned"] > 0
             with pytest.raises(ServerError) as closed:
