@@ -42,3 +42,17 @@ def _refusals_read_in_dollars(monkeypatch: pytest.MonkeyPatch):  # type: ignore[
     yield
     bare = [m for m in sent if _BARE.search(m)]
     assert not bare, f"refusals with amounts not in dollars: {bare}"
+
+
+# -- the suite in worker processes: the long tests first, each on its own ----------------------
+# ``./run.sh test`` runs ``pytest -n 3 --dist loadgroup --no-loadscope-reorder``: the tests of a
+# module go to one worker together (its module-scoped fixtures are built once), in the order
+# collected here. A ``slow`` test is a work unit of its own (its own ``xdist_group``) and goes
+# first, so the longest ones (a kill -9 loop of 2 minutes, one per store) start at once on
+# different workers instead of last, on one worker, after the many short modules.
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable

@@ -165,6 +165,7 @@ def check_replay(frames: list[dict[str, Any]]) -> int:
     return rounds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", VARIANTS)
 async def test_full_table_plays_50_rounds_money_conserved_sch19_s7(
     game: str, tmp_path: Path

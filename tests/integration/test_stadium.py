@@ -79,6 +79,7 @@ async def window(client: Client, server: RunningServer, table: str = TABLE) -> d
     )
 
 
+@pytest.mark.slow
 async def test_200_terminals_20_rounds_money_conserved(tmp_path: Path) -> None:
     """s4(2) credits, s5 wagers, s7 settlement on one shared spin, for 200 terminals; the
     ledger (SQLite) passes its books check after."""

@@ -11,6 +11,7 @@ import copy
 import re
 from typing import Any
 
+import pytest
 import trio
 
 from clients.client import Client
@@ -87,6 +88,7 @@ async def _spectate(url: str, table_id: str, frames: list[dict[str, Any]]) -> No
             frames.append(msg)
 
 
+@pytest.mark.slow
 async def test_six_games_full_tables_conserve_money_and_leak_nothing():
     """Six 9-seat tables (one per game) each play >= 50 rounds; wallets + stakes +
     commission equal the money issued, during play and after shutdown; no frame to any seat
