@@ -44,15 +44,12 @@ def _refusals_read_in_dollars(monkeypatch: pytest.MonkeyPatch):  # type: ignore[
     assert not bare, f"refusals with amounts not in dollars: {bare}"
 
 
-# -- the suite in worker processes: the long tests first, each on its own ----------------------
-# ``./run.sh test`` runs ``pytest -n 3 --dist loadgroup --no-loadscope-reorder``: the tests of a
-# module go to one worker together (its module-scoped fixtures are built once), in the order
-# collected here. A ``slow`` test is a work unit of its own (its own ``xdist_group``) and goes
-# first, so the longest ones (a kill -9 loop of 2 minutes, one per store) start at once on
-# different workers instead of last, on one worker, after the many short modules.
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+# -- the suite in worker processes: the long tests first --------------------------------------
+# ``./run.sh test`` runs ``pytest -n 3 --dist loadfile --no-loadscope-reorder``: the tests of a
+# file go to one worker together (its module-scoped fixtures are built once), the files in the
+# order collected here: those with a ``slow`` test first, so the longest (the kill -9 loops of
+# several minutes) start at once instead of last (xdist's own order puts the files with the
+# most tests first: a file of two long tests came at the end of the run, on one worker).
+# (``--dist loadgroup`` would split such a file, but xdist 3.8 cannot group under pytest 9.)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.get_closest_marker("slow") is not None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable
