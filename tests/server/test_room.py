@@ -13,7 +13,7 @@ import trio
 
 from clients.client import Client
 from tests.server.helpers import Bot, choose, fast_config, is_event, my_turn, play_hands, table
-from tests.support import next_message, running_server
+from tests.support import next_message, running_server, until
 
 T = "holdem-act-t"
 
@@ -289,7 +289,7 @@ async def test_one_connection_plays_four_tables_for_50_hands_each_with_money_con
         with trio.fail_after(120):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(multi.run)
-                await trio.sleep(0.5)
+                await until(lambda: all(t.members for t in actors))  # seated first, everywhere
                 for bot in bots:
                     nursery.start_soon(bot.run)
                 while not all(t.hand >= 50 for t in actors):
