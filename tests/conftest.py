@@ -69,8 +69,17 @@ SPREAD = frozenset(
 )
 
 
+#: files that share a session fixture costly to build (a worker builds it once, for all)
+TOGETHER = {  # tests/records/conftest.py ``recorded``: 220 hands played by bots, ~30 s
+    "tests/records/test_export.py": "recorded",
+    "tests/records/test_phh.py": "recorded",
+    "tests/records/test_pokerstars.py": "recorded",
+}
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """``--dist loadfile``, but each test of a :data:`SPREAD` file is a work unit of its own."""
+    """``--dist loadfile``, but each test of a :data:`SPREAD` file is a work unit of its own,
+    and the files of :data:`TOGETHER` are one."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
@@ -78,6 +87,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     class SpreadLongFiles(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
-            return nodeid if path in SPREAD else path
+            return nodeid if path in SPREAD else TOGETHER.get(path, path)
 
     return SpreadLongFiles(config, log)
