@@ -61,12 +61,13 @@ case "$cmd" in
     .venv/bin/mypy
     set +e
     # the suite in worker processes, a test file to each (its servers mostly wait on sockets
-    # and timers: three workers fit two cores); CROUPIER_TEST_WORKERS=0 runs it in one
+    # and timers: three workers fit two cores), the files with slow tests first
+    # (tests/conftest.py); CROUPIER_TEST_WORKERS=0 runs it in one
     workers=${CROUPIER_TEST_WORKERS:-3}
     if [ "$workers" = 0 ]; then
       "$PY" -m pytest "$@"
     else
-      "$PY" -m pytest -n "$workers" --dist loadfile "$@"
+      "$PY" -m pytest -n "$workers" --dist loadfile --no-loadscope-reorder "$@"
     fi
     rc=$?
     set -e

@@ -6,18 +6,14 @@ as the server, so a browser or a terminal client under test finds a table with o
 
 from __future__ import annotations
 
-import functools
 import random
 import shutil
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import trio
 
 from clients.client import Client
-from server.app import RunningServer, serve
 from server.config import ServerConfig, TableConfig
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -68,19 +64,6 @@ def config(*tables: TableConfig, **kw: Any) -> ServerConfig:
     )
     base.update(kw)
     return ServerConfig(**base)
-
-
-@asynccontextmanager
-async def running_server(cfg: ServerConfig) -> AsyncIterator[RunningServer]:
-    """Start a server in-process on 127.0.0.1 (port 0); shut it down gracefully on exit."""
-    async with trio.open_nursery() as nursery:
-        server: RunningServer = await nursery.start(functools.partial(serve, cfg))
-        try:
-            yield server
-        finally:
-            with trio.CancelScope(shield=True):
-                await server.aclose()
-            nursery.cancel_scope.cancel()
 
 
 class Bot:

@@ -17,7 +17,8 @@ from playwright.sync_api import expect, sync_playwright
 from clients.client import Client
 from clients.stadium import enter_result, until_event
 from server.config import TableConfig
-from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config, running_server
+from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config
+from tests.support import running_server
 
 ROU, CRP = "rou-web", "crp-web"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}

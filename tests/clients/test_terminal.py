@@ -40,7 +40,8 @@ from clients.terminal.render import card_text, event_words, money, plain_cards, 
 from clients.terminal.session import LineEditor, Session, command_loop
 from clients.terminal.stadium import parse_stadium_command
 from server.config import TableConfig
-from tests.clients.support import Bot, config, holdem_table, running_server
+from tests.clients.support import Bot, config, holdem_table
+from tests.support import running_server
 
 TABLE = "holdem-test"
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,8 @@ from clients.terminal.blackjack import (
 )
 from clients.terminal.commands import BadCommand, BankedCommand
 from server.config import TableConfig
-from tests.clients.support import config, running_server
+from tests.clients.support import config
+from tests.support import running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOE = ["8h", "6c", "8d", "3s", "Kd", "2c", "Tc", "9h"]

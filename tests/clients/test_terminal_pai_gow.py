@@ -26,8 +26,9 @@ from clients.terminal.commands import BadCommand, BankedCommand, parse_banked_co
 from clients.terminal.render import card_face, numbered_tiles
 from server.config import TableConfig
 from server.games.banked.pai_gow import key, settings_of
-from tests.clients.support import config, running_server
+from tests.clients.support import config
 from tests.clients.test_terminal import _run_main
+from tests.support import running_server
 
 TABLE = "pg-test"
 ROOT = Path(__file__).resolve().parents[2]

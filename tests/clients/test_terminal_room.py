@@ -17,7 +17,8 @@ import trio
 from clients.client import Client
 from clients.terminal.commands import BadCommand, Command
 from clients.terminal.room import parse_room_command
-from tests.clients.support import Bot, config, holdem_table, running_server
+from tests.clients.support import Bot, config, holdem_table
+from tests.support import running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,8 +13,9 @@ from clients.terminal.commands import BadCommand
 from clients.terminal.stadium import StadiumCommand, parse_stadium_command, positions
 from server.config import TableConfig
 from server.tables.stadium import layout_config
-from tests.clients.support import config, running_server
+from tests.clients.support import config
 from tests.clients.test_terminal import ROOT, _run_main, _tmux
+from tests.support import running_server
 
 TABLE = "rou-term"
 

@@ -27,9 +27,10 @@ from clients.terminal.tournaments import (
 )
 from loadtest.tournament import TournamentBot as PokerBot
 from server.config import ServerConfig
-from tests.clients.support import config, holdem_table, running_server
+from tests.clients.support import config, holdem_table
 from tests.clients.test_terminal import _run_main, _tmux
 from tests.clients.test_web_tournaments import conditions
+from tests.support import running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,8 @@ from playwright.sync_api import expect, sync_playwright
 
 from clients.client import Client
 from server.config import TableConfig
-from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config, running_server
+from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config
+from tests.support import running_server
 
 TABLE = "bj-test"
 SHOE = ["8h", "6c", "8d", "3s", "Kd", "2c", "Tc", "9h"]

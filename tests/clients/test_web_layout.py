@@ -25,7 +25,8 @@ import trio
 from playwright.sync_api import expect, sync_playwright
 
 from server.config import TableConfig
-from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config, running_server
+from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config
+from tests.support import running_server
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 

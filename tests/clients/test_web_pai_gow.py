@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from clients.client import Client
 from server.config import TableConfig
 from server.games.banked.pai_gow import settings_of
-from tests.clients.support import ARTIFACTS, config, running_server
+from tests.clients.support import ARTIFACTS, config
 from tests.clients.test_web import (
     DESKTOP,
     GEOMETRY,
@@ -29,6 +29,7 @@ from tests.clients.test_web import (
     chromium,  # noqa: F401  (the module's browser fixture)
     new_page,
 )
+from tests.support import running_server
 
 
 def play_pai_gow(

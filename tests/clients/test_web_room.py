@@ -14,8 +14,9 @@ import trio
 from playwright.sync_api import expect
 
 from clients.client import Client
-from tests.clients.support import ARTIFACTS, Bot, config, holdem_table, running_server
+from tests.clients.support import ARTIFACTS, Bot, config, holdem_table
 from tests.clients.test_web import DESKTOP, Chromium, _login_guest, chromium, new_page
+from tests.support import running_server
 
 __all__ = ["chromium"]  # the module's browser (a fixture of tests/clients/test_web.py)
 

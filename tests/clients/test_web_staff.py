@@ -25,14 +25,8 @@ from clients.client import Client
 from clients.stadium import credit_in, place, until_event
 from server.accounts import Accounts
 from server.config import TableConfig
-from tests.clients.support import (
-    ARTIFACTS,
-    CHROMIUM_ARGS,
-    chromium_path,
-    config,
-    holdem_table,
-    running_server,
-)
+from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config, holdem_table
+from tests.support import running_server
 
 SECRET = "console-secret"
 ACCOUNTS = Accounts(SECRET)

@@ -24,8 +24,9 @@ from playwright.sync_api import expect
 from clients.client import Client
 from loadtest.tournament import TournamentBot as PokerBot
 from server.tournaments.conditions import Conditions
-from tests.clients.support import ARTIFACTS, config, holdem_table, running_server
+from tests.clients.support import ARTIFACTS, config, holdem_table
 from tests.clients.test_web import DESKTOP, GEOMETRY, Chromium, _login_guest, chromium, new_page
+from tests.support import running_server
 from tests.tournaments.helpers import holdem
 
 __all__ = ["chromium"]  # the module's browser (a fixture of tests/clients/test_web.py)

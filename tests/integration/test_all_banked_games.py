@@ -21,7 +21,7 @@ from server.games.banked.pai_gow import settings_of
 from server.games.banked.scenario import round_class
 from server.games.registry import tabled
 from tests.integration.helpers import conserved
-from tests.integration.test_banked_round import running
+from tests.support import running_server
 
 ROUNDS = 3
 LINKED = {"caribbean-stud": "pool-csp", "canberra-poker-2017": "pool-act"}
@@ -108,7 +108,7 @@ async def test_every_banked_game_plays_and_conserves_money_sch19_s7() -> None:
     cfg = ServerConfig(
         port=0, tables=tables(), round_pause=0.05, starting_balance=200_000, close_timeout=1.0
     )
-    async with running(cfg) as server:
+    async with running_server(cfg) as server:
         seen: Counter[str] = Counter()
         results: dict[str, list[dict]] = {g: [] for g in tabled("banked")}
         with trio.fail_after(60):

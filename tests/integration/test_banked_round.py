@@ -9,8 +9,7 @@ previous round's bet, result and win. Money is conserved (wallets + layout + hou
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from clients.client import Client, ServerError
 from server.app import RunningServer, serve
 from server.config import ServerConfig, TableConfig
 from tests.integration.helpers import DEALER_NO_QUALIFY, ROYAL, conserved
+from tests.support import running_server
 
 TABLE = "csp"
 
@@ -37,17 +37,6 @@ def config(game: str = "caribbean-stud", **kw: Any) -> ServerConfig:
     return ServerConfig(
         port=0, tables=(table,), round_pause=0.1, starting_balance=100_000, close_timeout=1.0, **kw
     )
-
-
-@asynccontextmanager
-async def running(cfg: ServerConfig) -> AsyncIterator[RunningServer]:
-    async with trio.open_nursery() as nursery:
-        server: RunningServer = await nursery.start(functools.partial(serve, cfg))
-        try:
-            yield server
-        finally:
-            with trio.CancelScope(shield=True):
-                await server.aclose()
 
 
 async def expect(
@@ -71,7 +60,7 @@ async def expect(
 async def test_betting_window_decisions_timeout_settlement_recall_sch19() -> None:
     """Sch 19 s3(3), s5(2), s5(4), s7, s3(2)(f)-(h); Sch 3 s16 decisions, A9 timeout."""
     async with (
-        running(config()) as server,
+        running_server(config()) as server,
         Client.connect(server.url, name="ann") as ann,
         Client.connect(server.url, name="bob") as bob,
     ):
@@ -165,7 +154,7 @@ async def test_forced_royal_flush_pays_the_live_pool_and_conserves_money_s24(
     """QLD Sch 3 s23(3) (jackpot after ante and bet), s24 / ACT 2017 r 11.1(a) (RF: the
     greater of 10,000 and the pool, this round's coin-in included, jackpots.md A-J9), top-up
     to seed (5.4); recall shows the win (Sch 19 s3(2)(h))."""
-    async with running(config(game)) as server, Client.connect(server.url, name="cy") as cy:
+    async with running_server(config(game)) as server, Client.connect(server.url, name="cy") as cy:
         logs: list[dict] = []
         await cy.join(TABLE, seat=2)
         await cy.dev_force(TABLE, boxes={"2": ROYAL}, dealer=DEALER_NO_QUALIFY)
@@ -194,7 +183,7 @@ async def test_forced_royal_flush_pays_the_live_pool_and_conserves_money_s24(
 
 async def test_forced_cards_are_dev_only() -> None:
     """The forced outcome is a dev/test tool: a server with a secret refuses it."""
-    async with running(config(secret="s3cret")) as server:
+    async with running_server(config(secret="s3cret")) as server:
         token = server.croupier.accounts.issue("acct-1", "dee")
         server.croupier.ledger.deposit("acct-1", 10_000)  # a seat needs the table minimum
         async with Client.connect(server.url, token=token) as dee:
@@ -207,7 +196,7 @@ async def test_forced_cards_are_dev_only() -> None:
 async def test_reconnect_mid_decision_resumes_the_box() -> None:
     """A terminal that drops during a decision gets its box back on reconnecting: the
     snapshot shows the decision owed, with the time left, and the decision is accepted."""
-    async with running(config(decision_seconds=4.0)) as server:
+    async with running_server(config(decision_seconds=4.0)) as server:
         async with Client.connect(server.url, name="eve") as eve:
             token = eve.token
             await eve.join(TABLE, seat=4)

@@ -23,8 +23,8 @@ from server.config import ServerConfig, TableConfig
 from server.tables.blackjack import BlackjackTable
 from server.verify import Shoes, verify_round
 from tests.integration.helpers import conserved
-from tests.integration.test_banked_round import running
 from tests.records.test_journal import check_round, rounds_in
+from tests.support import running_server
 
 VARIANTS = ("blackjack", "spanish-blackjack", "blackjack-switch", "blackjack-challenge")
 ROUNDS = 50
@@ -165,12 +165,13 @@ def check_replay(frames: list[dict[str, Any]]) -> int:
     return rounds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", VARIANTS)
 async def test_full_table_plays_50_rounds_money_conserved_sch19_s7(
     game: str, tmp_path: Path
 ) -> None:
     boxes = 5 if game == "blackjack-switch" else 7
-    async with running(cfg(table(game), data=tmp_path)) as server:
+    async with running_server(cfg(table(game), data=tmp_path)) as server:
         actor = server.croupier.tables[game]
         assert isinstance(actor, BlackjackTable)
         assert actor.num_boxes == boxes
@@ -265,7 +266,7 @@ async def test_no_card_before_the_rules_expose_it_dealer_second_card_s17_5() -> 
     which comes after the box's last decision (BJ s17(5): no hole card)."""
     game = "blackjack"
     async with (
-        running(cfg(table(game, betting_seconds=0.5, decision_seconds=5.0))) as server,
+        running_server(cfg(table(game, betting_seconds=0.5, decision_seconds=5.0))) as server,
         Client.connect(server.url, name="spec") as spec,
         Client.connect(server.url, name="pat") as pat,
         Client.connect(server.url, name="late") as late,
@@ -343,7 +344,9 @@ async def test_backers_join_a_box_in_turn_bj_s29() -> None:
     back his own box or a free one; a backer whose box has no wager gets his money back at
     no more bets; a backer's stake and result are his own (``others`` in the result)."""
     game = "blackjack"
-    async with running(cfg(table(game, betting_seconds=1.0, decision_seconds=5.0))) as server:
+    async with running_server(
+        cfg(table(game, betting_seconds=1.0, decision_seconds=5.0))
+    ) as server:
         async with (
             Client.connect(server.url, name="ann") as ann,
             Client.connect(server.url, name="bo") as bo,

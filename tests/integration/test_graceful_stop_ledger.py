@@ -22,6 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from clients.client import Client
@@ -87,6 +88,7 @@ async def _stop(server: ServerProcess, token: str, sig: signal.Signals) -> None:
         stop.set()
 
 
+@pytest.mark.slow
 async def test_sigint_or_sigterm_leaves_no_round_open(tmp_path: Path) -> None:
     """SIGTERM (systemd, docker stop) stops the server as gracefully as Ctrl-C."""
     tables = write_tables(tmp_path / "tables.toml", [csp_table(TABLE, "stop-link")])

@@ -32,12 +32,7 @@ from tests.integration.helpers import (
 )
 from tests.integration.test_banked_round import expect
 from tests.shared import REPO
-
-
-async def until(predicate, timeout: float, step: float = 0.05) -> None:
-    with trio.fail_after(timeout):
-        while not predicate():
-            await trio.sleep(step)
+from tests.support import until
 
 
 async def test_redis_outage_closes_then_reopens_jackpot_wagers_exactly_once_s34(

@@ -15,6 +15,7 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 import trio
 
 from clients.client import Client
@@ -46,6 +47,7 @@ async def watch_meter(
                 seen.append((time.monotonic(), message["event"]))
 
 
+@pytest.mark.slow
 async def test_two_servers_one_pool_exactly_once_and_meter_within_1s_s9(
     redis_proc, tmp_path: Path
 ) -> None:

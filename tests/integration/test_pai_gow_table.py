@@ -22,8 +22,9 @@ from server.games.banked.pai_gow import banker_commission, key, settings_of
 from server.store.journal import players_of, recall
 from server.verify import verify_seen
 from tests.integration.helpers import conserved
-from tests.integration.test_banked_round import expect, running
+from tests.integration.test_banked_round import expect
 from tests.records.test_journal import check_round, rounds_in
+from tests.support import running_server
 
 TABLE = "pg"
 
@@ -60,7 +61,7 @@ def test_pai_gow_is_in_the_default_lobby() -> None:
 
 async def test_pai_gow_round_own_setting_and_house_way_over_websocket_sch6() -> None:
     async with (
-        running(config()) as server,
+        running_server(config()) as server,
         Client.connect(server.url, name="ann") as ann,
         Client.connect(server.url, name="bob") as bob,
     ):
@@ -149,7 +150,7 @@ async def test_priority_box_sets_before_the_others_see_their_tiles_s14_4() -> No
     """s14(4),(5): a box whose wagers reach half the table maximum is a priority box: its
     tiles come first and it sets (street ``priority``) before the other boxes get theirs."""
     async with (
-        running(config()) as server,
+        running_server(config()) as server,
         Client.connect(server.url, name="ann") as ann,
         Client.connect(server.url, name="bob") as bob,
     ):
@@ -235,7 +236,7 @@ async def test_player_banking_rotation_and_commission_s18_s19(tmp_path: Path) ->
     the banker wagers on no other hand; s28(8) the banker sets the bank's tiles last; s19(3),
     (4) 5% of the banker's profit; s18(10) not more than 2 consecutive rounds."""
     async with (
-        running(banking_config(tmp_path)) as server,
+        running_server(banking_config(tmp_path)) as server,
         Client.connect(server.url, name="ann") as ann,
         Client.connect(server.url, name="bob") as bob,
         Client.connect(server.url, name="cat") as cat,

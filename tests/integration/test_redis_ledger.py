@@ -36,14 +36,9 @@ from tests.integration.helpers import (
     write_tables,
 )
 from tests.shared import REPO
+from tests.support import until
 
 pytestmark = pytest.mark.slow
-
-
-async def until(predicate: Any, timeout: float, step: float = 0.05) -> None:
-    with trio.fail_after(timeout):
-        while not predicate():
-            await trio.sleep(step)
 
 
 class Watcher:

@@ -11,12 +11,10 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,10 +32,11 @@ from clients.stadium import (
     set_limits,
     until_event,
 )
-from server.app import RunningServer, serve
+from server.app import RunningServer
 from server.config import ServerConfig, TableConfig
 from server.store.sqlite import LEDGER_FILE
 from tests.integration.helpers import conserved
+from tests.support import running_server
 
 TABLE = "rou"
 OUTSIDE = ["red", "black", "odd", "even", "low", "high", "dozen_1", "column_2"]
@@ -65,18 +64,6 @@ def config(**kw: Any) -> ServerConfig:
     )
 
 
-@asynccontextmanager
-async def running(cfg: ServerConfig) -> AsyncIterator[RunningServer]:
-    async with trio.open_nursery() as nursery:
-        server: RunningServer = await nursery.start(functools.partial(serve, cfg))
-        try:
-            with trio.fail_after(60):  # a test that waits for a frame never sent fails
-                yield server
-        finally:
-            with trio.CancelScope(shield=True):
-                await server.aclose()
-
-
 def money(server: RunningServer) -> dict[str, int]:
     return server.croupier.money()
 
@@ -92,12 +79,13 @@ async def window(client: Client, server: RunningServer, table: str = TABLE) -> d
     )
 
 
+@pytest.mark.slow
 async def test_200_terminals_20_rounds_money_conserved(tmp_path: Path) -> None:
     """s4(2) credits, s5 wagers, s7 settlement on one shared spin, for 200 terminals; the
     ledger (SQLite) passes its books check after."""
     n_terms, rounds = 200, 20
     async with (
-        running(replace(config(), data=tmp_path / "var")) as server,
+        running_server(replace(config(), data=tmp_path / "var"), deadline=60) as server,
         AsyncExitStack() as stack,
     ):
         clients = [
@@ -150,7 +138,7 @@ async def test_200_terminals_20_rounds_money_conserved(tmp_path: Path) -> None:
 async def test_wager_after_no_more_bets_is_refused_and_changes_nothing() -> None:
     """s3(3): nothing is accepted after "no more bets", whenever the client sent it."""
     cfg = config(result_source="dealer")
-    async with running(cfg) as server:
+    async with running_server(cfg, deadline=60) as server:
         token = server.croupier.accounts.issue("dealer-1", "Dealer", role="dealer")
         async with (
             Client.connect(server.url, name="ann") as ann,
@@ -188,7 +176,7 @@ async def test_dealer_result_no_spin_and_correction_resettle_exactly(tmp_path: P
         options={"winning_stake_policy": "auto_collect"},
         data=tmp_path / "var",
     )
-    async with running(cfg) as server:
+    async with running_server(cfg, deadline=60) as server:
         roles = {"dealer-1": "dealer", "boss": "manager"}
         tokens = {a: server.croupier.accounts.issue(a, a, role=r) for a, r in roles.items()}
         async with (
@@ -265,7 +253,7 @@ async def test_dealer_result_no_spin_and_correction_resettle_exactly(tmp_path: P
 
 
 async def test_disconnect_mid_window_finds_wagers_and_meter_on_reconnect() -> None:
-    async with running(config(betting_seconds=1.5)) as server:
+    async with running_server(config(betting_seconds=1.5), deadline=60) as server:
         async with Client.connect(server.url, name="ann") as ann:
             token = ann.token
             await ann.join(TABLE)
@@ -284,7 +272,7 @@ async def test_disconnect_mid_window_finds_wagers_and_meter_on_reconnect() -> No
 
 
 async def test_join_beyond_max_terminals_is_refused() -> None:
-    async with running(config(max_terminals=2)) as server:
+    async with running_server(config(max_terminals=2), deadline=60) as server:
         async with (
             Client.connect(server.url) as a,
             Client.connect(server.url) as b,
@@ -328,7 +316,7 @@ async def test_craps_line_odds_and_no_roll_with_a_stickperson(tmp_path: Path) ->
         close_timeout=1.0,
         data=tmp_path,
     )
-    async with running(cfg) as server:
+    async with running_server(cfg, deadline=60) as server:
         token = server.croupier.accounts.issue("stick", "Stick", role="stickperson")
         async with (
             Client.connect(server.url, name="ann") as ann,
@@ -393,7 +381,7 @@ async def test_one_credit_meter_for_two_games_and_limits_with_notice() -> None:
         betting_seconds=0.3,
     )
     cfg = ServerConfig(port=0, tables=(rou, sic), round_pause=0.02, close_timeout=1.0)
-    async with running(cfg) as server:
+    async with running_server(cfg, deadline=60) as server:
         token = server.croupier.accounts.issue("sup", "Sup", role="supervisor")
         async with (
             Client.connect(server.url, name="ann") as ann,
@@ -446,7 +434,7 @@ async def test_baccarat_coup_entered_by_the_dealer(tmp_path: Path) -> None:
         result_source="dealer",
     )
     cfg = ServerConfig(port=0, tables=(table,), round_pause=0.02, close_timeout=1.0, data=tmp_path)
-    async with running(cfg) as server:
+    async with running_server(cfg, deadline=60) as server:
         token = server.croupier.accounts.issue("d", "D", role="dealer")
         async with (
             Client.connect(server.url, name="ann") as ann,

@@ -107,6 +107,7 @@ async def play(bots: list[ReturningBot], url: str, until: Callable[[], bool]) ->
             nursery.cancel_scope.cancel()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("store", ["sqlite", "redis"])
 async def test_a_tournament_killed_at_random_points_resumes_and_finishes(
     tmp_path: Path, store: str, request: pytest.FixtureRequest

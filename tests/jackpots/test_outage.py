@@ -18,6 +18,7 @@ import trio
 from server.jackpots.model import JackpotError, JackpotUnavailable, MeterUpdate, PoolConfig
 from server.jackpots.redis_store import open_redis_service
 from tests.jackpots.conftest import fresh_pool
+from tests.support import until
 
 
 class RedisProcess:
@@ -81,14 +82,6 @@ def redis_server(tmp_path: Path) -> Iterator[RedisProcess]:
         server.kill()
 
 
-async def wait_until(predicate, timeout: float) -> float:
-    start = trio.current_time()
-    with trio.fail_after(timeout):
-        while not predicate():
-            await trio.sleep(0.005)
-    return trio.current_time() - start
-
-
 async def test_kill_and_restart_redis_nothing_lost_or_doubled_r4_2_s34(
     redis_server: RedisProcess,
 ) -> None:
@@ -149,7 +142,7 @@ async def test_kill_and_restart_redis_nothing_lost_or_doubled_r4_2_s34(
                 await svc.drained()
             snap = await svc.snapshot(pool)
             assert snap is not None
-            await wait_until(lambda: bool(seen) and seen[-1].version == snap.version, 3)
+            await until(lambda: bool(seen) and seen[-1].version == snap.version, 3)
             nursery.cancel_scope.cancel()
 
     assert snap.contributions == 100 * len(accepted)

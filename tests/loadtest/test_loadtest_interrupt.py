@@ -11,7 +11,8 @@ from pathlib import Path
 
 import trio
 
-from tests.clients.support import config, holdem_table, running_server
+from tests.clients.support import config, holdem_table
+from tests.support import running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 

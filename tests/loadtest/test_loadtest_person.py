@@ -9,7 +9,8 @@ import trio
 from clients.client import Client
 from loadtest.runner import RunSpec, run
 from server.config import TableConfig
-from tests.clients.support import config, holdem_table, running_server
+from tests.clients.support import config, holdem_table
+from tests.support import running_server
 
 BANKED = TableConfig(
     id="tcp-person",

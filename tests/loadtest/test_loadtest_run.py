@@ -14,9 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REQUIRED = {"hands", "errors", "latency_ms", "conserved"}
 
 
+@pytest.mark.slow
 def test_twenty_tables_thirty_seconds_with_chaos(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     page = tmp_path / "report.html"

@@ -10,7 +10,8 @@ import trio
 from loadtest import cli
 from loadtest.stadium import percentile
 from server.config import TableConfig
-from tests.clients.support import config, running_server
+from tests.clients.support import config
+from tests.support import running_server
 
 
 def test_percentile_by_nearest_rank() -> None:

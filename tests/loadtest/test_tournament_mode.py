@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from loadtest.tournament import run_players
-from tests.server.helpers import running_server
+from tests.support import running_server
 from tests.tournaments.helpers import holdem, server_config
 
 

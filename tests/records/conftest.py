@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from tests.server.helpers import Bot, fast_config, play_hands, running_server, table
+from tests.server.helpers import Bot, fast_config, play_hands, table
+from tests.support import running_server
 
 HANDS = 220
 #: the recorded games: no-limit hold'em and pot-limit ("full-pot") Omaha, ACT rules, plus a

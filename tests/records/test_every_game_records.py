@@ -30,7 +30,8 @@ from server.store.journal import JournalRound
 from server.verify import Shoes, verify_round
 from tests.integration.test_all_banked_games import tables as banked_tables
 from tests.records.test_journal import PreActingBot, rounds_in
-from tests.server.helpers import GAMES, fast_config, play_hands, running_server, table
+from tests.server.helpers import GAMES, fast_config, play_hands, table
+from tests.support import running_server
 
 STADIUM = tabled("stadium")
 

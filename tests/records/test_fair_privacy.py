@@ -26,7 +26,8 @@ from server import fair
 from server.store.journal import JournalQuery, JournalRound
 from server.store.sqlite import SqliteStore
 from server.verify import rounds_seen, verify_seen
-from tests.server.helpers import Bot, fast_config, play_hands, running_server, table
+from tests.server.helpers import Bot, fast_config, play_hands, table
+from tests.support import running_server
 
 HANDS = 205
 GAMES = ("holdem-act", "omaha-act", "manila-act")

@@ -19,7 +19,8 @@ from server.games.poker import PokerRound, rules_for
 from server.store.journal import JournalQuery
 from server.store.sqlite import SqliteStore
 from server.verify import verify_round
-from tests.server.helpers import Bot, fast_config, play_hands, running_server, table
+from tests.server.helpers import Bot, fast_config, play_hands, table
+from tests.support import running_server
 
 VECTOR_SECRET = bytes(range(32))
 VECTOR_SEEDS = ["bob-7", "alice's seed"]

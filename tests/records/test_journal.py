@@ -26,8 +26,8 @@ from server.store.model import Batch
 from server.store.sqlite import SqliteStore
 from server.verify import Shoes, verify_round, verify_seen
 from tests.integration.test_all_banked_games import bot, player_boxes, tables
-from tests.integration.test_banked_round import running
-from tests.server.helpers import GAMES, Bot, fast_config, play_hands, running_server, table
+from tests.server.helpers import GAMES, Bot, fast_config, play_hands, table
+from tests.support import running_server
 
 
 def rounds_in(data: Path) -> list[JournalRound]:
@@ -100,7 +100,7 @@ async def test_every_banked_game_is_journalled_and_replays(tmp_path: Path) -> No
         close_timeout=1.0,
         data=tmp_path,
     )
-    async with running(cfg) as server:
+    async with running_server(cfg) as server:
         seen: Counter[str] = Counter()
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
@@ -144,7 +144,6 @@ async def test_every_stadium_game_is_journalled_and_replays(tmp_path: Path) -> N
     engine's events and the settlement; it replays and verifies (QLD Sch 19 s3(2), ETG-05)."""
     from clients.client import Client
     from clients.stadium import credit_in, place, until_event
-    from server.app import serve
     from server.config import TableConfig
 
     games = tabled("stadium")
@@ -179,16 +178,9 @@ async def test_every_stadium_game_is_journalled_and_replays(tmp_path: Path) -> N
                     c, table_id, "settlement", where=functools.partial(same_round, opened)
                 )
 
-    async with trio.open_nursery() as outer:
-        server = await outer.start(functools.partial(serve, cfg))
-        try:
-            with trio.fail_after(60):
-                async with trio.open_nursery() as nursery:
-                    for game in games:
-                        nursery.start_soon(terminal, server.url, game)
-        finally:
-            with trio.CancelScope(shield=True):
-                await server.aclose()
+    async with running_server(cfg, deadline=60) as server, trio.open_nursery() as nursery:
+        for game in games:
+            nursery.start_soon(terminal, server.url, game)
     rounds = [r for r in rounds_in(tmp_path) if r.start["kind"] == "stadium" and r.start["boxes"]]
     assert Counter(r.start["game"] for r in rounds) == Counter({g: 3 for g in games})
     for rnd in rounds:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from clients.client import Client
 from server.verify import verify_seen
-from tests.server.helpers import Bot, fast_config, play_hands, running_server, table
+from tests.server.helpers import Bot, fast_config, play_hands, table
+from tests.support import running_server
 
 GAME = "holdem-act"
 T = f"{GAME}-t"

@@ -12,8 +12,9 @@ import trio
 from clients.terminal.commands import Command, parse_banked_command, parse_command
 from clients.terminal.history import history_lines
 from clients.terminal.render import event_words
-from tests.clients.support import Bot, config, holdem_table, running_server
+from tests.clients.support import Bot, config, holdem_table
 from tests.clients.test_terminal import ROOT, TABLE
+from tests.support import running_server
 
 
 def test_history_words() -> None:

@@ -34,7 +34,7 @@ from loadtest.tournament import TournamentBot
 from server import histories, history_cli, phh, pokerstars
 from server.store.journal import JournalRound
 from tests.records.test_pokerstars import AMOUNT, LINES, ORDER
-from tests.server.helpers import running_server
+from tests.support import running_server
 from tests.tournaments.helpers import LEVELS, canberra_sng, poker_sng, server_config
 
 PLAYED = [("holdem-act", "no-limit", "nlt"), ("omaha-act", "full-pot", "plo"),

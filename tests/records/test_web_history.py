@@ -10,7 +10,7 @@ from typing import Any
 import trio
 from playwright.sync_api import expect
 
-from tests.clients.support import Bot, config, holdem_table, running_server
+from tests.clients.support import Bot, config, holdem_table
 from tests.clients.test_web import (  # noqa: F401  (the module's chromium fixture)
     DESKTOP,
     Chromium,
@@ -19,6 +19,7 @@ from tests.clients.test_web import (  # noqa: F401  (the module's chromium fixtu
     chromium,
     new_page,
 )
+from tests.support import running_server
 
 TABLE = "holdem-history"
 

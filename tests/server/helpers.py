@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import functools
 import random
-from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -13,8 +11,9 @@ import trio
 from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client
-from server.app import RunningServer, serve
+from server.app import RunningServer
 from server.config import ServerConfig, TableConfig
+from tests.support import next_message
 
 GAMES = ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld", "manila-qld")
 
@@ -55,18 +54,6 @@ def fast_config(*tables: TableConfig, **kw: Any) -> ServerConfig:
         close_timeout=1.0,
     )
     return replace(base, **kw)
-
-
-@asynccontextmanager
-async def running_server(config: ServerConfig):
-    """Start a server in-process on 127.0.0.1, port 0; shut it down gracefully on exit."""
-    async with trio.open_nursery() as nursery:
-        server: RunningServer = await nursery.start(functools.partial(serve, config))
-        try:
-            yield server
-        finally:
-            with trio.CancelScope(shield=True):
-                await server.aclose()
 
 
 def choose(legal: dict[str, Any], rng: random.Random) -> tuple[str, int | None]:
@@ -146,15 +133,6 @@ async def play_hands(
             nursery.cancel_scope.cancel()
 
 
-async def until(client: Client, pred, timeout: float = 10.0) -> dict[str, Any]:
-    """Read messages until one satisfies ``pred``; return it (fail after ``timeout`` s)."""
-    with trio.fail_after(timeout):
-        while True:
-            msg = await client.recv()
-            if pred(msg):
-                return msg
-
-
 def is_event(kind: str, **fields: Any):
     def pred(msg: dict[str, Any]) -> bool:
         if msg["type"] != "event" or msg["event"]["type"] != kind:
@@ -186,4 +164,4 @@ async def next_turn(
         seat = msg["seat"]
         if msg["legal"] or seat not in players:
             return msg
-        return await until(players[seat], my_turn(seat), timeout)
+        return await next_message(players[seat], my_turn(seat), timeout)

@@ -17,7 +17,8 @@ from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client
 from protocol.messages import CLIENT_TYPES, MAX_AMOUNT
-from tests.server.helpers import fast_config, running_server, table, until
+from tests.server.helpers import fast_config, is_event, table
+from tests.support import next_message, running_server
 
 T = "holdem-act-t"
 SHAPE = {"bad_frame", "unknown_type", "bad_message"}
@@ -87,7 +88,7 @@ def table_state(server) -> dict[str, Any]:
 
 
 async def _attack(batch: list[tuple[bytes | str, set[str]]]) -> None:
-    config = fast_config(table("holdem-act", seats=3), turn_time=60.0, round_pause=0.3)
+    config = fast_config(table("holdem-act", seats=3), turn_time=60.0, round_pause=0.0)
     async with running_server(config) as server, AsyncExitStack() as stack:
         clients = []
         for seat in (1, 2, 3):
@@ -95,14 +96,16 @@ async def _attack(batch: list[tuple[bytes | str, set[str]]]) -> None:
             await c.join(T, seat=seat)
             await c.buy_in(T, 10_000)
             clients.append(c)
-        # the round is running and waits for someone; the attacker is a seat not to act
-        turn = await until(clients[0], lambda m: m["type"] == "turn")
-        attacker = clients[turn["seat"] % 3]  # the next seat: not the one to act
+        # the round is running and waits for someone; the attacker is a seat in the round
+        # (dealt in: its buy-in is refused) not to act (the round starts with the second stake)
+        dealt = (await next_message(clients[0], is_event("round_starting")))["event"]["seats"]
+        turn = await next_message(clients[0], lambda m: m["type"] == "turn")
+        attacker = clients[next(s for s in dealt if s != turn["seat"]) - 1]
         await trio.sleep(0.05)
         before = table_state(server)
         for data, codes in batch:
             await attacker.send_raw(data)
-            reply = await until(attacker, lambda m: m["type"] in ("error", "welcome"), 5)
+            reply = await next_message(attacker, lambda m: m["type"] in ("error", "welcome"), 5)
             assert reply["type"] == "error" and reply["code"] in codes, (data, reply)
         assert (await attacker.ping(7))["nonce"] == 7  # the connection stays
         assert table_state(server) == before
@@ -128,7 +131,7 @@ async def _closed_code(client: Client) -> int | None:
 async def test_abuse_closes_only_that_connection(case):
     """Oversize frame -> 1009; 20 refused messages -> 1008; a flood (over 50/s sustained,
     burst 100) -> 1008. The table and the other clients carry on."""
-    config = fast_config(table("holdem-act", seats=3), turn_time=60.0, round_pause=0.3)
+    config = fast_config(table("holdem-act", seats=3), turn_time=60.0, round_pause=0.0)
     async with (
         running_server(config) as server,
         Client.connect(server.url) as good,
@@ -138,7 +141,7 @@ async def test_abuse_closes_only_that_connection(case):
         await good.buy_in(T, 10_000)
         await bad.join(T, seat=2)
         await bad.buy_in(T, 10_000)
-        await until(good, lambda m: m["type"] == "turn")
+        await next_message(good, lambda m: m["type"] == "turn")
         before = server.croupier.money()
         try:
             if case == "oversize":
@@ -154,7 +157,7 @@ async def test_abuse_closes_only_that_connection(case):
         code = await _closed_code(bad)
         assert code == {"oversize": 1009, "violations": 1008, "flood": 1008}[case]
         assert (await good.ping(1))["nonce"] == 1
-        conn = await until(
+        conn = await next_message(
             good, lambda m: m["type"] == "event" and m["event"]["type"] == "connection"
         )
         assert conn["event"] == {

@@ -19,8 +19,9 @@ from clients.client import Client, unbatch
 from protocol.messages import Balance, Events, Left
 from server.games.poker import rules_for
 from server.tables.connection import MAX_BATCH, Connection
-from tests.server.helpers import STAKES, fast_config, running_server, table
+from tests.server.helpers import STAKES, fast_config, table
 from tests.server.test_play import check_no_leaks
+from tests.support import running_server
 
 T = "holdem-act-t"
 

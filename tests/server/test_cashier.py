@@ -15,7 +15,8 @@ import trio
 from clients.client import Client, ServerError
 from server.accounts import Accounts
 from server.store.sqlite import SqliteStore
-from tests.server.helpers import fast_config, running_server, table
+from tests.server.helpers import fast_config, table
+from tests.support import running_server
 
 SECRET = "cashier-test-secret"
 

@@ -22,15 +22,10 @@ from protocol.errors import CloseCode
 from protocol.messages import Error
 from server.connections import Keepalive
 from server.tables.connection import Connection
-from tests.server.helpers import fast_config, running_server, table
+from tests.server.helpers import fast_config, table
+from tests.support import running_server, until
 
 T = "holdem-act-t"
-
-
-async def _until(predicate, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    with trio.fail_after(timeout):
-        while not predicate():
-            await trio.sleep(0.02)
 
 
 async def test_a_silent_client_is_pinged_and_kept_a_dead_one_is_closed_1011():
@@ -39,11 +34,13 @@ async def test_a_silent_client_is_pinged_and_kept_a_dead_one_is_closed_1011():
         keepalive = server.croupier.keepalive
         async with Client.connect(server.url, name="quiet") as quiet:
             (ws,) = keepalive.live.values()
-            await trio.sleep(1.5)  # several intervals: pinged, the pongs keep it alive
-            assert ws.pinged > ws.opened
-            assert len(server.croupier.connections) == 1
+            # pinged twice: a second ping comes only after the pong to the first (else a drop)
+            await until(lambda: ws.pinged > ws.opened)
+            first = ws.pinged
+            await until(lambda: ws.pinged > first)
+            assert len(server.croupier.connections) == 1  # the pongs keep it alive
             quiet.ws.pause_reading()  # now it answers no ping: a dead peer
-            await _until(lambda: not server.croupier.connections, timeout=3.0)
+            await until(lambda: not server.croupier.connections, timeout=3.0)
             assert not keepalive.live
             quiet.ws.resume_reading()
             try:
@@ -107,7 +104,7 @@ async def test_no_hello_in_time_is_closed_1008_by_the_sweep():
                     raise AssertionError("a frame before hello")
                 except ConnectionClosed as exc:
                     assert exc.rcvd is not None and exc.rcvd.code == 1008
-        await _until(lambda: not server.croupier.connections)
+        await until(lambda: not server.croupier.connections)
         assert not server.croupier.keepalive.live
 
 
@@ -126,9 +123,9 @@ async def test_fragmented_and_early_messages_are_read_and_nothing_is_left_behind
             assert first["type"] == "welcome"
             assert second["type"] == "snapshot" and second["role"] == "spectator"
             assert server.croupier.tables[T].spectators
-        await _until(lambda: not server.croupier.connections)
+        await until(lambda: not server.croupier.connections)
         assert not server.croupier.keepalive.live
-        await _until(lambda: not server.croupier.tables[T].spectators)
+        await until(lambda: not server.croupier.tables[T].spectators)
 
 
 async def test_drop_cancels_a_writer_stuck_on_a_client_that_stopped_reading():
@@ -170,4 +167,4 @@ async def test_fast_path_partial_writes_keep_every_frame_whole_and_in_order():
                 for i in range(count):
                     frame = msgpack.unpackb(await client.ws.recv())
                     assert frame["message"] == f"{i} {pad}"
-            await _until(lambda: not conn.backlog)
+            await until(lambda: not conn.backlog)

@@ -19,7 +19,8 @@ from websockets.trio.client import connect as ws_connect
 from clients.client import Client, ServerError
 from server.accounts import Accounts
 from server.names import why_not
-from tests.server.helpers import fast_config, running_server, table
+from tests.server.helpers import fast_config, table
+from tests.support import running_server
 
 T = "holdem-act-t"
 

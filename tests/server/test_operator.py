@@ -16,8 +16,9 @@ import trio
 from clients.client import Client, ServerError
 from server.accounts import Accounts
 from server.store.sqlite import SqliteStore
-from tests.server.helpers import fast_config, is_event, running_server, table, until
+from tests.server.helpers import fast_config, is_event, next_turn, table
 from tests.shared import REPO
+from tests.support import next_message, running_server
 
 SECRET = "operator-secret"
 T = "holdem-act-t"
@@ -112,18 +113,22 @@ async def test_close_void_limits_and_open_act_on_the_table(tmp_path: Path) -> No
             for p in (ann, bob):
                 await p.join(T)
                 await p.buy_in(T, 10_000)
-            await until(ann, is_event("round_starting"))
+            await next_message(ann, is_event("round_starting"))
             # a void: every wager back, the stakes as they were
             done = await sue.request(op("void_round", table=T), "operator")
             assert "void" in done["detail"]
-            await until(ann, is_event("round_voided"))
+            await next_message(ann, is_event("round_voided"))
             # new limits: announced now, in force from the next round
             await sue.request(
                 op("set_limits", table=T, limits={"blind_1": 200, "blind_2": 400}), "operator"
             )
-            notice = await until(ann, is_event("table_notice", action="set_limits"))
+            notice = await next_message(ann, is_event("table_notice", action="set_limits"))
             assert notice["event"]["limits"] == {"blind_1": 200, "blind_2": 400}
-            posted = await until(
+            seats = {p.tables[T].seat: p for p in (ann, bob)}
+            turn = ann.tables[T].view["turn"]
+            if turn is not None:  # a round began on the old limits: it ends now, not timed out
+                await seats[turn["seat"]].act(T, "fold")
+            posted = await next_message(
                 ann,
                 lambda m: (
                     m["type"] == "event"
@@ -132,10 +137,12 @@ async def test_close_void_limits_and_open_act_on_the_table(tmp_path: Path) -> No
                 ),
             )
             assert posted["event"]["amount"] == 400
+            turn = await next_turn(ann, seats)
             # closing: notice, no new round, seats vacated with their stakes home
             await sue.request(op("close_table", table=T), "operator")
-            await until(ann, is_event("table_notice", action="close_table"))
-            left = await until(ann, lambda m: m["type"] == "left")
+            await next_message(ann, is_event("table_notice", action="close_table"))
+            await seats[turn["seat"]].act(T, "fold")  # the round ends (not on the turn timer)
+            left = await next_message(ann, lambda m: m["type"] == "left")
             assert left["reason"] == "table_closed" and left["returned"] > 0
             with pytest.raises(ServerError) as closed:
                 await ann.join(T)
@@ -200,13 +207,13 @@ async def test_act_2017_jackpot_reopens_only_when_a_manager_approves() -> None:
             with pytest.raises(ServerError):  # nothing awaits approval yet
                 await boss.request(op("approve_jackpot", table="cp17"), "operator")
             tbl.submit(JackpotAvailability(False))
-            await until(viv, is_event("jackpot_status", open=False))
+            await next_message(viv, is_event("jackpot_status", open=False))
             tbl.submit(JackpotAvailability(True))  # the pool answers again
-            held = await until(viv, is_event("jackpot_status", status=APPROVAL_TEXT))
+            held = await next_message(viv, is_event("jackpot_status", status=APPROVAL_TEXT))
             assert held["event"]["open"] is False and not tbl.jackpot_open
             done = await boss.request(op("approve_jackpot", table="cp17"), "operator")
             assert "open" in done["detail"]
-            await until(viv, is_event("jackpot_status", open=True))
+            await next_message(viv, is_event("jackpot_status", open=True))
             assert tbl.jackpot_open
 
 

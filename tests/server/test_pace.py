@@ -1,5 +1,6 @@
 """Pace: turn timer and time bank, disconnect grace, reconnect snapshots, slow clients, sit
-out and ACT 18.8, over real sockets (real clocks: the peers include the kernel's sockets)."""
+out and ACT 18.8, over real sockets (real clocks: the peers include the kernel's sockets).
+The turn timer's check-or-fold is table logic: tests/tables/test_poker_table.py (MockClock)."""
 
 from __future__ import annotations
 
@@ -12,17 +13,8 @@ import trio
 from websockets.trio.client import connect as ws_connect
 
 from clients.client import Client
-from tests.server.helpers import (
-    Bot,
-    fast_config,
-    is_event,
-    my_turn,
-    next_turn,
-    play_hands,
-    running_server,
-    table,
-    until,
-)
+from tests.server.helpers import Bot, fast_config, is_event, my_turn, next_turn, play_hands, table
+from tests.support import next_message, running_server
 
 T = "holdem-act-t"
 
@@ -40,40 +32,6 @@ async def seated(server, n: int, table_id: str = T, buy_in: int = 10_000):
         yield clients
 
 
-async def test_timeout_checks_if_free_else_folds():
-    """The turn timer (turn time + time bank) acts for the seat: check when checking is
-    legal, otherwise fold (issue 3 "Pace"; engine timeout)."""
-    config = fast_config(table("holdem-act", seats=2), turn_time=0.8, time_bank=0.4)
-    async with running_server(config) as server:
-        async with seated(server, 2) as (a, b):
-            players = {1: a, 2: b}
-            t = await next_turn(a, players)
-            assert t["time_ms"] == 1200 and t["time_bank_ms"] == 400
-            assert "check" not in t["legal"]  # facing the blind
-            await players[t["seat"]].act(T, "call")
-            t2 = await next_turn(a, players)
-            # the blind's option to decline a further wager (ACT 7.1): time out -> check
-            assert t2["seat"] != t["seat"] and "check" in t2["legal"]
-            timed = await until(a, is_event("timed_out"))
-            assert timed["event"] == {
-                "type": "timed_out",
-                "visible_to": "everyone",
-                "seat": t2["seat"],
-                "verb": "check",
-            }
-            t3 = await next_turn(a, players)
-            await players[t3["seat"]].act(T, "bet", t3["legal"]["bet"]["min"])
-            t4 = await next_turn(a, players)
-            assert "check" not in t4["legal"]  # facing a bet: time out -> fold
-            timed = await until(a, is_event("timed_out"))
-            assert timed["event"] == {
-                "type": "timed_out",
-                "visible_to": "everyone",
-                "seat": t4["seat"],
-                "verb": "fold",
-            }
-
-
 async def test_disconnected_seat_is_held_for_the_grace_period_then_cashed_out():
     """A dropped player keeps the seat for the grace period while its timer runs; then the
     seat is vacated and the stake returns to the wallet."""
@@ -81,11 +39,11 @@ async def test_disconnected_seat_is_held_for_the_grace_period_then_cashed_out():
     async with running_server(config) as server:
         async with seated(server, 3) as (a, _b, c):
             token = c.token
-            await until(a, lambda m: m["type"] == "turn")
+            await next_message(a, lambda m: m["type"] == "turn")
             await c.aclose()
-            msg = await until(a, is_event("connection", seat=3))
+            msg = await next_message(a, is_event("connection", seat=3))
             assert msg["event"]["connected"] is False
-            vacated = await until(a, is_event("seat_vacated", seat=3), timeout=10)
+            vacated = await next_message(a, is_event("seat_vacated", seat=3), timeout=10)
             assert vacated["event"]["reason"] == "grace_expired"
             returned = vacated["event"]["returned"]
             async with Client.connect(server.url, token=token) as again:
@@ -126,7 +84,7 @@ async def test_reconnect_mid_hand_restores_the_exact_view():
                     if ev["type"] == "board_dealt":
                         board = ev["board"]
 
-            hole = (await until(c, is_event("hole_cards_dealt", seat=3)))["event"]["cards"]
+            hole = (await next_message(c, is_event("hole_cards_dealt", seat=3)))["event"]["cards"]
             away = False
             with trio.fail_after(20):
                 while True:
@@ -134,9 +92,9 @@ async def test_reconnect_mid_hand_restores_the_exact_view():
                     if t["seat"] == 3 and away:
                         break
                     if t["seat"] == 3:  # seat 3 acts once, then drops mid-hand
-                        await until(c, my_turn(3))
+                        await next_message(c, my_turn(3))
                         await c.act(T, "call")
-                        await until(c, is_event("action_taken", seat=3))
+                        await next_message(c, is_event("action_taken", seat=3))
                         last_seq = c.tables[T].seq
                         token = c.token
                         await c.aclose()
@@ -208,7 +166,7 @@ async def test_sitting_out_act_folds_at_its_turn_and_18_8_vacates_after_3_rounds
     async with running_server(config) as server:
         async with seated(server, 3) as (a, b, c):
             await c.sit_out(T)
-            await until(a, is_event("sat_out", seat=3))
+            await next_message(a, is_event("sat_out", seat=3))
             folds = 0
             with trio.fail_after(20):
                 while True:
@@ -216,7 +174,7 @@ async def test_sitting_out_act_folds_at_its_turn_and_18_8_vacates_after_3_rounds
                     if msg["type"] == "turn" and msg["legal"]:
                         await a.act(T, "check" if "check" in msg["legal"] else "call")
                     if msg["type"] == "turn" and msg["seat"] == 2:
-                        legal = (await until(b, my_turn(2)))["legal"]
+                        legal = (await next_message(b, my_turn(2)))["legal"]
                         await b.act(T, "check" if "check" in legal else "call")
                     if msg["type"] == "turn":
                         assert msg["seat"] != 3, "a sitting-out seat is never waited for"
@@ -229,7 +187,7 @@ async def test_sitting_out_act_folds_at_its_turn_and_18_8_vacates_after_3_rounds
                             assert ev["seat"] == 3 and ev["reason"] == "abstained"
                             break
             assert folds >= 2
-            left = await until(c, lambda m: m["type"] == "left")
+            left = await next_message(c, lambda m: m["type"] == "left")
             assert left["reason"] == "abstained" and left["returned"] > 0
 
 
@@ -242,7 +200,7 @@ async def test_qld_absent_player_is_skipped_and_posts_on_return():
             tid = "holdem-qld-t"
             a, d = players[0], players[3]
             await d.sit_out(tid)
-            await until(a, is_event("sat_out", seat=4))
+            await next_message(a, is_event("sat_out", seat=4))
             rounds = 0
             posted = None
             with trio.fail_after(30):
@@ -250,7 +208,9 @@ async def test_qld_absent_player_is_skipped_and_posts_on_return():
                     msg = await a.recv()
                     if msg["type"] == "turn":
                         who = players[msg["seat"] - 1]
-                        legal = msg["legal"] or (await until(who, my_turn(msg["seat"])))["legal"]
+                        legal = (
+                            msg["legal"] or (await next_message(who, my_turn(msg["seat"])))["legal"]
+                        )
                         await who.act(tid, "check" if "check" in legal else "fold")
                     elif msg["type"] == "event":
                         ev = msg["event"]

@@ -11,11 +11,13 @@ import copy
 import re
 from typing import Any
 
+import pytest
 import trio
 
 from clients.client import Client
 from server.games.poker import rules_for
-from tests.server.helpers import GAMES, STAKES, Bot, fast_config, play_hands, running_server, table
+from tests.server.helpers import GAMES, STAKES, Bot, fast_config, play_hands, table
+from tests.support import running_server
 
 CARD = re.compile(r"^[2-9TJQKA][shdc]$")
 HANDS = 50
@@ -86,6 +88,7 @@ async def _spectate(url: str, table_id: str, frames: list[dict[str, Any]]) -> No
             frames.append(msg)
 
 
+@pytest.mark.slow
 async def test_six_games_full_tables_conserve_money_and_leak_nothing():
     """Six 9-seat tables (one per game) each play >= 50 rounds; wallets + stakes +
     commission equal the money issued, during play and after shutdown; no frame to any seat

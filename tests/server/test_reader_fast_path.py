@@ -24,8 +24,9 @@ from websockets.uri import parse_uri
 
 from clients.client import PROTOCOL_VERSION
 from server.net import websocket
-from tests.server.helpers import fast_config, running_server, table
+from tests.server.helpers import fast_config, table
 from tests.server.test_frame_reader import frame
+from tests.support import running_server
 
 MAX = 4096  # the server's max_frame in these tests
 

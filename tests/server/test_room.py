@@ -12,17 +12,8 @@ from typing import Any
 import trio
 
 from clients.client import Client
-from tests.server.helpers import (
-    Bot,
-    choose,
-    fast_config,
-    is_event,
-    my_turn,
-    play_hands,
-    running_server,
-    table,
-    until,
-)
+from tests.server.helpers import Bot, choose, fast_config, is_event, my_turn, play_hands, table
+from tests.support import next_message, running_server, until
 
 T = "holdem-act-t"
 
@@ -126,9 +117,9 @@ async def test_call_pre_action_never_calls_more_than_chosen_and_clears_on_a_rais
         for seat in (1, 2, 3):
             await c[seat].buy_in(T, 10_000)
         # ACT: seat 1 has the buck and posts $1, seat 2 posts $2; seat 3 acts first
-        await until(c[3], my_turn(3))
+        await next_message(c[3], my_turn(3))
         await c[1].send({"type": "pre_action", "table": T, "verb": "call", "amount": 100})
-        ack = await until(c[1], is_event("pre_action"))
+        ack = await next_message(c[1], is_event("pre_action"))
         assert ack["event"] == {
             "type": "pre_action",
             "visible_to": 1,  # (a typed table event names who may see it)
@@ -137,14 +128,14 @@ async def test_call_pre_action_never_calls_more_than_chosen_and_clears_on_a_rais
             "reason": "set",
         }
         await c[2].send({"type": "pre_action", "table": T, "verb": "check_fold"})
-        await until(c[2], is_event("pre_action"))
+        await next_message(c[2], is_event("pre_action"))
         await c[3].act(T, "raise", 600)
-        cleared = await until(c[1], is_event("pre_action"))
+        cleared = await next_message(c[1], is_event("pre_action"))
         assert cleared["event"]["reason"] == "changed" and cleared["event"]["verb"] is None
-        turn = await until(c[1], my_turn(1))
+        turn = await next_message(c[1], my_turn(1))
         assert turn["legal"]["call"]["amount"] == 500  # the seat decides for itself
         await c[1].act(T, "fold")
-        folded = await until(c[3], is_event("action_taken", seat=2))
+        folded = await next_message(c[3], is_event("action_taken", seat=2))
         assert folded["event"]["verb"] == "fold"  # check/fold facing a raise
 
 
@@ -180,13 +171,13 @@ async def test_time_bank_is_shown_when_used_and_topped_up_every_n_hands_to_a_cap
                 if msg["seat"] == 2 and banks and banks[-1] == -1:
                     banks[-1] = msg["time_bank_ms"]
                 who = a if msg["seat"] == 1 else b
-                t = await until(who, my_turn(msg["seat"]))
+                t = await next_message(who, my_turn(msg["seat"]))
                 if msg["seat"] == 2 and not slept:
                     slept = True  # let the turn time and the bank run out
-                    shown = await until(watch, is_event("time_bank", seat=2))
+                    shown = await next_message(watch, is_event("time_bank", seat=2))
                     assert shown["event"]["time_bank_ms"] == 400
-                    await until(a, is_event("time_bank", seat=2))
-                    await until(watch, is_event("timed_out", seat=2))
+                    await next_message(a, is_event("time_bank", seat=2))
+                    await next_message(watch, is_event("timed_out", seat=2))
                     continue
                 await who.act(T, "call" if "call" in t["legal"] else "check")
         assert banks == [400, 500, 1000, 1000]
@@ -215,18 +206,18 @@ async def test_waiting_list_offers_a_freed_seat_in_order_and_a_lapsed_offer_pass
         assert lobby[T]["waiting"] == 3 and lobby[T]["taken"] == 2
         await p2.send({"type": "leave", "table": T})
         loop = trio.current_time()
-        offer = await until(waiters[0], lambda m: m["type"] == "seat_offer")
+        offer = await next_message(waiters[0], lambda m: m["type"] == "seat_offer")
         assert offer == {"type": "seat_offer", "table": T, "seat": 2, "expires_ms": 500}
         outsider = await connect("outsider")
         await outsider.send({"type": "join", "table": T})
-        refused = await until(outsider, lambda m: m["type"] == "error")
+        refused = await next_message(outsider, lambda m: m["type"] == "error")
         assert refused["code"] == "table_full"  # the seat is held for the offer
-        lapsed = await until(waiters[0], lambda m: m["type"] == "seat_offer")
+        lapsed = await next_message(waiters[0], lambda m: m["type"] == "seat_offer")
         assert lapsed["expires_ms"] == 0 and trio.current_time() - loop >= 0.5
-        second = await until(waiters[1], lambda m: m["type"] == "seat_offer")
+        second = await next_message(waiters[1], lambda m: m["type"] == "seat_offer")
         assert second["seat"] == 2
         await waiters[1].send({"type": "unwait", "table": T})
-        third = await until(waiters[2], lambda m: m["type"] == "seat_offer")
+        third = await next_message(waiters[2], lambda m: m["type"] == "seat_offer")
         assert third["seat"] == 2 and third["expires_ms"] == 500
         view = await waiters[2].join(T)
         assert view.seat == 2
@@ -252,11 +243,11 @@ async def test_first_available_takes_a_seat_at_any_table_with_the_same_game_and_
         got = await w.request({"type": "wait", "table": T, "first_available": True}, "waiting")
         assert got["positions"] == {T: 1, "holdem-act-2": 1}  # not the bigger stakes
         await seated[3].send({"type": "leave", "table": "holdem-act-2"})
-        offer = await until(w, lambda m: m["type"] == "seat_offer")
+        offer = await next_message(w, lambda m: m["type"] == "seat_offer")
         assert offer["table"] == "holdem-act-2" and offer["seat"] == 2
         view = await w.join("holdem-act-2")
         assert view.seat == 2
-        done = await until(w, lambda m: m["type"] == "waiting")
+        done = await next_message(w, lambda m: m["type"] == "waiting")
         assert done["positions"] == {}
 
 
@@ -299,7 +290,7 @@ async def test_one_connection_plays_four_tables_for_50_hands_each_with_money_con
         with trio.fail_after(120):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(multi.run)
-                await trio.sleep(0.5)
+                await until(lambda: all(t.members for t in actors))  # seated first, everywhere
                 for bot in bots:
                     nursery.start_soon(bot.run)
                 while not all(t.hand >= 50 for t in actors):

@@ -11,7 +11,8 @@ import pytest
 import trio
 
 from clients.client import Client
-from tests.server.helpers import fast_config, is_event, my_turn, running_server, table, until
+from tests.server.helpers import fast_config, is_event, my_turn, table
+from tests.support import next_message, running_server
 
 
 @asynccontextmanager
@@ -42,7 +43,7 @@ class Rounds:
             if who is not None:
                 legal = msg["legal"] if who is self.watcher else None
                 if not legal:
-                    legal = (await until(who, my_turn(msg["seat"])))["legal"]
+                    legal = (await next_message(who, my_turn(msg["seat"])))["legal"]
                 await who.act(self.tid, "check" if "check" in legal else "fold")
         elif msg["type"] == "event":
             ev = msg["event"]
@@ -105,11 +106,11 @@ async def test_qld_s23A_returning_player_may_wait_for_the_second_blind():
         async with seated_at(server, tid, [1, 2, 3, 4]) as players:
             await players[4].sit_out(tid)
             r = Rounds(tid, players[1], players)
-            await until(players[1], is_event("sat_out", seat=4))
+            await next_message(players[1], is_event("sat_out", seat=4))
             await r.until_rounds(2)
             assert all(4 not in x["seats"] for x in r.rounds)
             await players[4].send({"type": "sit_in", "table": tid, "wait_for_blind": True})
-            sat = await until(players[4], is_event("sat_in", seat=4))
+            sat = await next_message(players[4], is_event("sat_in", seat=4))
             assert sat["event"]["wait_for_blind"] is True
             seat4 = players[4].tables[tid].seat_info(4)
             assert seat4 is not None
@@ -132,7 +133,7 @@ async def test_qld_s23A_returning_player_posts_now_unless_it_chose_to_wait():
         async with seated_at(server, tid, [1, 2, 3, 4]) as players:
             await players[4].sit_out(tid)
             r = Rounds(tid, players[1], players)
-            await until(players[1], is_event("sat_out", seat=4))
+            await next_message(players[1], is_event("sat_out", seat=4))
             await r.until_rounds(1)
             await players[4].sit_in(tid)
             back = len(r.rounds)
@@ -206,7 +207,7 @@ async def test_qld_s21_when_nobody_played_the_preceding_round_no_one_is_new():
             await r.until_rounds(1)
             for c in first.values():
                 await c.send({"type": "leave", "table": tid})
-                await until(c, lambda m: m["type"] == "left")
+                await next_message(c, lambda m: m["type"] == "left")
         async with seated_at(server, tid, [3, 4]) as second:
             r = Rounds(tid, second[3], second)
             await r.until_rounds(1, timeout=10)

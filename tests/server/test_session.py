@@ -19,7 +19,8 @@ from server.config import load_tables
 from server.store.ledger import Ledger
 from server.store.memory import MemoryStore
 from server.store.model import InsufficientFunds
-from tests.server.helpers import GAMES, fast_config, running_server, table
+from tests.server.helpers import GAMES, fast_config, table
+from tests.support import running_server
 
 
 def test_tokens_are_signed_and_expire():

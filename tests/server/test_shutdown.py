@@ -7,7 +7,8 @@ import trio
 from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client
-from tests.server.helpers import Bot, fast_config, running_server, table
+from tests.server.helpers import Bot, fast_config, table
+from tests.support import running_server
 
 T = "omaha-qld-t"
 

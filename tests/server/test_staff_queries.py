@@ -15,7 +15,8 @@ from clients.client import Client, ServerError
 from server.accounts import Accounts
 from server.config import TableConfig
 from server.staff import QUERY_ROLES
-from tests.server.helpers import fast_config, running_server, table
+from tests.server.helpers import fast_config, table
+from tests.support import running_server
 
 SECRET = "staff-secret"
 ACCOUNTS = Accounts(SECRET)

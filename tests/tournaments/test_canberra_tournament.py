@@ -6,7 +6,6 @@ conditions, and 100% of the pool paid."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from loadtest.tournament import TournamentBot
 from server.tournaments import canberra
 from server.tournaments.conditions import decode
 from server.tournaments.tables import chips_of
-from tests.server.helpers import running_server
+from tests.support import running_server, until
 from tests.tournaments.helpers import canberra_sng, server_config
 
 START = 1_000_000
@@ -150,7 +149,7 @@ async def test_canberra_poker_2004_heats_then_a_final() -> None:
             async with trio.open_nursery() as nursery:
                 for bot in bots:
                     nursery.start_soon(bot.run)
-                await until(lambda: t.session == 2)
+                await until(lambda: t.session == 2, 60)
                 assert len(t.playing) == 7 or t.phase.value == "on_break"
                 while not runner.over:
                     await trio.sleep(0.05)
@@ -167,9 +166,3 @@ async def test_canberra_poker_2004_heats_then_a_final() -> None:
         prizes = [prize or 0 for _, prize in runner.places.values()]
         assert sum(prizes) == t.pool == 14 * 4500
         assert len(runner.places) == 14
-
-
-async def until(predicate: Callable[[], bool], timeout: float = 60.0) -> None:
-    with trio.fail_after(timeout):
-        while not predicate():
-            await trio.sleep(0.02)

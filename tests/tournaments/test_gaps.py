@@ -15,7 +15,7 @@ from server.errors import IllegalAction
 from server.games.poker import rules_for
 from server.games.poker.engine import PokerRound
 from server.tournaments.conditions import Conditions, Session, decode, problems, table_options
-from tests.server.helpers import running_server
+from tests.support import running_server
 from tests.tournaments.helpers import poker_sng, server_config
 
 

@@ -15,7 +15,6 @@ import json
 import logging
 import math
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ from server.store import cli as ledger_cli
 from server.store.model import CASHIER
 from server.store.sqlite import LEDGER_FILE
 from server.tables.poker import Seat
-from tests.server.helpers import running_server
+from tests.support import running_server, until
 from tests.tournaments.helpers import holdem, server_config
 
 START = 1_000_000  # each bot's starting balance (fast_config)
@@ -184,12 +183,6 @@ CONTROLS = (
 async def director(client: Client, action: str, **fields: object) -> dict[str, object]:
     message = {"type": "operator", "action": action, "tournament": "td", "reason": "test"}
     return await client.request({**message, **fields}, "operator")
-
-
-async def until(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
-    with trio.fail_after(timeout):
-        while not predicate():
-            await trio.sleep(0.02)
 
 
 @pytest.mark.trio

@@ -19,7 +19,7 @@ import trio
 from loadtest.tournament import TournamentBot
 from protocol.errors import CloseCode
 from server.tournaments.conditions import Conditions
-from tests.server.helpers import running_server
+from tests.support import running_server
 from tests.tournaments.helpers import canberra_sng, poker_sng, server_config
 
 POKER = [

@@ -27,8 +27,8 @@ from clients.client import Client
 from server.store import cli as ledger_cli
 from server.tournaments.lifecycle import Phase
 from tests.integration.helpers import ServerProcess, csp_table, write_tables
-from tests.server.helpers import running_server
 from tests.shared import REPO
+from tests.support import running_server, until
 from tests.tournaments.helpers import (
     ReturningBot,
     canberra_sng,
@@ -191,11 +191,6 @@ async def test_a_break_and_a_buy_back_survive_a_graceful_stop(tmp_path: Path) ->
     config = server_config(conditions, minute=60.0, data=tmp_path)
     bots = [ReturningBot(f"bk{i}", "brk", seed=i, buy_back=True) for i in range(12)]
     control = {"type": "operator", "tournament": "brk", "reason": "test"}
-
-    async def until(predicate: Callable[[], bool]) -> None:
-        with trio.fail_after(30):
-            while not predicate():
-                await trio.sleep(0.005)
 
     async with running_server(config) as server:
         runner = server.croupier.tournaments["brk"]
