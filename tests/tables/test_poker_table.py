@@ -74,14 +74,24 @@ async def test_the_turn_timer_checks_if_free_else_folds(autojump_clock) -> None:
         asked = trio.current_time()
         timed = await watcher.next("timed_out")
         assert trio.current_time() - asked == pytest.approx(1.2)
-        assert without_seq(timed) == {"type": "timed_out", "seat": t2["seat"], "verb": "check"}
+        assert without_seq(timed) == {
+            "type": "timed_out",
+            "visible_to": "everyone",
+            "seat": t2["seat"],
+            "verb": "check",
+        }
         t3 = await players_turn(players)
         (bet,) = (legal for legal in t3["legal"] if legal["verb"] == "bet")
         players[t3["seat"]].send(wire.Act(table.id, "bet", bet["min"]))
         t4 = await players_turn(players)
         assert "check" not in verbs(t4)  # facing a bet: time out -> fold
         timed = await watcher.next("timed_out")
-        assert without_seq(timed) == {"type": "timed_out", "seat": t4["seat"], "verb": "fold"}
+        assert without_seq(timed) == {
+            "type": "timed_out",
+            "visible_to": "everyone",
+            "seat": t4["seat"],
+            "verb": "fold",
+        }
 
 
 async def players_turn(players: dict[int, Player]) -> dict[str, Any]:
