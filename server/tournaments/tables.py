@@ -39,7 +39,6 @@ from server.actor import Handlers
 from server.config import ServerConfig, TableConfig
 from server.games.poker import rules_for
 from server.store.ledger import Ledger
-from server.store.model import RoundState
 from server.tables.banked import BankedTable, Player
 from server.tables.base import Member, TableActor, TableCommand
 from server.tables.books import Books
@@ -539,9 +538,8 @@ class CanberraTournamentTable(TournamentSeats, BankedTable):
                     self.lay_wager(member, None, box, "ante", minimum)
             self._ask_next(now)
 
-    def _pause(self, state: RoundState = "settled") -> None:
+    def round_over(self) -> None:
         """The round is over: the marker moves on (r 17.15) and the tournament decides."""
-        super()._pause(state)
         self.next_round_at = math.inf
         if self.owners:
             self.marker = canberra.next_marker(self.boxes(), self.marker)

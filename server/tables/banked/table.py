@@ -538,6 +538,11 @@ class BankedTable(WindowTable):
         self.books.close_round(state)
         self.phases.to(Phase.PAUSE)
         self.next_round_at = trio.current_time() + self.config.round_pause
+        self.round_over()
+
+    def round_over(self) -> None:
+        """The round is closed in the books and the table pauses: a hook for a table kind
+        that decides what comes next itself (a tournament's table); nothing here."""
 
     # -- dev ---------------------------------------------------------------------------------
     def on_dev_force(self, cmd: TableCommand[wire.DevForce]) -> None:
