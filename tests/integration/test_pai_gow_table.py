@@ -318,3 +318,46 @@ async def test_player_banking_rotation_and_commission_s18_s19(tmp_path: Path) ->
         for owner in players_of(rnd.start):
             verdict = verify_seen(recall(rnd, owner), seed=None)
             assert verdict.ok and verdict.pending is None, (rnd.ref, owner, verdict)
+
+
+async def test_a_backer_on_a_box_wins_loses_or_stands_off_with_it_s15() -> None:
+    """Sch 6 s15: up to three players a box: a backer wagers ``behind`` a box another player
+    holds, takes its next place (``P2``), and is settled on the box's hands with the
+    commission worked on his own winning wager (s19); the bank's box takes no backers."""
+    async with (
+        running_server(config()) as server,
+        Client.connect(server.url, name="ann") as ann,
+        Client.connect(server.url, name="bob") as bob,
+    ):
+        log: list[dict] = []
+        await ann.join(TABLE, seat=2)
+        await bob.join(TABLE, seat=3)
+        await expect(ann, "betting_open", log)
+        await ann.wager(TABLE, 2, "bet", 1_000)
+        try:
+            await bob.wager(TABLE, 1, "bet", 500, behind=True)
+            raise AssertionError("a backer on the bank's box accepted")
+        except ServerError as exc:
+            assert exc.code == "wager_refused"
+        await bob.wager(TABLE, 2, "bet", 500, behind=True)
+        decision = await expect(ann, "decision", log, lambda e: e["box"] == 2)
+        assert decision["box"] == 2
+        await ann.decide(TABLE, 2, "house_way")
+        with trio.fail_after(10):
+            while True:
+                message = await bob.recv()
+                if message.get("type") == "event" and message["event"]["type"] == "round_result":
+                    result = message["event"]
+                    break
+        box = result["boxes"]["2"]
+        backer = box["others"]["P2"]  # SCENARIOS.md: a box's other players
+        assert backer["player"] == "bob"
+        ann_bet, bob_bet = box["wagers"]["bet"], backer["wagers"]["bet"]
+        assert bob_bet["stake"] == 500 and bob_bet["outcome"] == ann_bet["outcome"]
+        if bob_bet["outcome"] == "win":  # even money less 5% of his own wager, up to 50c
+            assert bob_bet["net"] == 500 - 50
+        elif bob_bet["outcome"] == "lose":
+            assert bob_bet["net"] == -500
+        else:
+            assert bob_bet["net"] == 0
+        assert conserved(server.croupier.health())
