@@ -1,7 +1,7 @@
 """What the metrics cost (issue 28): one scrape of ``/metrics``, and the hot paths' counting,
 against the CPU of an action, measured in this process.
 
-A server (:class:`server.app.Croupier`, no socket) gets ``--tables`` nine-seat hold'em tables
+A server (:class:`server.net.app.Croupier`, no socket) gets ``--tables`` nine-seat hold'em tables
 (the capacity benchmark's lobby) and ``--tables`` x 9 connections with accounts, one in
 twenty with a queue in its writer. Printed:
 
@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 
 from loadtest.server_proc import tables_toml
-from server.app import Croupier
 from server.config import ServerConfig, load_tables
 from server.metrics import Metrics
+from server.net.app import Croupier
 from server.tables.connection import Connection
 
 

@@ -21,7 +21,7 @@ member's own name: their token from ``--token-file PATH`` or env ``CROUPIER_TOKE
 secret is read from ``--data`` or ``--redis``). Limit amounts are dollars (tournament
 controls: plain numbers). ``token issue`` signs a named staff token with the server's secret
 (env ``CROUPIER_SECRET`` or ``--secret-file PATH``). Every control, done or refused, is in
-the audit log (server/operator.py); ``audit`` prints it from either store (``--data`` or,
+the audit log (server/room/operator.py); ``audit`` prints it from either store (``--data`` or,
 for ``croupier serve --redis``, ``--redis-file PATH`` / env ``CROUPIER_REDIS``), filtered by
 person (account or name), control, table, outcome and time (ISO 8601, UTC by default).
 """
@@ -38,11 +38,11 @@ import trio
 
 from clients.client import Client, ServerError
 from clients.staff import DEV_OPERATOR, NoIdentity, staff_token
-from server import operator
-from server.accounts import ROLES, Accounts
 from server.cli import OneLineParser, iso_time
 from server.credentials import CredentialError, add_redis, add_token, read_secret, redis_url
 from server.money import AmountError, parse_dollars
+from server.room import operator
+from server.room.accounts import ROLES, Accounts
 from server.store.model import StoreError
 from server.store.sqlite import SqliteStore, default_data_dir
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import trio
 
-from server.accounts import Accounts
 from server.credentials import TOKEN_ENV, CredentialError, session_token
+from server.room.accounts import Accounts
 from server.store.model import StoreError
 from server.store.sqlite import SqliteStore
 

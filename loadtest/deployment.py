@@ -1,4 +1,4 @@
-"""``croupier loadtest`` against a deployment of several servers (``server/directory.py``).
+"""``croupier loadtest`` against a deployment of several servers (``server/room/directory.py``).
 
 A deployment's lobby (any process's, or the directory itself read from Redis with
 ``--redis URL``) gives each table the client URL of the process that serves it; the load
@@ -30,7 +30,7 @@ def is_deployment(rows: list[dict[str, Any]]) -> bool:
 async def directory_rows(redis_url: str) -> list[dict[str, Any]]:
     """Every table of the deployment whose ledger is at ``redis_url``, as lobby rows with
     the owner's URL (a table no live process serves has ``url`` None)."""
-    from server.directory import Directory
+    from server.room.directory import Directory
     from server.store.redis import RedisStore, connect
 
     async with connect(redis_url) as client:

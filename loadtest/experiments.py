@@ -59,7 +59,7 @@ def _time_collections() -> None:
 
 def serve_variant(variant: str, serve_args: list[str]) -> int:
     """Run ``croupier serve`` with ``variant`` applied (the wrapper side)."""
-    from server import app
+    from server.net import app
 
     _time_collections()
     if variant == "gc-default":

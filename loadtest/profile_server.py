@@ -37,7 +37,7 @@ from typing import Any
 #: None for any); the first row that matches a frame wins, the innermost frame first.
 TABLE_BUCKETS: list[tuple[str, str, frozenset[str] | None]] = [
     ("encoding", "protocol/codec.py", frozenset({"encode"})),
-    ("frames out (fast path, in the table task)", "server/connections.py", None),
+    ("frames out (fast path, in the table task)", "server/net/connections.py", None),
     ("frames out (fast path, in the table task)", "websockets/", None),
     ("ledger", "server/store/", None),
     ("ledger", "server/tables/books.py", None),
@@ -127,7 +127,7 @@ def wrap(out: Path, html: Path | None, serve_args: list[str], delay: float = 0.0
 
     from pyinstrument import Profiler
 
-    from server import app
+    from server.net import app
 
     profiler = Profiler(interval=0.001, async_mode="disabled")
     gc_cpu = [0.0, 0.0]  # total, started
@@ -196,7 +196,7 @@ def wrap_gc(serve_args: list[str]) -> int:
     """Run the server printing every garbage collection that took over 5 ms."""
     import gc
 
-    from server import app
+    from server.net import app
 
     started = [0.0]
 

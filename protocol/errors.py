@@ -57,7 +57,7 @@ BAD_LIMITS = "bad_limits"  # new limits the game's rules refuse
 GAME_FULL = "game_full"  # the game has its approved maximum of terminals (Sch 19 s2(3))
 BAD_RESULT = "bad_result"  # a result the game cannot have, or entered when none is awaited
 NO_SUCH_ROUND = "no_such_round"  # a correction of a round the table no longer keeps
-# a deployment of several servers (server/directory.py)
+# a deployment of several servers (server/room/directory.py)
 TABLE_ELSEWHERE = "table_elsewhere"  # another server serves the table: ``url`` says which
 TABLE_MOVING = "table_moving"  # the table's server is gone; another takes it over shortly
 # tournaments (server/tournaments/)

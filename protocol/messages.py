@@ -269,7 +269,7 @@ Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
 class Operator(_Client, tag="operator", frozen=True):
-    """Staff only (roles by control: server/operator.py; protocol/README.md, "Operator
+    """Staff only (roles by control: server/room/operator.py; protocol/README.md, "Operator
     channel"): a control of a table (``table``) or an account (``account``), with the reason
     that goes into the audit log. ``limits``: new table limits for ``set_limits`` (cents),
     in force from the next round (stadium tables: after the notice of Part 2 s12, and
@@ -295,7 +295,7 @@ Time = Annotated[float, msgspec.Meta(ge=0, le=1e11)]
 
 
 class Staff(_Client, tag="staff", frozen=True):
-    """Staff only, a read (roles by query: server/staff.py; protocol/README.md, "The staff
+    """Staff only, a read (roles by query: server/net/staff.py; protocol/README.md, "The staff
     console"): ``controls`` (what the asker's role may use), ``floor`` (every table;
     ``watch`` true: pushed again on every change),
     ``audit`` (the audit log, newest first, filtered by ``who``, ``action``, ``table``,
@@ -536,7 +536,7 @@ class TableInfo(msgspec.Struct):
     waiting: int = 0
     #: what a new player posts before being dealt in (QLD Sch 11 s23A(1)); 0: nothing
     entry_post: int = 0
-    #: a deployment of several servers (server/directory.py): the client URL of the server
+    #: a deployment of several servers (server/room/directory.py): the client URL of the server
     #: that serves this table now (None: this server, or no server until one takes it over)
     url: str | None = None
     #: a banked table whose bank sits on a box (pai gow, QLD Sch 6 s18(13)): that box, which

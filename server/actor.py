@@ -17,7 +17,7 @@ each an :class:`Actor`: state that exactly one trio task touches.
    checks every entry: a handler registered for the wrong type is a type error. A kind
    extends its base's map (``Handlers(Base.handlers)``); the map is an immutable
    ``Mapping`` (the older ``{**BASE, Type: handler}`` form still reads it). The router
-   (``server/router.py``) and the operator controls (``server/operator.py``) dispatch
+   (``server/net/router.py``) and the operator controls (``server/room/operator.py``) dispatch
    through the same maps.
 3. **A step.** The task takes one item at a time and runs its handler synchronously
    (:meth:`Actor.handle`): no await while the state is inconsistent, so nothing ever sees it

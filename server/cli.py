@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import NoReturn
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "serve": ("server.app", "run the table server"),
+    "serve": ("server.net.app", "run the table server"),
     "play": ("clients.terminal", "terminal client: sit at a table and play"),
     "loadtest": ("loadtest.cli", "fill tables with bots over real WebSockets"),
     "scenario": ("server.scenario", "settle a round from a fixed outcome"),
@@ -33,8 +33,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cashier": ("clients.cashier", "deposit, withdraw or read a wallet on a running server"),
     "admin": ("clients.admin", "operator controls (tables, rounds, accounts) and the audit log"),
     "tournament": ("server.tournaments.cli", "check tournament conditions against the rules"),
-    "history": ("server.history_cli", "export hand histories from the journal"),
-    "verify": ("server.verify_cli", "check rounds' records and openings against their commitments"),
+    "history": ("server.records.history_cli", "export hand histories from the journal"),
+    "verify": (
+        "server.records.verify_cli",
+        "check rounds' records and openings against their commitments",
+    ),
     "par": ("server.par.cli", "PAR sheets: every wager's RTP, house edge and volatility"),
 }
 

@@ -16,7 +16,7 @@ from typing import Any
 from protocol.messages import MAX_FRAME
 
 DEFAULT_PORT = 8765
-DEFAULT_LEASE = 10.0  # seconds a deployment's table lease runs (server/directory.py)
+DEFAULT_LEASE = 10.0  # seconds a deployment's table lease runs (server/room/directory.py)
 DEFAULT_TABLES = Path(__file__).with_name("default_tables.toml")
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
@@ -77,7 +77,7 @@ class ServerConfig:
     burst: float = 100.0  # messages allowed in a burst
     hello_timeout: float = 10.0
     #: a connection silent this long gets a ping; closed (1011) if still silent after
-    #: ping_timeout more (one sweep per process: server/connections.py); a connection the
+    #: ping_timeout more (one sweep per process: server/net/connections.py); a connection the
     #: server writes to is watched by TCP (TCP_USER_TIMEOUT: the two together)
     ping_interval: float = 20.0
     ping_timeout: float = 20.0
@@ -105,7 +105,7 @@ class ServerConfig:
     #: $CROUPIER_SIGNING_KEY; None: no checkpoints): server/store/checkpoints.py
     signing_key_file: Path | None = None
     redis_replicas: int = 0  # --redis-wait N: a ledger commit counts once N replicas have it
-    #: a deployment (--directory, server/directory.py): tables under leases of ``lease``
+    #: a deployment (--directory, server/room/directory.py): tables under leases of ``lease``
     #: seconds; ``advertise``: this process's client URL (default ws://HOST:PORT/ws)
     directory: bool = False
     lease: float = DEFAULT_LEASE

@@ -37,7 +37,7 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector as _Collector
 
 if TYPE_CHECKING:
-    from server.app import Croupier
+    from server.net.app import Croupier
 
 #: the exposition's content type (text format 0.0.4)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

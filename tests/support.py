@@ -15,8 +15,8 @@ from typing import Any
 import trio
 
 from clients.client import Client
-from server.app import RunningServer, serve
 from server.config import ServerConfig
+from server.net.app import RunningServer, serve
 
 
 @asynccontextmanager

@@ -1,4 +1,4 @@
-"""The terminal client in a deployment of several servers (``server/directory.py``).
+"""The terminal client in a deployment of several servers (``server/room/directory.py``).
 
 Joining a table another server serves is followed by :meth:`clients.client.Client.join`
 itself (``table_elsewhere``: the connection moves there). This hook handles the other case:

@@ -4,7 +4,7 @@
 // that moved (`left` with reason "moved": its server lost it; the new owner voided the round
 // and sent the stakes home). app.js calls these hooks; without this file nothing changes.
 // The page's Content-Security-Policy names the deployment's live servers beside its own
-// origin (server/http.py, Gate.peers); the other server must also accept the page's
+// origin (server/net/http.py, Gate.peers); the other server must also accept the page's
 // origin (--origin).
 "use strict";
 

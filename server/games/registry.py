@@ -2,7 +2,7 @@
 
 The poker engine (``server.games.poker``), the banked framework's adapter
 (``server.games.banked.scenario``), the scenario command (``server.scenario``) and the server
-(``server.app``) all read their game ids from :data:`GAMES`; nothing else lists them. A game's
+(``server.net.app``) all read their game ids from :data:`GAMES`; nothing else lists them. A game's
 title and rules live with its engine (the poker :class:`~server.games.poker.RuleSet`, a banked
 game's ``GameSpec``).
 

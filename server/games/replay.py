@@ -1,4 +1,5 @@
-"""Replaying a journalled round through its engine (``croupier verify``, ``server/verify.py``).
+"""Replaying a journalled round through its engine (``croupier verify``:
+``server/records/verify.py``).
 
 A journalled round (``server/store/journal.py``) holds what built its engine (``start``) and
 the engine commands in order (``command``). :func:`replay` rebuilds the engine on a random

@@ -12,7 +12,7 @@ They go to the store in the ledger's next batch, with the money that moves befor
 them, in order: SQLite keeps them in the same file, so a restart or a kill -9 keeps every
 meter to the cent. A coin-in the pool took whose ledger movement did not commit belongs to a
 round that crash recovery voids, and the server voids it in the pool too
-(``server/app.py``); an award the pool made whose prize the ledger did not pay is paid when
+(``server/net/app.py``); an award the pool made whose prize the ledger did not pay is paid when
 its table starts again (``server/tables/banked.py``).
 """
 

@@ -95,7 +95,7 @@ class Socket(ServerConnection):
         tcp = FAST_PATH and isinstance(stream, trio.SocketStream)
         self.fileno = stream.socket.fileno if tcp else None  # type: ignore[attr-defined]
         self.swept = 0  # ``sent`` at the sweep's last look
-        #: set when the connection is counted against its address's cap (server/http.py
+        #: set when the connection is counted against its address's cap (server/net/http.py
         #: ``Gate.admit``, before the handshake): called once, when the connection ends
         self.released: Callable[[], None] | None = None
 

@@ -11,7 +11,7 @@
 --                                      ('' before the first); gone once the round closes
 --   KEYS[7] ledger:{ledger}:facts      hash: what a server keeps (dev secret, request ids)
 --   KEYS[8] ledger:{ledger}:notes      hash: note id -> JSON (the cashier's log)
---   KEYS[9] ledger:{ledger}:fence      hash: table -> its fencing token (server/directory.py)
+--   KEYS[9] ledger:{ledger}:fence      hash: table -> its fencing token (server/room/directory.py)
 --   KEYS[10] ledger:{ledger}:wfence    hash: account -> its wallet token (the wallet's owner)
 --   KEYS[11] ledger:{ledger}:chain     list: one entry per call that appended anything
 --                                      (server/store/chain.py): JSON [n, prev, hash, rows],
@@ -25,7 +25,7 @@
 --         Reply {'ok', version, refused..., chain_n, chain_head} or {'lost', epoch|'',
 --         version}: nothing written
 --         when lost. A batch may also carry "f": [table, token], "w": {account: token} and
---         "z": 1 (a deployment's directory, server/directory.py); such a batch is REFUSED
+--         "z": 1 (a deployment's directory, server/room/directory.py); such a batch is REFUSED
 --         (nothing of it written; its 0-based index listed after the version) when the
 --         table's current fencing token or a debited wallet's current token is higher than
 --         the one it carries (a stale owner), or, with "z", when a transfer not applied

@@ -29,7 +29,7 @@ are compared with what this server's data directory last saw of it; a store that
 or older is lost from the start (nothing is recovered, nothing committed). After commits the
 witness is brought forward (at most every :data:`WITNESS_EVERY` seconds, and at the end).
 
-A deployment (``croupier serve --redis URL --directory``, ``server/directory.py``): several
+A deployment (``croupier serve --redis URL --directory``, ``server/room/directory.py``): several
 processes share the store, each owning some tables (a lease with a fencing token) and the
 wallets of the players connected to it (a wallet token). Then :attr:`Ledger.shared` is set
 and the ledger keeps one batch per table (in step order), each carrying its table's token
@@ -146,7 +146,7 @@ class Ledger:
         self._ids = itertools.count(1)
         self._open: list[Batch] = []  # this moment's batches, in step order
         self._pending: list[Batch] = []
-        #: a deployment (server/directory.py): table -> the fencing token held, account ->
+        #: a deployment (server/room/directory.py): table -> the fencing token held, account ->
         #: the wallet token held; callbacks told of a table whose batch the store refused
         self.shared = False
         self.fences: dict[str, int] = {}
@@ -171,7 +171,7 @@ class Ledger:
         self.metrics = Metrics()
         self._taken = 0  # the gate's number of the last write the pending batches hold
         if witness is not None:
-            # a store lost from the start: the server refuses it in one line (server/app.py)
+            # a store lost from the start: the server refuses it in one line (server/net/app.py)
             self.lost = witness.check(self._stream, "the ledger store", self.epoch, self.version)
             if self.lost is None:
                 witness.record(self._stream, self.epoch, self.version)
@@ -283,7 +283,7 @@ class Ledger:
         self._open.append(batch)
         return batch
 
-    # -- a deployment: tables and wallets owned by this process (server/directory.py) ---
+    # -- a deployment: tables and wallets owned by this process (server/room/directory.py) ---
     def adopt_table(
         self,
         table: str,

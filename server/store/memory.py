@@ -33,7 +33,7 @@ class MemoryStore:
         self.journal: dict[str, list[JournalEntry]] = {}  # round -> records, append-only
         self.jackpot: list[dict[str, object]] = []  # the embedded pools' commits, in order
         self.checkpoints: list[tuple[int, Checkpoint]] = []
-        self.audit: list[dict[str, Any]] = []  # the audit log's entries (server/operator.py)
+        self.audit: list[dict[str, Any]] = []  # the audit log's entries (server/room/operator.py)
 
     def load(self) -> Loaded:
         open_rounds = {

@@ -121,7 +121,7 @@ class Batch:
     journal: list[JournalEntry] = field(default_factory=list)  # rounds on the record
     #: the embedded jackpot pools' commits (``server/jackpots/memory.py``, ``PoolRecord``)
     jackpot: list[dict[str, Any]] = field(default_factory=list)
-    #: a deployment's table directory (``server/directory.py``): the table whose steps these
+    #: a deployment's table directory (``server/room/directory.py``): the table whose steps these
     #: are, the fencing token its owner holds, the wallet tokens of the wallets it debits,
     #: and ``guarded``: the store refuses the batch if a player account would go below zero
     table: str | None = None

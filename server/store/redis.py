@@ -84,8 +84,8 @@ NAMES = (
     "open",
     "facts",
     "notes",
-    "fence",  # table -> fencing token (server/directory.py)
-    "wfence",  # account -> wallet token (server/directory.py)
+    "fence",  # table -> fencing token (server/room/directory.py)
+    "wfence",  # account -> wallet token (server/room/directory.py)
     "chain",  # the chain over what the script appends (server/store/chain.py)
     "jgame",  # round -> its game (the journal's index)
 )
@@ -151,7 +151,7 @@ def _encode(batch: Batch) -> str:
         "c": [[c.ref, c.state] for c in batch.closed],
         "n": notes,
     }
-    # a deployment's directory (server/directory.py): the fencing token of the batch's table,
+    # a deployment's directory (server/room/directory.py): the fencing token of the batch's table,
     # the wallet tokens of the wallets it debits; "z": no player account below zero
     if batch.table is not None and batch.fence is not None:
         body["f"] = [batch.table, str(batch.fence)]
@@ -433,7 +433,7 @@ class RedisStore:
         return sorted({str(json.loads(v)[0]) for v in owners.values()} - {""})
 
     async def audit_entries(self) -> list[dict[str, Any]]:
-        """The audit log (``server/operator.py``): every note whose id starts ``audit:``
+        """The audit log (``server/room/operator.py``): every note whose id starts ``audit:``
         (``HSCAN``, a page at a time), in the order of their times."""
         found: list[dict[str, Any]] = []
         cursor: int | None = 0
@@ -449,7 +449,7 @@ class RedisStore:
     async def table_state(
         self, table: str
     ) -> tuple[dict[str, int], dict[str, tuple[str, str, list[Transfer]]]]:
-        """What a new owner of ``table`` reads (server/directory.py): the balances of the
+        """What a new owner of ``table`` reads (server/room/directory.py): the balances of the
         table's accounts, and its rounds still open (with their transfers)."""
         c = self.client
 
@@ -474,7 +474,7 @@ class RedisStore:
         return balances, rounds
 
     async def wallet(self, account: str, *, open_account: bool = False) -> tuple[int, int, bool]:
-        """Take ``account``'s wallet for this server (server/directory.py, "Wallets"): a
+        """Take ``account``'s wallet for this server (server/room/directory.py, "Wallets"): a
         new wallet token (HINCRBY, so every earlier holder's is stale) and the stored
         balance, in one transaction. ``open_account`` (dev mode): also mark the account
         opened (HSETNX); the third value is whether this call opened it (then this server

@@ -475,7 +475,7 @@ class SqliteStore:
             db.close()
 
     def audit_entries(self) -> list[dict[str, Any]]:
-        """The audit log (``server/operator.py``): every note whose id starts ``audit:``,
+        """The audit log (``server/room/operator.py``): every note whose id starts ``audit:``,
         in the order they were committed (read on any thread: its own connection)."""
         db = sqlite3.connect(f"file:{self.dir / LEDGER_FILE}?mode=ro", uri=True)
         try:

@@ -2,9 +2,9 @@
 
 Theory of operation: the one path of a client command
 -----------------------------------------------------
-1. **Socket to router** (``server/connections.py``): websockets' reader task decodes a
+1. **Socket to router** (``server/net/connections.py``): websockets' reader task decodes a
    frame with the protocol's strict msgspec decoder (``protocol/codec.py``), rate-limits it,
-   and hands the decoded message to the router (``server/router.py``), which answers session
+   and hands the decoded message to the router (``server/net/router.py``), which answers session
    and lobby messages itself and submits a table message as ``TableCommand(conn, message)``
    to that table's inbox with :meth:`TableActor.submit` (never blocks).
 2. **Inbox to handler**: the table is an actor (``server/actor.py``: the inbox, the typed
@@ -114,7 +114,7 @@ class Shutdown:
 
 @dataclass(frozen=True, slots=True)
 class Abandon:
-    """A deployment (``server/directory.py``): the table's lease is lost. Stop at once and
+    """A deployment (``server/room/directory.py``): the table's lease is lost. Stop at once and
     move no money: the new owner voids the round and sends the stakes home from the store."""
 
     reason: str
@@ -591,7 +591,7 @@ class TableActor(Actor, ABC):
         return self.books.money()
 
     def floor_row(self) -> dict[str, Any]:
-        """This table on the staff console's floor (server/staff.py; protocol/README.md
+        """This table on the staff console's floor (server/net/staff.py; protocol/README.md
         "The staff console"): its game and kind, phase, who is seated, the round in play,
         the last result and the limits; a kind adds its own (:meth:`floor_more`)."""
         info = self.info()

@@ -4,7 +4,7 @@ Tables never await a client. They call :meth:`Connection.send`. When nothing is 
 connection and its socket takes the frame without blocking, the frame is written at once
 (:attr:`Connection.direct`, the fast path: no task switch per frame); otherwise the message
 goes on a bounded memory channel drained by the connection's handler task
-(``server/connections.py``), inside the :attr:`Connection.writer` cancel scope, and later
+(``server/net/connections.py``), inside the :attr:`Connection.writer` cancel scope, and later
 messages queue behind it so the order never changes. When the queue is full the client is not
 keeping up: it is dropped with close code 4002 (which cancels the writer, even in the middle
 of a send to a client that stopped reading) and the table carries on at its own pace (its

@@ -1,6 +1,6 @@
 """The operator channel at a table: a staff control applied (or refused) and audited.
 
-Theory of operation. The router checked the control's roles (``server/operator.py``: one
+Theory of operation. The router checked the control's roles (``server/room/operator.py``: one
 class per control, its ``ROLES``) and sent the ``operator`` message to the table's inbox;
 :func:`on_operator` (the table's handler of it) types it (:func:`operator.control_of`),
 applies it through :data:`TABLE_CONTROLS` (control class -> what it does, each returning
@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from protocol import errors
 from protocol import messages as wire
-from server import operator
 from server.actor import Command, Handlers
-from server.operator import Applied
+from server.room import operator
+from server.room.operator import Applied
 from server.tables.phases import Phase
 from server.tables.seat_events import TableNotice
 

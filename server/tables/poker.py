@@ -34,7 +34,7 @@ Rules applied here (see the "Table server" section of docs/rulings.md); each rea
   timer still running.
 * Pre-actions (``server/tables/preactions.py``) are private to their seat and applied at
   its turn, in the same step, as the engine's ordinary action.
-* Waiting lists (``server/waiting.py``): a freed seat is held for the list's first for
+* Waiting lists (``server/room/waiting.py``): a freed seat is held for the list's first for
   ``seat_offer_time`` seconds, then offered to the next.
 
 The table is composed of parts, modules of one job each whose functions are the table's
@@ -64,6 +64,7 @@ from server.games.poker import PokerRound, RuleSet, blind_posters, rules_for
 from server.games.poker.events import ActionTaken, Event, TurnToAct
 from server.games.visibility import Visibility
 from server.money import dollars
+from server.room.waiting import OfferSeat, OfferWithdrawn, WaitingLists
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds
 from server.tables import books, poker_clock, poker_offers, poker_pre, poker_views, positions
@@ -85,7 +86,6 @@ from server.tables.poker_seat import Offer as Offer
 from server.tables.poker_seat import Seat as Seat
 from server.tables.preactions import decide
 from server.tables.views import may_see
-from server.waiting import OfferSeat, OfferWithdrawn, WaitingLists
 
 log = logging.getLogger("croupier.tables.poker")
 
@@ -297,7 +297,7 @@ class PokerTable(TableActor):
         self._gather()
         self.broadcast(SatIn(seat=seat.number, wait_for_blind=wait))
 
-    # -- waiting lists (server/waiting.py) ---------------------------------------------------
+    # -- waiting lists (server/room/waiting.py) ---------------------------------------------------
     # -- parts of their own (each a module of one job; the same names here) ---------------
     info = poker_views.info
     view_for = poker_views.view_for

@@ -1,4 +1,4 @@
-"""Waiting lists at the poker table (``server/waiting.py``): a freed seat is held for the
+"""Waiting lists at the poker table (``server/room/waiting.py``): a freed seat is held for the
 list's first for ``seat_offer_time`` seconds (``seat_offer``), then offered to the next.
 These are the poker table's methods of the same names (``server/tables/poker.py``).
 """
@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import trio
 
 from protocol.messages import SeatOffer
+from server.room.waiting import OfferSeat, OfferWithdrawn
 from server.tables.poker_seat import Offer
-from server.waiting import OfferSeat, OfferWithdrawn
 
 if TYPE_CHECKING:
     from server.tables.poker import PokerTable

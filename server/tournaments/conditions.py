@@ -447,7 +447,7 @@ def table_options(c: Conditions, blinds: list[int], seats: int | None = None) ->
 
 def hand_record(c: Conditions) -> dict[str, Any]:
     """What a tournament table writes in each hand's journal record (``tournament``), for
-    the hand histories trackers read (``server/histories.py``): the tournament's id and
+    the hand histories trackers read (``server/records/histories.py``): the tournament's id and
     name, the entry fee split into its prize-pool part (the "buy-in") and the commission (the
     "fee", ACT r 19.4), in cents, the chips per entry, sit-and-go or scheduled, and the
     level length in minutes. The table adds its number and the level of each hand."""

@@ -1,6 +1,6 @@
 """The Tournament Director's controls (role ``tournament_director``; a manager's too).
 
-Theory of operation. The router checked the control's roles (``server/operator.py``: one
+Theory of operation. The router checked the control's roles (``server/room/operator.py``: one
 class per control) and sent the ``operator`` message to the tournament's runner
 (``server/tournaments/runner.py``); :func:`on_director`, the runner's handler of it, types
 it (:func:`operator.control_of`) and applies it through :data:`DIRECTOR_CONTROLS` (control
@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from protocol import errors
 from protocol import messages as wire
-from server import operator
 from server.actor import Command, Handlers
-from server.operator import Applied
+from server.room import operator
+from server.room.operator import Applied
 from server.tournaments.lifecycle import Phase, TournamentError
 from server.tournaments.tables import MoveOut
 

@@ -50,7 +50,7 @@ tournament live) with what the lifecycle leaves to its caller:
 * **Players** see the tournament through ``tournament`` state messages
   (:class:`protocol.messages.TournamentState`) and take part at its tables with the ordinary
   poker messages. **The Tournament Director** (role ``tournament_director``) controls it
-  through the operator channel (``server/operator.py``, audited there).
+  through the operator channel (``server/room/operator.py``, audited there).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ _encode = msgspec.json.Encoder().encode  # a 90-player snapshot: ~10 KB in ~40 u
 
 
 class Host(Protocol):
-    """What a runner needs of its server (``server/app.py``: the Croupier)."""
+    """What a runner needs of its server (``server/net/app.py``: the Croupier)."""
 
     def open_tournament_table(self, table: TableActor) -> None: ...
 

@@ -148,7 +148,7 @@ class TournamentSeats(TableActor):
         self, ref: str, start: dict[str, Any], items: list[str] | None = None, deal: bool = True
     ) -> None:
         """Each round's record says it is a tournament's: the tournament, this table's number
-        and the blind level (the hand histories' tournament header, server/histories.py)."""
+        and the blind level (the hand histories' tournament header, server/records/histories.py)."""
         if self.record is not None:
             start = {**start, "tournament": {**self.record, "table": self.number}}
             if self.level:

@@ -23,8 +23,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 
 from clients.client import Client
-from server.app import RunningServer, serve
 from server.config import TableConfig, load_tables
+from server.net.app import RunningServer, serve
 from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, Bot, chromium_path, config, holdem_table
 from tests.support import running_server
 

@@ -23,8 +23,8 @@ from playwright.sync_api import expect, sync_playwright
 
 from clients.client import Client
 from clients.stadium import credit_in, place, until_event
-from server.accounts import Accounts
 from server.config import TableConfig
+from server.room.accounts import Accounts
 from tests.clients.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, config, holdem_table
 from tests.support import running_server
 

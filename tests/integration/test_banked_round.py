@@ -16,8 +16,8 @@ import pytest
 import trio
 
 from clients.client import Client, ServerError
-from server.app import RunningServer, serve
 from server.config import ServerConfig, TableConfig
+from server.net.app import RunningServer, serve
 from tests.integration.helpers import DEALER_NO_QUALIFY, ROYAL, conserved
 from tests.support import running_server
 

@@ -20,8 +20,8 @@ import trio
 
 from clients.client import Client, ServerError
 from server.config import ServerConfig, TableConfig
+from server.records.verify import Shoes, verify_round
 from server.tables.blackjack import BlackjackTable
-from server.verify import Shoes, verify_round
 from tests.integration.helpers import conserved
 from tests.records.test_journal import check_round, rounds_in
 from tests.support import running_server

@@ -45,7 +45,7 @@ import pytest
 import trio
 
 from clients.client import Client, ServerError
-from server.accounts import Accounts
+from server.room.accounts import Accounts
 from server.store.redis import connect, key, parse_transfer
 from server.store.sqlite import LEDGER_FILE
 from tests.integration.helpers import RedisServer, write_tables

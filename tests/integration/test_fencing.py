@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from server.config import TableConfig
-from server.directory import Directory
+from server.room.directory import Directory
 from server.store.journal import JournalEntry
 from server.store.model import Batch, RoundOpened, Transfer
 from server.store.redis import RedisStore, key, open_redis_store

@@ -19,8 +19,8 @@ import trio
 from clients.client import Client, ServerError
 from server.config import DEFAULT_TABLES, ServerConfig, TableConfig, load_tables
 from server.games.banked.pai_gow import banker_commission, key, settings_of
+from server.records.verify import verify_seen
 from server.store.journal import players_of, recall
-from server.verify import verify_seen
 from tests.integration.helpers import conserved
 from tests.integration.test_banked_round import expect
 from tests.records.test_journal import check_round, rounds_in

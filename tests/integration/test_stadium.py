@@ -32,8 +32,8 @@ from clients.stadium import (
     set_limits,
     until_event,
 )
-from server.app import RunningServer
 from server.config import ServerConfig, TableConfig
+from server.net.app import RunningServer
 from server.store.sqlite import LEDGER_FILE
 from tests.integration.helpers import conserved
 from tests.support import running_server

@@ -24,7 +24,7 @@ import pytest
 import trio
 
 from clients.client import Client, ServerError
-from server.accounts import Accounts
+from server.room.accounts import Accounts
 from tests.integration.helpers import (
     RedisServer,
     ServerProcess,

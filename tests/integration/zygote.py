@@ -18,8 +18,8 @@ import os
 import signal
 import sys
 
-import server.app  # the imports every child inherits
 import server.cli
+import server.net.app  # the imports every child inherits
 
 
 def child(request: dict[str, object]) -> None:

@@ -23,11 +23,11 @@ import trio
 
 from loadtest import stadium
 from loadtest.runner import RunSpec, run
-from server import history_cli, verify_cli
 from server.config import TableConfig
 from server.games.registry import tabled
+from server.records import history_cli, verify_cli
+from server.records.verify import Shoes, verify_round
 from server.store.journal import JournalRound
-from server.verify import Shoes, verify_round
 from tests.integration.test_all_banked_games import tables as banked_tables
 from tests.records.test_journal import PreActingBot, rounds_in
 from tests.server.helpers import GAMES, fast_config, play_hands, table

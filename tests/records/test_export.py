@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from server import history_cli
 from server.cli import COMMANDS
+from server.records import history_cli
 
 OHH_REQUIRED = (
     "spec_version",
@@ -39,8 +39,8 @@ def export(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> str:
 
 
 def test_commands_are_registered() -> None:
-    assert COMMANDS["history"][0] == "server.history_cli"
-    assert COMMANDS["verify"][0] == "server.verify_cli"
+    assert COMMANDS["history"][0] == "server.records.history_cli"
+    assert COMMANDS["verify"][0] == "server.records.verify_cli"
 
 
 def test_ohh_has_the_specs_required_fields(recorded: Path, capsys) -> None:

@@ -23,9 +23,9 @@ import trio
 
 from clients.client import Client
 from server import fair
+from server.records.verify import rounds_seen, verify_seen
 from server.store.journal import JournalQuery, JournalRound
 from server.store.sqlite import SqliteStore
-from server.verify import rounds_seen, verify_seen
 from tests.server.helpers import Bot, fast_config, play_hands, table
 from tests.support import running_server
 

@@ -16,9 +16,9 @@ import pytest
 
 from server import fair
 from server.games.poker import PokerRound, rules_for
+from server.records.verify import verify_round
 from server.store.journal import JournalQuery
 from server.store.sqlite import SqliteStore
-from server.verify import verify_round
 from tests.server.helpers import Bot, fast_config, play_hands, table
 from tests.support import running_server
 

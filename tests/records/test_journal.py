@@ -20,11 +20,11 @@ import trio
 from server import fair
 from server.config import ServerConfig
 from server.games.registry import tabled
+from server.records.verify import Shoes, verify_round, verify_seen
 from server.store.journal import JournalQuery, JournalRound, players_of, recall
 from server.store.memory import MemoryStore
 from server.store.model import Batch
 from server.store.sqlite import SqliteStore
-from server.verify import Shoes, verify_round, verify_seen
 from tests.integration.test_all_banked_games import bot, player_boxes, tables
 from tests.server.helpers import GAMES, Bot, fast_config, play_hands, table
 from tests.support import running_server
@@ -281,7 +281,7 @@ async def test_no_frame_carries_the_secret_and_every_card_comes_opened(tmp_path:
     player is sent comes with its opening, which leads to the committed root."""
     import json
 
-    from server.verify import rounds_seen, verify_seen
+    from server.records.verify import rounds_seen, verify_seen
 
     game = "holdem-act"
     cfg = fast_config(table(game, seats=4, seed=11), data=tmp_path)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pokerkit import HandHistory
 
-from server import phh
-from server.history_cli import read_rounds
+from server.records import phh
+from server.records.history_cli import read_rounds
 
 
 def test_pokerkit_replays_every_exported_hand_to_our_stacks(recorded: Path) -> None:

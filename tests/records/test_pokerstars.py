@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pokerkit.notation import PokerStarsParser
 
-from server import pokerstars
-from server.history_cli import read_rounds
+from server.records import pokerstars
+from server.records.history_cli import read_rounds
 
 AMOUNT = r"\$\d+\.\d\d"
 CARDS = r"\[(?:[2-9TJQKA][shdc] ?)+\]"

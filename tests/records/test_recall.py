@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clients.client import Client
-from server.verify import verify_seen
+from server.records.verify import verify_seen
 from tests.server.helpers import Bot, fast_config, play_hands, table
 from tests.support import running_server
 

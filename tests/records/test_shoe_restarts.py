@@ -20,12 +20,12 @@ from typing import Any
 import trio
 
 from clients.client import Client
-from server.history_cli import formatters
-from server.history_cli import main as history_main
+from server.records.history_cli import formatters
+from server.records.history_cli import main as history_main
+from server.records.verify import Shoes, rounds_seen, verify_round, verify_seen
+from server.records.verify_cli import main as verify_main
 from server.store.journal import JournalQuery, JournalRound
 from server.store.sqlite import SqliteStore
-from server.verify import Shoes, rounds_seen, verify_round, verify_seen
-from server.verify_cli import main as verify_main
 from tests.integration.helpers import ServerProcess, write_tables
 from tests.integration.test_blackjack_tables import Seat
 

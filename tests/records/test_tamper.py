@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 import trio
 
+from server.records.verify import verify_round, verify_seen
+from server.records.verify_cli import main as verify_main
 from server.store.journal import JournalQuery, JournalRound, players_of, recall
 from server.store.sqlite import SqliteStore
-from server.verify import verify_round, verify_seen
-from server.verify_cli import main as verify_main
 from tests.server.helpers import Bot, fast_config, play_hands, table
 from tests.support import running_server
 

@@ -31,7 +31,7 @@ from pokerkit import HandHistory
 from pokerkit.notation import PokerStarsParser
 
 from loadtest.tournament import TournamentBot
-from server import histories, history_cli, phh, pokerstars
+from server.records import histories, history_cli, phh, pokerstars
 from server.store.journal import JournalRound
 from tests.records.test_pokerstars import AMOUNT, LINES, ORDER
 from tests.support import running_server
@@ -298,7 +298,7 @@ def test_phh_tournament_hands_name_the_event_and_replay(played: Path) -> None:
         text = phh.export(list(rounds.values()))
         hands = list(HandHistory.loads_all(text))
         if structure in ("limit", "half-pot"):
-            assert hands == []  # no PHH variant plays ACT limit or half-pot (server/phh.py)
+            assert hands == []  # no PHH variant plays ACT limit or half-pot (server/records/phh.py)
             continue
         assert hands
         for hh in hands:

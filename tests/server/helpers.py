@@ -11,8 +11,8 @@ import trio
 from websockets.exceptions import ConnectionClosed
 
 from clients.client import Client
-from server.app import RunningServer
 from server.config import ServerConfig, TableConfig
+from server.net.app import RunningServer
 from tests.support import next_message
 
 GAMES = ("holdem-act", "omaha-act", "manila-act", "holdem-qld", "omaha-qld", "manila-qld")

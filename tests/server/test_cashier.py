@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from clients.client import Client, ServerError
-from server.accounts import Accounts
+from server.room.accounts import Accounts
 from server.store.sqlite import SqliteStore
 from tests.server.helpers import fast_config, table
 from tests.support import running_server

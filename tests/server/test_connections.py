@@ -1,4 +1,4 @@
-"""A connection in two tasks and one keepalive sweep per process (server/connections.py).
+"""A connection in two tasks and one keepalive sweep per process (server/net/connections.py).
 
 The fast path reads in websockets' own reader task and writes in the handler task; pings and
 the hello deadline come from one sweep. These tests hold what the per-connection tasks held:
@@ -20,7 +20,7 @@ from websockets.trio.client import connect
 from clients.client import PROTOCOL_VERSION, Client
 from protocol.errors import CloseCode
 from protocol.messages import Error
-from server.connections import Keepalive
+from server.net.connections import Keepalive
 from server.tables.connection import Connection
 from tests.server.helpers import fast_config, table
 from tests.support import running_server, until
@@ -51,7 +51,7 @@ async def test_a_silent_client_is_pinged_and_kept_a_dead_one_is_closed_1011():
 
 
 class _Seen:
-    """What the sweep reads of a connection's socket (server/connections.py Socket)."""
+    """What the sweep reads of a connection's socket (server/net/connections.py Socket)."""
 
     def __init__(self) -> None:
         self.opened = self.seen = 0.0

@@ -17,8 +17,8 @@ from websockets.exceptions import InvalidStatus
 from websockets.trio.client import connect as ws_connect
 
 from clients.client import Client, ServerError
-from server.accounts import Accounts
-from server.names import why_not
+from server.room.accounts import Accounts
+from server.room.names import why_not
 from tests.server.helpers import fast_config, table
 from tests.support import running_server
 

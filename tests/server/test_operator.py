@@ -14,7 +14,7 @@ import pytest
 import trio
 
 from clients.client import Client, ServerError
-from server.accounts import Accounts
+from server.room.accounts import Accounts
 from server.store.sqlite import SqliteStore
 from tests.server.helpers import fast_config, is_event, next_turn, table
 from tests.shared import REPO

@@ -14,8 +14,8 @@ import pytest
 import trio
 
 from clients.client import Client, ServerError
-from server.accounts import Accounts, BadToken
 from server.config import load_tables
+from server.room.accounts import Accounts, BadToken
 from server.store.ledger import Ledger
 from server.store.memory import MemoryStore
 from server.store.model import InsufficientFunds

@@ -1,4 +1,4 @@
-"""The staff console's reads over real sockets (issue 28, point 1; server/staff.py): each
+"""The staff console's reads over real sockets (issue 28, point 1; server/net/staff.py): each
 query refused to the roles that may not read it, the live floor, the audit log filtered,
 an account found with its rounds and cashier movements, and the books' check."""
 
@@ -12,9 +12,9 @@ import pytest
 import trio
 
 from clients.client import Client, ServerError
-from server.accounts import Accounts
 from server.config import TableConfig
-from server.staff import QUERY_ROLES
+from server.net.staff import QUERY_ROLES
+from server.room.accounts import Accounts
 from tests.server.helpers import fast_config, table
 from tests.support import running_server
 
@@ -149,7 +149,7 @@ def test_a_deployments_floor_names_the_server_of_each_table_it_does_not_run() ->
     from types import SimpleNamespace
 
     from protocol.messages import TableInfo
-    from server.staff import StaffDesk
+    from server.net.staff import StaffDesk
 
     row = TableInfo(
         id="bac-2",

@@ -9,7 +9,7 @@
  * stadium results); a token that is not staff's gets `not_authorized` and the page shows no
  * console. Every control is shown only when the server said the role may use it (elements
  * with `data-control` / `data-needs`), so the role table lives in one place, the server
- * (server/operator.py, server/staff.py). The floor is watched (`staff floor watch`): the
+ * (server/room/operator.py, server/net/staff.py). The floor is watched (`staff floor watch`): the
  * server pushes it on every change, so the views stay live without polling. A table's
  * detail joins the table as a spectator and shows its events as they come. Every control
  * is an `operator` message with the reason typed by the staff member; the server writes it

@@ -97,7 +97,7 @@ class Corrections:
         cmd.conn.send(wire.StaffAnswer("resettlement", data))
 
     def correct(self, result: dict[str, Any], by: tuple[str, str]) -> str | None:
-        """The operator channel's ``correct_result`` (roles: server/operator.py): re-settle
+        """The operator channel's ``correct_result`` (roles: server/room/operator.py): re-settle
         a kept round (``result["round"]``, default the last) on the actual outcome (the rest
         of ``result``, as in ``result``; s10(2)); each meter gets the difference as an
         adjustment, and what it cannot cover is recorded as owed (s10(3))."""

@@ -3,7 +3,7 @@
 QLD Sch 19 s6 (only staff of the roles below), ETG-05 (a dealer or an automated wheel or
 tumbler enters the result; Sch 7 s5(2), Sch 8 s15-s16, Sch 10 s4A-s5), general.md §3
 R-VOID (an invalid result, a no spin or a misdeal, is handled as the game's spec says in
-``on_invalid``). Each staff command goes into the audit log (``server/operator.py``) in the
+``on_invalid``). Each staff command goes into the audit log (``server/room/operator.py``) in the
 step that decided it, refused or done.
 """
 
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from protocol import errors
 from protocol import messages as wire
-from server import operator
 from server.errors import IllegalAction
 from server.games.banked.base import InvalidRound
+from server.room import operator
 from server.tables.base import TableCommand
 from server.tables.connection import Connection
 from server.tables.phases import Phase
@@ -25,10 +25,10 @@ from server.tables.stadium.events import NoSpin, RoundVoided
 if TYPE_CHECKING:
     from server.tables.stadium.table import StadiumTable
 
-#: Staff roles (session tokens, server/accounts.py) that may enter a result (Sch 8 s16,
+#: Staff roles (session tokens, server/room/accounts.py) that may enter a result (Sch 8 s16,
 #: Sch 10 s5: the dealer or a supervisor at the entry terminal; Sch 4 s24: the
 #: stickperson's call). Who may correct one or change limits: the operator channel
-#: (server/operator.py; general.md §4: no correction is manager-only).
+#: (server/room/operator.py; general.md §4: no correction is manager-only).
 ENTRY_ROLES = frozenset({"dealer", "stickperson", "boxperson", "supervisor"})
 
 
@@ -104,7 +104,7 @@ class ResultEntry:
         t.broadcast(NoSpin(round=t.round_no, reason=reason, by=staff[1]))
 
     def staff(self, cmd: TableCommand[Any], ref: str) -> tuple[str, str] | None:
-        """The account and role (from its session token, server/accounts.py) of a staff
+        """The account and role (from its session token, server/room/accounts.py) of a staff
         command, or ``not_authorized`` (Sch 19 s6), audited."""
         account = cmd.conn.account or ""
         role = cmd.conn.role
@@ -124,7 +124,7 @@ class ResultEntry:
         round_id: str | None = None,
     ) -> None:
         """A staff command at this table (``result``, ``close_betting``: no reason on the
-        wire) into the audit log (server/operator.py), in the step that decided it."""
+        wire) into the audit log (server/room/operator.py), in the step that decided it."""
         t = self.table
         operator.entry(
             t.ledger,

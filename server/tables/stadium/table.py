@@ -253,7 +253,7 @@ class StadiumTable(window.WindowTable):
     def void_round(self, reason: str) -> None:
         self.rounds.void(reason)
 
-    # -- the operator channel (server/operator.py) -----------------------------------------
+    # -- the operator channel (server/room/operator.py) -----------------------------------------
     def stage_limits(self, limits: dict[str, int]) -> str | None:
         return self.bounds.stage(limits)
 

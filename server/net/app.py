@@ -4,9 +4,9 @@ One process: a lobby of tables (one trio task each), accounts with HMAC session 
 ledger (every cent, durable in ``--data DIR``: ``server/store/``), and the connections. The
 modules beside this one do one job each:
 
-* ``server/connections.py``: a connection (two tasks) and the keepalive sweep;
-* ``server/router.py``: sessions, the lobby, and each table message to its table's inbox;
-* ``server/http.py``: the page from ``clients/web/``, ``/health`` and ``/status``, same port;
+* ``server/net/connections.py``: a connection (two tasks) and the keepalive sweep;
+* ``server/net/router.py``: sessions, the lobby, and each table message to its table's inbox;
+* ``server/net/http.py``: the page from ``clients/web/``, ``/health`` and ``/status``, same port;
 * ``server/tables/``: the table layer (``base.py`` shows a command's whole path).
 
 Tests start it in-process::
@@ -38,8 +38,7 @@ from websockets.trio.server import serve as ws_serve
 
 from protocol.errors import CloseCode
 from protocol.messages import TableInfo
-from server import gc_policy, http, logs, metrics
-from server.accounts import Accounts
+from server import gc_policy, logs, metrics
 from server.cli import OneLineParser, dollars_option, port_option
 from server.config import (
     DEFAULT_LEASE,
@@ -50,7 +49,6 @@ from server.config import (
     TableConfig,
     load_tables,
 )
-from server.connections import Keepalive, run_connection
 from server.credentials import CredentialError, add_redis, redis_url
 from server.errors import ScenarioError
 from server.games.poker import rules_for
@@ -59,8 +57,12 @@ from server.jackpots.memory import MemoryJackpotService
 from server.jackpots.model import JackpotError, JackpotUnavailable
 from server.jackpots.reconcile import POOL_OF
 from server.jackpots.service import open_jackpot_service
+from server.net import http
+from server.net.connections import Keepalive, run_connection
+from server.net.router import Router
 from server.net.websocket import Socket
-from server.router import Router
+from server.room.accounts import Accounts
+from server.room.waiting import WaitingLists
 from server.store import checkpoints
 from server.store.ledger import AsyncStore, Ledger, Store, pool_voids
 from server.store.memory import MemoryStore
@@ -77,10 +79,9 @@ from server.tournaments.conditions import ConditionsError
 from server.tournaments.conditions import load as load_conditions
 from server.tournaments.runner import SNAPSHOT as TOURNAMENT_SNAPSHOT
 from server.tournaments.runner import TournamentRunner
-from server.waiting import WaitingLists
 
 if TYPE_CHECKING:  # coredis is imported only by a server on Redis
-    from server.directory import Directory
+    from server.room.directory import Directory
 
 log = logging.getLogger("croupier.server")
 
@@ -125,7 +126,7 @@ class Croupier:
         instance = None if store is None else store.instance  # a shared store names us
         signer = checkpoints.signing_key(config.signing_key_file)  # or $CROUPIER_SIGNING_KEY
         self.ledger = Ledger(self.store, witness=witness, instance=instance, signer=signer)
-        #: a deployment's table directory (``--directory``, server/directory.py): tables are
+        #: a deployment's table directory (``--directory``, server/room/directory.py): tables are
         #: opened as their leases are won (:meth:`adopt`), not here
         self.directory: Directory | None = None
         self.ledger.shared = store is not None and config.directory
@@ -261,7 +262,7 @@ class Croupier:
             actor.use_jackpots(self._jackpots)  # linked pools (in memory, or Redis: --redis)
         await self._nursery.start(actor.run)
 
-    # -- a deployment (server/directory.py): the directory's host ---------------------------
+    # -- a deployment (server/room/directory.py): the directory's host ---------------------------
     def owned(self) -> dict[str, int]:
         """The tables this process holds a lease of, and their tokens."""
         return dict(self.ledger.fences)
@@ -525,7 +526,7 @@ async def serve(
         bound = ws_server.listeners[0].socket.getsockname()[1]
         running = RunningServer(croupier, bound, host, ws_server, nursery.cancel_scope)
         if croupier.ledger.shared:  # a deployment: claim our tables, then keep the leases
-            from server.directory import Directory
+            from server.room.directory import Directory
             from server.store.redis import RedisStore
 
             assert isinstance(store, RedisStore)
@@ -627,7 +628,7 @@ def _ws_serve_partial(croupier: Croupier, host: str, port: int, config: ServerCo
             compression=None,
             max_size=config.max_frame,
             max_queue=16,
-            create_connection=Socket,  # reads without a task of ours (server/connections.py)
+            create_connection=Socket,  # reads without a task of ours (server/net/connections.py)
             ping_interval=None,  # keepalive: one sweep per process (croupier.keepalive)
             close_timeout=config.close_timeout,
             task_status=task_status,

@@ -1,4 +1,4 @@
-"""``croupier verify``: check rounds against their commitments (``server/verify.py``).
+"""``croupier verify``: check rounds against their commitments (``server/records/verify.py``).
 
     croupier verify ROUNDS.json [ROUNDS.json ...] [--commitment ROOT]
     croupier verify --player HISTORY.json [--commitment ROOT] [--seed SEED]
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from server.cli import OneLineParser
+from server.records.verify import Shoes, Verdict, rounds_seen, verify_round, verify_seen
 from server.store.journal import JournalRound
-from server.verify import Shoes, Verdict, rounds_seen, verify_round, verify_seen
 
 
 def load_rounds(path: Path) -> list[JournalRound]:

@@ -1,4 +1,4 @@
--- croupier table directory (server/directory.py): leases with fencing tokens. Every key is
+-- croupier table directory (server/room/directory.py): leases with fencing tokens. Every key is
 -- under the ledger's hash tag {ledger} (one deployment = one ledger), so ledger.lua reads
 -- the same fence map in the same slot:
 --   KEYS[1] ledger:{ledger}:dir:tables  hash: table -> its config (JSON)

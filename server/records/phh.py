@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.histories import (
+from server.records.histories import (
     blinds_of,
     call_level,
     commission_parts,

@@ -35,7 +35,7 @@ ROLES = (
     "manager",
     "tournament_director",
 )
-#: roles that may move money in and out of wallets (``cashier``: server/router.py)
+#: roles that may move money in and out of wallets (``cashier``: server/net/router.py)
 CASHIER_ROLES = frozenset({"cashier"})
 #: roles that may read the operator status (``/status``)
 STAFF = frozenset({"cashier", "supervisor", "manager"})

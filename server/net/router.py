@@ -2,7 +2,7 @@
 
 Session and lobby messages (``hello``, ``lobby``, ``ping``) are answered here, and the
 waiting lists (``wait``, ``unwait``) that span tables are kept here
-(``server/waiting.py``); every table message goes, as it was decoded, to its table's inbox as a
+(``server/room/waiting.py``); every table message goes, as it was decoded, to its table's inbox as a
 :class:`~server.tables.base.TableCommand` (the one command path: the table's handler map
 decides what it does with it). Nothing here blocks or touches a table's state.
 """
@@ -44,23 +44,24 @@ from protocol.messages import (
     Wait,
     Welcome,
 )
-from server import logs, names, operator
-from server.accounts import CASHIER_ROLES, Accounts, BadToken
+from server import logs
 from server.actor import Command, Handlers
 from server.config import ServerConfig
 from server.money import dollars
-from server.staff import StaffDesk
+from server.net.staff import StaffDesk
+from server.room import names, operator
+from server.room.accounts import CASHIER_ROLES, Accounts, BadToken
+from server.room.waiting import WaitingLists
 from server.store.ledger import Ledger
 from server.store.model import InsufficientFunds, StoreUnavailable
 from server.tables.base import Detach, Expel, TableActor, TableCommand
 from server.tables.connection import Connection
-from server.waiting import WaitingLists
 
 log = logging.getLogger("croupier.router")
 
 if TYPE_CHECKING:
-    from server.accounts import Identity
-    from server.directory import Directory
+    from server.room.accounts import Identity
+    from server.room.directory import Directory
 
 
 class Router:
@@ -84,11 +85,11 @@ class Router:
         self.by_account: dict[str, Connection] = {}
         self.closing = False
         self.waiting = waiting if waiting is not None else WaitingLists({})
-        #: a deployment (server/directory.py): every table's owner, for the lobby and joins
+        #: a deployment (server/room/directory.py): every table's owner, for the lobby and joins
         self.directory: Directory | None = None
         #: tournament id -> its runner (server/tournaments/runner.py), set by the server
         self.tournaments: dict[str, Any] = {}
-        #: the staff console's reads and its live floor (server/staff.py)
+        #: the staff console's reads and its live floor (server/net/staff.py)
         self.staff = StaffDesk(self)
 
     def route(self, conn: Connection, message: Any) -> Awaitable[None] | None:
@@ -201,7 +202,7 @@ class Router:
         return msgspec.structs.replace(table.info(), waiting=self.waiting.count(table.id))
 
     def wait(self, conn: Connection, message: Wait | Unwait) -> None:
-        """Join or leave a waiting list (poker tables; ``server/waiting.py``)."""
+        """Join or leave a waiting list (poker tables; ``server/room/waiting.py``)."""
         account = conn.account or ""
         if isinstance(message, Unwait):
             self.waiting.remove(account, message.table)
@@ -303,7 +304,7 @@ class Router:
     def cashier(self, conn: Connection, m: Cashier) -> None:
         """The cashier moves money in and out of a wallet: idempotent per request id,
         refused below zero; every call, done or refused, is an entry of the audit log
-        (server/operator.py) under the cashier's own name."""
+        (server/room/operator.py) under the cashier's own name."""
         ledger = self.ledger
 
         def refused(code: str, text: str, amounts: dict[str, int] | None = None) -> None:
@@ -364,7 +365,7 @@ class Router:
         )
 
     def cashier_audit(self, conn: Connection, m: Cashier, outcome: operator.Outcome) -> None:
-        """A cashier call's entry in the audit log (server/operator.py): the wallet's
+        """A cashier call's entry in the audit log (server/room/operator.py): the wallet's
         account is the target, the amount and request id what was asked."""
         asked = {"amount": m.amount, "request": m.request}
         operator.entry(
@@ -405,7 +406,7 @@ class Router:
         """A staff control: authorised by its class's roles, then applied through
         :data:`STAFF_CONTROLS` (account controls here, table controls by the table's own task,
         tournament controls by the tournament's runner). Whoever decides the outcome writes
-        its audit entry (server/operator.py) in the same step: here a refusal by role, a
+        its audit entry (server/room/operator.py) in the same step: here a refusal by role, a
         missing target and every account control."""
         control = operator.control_of(m)
         if conn.role not in control.ROLES:
@@ -526,7 +527,7 @@ ROUTES: Handlers[Router, Awaitable[None] | None] = (
     .command(Reserve, Router.on_entry)
 )
 
-#: Where each staff control goes (server/operator.py: one class per control).
+#: Where each staff control goes (server/room/operator.py: one class per control).
 STAFF_CONTROLS: Handlers[Router, None] = (
     Handlers[Router, None]()
     .command(operator.Suspend, Router.on_account_control)

@@ -69,7 +69,7 @@ from server.store.redis import RedisStore, key
 
 log = logging.getLogger("croupier.directory")
 
-LUA = files("server").joinpath("directory.lua").read_text()
+LUA = files("server.room").joinpath("directory.lua").read_text()
 KEYS = [key("dir:tables"), key("dir:leases"), key("fence"), key("dir:procs")]
 ROWS = key("dir:rows")
 
@@ -93,7 +93,7 @@ class Entry:
 
 
 class Host(Protocol):
-    """What the directory needs of the process (``server/app.py``, :class:`Croupier`)."""
+    """What the directory needs of the process (``server/net/app.py``, :class:`Croupier`)."""
 
     def owned(self) -> dict[str, int]:
         """The tables this process runs -> their fencing tokens."""

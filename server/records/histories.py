@@ -20,7 +20,7 @@ buy-in and fee, chips per entry, the table's number and the blind level; written
 are tournament chips, whole numbers without a currency (:func:`amount_of`); OHH sets
 ``tournament`` and ``tournament_info`` (number, name, start, currency, buy-in and fee in
 dollars, initial stack, type, speed); PokerStars text has the tournament header
-(``server/pokerstars.py``); PHH names the event and the level (``server/phh.py``).
+(``server/records/pokerstars.py``); PHH names the event and the level (``server/records/phh.py``).
 """
 
 from __future__ import annotations

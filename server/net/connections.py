@@ -91,7 +91,7 @@ class Reader:
     close the connection (1008).
 
     A route may return an awaitable (a ``hello`` in a deployment takes the player's wallet
-    from the store first, server/directory.py): it runs in the connection's nursery
+    from the store first, server/room/directory.py): it runs in the connection's nursery
     (``spawn``) and the messages that arrive meanwhile wait, in order, until it is done."""
 
     def __init__(

@@ -68,7 +68,7 @@ class Gate:
     is_staff: Callable[[str], bool]
     dev: bool
     per_ip: dict[str, int] = field(default_factory=dict)
-    #: a deployment (server/directory.py): the other servers' client URLs, which the page may
+    #: a deployment (server/room/directory.py): the other servers' client URLs, which the page may
     #: connect to when a table it joins is served there (``table_elsewhere``)
     peers: Callable[[], list[str]] | None = None
 

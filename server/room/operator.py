@@ -197,7 +197,7 @@ _numbers = itertools.count(1)
 @dataclass(frozen=True, slots=True)
 class Staff:
     """Who asked: the staff member's own account and name, and the role, all from the
-    session token (``server/accounts.py``); never a generic role name."""
+    session token (``server/room/accounts.py``); never a generic role name."""
 
     account: str
     name: str

@@ -15,8 +15,8 @@ router hands it to the :class:`StaffDesk`, which checks the role against
   connection is subscribed: the desk's task (:meth:`StaffDesk.run`) compares the floor
   every :data:`FLOOR_INTERVAL` seconds and sends it to every subscriber when it changed
   (live updates, no polling by the page);
-* ``audit``: the audit log (server/operator.py) read from the ledger's store, filtered as
-  ``croupier admin audit`` filters it (:class:`server.operator.AuditQuery`), newest first,
+* ``audit``: the audit log (server/room/operator.py) read from the ledger's store, filtered as
+  ``croupier admin audit`` filters it (:class:`server.room.operator.AuditQuery`), newest first,
   at most ``limit`` entries;
 * ``account``: the accounts whose id or name contains ``account``; for an exact account its
   wallet, whether it is suspended, its recent rounds (the journal) and cashier movements
@@ -41,8 +41,8 @@ import trio
 
 from protocol import errors
 from protocol.messages import Error, Staff, StaffAnswer
-from server import operator
-from server.accounts import CASHIER_ROLES, ROLES
+from server.room import operator
+from server.room.accounts import CASHIER_ROLES, ROLES
 from server.store.journal import JournalQuery
 from server.store.ledger import AsyncStore
 from server.store.ledger import Store as SyncStore
@@ -52,12 +52,12 @@ from server.store.sqlite import SqliteStore
 from server.tables.base import TableCommand
 
 if TYPE_CHECKING:
-    from server.router import Router
+    from server.net.router import Router
     from server.tables.connection import Connection
 
-#: every staff role (every role of ``server/accounts.py`` but a player's): all see the floor
+#: every staff role (every role of ``server/room/accounts.py`` but a player's): all see the floor
 STAFF_ROLES: Final = frozenset(ROLES) - {"player"}
-#: who may ask which query (the controls' roles are server/operator.py's ``ALLOWED``)
+#: who may ask which query (the controls' roles are server/room/operator.py's ``ALLOWED``)
 QUERY_ROLES: Final[dict[str, frozenset[str]]] = {
     "controls": STAFF_ROLES,
     "floor": STAFF_ROLES,
@@ -117,7 +117,7 @@ class StaffDesk:
 
     @staticmethod
     def controls(role: str) -> dict[str, Any]:
-        """What a role may use, declared once (server/operator.py ``ALLOWED``, the stadium's
+        """What a role may use, declared once (server/room/operator.py ``ALLOWED``, the stadium's
         ``ENTRY_ROLES``, :data:`QUERY_ROLES`, the accounts' ``CASHIER_ROLES``): the console
         shows only those controls."""
         from server.tables.stadium import ENTRY_ROLES
@@ -132,7 +132,7 @@ class StaffDesk:
 
     def floor(self) -> list[dict[str, Any]]:
         """Every table of this server, in lobby order, each with ``url`` nil; in a
-        deployment (server/directory.py) then every table another server runs, as its
+        deployment (server/room/directory.py) then every table another server runs, as its
         lobby row was last published, with that server's ``url`` (its console has the rest)."""
         order = self.router.table_order
         tables = sorted(

@@ -21,7 +21,7 @@ first blind, so the button is the seat before the buck); heads-up the first blin
 button. Not exported: Manila (not hold'em or Omaha), a third blind (ACT r 5.3; PokerStars has
 no third blind), participation fees and s23A live/dead posts, and heads-up hands with a wager
 after the flop (ACT starts post-flop betting at the buck, who is PokerStars' button there,
-and a PokerStars button acts last): the same hands PHH leaves out (``server/phh.py``).
+and a PokerStars button acts last): the same hands PHH leaves out (``server/records/phh.py``).
 
 Limit and half-pot hands are written too (``Hold'em Limit``, ``Omaha Half Pot Limit``), in
 the same grammar. pokerkit's parser replays our no-limit, full-pot Omaha and limit hands
@@ -35,7 +35,7 @@ import datetime
 import hashlib
 from decimal import Decimal
 
-from server.histories import (
+from server.records.histories import (
     blinds_of,
     button_seat,
     call_level,
@@ -45,7 +45,7 @@ from server.histories import (
     tournament_number,
     tournament_of,
 )
-from server.phh import first_board
+from server.records.phh import first_board
 from server.store.journal import JournalRound
 
 GAMES = {
@@ -253,6 +253,6 @@ def final_stacks(rnd: JournalRound) -> dict[str, Decimal]:
 
 
 def commission_shares(rnd: JournalRound) -> dict[str, Decimal]:
-    """Each player's part of the commission (:func:`server.histories.commission_parts`)."""
+    """Each player's part of the commission (:func:`server.records.histories.commission_parts`)."""
     names = {int(n): str(s["name"] or s["account"]) for n, s in rnd.start["seats"].items()}
     return {names[n]: dollars_exact(c) for n, c in commission_parts(rnd).items()}

@@ -15,7 +15,7 @@ a line on stderr says which rounds they leave out), ``journal`` the rounds' reco
 (what ``croupier verify`` reads).
 
 ``verify`` checks rounds against their commitments: the operator's record (this export) or a
-player's; see :mod:`server.verify_cli` and :mod:`server.verify`.
+player's; see :mod:`server.records.verify_cli` and :mod:`server.records.verify`.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ async def _read_redis(url: str, query: JournalQuery) -> list[JournalRound]:
 
 
 def formatters() -> dict[str, Callable[[list[JournalRound]], str]]:
-    from server import histories, phh, pokerstars
+    from server.records import histories, phh, pokerstars
 
     return {
         "phh": phh.export,
@@ -82,7 +82,7 @@ def formatters() -> dict[str, Callable[[list[JournalRound]], str]]:
 def expresses() -> dict[str, Callable[[JournalRound], bool]]:
     """The formats that cannot express every round: whether each can express one (the
     others, ``ohh`` and ``journal``, write every round of every game)."""
-    from server import phh, pokerstars
+    from server.records import phh, pokerstars
 
     return {
         "phh": lambda r: phh.phh_variant(r) is not None,
@@ -141,13 +141,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def load_rounds(path: Path) -> list[JournalRound]:
-    from server.verify_cli import load_rounds as load
+    from server.records.verify_cli import load_rounds as load
 
     return load(path)
 
 
 def verify_main(argv: list[str] | None = None) -> int:
-    """``croupier verify``: :mod:`server.verify_cli`."""
-    from server.verify_cli import main as verify
+    """``croupier verify``: :mod:`server.records.verify_cli`."""
+    from server.records.verify_cli import main as verify
 
     return verify(argv)

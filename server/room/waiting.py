@@ -24,10 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from protocol.messages import TableInfo, Waiting
-from server.tables.connection import Connection
+
+if TYPE_CHECKING:
+    from server.tables.connection import Connection
 
 
 class WaitingTable(Protocol):
