@@ -40,7 +40,7 @@ def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 
 
 async def _metrics(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    status, body = await trio.to_thread.run_sync(_get, server.net.http + "metrics")
+    status, body = await trio.to_thread.run_sync(_get, server.http + "metrics")
     assert status == 200, body  # a dev-mode server answers its own machine without a token
     return _samples(body.decode())
 
@@ -63,7 +63,7 @@ async def test_metrics_move_logs_name_rounds_and_ready_fails_first(tmp_path: Pat
     )
     try:
         await server.started()
-        status, body = await trio.to_thread.run_sync(_get, server.net.http + "ready")
+        status, body = await trio.to_thread.run_sync(_get, server.http + "ready")
         assert (status, json.loads(body)) == (200, {"status": "ready"})
         before = await _metrics(server)
         rounds = ("croupier_rounds_total", (("game", GAME), ("state", "settled")))
@@ -97,12 +97,12 @@ async def test_metrics_move_logs_name_rounds_and_ready_fails_first(tmp_path: Pat
         server.proc.send_signal(signal.SIGTERM)
         with trio.fail_after(20):
             while True:
-                status, body = await trio.to_thread.run_sync(_get, server.net.http + "ready")
+                status, body = await trio.to_thread.run_sync(_get, server.http + "ready")
                 if status == 503:
                     break
                 await trio.sleep(0.05)
         assert json.loads(body) == {"status": "draining"}
-        status, body = await trio.to_thread.run_sync(_get, server.net.http + "health")
+        status, body = await trio.to_thread.run_sync(_get, server.http + "health")
         assert status == 200  # alive and still accepting: the stop has not begun
         server.proc.send_signal(signal.SIGTERM)  # a second signal: stop now
         await trio.to_thread.run_sync(server.proc.wait, 30)

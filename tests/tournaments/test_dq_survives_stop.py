@@ -19,7 +19,7 @@ import trio
 
 from clients.client import Client
 from server.tournaments.lifecycle import Phase
-from tests.server.helpers import running_server
+from tests.support import running_server
 from tests.tournaments.helpers import ReturningBot, holdem, server_config
 
 
