@@ -106,6 +106,10 @@ class Session:
         """The log line for the ``left`` message."""
         raise NotImplementedError
 
+    def refusal_text(self, msg: dict[str, Any]) -> str:
+        """An ``error``'s words as the player reads them (the server's ``message``)."""
+        return str(msg.get("message"))
+
     async def on_refused(self, msg: dict[str, Any]) -> None:
         """An ``error`` message arrived (already logged)."""
 
@@ -179,7 +183,7 @@ class Session:
     async def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "error":
-            self.say(f"refused: {msg.get('message')} ({msg.get('code')})", "red")
+            self.say(f"refused: {self.refusal_text(msg)} ({msg.get('code')})", "red")
             await self.on_refused(msg)
             return
         if kind == "balance":

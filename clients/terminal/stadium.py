@@ -9,6 +9,7 @@ on|off`` sets a craps marker, ``l`` recalls the previous round. Positions are th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from clients.labels import label
 from clients.terminal.commands import BadCommand, parse_amount, parse_line
 from clients.terminal.render import money
 from clients.terminal.session import Session
@@ -84,6 +86,17 @@ def positions(layout: dict[str, Any]) -> list[str]:
     return out
 
 
+#: a refusal's opening position id, as the page finds it (clients/web/app.js errorText)
+_LEADING_ID = re.compile(r"([a-z][a-z0-9_]*)(?=:| \$)")
+
+
+def named(position: str) -> str:
+    """A position as the terminal shows it: its name, with the id to type where they differ
+    (``Pass line [win]``, ``Red``)."""
+    name = label(position)
+    return name if name.lower() == position.replace("_", " ") else f"{name} [{position}]"
+
+
 class StadiumSession(Session):
     """One terminal (or a spectator) at a stadium table."""
 
@@ -130,9 +143,7 @@ class StadiumSession(Session):
         grid.add_row("limits", f"{money(limits.get('minimum'))} - {money(limits.get('maximum'))}")
         if self.puck is not None or self.config.get("game") == "craps":
             grid.add_row("puck", f"ON {self.puck}" if self.puck else "OFF (come-out roll)")
-        grid.add_row(
-            "wagers", ", ".join(f"{p} {money(a)}" for p, a in self.wagers.items()) or "none"
-        )
+        grid.add_row("wagers", self.wagers_text())
         if self.last:
             grid.add_row(
                 "last round",
@@ -141,6 +152,17 @@ class StadiumSession(Session):
             )
         grid.add_row("results", " | ".join(h["call"] for h in self.history[:8]) or "none")
         return Panel(grid, title=self.info.get("name", self.tv.table), border_style="green")
+
+    def wagers_text(self) -> str:
+        """The riding wagers by their names (``Pass line $5.00, Big 6 $1.00``; the ids are
+        what ``b`` takes, shown after the name where they differ)."""
+        return ", ".join(f"{named(p)} {money(a)}" for p, a in self.wagers.items()) or "none"
+
+    def refusal_text(self, msg: dict[str, Any]) -> str:
+        """A refusal that opens with a position id (``any7: ...``) opens with its name."""
+        text = str(msg.get("message"))
+        found = _LEADING_ID.match(text)
+        return f"{label(found.group(1))}{text[found.end(1) :]}" if found else text
 
     def left_text(self, msg: dict[str, Any]) -> str:
         return f"you left the table; {money(msg.get('returned'))} back to the wallet"
@@ -168,8 +190,7 @@ class StadiumSession(Session):
             self.credits = ev["credits"]
             if kind == "bet_ack":  # the answer to a typed wager
                 self.wagers = dict(ev["wagers"])
-                riding = ", ".join(f"{p} {money(a)}" for p, a in self.wagers.items())
-                return f"wagers: {riding or 'none'}" if self.bot is None else None
+                return f"wagers: {self.wagers_text()}" if self.bot is None else None
             return f"credits {money(self.credits)}"
         if kind == "cashed_out":
             self.credits = 0
@@ -250,4 +271,6 @@ class StadiumSession(Session):
         self.pending.append(cmd)
         await self.flush()
         if any(c is cmd for c in self.pending):
-            self.say(f"{cmd.kind} {cmd.position} waits for the next betting window", "dim")
+            self.say(
+                f"{cmd.kind} {named(cmd.position or '')} waits for the next betting window", "dim"
+            )
