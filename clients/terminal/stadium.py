@@ -4,13 +4,15 @@ Commands (see :data:`STADIUM_HELP`): ``b POSITION AMOUNT`` sets a wager on a lay
 position (0 withdraws it; typed while betting is closed it waits for the next window),
 ``$ AMOUNT`` buys credits, ``c`` collects the riding wagers, ``x`` cashes out, ``m POSITION
 on|off`` sets a craps marker, ``l`` recalls the previous round. Positions are the protocol's
-(``straight_17``, ``split_17_20``, ``dozen_2``, ``total_10``, ``win``, ``win_odds``, ``b``...).
+(``straight_17``, ``split_17_20``, ``dozen_2``, ``total_10``, ``win``, ``win_odds``, ``b``...)
+or their names as the page shows them (``pass line``, ``any seven``: clients/labels.py); the
+terminal shows wagers by those names.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import trio
@@ -24,7 +26,8 @@ from clients.terminal.render import money
 from clients.terminal.session import Session
 
 STADIUM_HELP = """
-    b POSITION AMOUNT   set a wager (AMOUNT 0 withdraws it): b straight_17 $5, b red 500
+    b POSITION AMOUNT   set a wager (AMOUNT 0 withdraws it); POSITION is its id or its
+                        name: b straight_17 $5, b red 500, b pass line 5, b any seven 1
     $ AMOUNT            buy credits from the wallet      c  collect the riding wagers
     x                   cash out the credit meter        m POSITION on|off  craps marker
     l  your last round (recall)    t  show the table    h  help    q  leave and quit"""
@@ -56,14 +59,14 @@ def stadium_command(word: str, rest: list[str]) -> StadiumCommand:
             raise BadCommand("usage: $ AMOUNT (dollars: 50, 6.50 or $6.50)")
         return StadiumCommand("credit", amount=amount)
     if word in ("b", "bet", "place"):
-        amount = parse_amount(rest[1]) if len(rest) == 2 else None
+        amount = parse_amount(rest[-1]) if len(rest) >= 2 else None
         if amount is None:
             raise BadCommand("usage: b POSITION AMOUNT (dollars: 5, 6.50 or $6.50; 0 withdraws)")
-        return StadiumCommand("place", rest[0].lower(), amount)
+        return StadiumCommand("place", "_".join(rest[:-1]).lower(), amount)
     if word in ("m", "marker"):
-        if len(rest) != 2 or rest[1].lower() not in ("on", "off"):
+        if len(rest) < 2 or rest[-1].lower() not in ("on", "off"):
             raise BadCommand("usage: m POSITION on|off")
-        return StadiumCommand("marker", rest[0].lower(), on=rest[1].lower() == "on")
+        return StadiumCommand("marker", "_".join(rest[:-1]).lower(), on=rest[-1].lower() == "on")
     raise BadCommand(f"unknown command {word!r} (h for help)")
 
 
@@ -88,6 +91,21 @@ def positions(layout: dict[str, Any]) -> list[str]:
 
 #: a refusal's opening position id, as the page finds it (clients/web/app.js errorText)
 _LEADING_ID = re.compile(r"([a-z][a-z0-9_]*)(?=:| \$)")
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def resolve(typed: str, layout: dict[str, Any]) -> str:
+    """A typed position as the protocol's id: the id itself, or a position's name as the page
+    shows it, in any case and spacing (``pass_line``, ``Pass line``, ``any seven``); anything
+    else as typed (the server says why it is refused)."""
+    ids = positions(layout)
+    if typed in ids:
+        return typed
+    by_name = {_plain(label(p)): p for p in ids} | {_plain(p): p for p in ids}
+    return by_name.get(_plain(typed), typed)
 
 
 def named(position: str) -> str:
@@ -143,7 +161,7 @@ class StadiumSession(Session):
         grid.add_row("limits", f"{money(limits.get('minimum'))} - {money(limits.get('maximum'))}")
         if self.puck is not None or self.config.get("game") == "craps":
             grid.add_row("puck", f"ON {self.puck}" if self.puck else "OFF (come-out roll)")
-        grid.add_row("wagers", self.wagers_text())
+        grid.add_row("wagers", Text(self.wagers_text()))  # "[win]" is text, not markup
         if self.last:
             grid.add_row(
                 "last round",
@@ -268,6 +286,8 @@ class StadiumSession(Session):
         if self.tv.role != "player" and cmd.kind != "recall":
             self.say("spectators cannot wager", "red")
             return
+        if cmd.position is not None:  # a position typed by its name: its id
+            cmd = replace(cmd, position=resolve(cmd.position, self.config.get("layout", {})))
         self.pending.append(cmd)
         await self.flush()
         if any(c is cmd for c in self.pending):

@@ -126,7 +126,8 @@ def test_every_layout_position_has_a_players_name() -> None:
 
 
 async def test_the_terminal_names_craps_wagers_as_players_do() -> None:
-    """Under a pseudo-terminal (a tmux pane): wagers typed by id (``b any7 1``) are shown by
+    """Under a pseudo-terminal (a tmux pane): wagers typed by id (``b any7 1``) or name (``b pass
+    line 1``) are shown by
     their names (``Any seven``, ``Big 6``, ``Pass line``), as the page shows them."""
     assert shutil.which("tmux"), "tmux is not installed (run.sh setup_system installs it)"
     sock = f"croupier-labels-{os.getpid()}"
@@ -147,7 +148,7 @@ async def test_the_terminal_names_craps_wagers_as_players_do() -> None:
             with trio.fail_after(60):
                 while "place your bets" not in await _tmux(sock, "capture-pane", "-p"):
                     await trio.sleep(0.2)
-            for line in ("$ 10", "b win 1", "b any7 1", "b big6 1"):
+            for line in ("$ 10", "b pass line 1", "b any7 1", "b big6 1"):  # by name or id
                 await _tmux(sock, "send-keys", line, "Enter")
             with trio.fail_after(30):
                 while "Big 6" not in (screen := await _tmux(sock, "capture-pane", "-p")):
@@ -156,3 +157,15 @@ async def test_the_terminal_names_craps_wagers_as_players_do() -> None:
             assert "any7 $" not in screen and "big6 $" not in screen, screen
         finally:
             await _tmux(sock, "kill-server")
+
+
+def test_a_position_may_be_typed_by_its_name() -> None:
+    from clients.terminal.stadium import resolve
+
+    craps = layout_config("craps", {"odds_multiple": 1})
+    assert parse_stadium_command("b pass line 5") == StadiumCommand("place", "pass_line", 500)
+    assert resolve("pass_line", craps) == "win" and resolve("any_seven", craps) == "any7"
+    assert resolve("big_6", craps) == "big6" and resolve("place_6", craps) == "place_6"
+    assert resolve("hard_8", craps) == "hard_8" and resolve("nonsense", craps) == "nonsense"
+    roulette = layout_config("roulette", {"wheel_type": "single_zero"})
+    assert resolve("Red", roulette) == "red" and resolve("straight_17", roulette) == "straight_17"
