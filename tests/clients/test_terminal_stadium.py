@@ -126,9 +126,9 @@ def test_every_layout_position_has_a_players_name() -> None:
 
 
 async def test_the_terminal_names_craps_wagers_as_players_do() -> None:
-    """Under a pseudo-terminal (a tmux pane): wagers typed by id (``b any7 1``) or name (``b pass
-    line 1``) are shown by
-    their names (``Any seven``, ``Big 6``, ``Pass line``), as the page shows them."""
+    """Under a pseudo-terminal (a tmux pane): wagers typed by id (``b any7 1``) or by name
+    (``b pass line 1``) are shown by their names (``Any seven``, ``Big 6``, ``Pass line``), as
+    the page shows them."""
     assert shutil.which("tmux"), "tmux is not installed (run.sh setup_system installs it)"
     sock = f"croupier-labels-{os.getpid()}"
     table = TableConfig(
