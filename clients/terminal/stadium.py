@@ -27,7 +27,7 @@ from clients.terminal.session import Session
 
 STADIUM_HELP = """
     b POSITION AMOUNT   set a wager (AMOUNT 0 withdraws it); POSITION is its id or its
-                        name: b straight_17 $5, b red 500, b pass line 5, b any seven 1
+                        name: b 17 $5, b red 500, b pass line 5, b any seven 1
     $ AMOUNT            buy credits from the wallet      c  collect the riding wagers
     x                   cash out the credit meter        m POSITION on|off  craps marker
     l  your last round (recall)    t  show the table    h  help    q  leave and quit"""
@@ -99,11 +99,16 @@ def _plain(text: str) -> str:
 
 def resolve(typed: str, layout: dict[str, Any]) -> str:
     """A typed position as the protocol's id: the id itself, or a position's name as the page
-    shows it, in any case and spacing (``pass_line``, ``Pass line``, ``any seven``); anything
+    shows it, in any case and spacing (``pass_line``, ``Pass line``, ``any seven``), or at
+    roulette a number alone (``17``, ``0``, ``zero``: a straight up); anything
     else as typed (the server says why it is refused)."""
     ids = positions(layout)
     if typed in ids:
         return typed
+    if layout.get("kind") == "roulette":  # a number alone (or "zero") is a straight up
+        number = "0" if typed == "zero" else typed
+        if number in layout.get("zeros", []) or (number.isdigit() and 1 <= int(number) <= 36):
+            return f"straight_{number}"
     by_name = {_plain(label(p)): p for p in ids} | {_plain(p): p for p in ids}
     return by_name.get(_plain(typed), typed)
 

@@ -169,3 +169,5 @@ def test_a_position_may_be_typed_by_its_name() -> None:
     assert resolve("hard_8", craps) == "hard_8" and resolve("nonsense", craps) == "nonsense"
     roulette = layout_config("roulette", {"wheel_type": "single_zero"})
     assert resolve("Red", roulette) == "red" and resolve("straight_17", roulette) == "straight_17"
+    assert resolve("17", roulette) == "straight_17" and resolve("zero", roulette) == "straight_0"
+    assert resolve("00", roulette) == "00" and resolve("37", roulette) == "37"  # single zero
