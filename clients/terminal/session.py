@@ -165,7 +165,12 @@ class Session:
         options = self.console.options.update(width=width)
         top = len(self.console.render_lines(panel, options, pad=False))
         room = max(height - top - 4, 1)  # the log's borders, the prompt, the typed line
-        shown = [line.copy() for line in list(self.log)[-room:]]
+        # a long line (a refusal and what to do) wraps inside the log rather than being cut
+        inner = max(width - 4, 10)  # the log panel's borders and padding
+        wrapped: list[Text] = []
+        for entry in list(self.log)[-room:]:
+            wrapped.extend(entry.wrap(self.console, inner))
+        shown = wrapped[-room:]
         for line in shown:
             line.no_wrap, line.overflow = True, "ellipsis"
         typed = Text.assemble(("> ", "bold"), self.editor.buffer if self.editor else "", "_")
