@@ -358,7 +358,10 @@ const Stadium = (() => {
         lab.className = "st-hand-label";
         lab.textContent = label(name);
         hand.appendChild(lab);
-        for (const c of cards) hand.appendChild(cardEl(c, { small: true }));
+        const row = document.createElement("div");  // the hand's cards side by side
+        row.className = "hole";
+        for (const c of cards) row.appendChild(cardEl(c, { small: true }));
+        hand.appendChild(row);
         main.appendChild(hand);
       }
     } else {

@@ -21,6 +21,7 @@ The checks wait on conditions (a result on the page), never on sleeps.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -28,6 +29,7 @@ from typing import Any
 
 import pytest
 import trio
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect, sync_playwright
 
 from server.config import TableConfig
@@ -293,7 +295,8 @@ def play_poker(page: Any) -> str:
         expect(either.first).to_be_visible(timeout=30_000)
         verb = _enabled_action(page)
         if verb in ("check", "call"):
-            page.click(f"#act-{verb}", timeout=5_000)  # the page ignores a second click
+            with contextlib.suppress(PlaywrightTimeout):  # gone: the turn moved on
+                page.click(f"#act-{verb}", timeout=3_000)  # the page ignores a second click
     expect(result).to_contain_text("pot", timeout=5_000)
     return "#result"
 
@@ -317,11 +320,10 @@ def play_banked(page: Any, verbs: tuple[str, ...]) -> str:
         assert time.monotonic() < deadline, page.locator("#log").inner_text()
         expect(either.first).to_be_visible(timeout=30_000)
         if not result.is_visible() and buttons.count():
-            button = buttons.first.element_handle()
-            button.click(timeout=5_000)
-            page.wait_for_function(  # answered: the decision redrawn or gone
-                "(b) => !b.isConnected || b.disabled", arg=button, timeout=15_000
-            )
+            # the rows are redrawn on every event: a button gone before the click was answered
+            # already (or the round moved on); the loop looks again
+            with contextlib.suppress(PlaywrightTimeout):
+                buttons.first.click(timeout=3_000)
     return "#result"
 
 
