@@ -47,3 +47,30 @@ async def test_wager_refusals_say_what_to_do_and_keep_the_rule_apart() -> None:
         assert error["reason"] == "below_minimum" and error["rule"] is None
         assert "$0.50" in error["message"] and "$1.00" in error["message"], error
         assert error["message"].endswith("Wager at least the table minimum."), error
+
+
+async def test_a_tie_above_its_limit_is_refused_when_made_not_at_the_deal() -> None:
+    """Baccarat s9(3): a tie wager of at most one eighth of the table maximum. It was accepted
+    and then voided the whole round for every box at the deal (seen in a terminal); it is
+    refused when made, saying what to do, and the round is dealt."""
+    bac = TableConfig(
+        id="bac-refusals",
+        game="baccarat",
+        options={"minimum": 500, "maximum": 50_000},
+        betting_seconds=30.0,
+    )
+    async with (
+        running_server(config(bac)) as server,
+        Client.connect(server.url, name="ann") as ann,
+    ):
+        log: list[dict] = []
+        await ann.join(bac.id)
+        await expect(ann, "betting_open", log)
+        with pytest.raises(ServerError) as tie:
+            await ann.wager(bac.id, 3, "tie", 10_000)
+        error = tie.value.message
+        assert (error["reason"], error["rule"]) == ("tie_above_limit", "s9(3)"), error
+        assert "$62.50" in error["message"] and error["message"].endswith(
+            "Lower the tie wager to the most shown."
+        )
+        await ann.wager(bac.id, 3, "tie", 5_000)  # within the limit: taken
