@@ -81,7 +81,15 @@ def tables() -> tuple[TableConfig, ...]:
             options=BANKED,
             betting_seconds=3.0,
         ),
-        TableConfig(id="blackjack", game="blackjack", name="Blackjack", options=BANKED),
+        # a short decision clock: an insurance offer (a dealer ace) has no "no thanks" verb,
+        # it closes when the clock runs out; then the box stands
+        TableConfig(
+            id="blackjack",
+            game="blackjack",
+            name="Blackjack",
+            options=BANKED,
+            decision_seconds=5.0,
+        ),
         TableConfig(id="pai-gow", game="pai-gow", name="Pai gow", options=BANKED),
         stadium("roulette", "roulette", wheel_type="single_zero"),
         stadium("sic-bo", "sic-bo"),
