@@ -62,6 +62,23 @@ SERVER_VERBS = ("timeout", "insufficient")
 T = TypeVar("T")
 
 
+#: a rule citation in a wager's description: "s14(b)", "r 8.5", "BJ s32-s37", "s6(1),(2)"
+_CITE = (
+    r"(?:[A-Z]{2,3} )?(?:s|r )\d+(?:\.\d+)?[a-z]?(?:,?\([^()]*\))*"
+    r"(?:-s?\d*(?:\.\d+)?(?:\([^()]*\))*)?"
+)
+_CITES = rf"{_CITE}(?:,\s*{_CITE})*"
+
+
+def without_rules(doc: str) -> str:
+    """A wager's description as a player reads it: the rule numbers it cites left out (they
+    are for staff and the logs): ``"s14(b); only with an ante (s28)"`` -> ``"only with an
+    ante"``."""
+    doc = re.sub(rf"\s*\({_CITES}\)", "", doc)
+    doc = re.sub(rf"^{_CITES}(?::\s*|;\s*|$)", "", doc)
+    return re.sub(rf"[,;]\s*{_CITES}$", "", doc).strip()
+
+
 def game_help(table: dict[str, Any]) -> str:
     """A banked table's wagers and decisions, as its engine's ``describe()`` lists them (the
     table view carries them: ``wagers`` and ``verbs``)."""
@@ -72,11 +89,11 @@ def game_help(table: dict[str, Any]) -> str:
         lines.append("  wagers you place (w BOX WAGER AMOUNT):")
         for w in placed:
             required = "  (required)" if w.get("required") else ""
-            lines.append(f"    {w['name']:<21} {w.get('doc', '')}{required}")
+            lines.append(f"    {w['name']:<21} {without_rules(w.get('doc', ''))}{required}")
     later = [w for w in wagers if not w.get("initial")]
     if later:
         lines.append("  wagers made by a decision:")
-        lines += [f"    {w['name']:<21} {w.get('doc', '')}" for w in later]
+        lines += [f"    {w['name']:<21} {without_rules(w.get('doc', ''))}" for w in later]
     verbs = [v for v in table.get("verbs") or [] if v not in SERVER_VERBS]
     lines.append(
         "  decisions you type: "

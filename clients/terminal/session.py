@@ -106,6 +106,10 @@ class Session:
         """The log line for the ``left`` message."""
         raise NotImplementedError
 
+    def refusal_text(self, msg: dict[str, Any]) -> str:
+        """An ``error``'s words as the player reads them (the server's ``message``)."""
+        return str(msg.get("message"))
+
     async def on_refused(self, msg: dict[str, Any]) -> None:
         """An ``error`` message arrived (already logged)."""
 
@@ -161,7 +165,12 @@ class Session:
         options = self.console.options.update(width=width)
         top = len(self.console.render_lines(panel, options, pad=False))
         room = max(height - top - 4, 1)  # the log's borders, the prompt, the typed line
-        shown = [line.copy() for line in list(self.log)[-room:]]
+        # a long line (a refusal and what to do) wraps inside the log rather than being cut
+        inner = max(width - 4, 10)  # the log panel's borders and padding
+        wrapped: list[Text] = []
+        for entry in list(self.log)[-room:]:
+            wrapped.extend(entry.wrap(self.console, inner))
+        shown = wrapped[-room:]
         for line in shown:
             line.no_wrap, line.overflow = True, "ellipsis"
         typed = Text.assemble(("> ", "bold"), self.editor.buffer if self.editor else "", "_")
@@ -179,7 +188,7 @@ class Session:
     async def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "error":
-            self.say(f"refused: {msg.get('message')} ({msg.get('code')})", "red")
+            self.say(f"refused: {self.refusal_text(msg)} ({msg.get('code')})", "red")
             await self.on_refused(msg)
             return
         if kind == "balance":

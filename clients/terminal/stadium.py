@@ -4,12 +4,15 @@ Commands (see :data:`STADIUM_HELP`): ``b POSITION AMOUNT`` sets a wager on a lay
 position (0 withdraws it; typed while betting is closed it waits for the next window),
 ``$ AMOUNT`` buys credits, ``c`` collects the riding wagers, ``x`` cashes out, ``m POSITION
 on|off`` sets a craps marker, ``l`` recalls the previous round. Positions are the protocol's
-(``straight_17``, ``split_17_20``, ``dozen_2``, ``total_10``, ``win``, ``win_odds``, ``b``...).
+(``straight_17``, ``split_17_20``, ``dozen_2``, ``total_10``, ``win``, ``win_odds``, ``b``...)
+or their names as the page shows them (``pass line``, ``any seven``: clients/labels.py); the
+terminal shows wagers by those names.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 import trio
@@ -17,12 +20,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from clients.labels import label
 from clients.terminal.commands import BadCommand, parse_amount, parse_line
 from clients.terminal.render import money
 from clients.terminal.session import Session
 
 STADIUM_HELP = """
-    b POSITION AMOUNT   set a wager (AMOUNT 0 withdraws it): b straight_17 $5, b red 500
+    b POSITION AMOUNT   set a wager (AMOUNT 0 withdraws it); POSITION is its id or its
+                        name: b 17 $5, b red 500, b pass line 5, b any seven 1
     $ AMOUNT            buy credits from the wallet      c  collect the riding wagers
     x                   cash out the credit meter        m POSITION on|off  craps marker
     l  your last round (recall)    t  show the table    h  help    q  leave and quit"""
@@ -54,14 +59,14 @@ def stadium_command(word: str, rest: list[str]) -> StadiumCommand:
             raise BadCommand("usage: $ AMOUNT (dollars: 50, 6.50 or $6.50)")
         return StadiumCommand("credit", amount=amount)
     if word in ("b", "bet", "place"):
-        amount = parse_amount(rest[1]) if len(rest) == 2 else None
+        amount = parse_amount(rest[-1]) if len(rest) >= 2 else None
         if amount is None:
             raise BadCommand("usage: b POSITION AMOUNT (dollars: 5, 6.50 or $6.50; 0 withdraws)")
-        return StadiumCommand("place", rest[0].lower(), amount)
+        return StadiumCommand("place", "_".join(rest[:-1]).lower(), amount)
     if word in ("m", "marker"):
-        if len(rest) != 2 or rest[1].lower() not in ("on", "off"):
+        if len(rest) < 2 or rest[-1].lower() not in ("on", "off"):
             raise BadCommand("usage: m POSITION on|off")
-        return StadiumCommand("marker", rest[0].lower(), on=rest[1].lower() == "on")
+        return StadiumCommand("marker", "_".join(rest[:-1]).lower(), on=rest[-1].lower() == "on")
     raise BadCommand(f"unknown command {word!r} (h for help)")
 
 
@@ -82,6 +87,37 @@ def positions(layout: dict[str, Any]) -> list[str]:
     for key in ("positions", "line", "numbers", "props"):
         out += [p["id"] for p in layout.get(key, [])]
     return out
+
+
+#: a refusal's opening position id, as the page finds it (clients/web/app.js errorText)
+_LEADING_ID = re.compile(r"([a-z][a-z0-9_]*)(?=:| \$)")
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def resolve(typed: str, layout: dict[str, Any]) -> str:
+    """A typed position as the protocol's id: the id itself, or a position's name as the page
+    shows it, in any case and spacing (``pass_line``, ``Pass line``, ``any seven``), or at
+    roulette a number alone (``17``, ``0``, ``zero``: a straight up); anything
+    else as typed (the server says why it is refused)."""
+    ids = positions(layout)
+    if typed in ids:
+        return typed
+    if layout.get("kind") == "roulette":  # a number alone (or "zero") is a straight up
+        number = "0" if typed == "zero" else typed
+        if number in layout.get("zeros", []) or (number.isdigit() and 1 <= int(number) <= 36):
+            return f"straight_{number}"
+    by_name = {_plain(label(p)): p for p in ids} | {_plain(p): p for p in ids}
+    return by_name.get(_plain(typed), typed)
+
+
+def named(position: str) -> str:
+    """A position as the terminal shows it: its name, with the id to type where they differ
+    (``Pass line [win]``, ``Red``)."""
+    name = label(position)
+    return name if name.lower() == position.replace("_", " ") else f"{name} [{position}]"
 
 
 class StadiumSession(Session):
@@ -130,9 +166,7 @@ class StadiumSession(Session):
         grid.add_row("limits", f"{money(limits.get('minimum'))} - {money(limits.get('maximum'))}")
         if self.puck is not None or self.config.get("game") == "craps":
             grid.add_row("puck", f"ON {self.puck}" if self.puck else "OFF (come-out roll)")
-        grid.add_row(
-            "wagers", ", ".join(f"{p} {money(a)}" for p, a in self.wagers.items()) or "none"
-        )
+        grid.add_row("wagers", Text(self.wagers_text()))  # "[win]" is text, not markup
         if self.last:
             grid.add_row(
                 "last round",
@@ -141,6 +175,17 @@ class StadiumSession(Session):
             )
         grid.add_row("results", " | ".join(h["call"] for h in self.history[:8]) or "none")
         return Panel(grid, title=self.info.get("name", self.tv.table), border_style="green")
+
+    def wagers_text(self) -> str:
+        """The riding wagers by their names (``Pass line $5.00, Big 6 $1.00``; the ids are
+        what ``b`` takes, shown after the name where they differ)."""
+        return ", ".join(f"{named(p)} {money(a)}" for p, a in self.wagers.items()) or "none"
+
+    def refusal_text(self, msg: dict[str, Any]) -> str:
+        """A refusal that opens with a position id (``any7: ...``) opens with its name."""
+        text = str(msg.get("message"))
+        found = _LEADING_ID.match(text)
+        return f"{label(found.group(1))}{text[found.end(1) :]}" if found else text
 
     def left_text(self, msg: dict[str, Any]) -> str:
         return f"you left the table; {money(msg.get('returned'))} back to the wallet"
@@ -168,8 +213,7 @@ class StadiumSession(Session):
             self.credits = ev["credits"]
             if kind == "bet_ack":  # the answer to a typed wager
                 self.wagers = dict(ev["wagers"])
-                riding = ", ".join(f"{p} {money(a)}" for p, a in self.wagers.items())
-                return f"wagers: {riding or 'none'}" if self.bot is None else None
+                return f"wagers: {self.wagers_text()}" if self.bot is None else None
             return f"credits {money(self.credits)}"
         if kind == "cashed_out":
             self.credits = 0
@@ -247,7 +291,11 @@ class StadiumSession(Session):
         if self.tv.role != "player" and cmd.kind != "recall":
             self.say("spectators cannot wager", "red")
             return
+        if cmd.position is not None:  # a position typed by its name: its id
+            cmd = replace(cmd, position=resolve(cmd.position, self.config.get("layout", {})))
         self.pending.append(cmd)
         await self.flush()
         if any(c is cmd for c in self.pending):
-            self.say(f"{cmd.kind} {cmd.position} waits for the next betting window", "dim")
+            self.say(
+                f"{cmd.kind} {named(cmd.position or '')} waits for the next betting window", "dim"
+            )

@@ -225,6 +225,7 @@ const Blackjack = (() => {
       }
     }
     $("bj-back-btn").disabled = t.status !== "betting" || !others.length;
+    if (!others.length) row.hidden = true;  // no other player's box to back: nothing to show
   }
 
   function render(t) {

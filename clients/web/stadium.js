@@ -10,25 +10,25 @@
 
 const Stadium = (() => {
   const GUARD_MS = 300;  // lock the betting UI this long before closes_at (ETG §3)
-  // the positions' names as players know them (the server's ids stay on data-position)
-  const LABELS = {
-    win: "Pass line", dont_win: "Don't pass", come: "Come", dont_come: "Don't come",
-    win_odds: "Pass line odds", dont_win_odds: "Don't pass odds", field: "Field",
-    any7: "Any seven", any_craps: "Any craps", craps2: "Craps 2", craps3: "Craps 3",
-    craps12: "Craps 12", eleven: "Eleven", big6: "Big 6", big8: "Big 8",
-    any_triple: "Any triple", small: "Small", big: "Big", odd: "Odd", even: "Even",
-    player: "Player", banker: "Banker", tie: "Tie",
-  };
+  // the positions' names as players know them, declared once in labels.json (the terminal
+  // reads the same file: clients/labels.py); the server's ids stay on data-position
+  let NAMES = { positions: {}, prefixes: {} };
+  fetch("labels.json").then((r) => r.json()).then((d) => {
+    NAMES = d;
+    if (typeof state !== "undefined" && state.table && state.table.stadium) renderTable();
+  }).catch(() => {});
   const DIE = ["", "\u2680", "\u2681", "\u2682", "\u2683", "\u2684", "\u2685"];
 
-  /** A position's name in the player's words: "Pass line", "Any seven", "Hard 8", "Total 10". */
-  function label(id, given) {
-    if (LABELS[id]) return LABELS[id];
-    const text = String(given || id).replace(/_/g, " ");
-    if (/^total_/.test(id)) return "Total " + text;
-    if (/^symbol /.test(text)) return text.replace(/^symbol /, "");
-    const m = /^(straight|split|corner|street|dozen|column)_(.*)$/.exec(id);
-    if (m) return m[1][0].toUpperCase() + m[1].slice(1) + " " + m[2].replace(/_/g, "-");
+  /** A position's name in the player's words: "Pass line", "Any seven", "Hard 8", "Total 10"
+   * (the rule of labels.json's "_about"). */
+  function label(id) {
+    const own = NAMES.positions[id];
+    if (own) return own;
+    for (const [prefix, name] of Object.entries(NAMES.prefixes)) {
+      const rest = id.startsWith(prefix + "_") ? id.slice(prefix.length + 1) : "";
+      if (/^[0-9_]+$/.test(rest)) return name + " " + rest.replace(/_/g, "-");
+    }
+    const text = id.replace(/_/g, " ");
     return text[0].toUpperCase() + text.slice(1);
   }
 
@@ -236,8 +236,8 @@ const Stadium = (() => {
     const outside = document.createElement("div");
     outside.className = "st-row";
     for (const k of [1, 2, 3]) outside.appendChild(button(`${12 * k - 11}-${12 * k}`, `dozen_${k}`, t, "outside"));
-    for (const [w, l] of [["low", "1-18"], ["even", "Even"], ["red", "Red"], ["black", "Black"], ["odd", "Odd"], ["high", "19-36"]]) {
-      outside.appendChild(button(l, w, t, "outside " + (w === "red" || w === "black" ? w : "")));
+    for (const w of ["low", "even", "red", "black", "odd", "high"]) {
+      outside.appendChild(button(label(w), w, t, "outside " + (w === "red" || w === "black" ? w : "")));
     }
     box.appendChild(outside);
     return box;
@@ -247,7 +247,7 @@ const Stadium = (() => {
     const e = document.createElement("span");
     e.className = "st-edge " + cls + (t.wagers[position] ? " on" : "");
     e.dataset.position = position;
-    e.title = position.replace(/_/g, " ");
+    e.title = label(position);
     e.onclick = (ev) => { ev.stopPropagation(); addChip(t, position); };
     return e;
   }
@@ -256,7 +256,7 @@ const Stadium = (() => {
     const row = document.createElement("div");
     row.className = "st-row " + cls;
     for (const it of items) {
-      const b = button(label(it.id, it.label) + pays(it.pays), it.id, t);
+      const b = button(label(it.id) + pays(it.pays), it.id, t);
       if (it.off) b.disabled = true;
       if (it.off) b.title = it.off;
       row.appendChild(b);
@@ -356,9 +356,12 @@ const Stadium = (() => {
         hand.dataset.hand = name;
         const lab = document.createElement("span");
         lab.className = "st-hand-label";
-        lab.textContent = LABELS[name] || name;
+        lab.textContent = label(name);
         hand.appendChild(lab);
-        for (const c of cards) hand.appendChild(cardEl(c, { small: true }));
+        const row = document.createElement("div");  // the hand's cards side by side
+        row.className = "hole";
+        for (const c of cards) row.appendChild(cardEl(c, { small: true }));
+        hand.appendChild(row);
         main.appendChild(hand);
       }
     } else {

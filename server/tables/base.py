@@ -350,7 +350,7 @@ class TableActor(Actor, ABC):
         reason: str | None = None,
         amounts: dict[str, int] | None = None,
     ) -> None:
-        text, rule = for_player(message, reason)  # the rule stays in ``rule`` and the log
+        text, rule = for_player(message, reason, code)  # the rule stays in ``rule``, the log
         if rule is not None:
             log.info("%s: refused %s (%s): %s", self.id, ref, rule, message)
         conn.send(

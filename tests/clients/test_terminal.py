@@ -476,13 +476,17 @@ def test_every_event_is_words_and_cards_look_the_same_everywhere() -> None:
             "game": "three-card-poker",
             "wagers": [
                 {"name": "ante", "initial": True, "required": True, "doc": "s14(a)"},
-                {"name": "bet", "initial": False, "doc": "s17"},
+                {"name": "pair_plus", "initial": True, "doc": "s14(b); only with an ante (s28)"},
+                {"name": "bet", "initial": False, "doc": "exactly 1 x ante, s17(4)-(5)"},
             ],
             "verbs": ["bet", "fold", "timeout", "insufficient"],
         }
     )
     assert "ante" in help_text and "decisions you type: bet, fold" in help_text
     assert "timeout" not in help_text and "``" not in help_text + HELP
+    # the rule numbers are for staff and the logs (issue 27, point 2)
+    assert "only with an ante" in help_text and "exactly 1 x ante" in help_text
+    assert "s14" not in help_text and "s17" not in help_text and "s28" not in help_text
 
 
 class _SlowClient:

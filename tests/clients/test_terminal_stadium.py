@@ -105,3 +105,70 @@ async def test_a_burst_of_typed_commands_all_reach_the_server_under_a_pty() -> N
                     await trio.sleep(0.1)
         finally:
             await _tmux(sock, "kill-server")
+
+
+def test_every_layout_position_has_a_players_name() -> None:
+    """Issue 27, point 2: the names of clients/web/labels.json (read by the page and the
+    terminal alike) cover every position of every stadium layout: no raw id is shown."""
+    from clients.labels import label
+
+    assert (label("win"), label("any7"), label("big6")) == ("Pass line", "Any seven", "Big 6")
+    assert label("split_17_20") == "Split 17-20" and label("total_10") == "Total 10"
+    for game, options in (
+        ("roulette", {"wheel_type": "double_zero"}),
+        ("sic-bo", {}),
+        ("wheel-of-fortune", {"wheel_type": 50}),
+        ("craps", {"odds_multiple": 1}),
+        ("baccarat", {}),
+    ):
+        for position in positions(layout_config(game, options)):
+            name = label(position)
+            assert "_" not in name and (name[0].isupper() or name[0].isdigit()), (game, name)
+
+
+async def test_the_terminal_names_craps_wagers_as_players_do() -> None:
+    """Under a pseudo-terminal (a tmux pane): wagers typed by id (``b any7 1``) or by name
+    (``b pass line 1``) are shown by their names (``Any seven``, ``Big 6``, ``Pass line``), as
+    the page shows them."""
+    assert shutil.which("tmux"), "tmux is not installed (run.sh setup_system installs it)"
+    sock = f"croupier-labels-{os.getpid()}"
+    table = TableConfig(
+        id="craps-term",
+        game="craps",
+        kind="stadium",
+        options={"minimum": 100, "maximum": 10_000},
+        betting_seconds=30.0,
+    )
+    async with running_server(config(table, round_pause=0.1)) as server:
+        command = (
+            f"cd {ROOT} && PYTHONPATH={ROOT} {sys.executable} -m server.cli play "
+            f"--url {server.url} --name tess --table craps-term"
+        )
+        await _tmux(sock, "new-session", "-d", "-x", "120", "-y", "40", command)
+        try:
+            with trio.fail_after(60):
+                while "place your bets" not in await _tmux(sock, "capture-pane", "-p"):
+                    await trio.sleep(0.2)
+            for line in ("$ 10", "b pass line 1", "b any7 1", "b big6 1"):  # by name or id
+                await _tmux(sock, "send-keys", line, "Enter")
+            with trio.fail_after(30):
+                while "Big 6" not in (screen := await _tmux(sock, "capture-pane", "-p")):
+                    await trio.sleep(0.2)
+            assert "Pass line" in screen and "Any seven" in screen, screen
+            assert "any7 $" not in screen and "big6 $" not in screen, screen
+        finally:
+            await _tmux(sock, "kill-server")
+
+
+def test_a_position_may_be_typed_by_its_name() -> None:
+    from clients.terminal.stadium import resolve
+
+    craps = layout_config("craps", {"odds_multiple": 1})
+    assert parse_stadium_command("b pass line 5") == StadiumCommand("place", "pass_line", 500)
+    assert resolve("pass_line", craps) == "win" and resolve("any_seven", craps) == "any7"
+    assert resolve("big_6", craps) == "big6" and resolve("place_6", craps) == "place_6"
+    assert resolve("hard_8", craps) == "hard_8" and resolve("nonsense", craps) == "nonsense"
+    roulette = layout_config("roulette", {"wheel_type": "single_zero"})
+    assert resolve("Red", roulette) == "red" and resolve("straight_17", roulette) == "straight_17"
+    assert resolve("17", roulette) == "straight_17" and resolve("zero", roulette) == "straight_0"
+    assert resolve("00", roulette) == "00" and resolve("37", roulette) == "37"  # single zero

@@ -59,6 +59,7 @@ from server.games.banked.base import (
     JackpotState,
     Odds,
     OptionSpec,
+    PastRound,
     WagerSpec,
     pay,
 )
@@ -292,6 +293,36 @@ class Baccarat(BankedRound):
 
     spec = SPEC
 
+    @staticmethod
+    def _check_boxes(options: Mapping[str, Any], wagers: Mapping[int, Mapping[str, int]]) -> None:
+        """The side wagers this layout offers; a tie wager at most one eighth of the table
+        maximum (s9(3))."""
+        tie_cap = options["maximum"] // 8
+        for box, ws in wagers.items():
+            for name in ws:
+                if name in SIDE_WAGERS and name not in options["side_wagers"]:
+                    raise IllegalAction(
+                        "wager_not_offered", f"box {box}: this layout provides no {name} wager"
+                    )
+            if ws.get("tie", 0) > tie_cap:
+                raise IllegalAction(
+                    "tie_above_limit",
+                    f"box {box}: a tie wager may be at most {dollars(tie_cap)}, one "
+                    f"eighth of the table maximum (s9(3))",
+                )
+
+    @classmethod
+    def check_layout(
+        cls,
+        options: Mapping[str, Any],
+        layout: Mapping[int, Mapping[str, int]],
+        owners: Mapping[int, str],
+        past: Sequence[PastRound] = (),
+    ) -> None:
+        """The checks of :meth:`_check_boxes` when the wager is made: a tie above s9(3)'s
+        limit is refused, not accepted to void the round for every box at the deal."""
+        cls._check_boxes(options, layout)
+
     def __init__(
         self,
         options: Mapping[str, Any] | None,
@@ -304,19 +335,7 @@ class Baccarat(BankedRound):
         offered = self.options["side_wagers"]
         if not all(isinstance(w, str) and w in SIDE_WAGERS for w in offered):
             raise InvalidRound(f"option side_wagers: each must be one of {list(SIDE_WAGERS)}")
-        tie_cap = self.options["maximum"] // 8
-        for box, ws in self.wagers.items():
-            for name in ws:
-                if name in SIDE_WAGERS and name not in offered:
-                    raise IllegalAction(
-                        "wager_not_offered", f"box {box}: this layout provides no {name} wager"
-                    )
-            if ws.get("tie", 0) > tie_cap:
-                raise IllegalAction(
-                    "tie_above_limit",
-                    f"box {box}: a tie wager may be at most {dollars(tie_cap)}, one "
-                    f"eighth of the table maximum (s9(3))",
-                )
+        self._check_boxes(self.options, self.wagers)
         self.shoe = shoe_for(self.options["decks"], forced, rng, SPEC.id)
         self.player: list[Card] = []
         self.banker: list[Card] = []

@@ -58,6 +58,7 @@ from server.games.banked.base import (
     InvalidRound,
     JackpotState,
     OptionSpec,
+    PastRound,
     WagerSettled,
     WagerSpec,
     pay,
@@ -179,7 +180,7 @@ class CasinoWar(BankedRound):
         for box in self.boxes:
             players = self._players(box)
             for player in players:
-                self._check_tie(box, self._wagers_of(box, player))
+                self._check_tie(self.options, box, self._wagers_of(box, player))
             total = sum(self._wagers_of(box, p)["war"] for p in players)
             if (
                 self.options["box_limit_mode"] == "total_per_box"
@@ -221,15 +222,29 @@ class CasinoWar(BankedRound):
             out[pid] = validate_wagers(self.spec, self.options, {box: ws})[box]
         return out
 
-    def _check_tie(self, box: int, ws: Mapping[str, int]) -> None:
+    @classmethod
+    def check_layout(
+        cls,
+        options: Mapping[str, Any],
+        layout: Mapping[int, Mapping[str, int]],
+        owners: Mapping[int, str],
+        past: Sequence[PastRound] = (),
+    ) -> None:
+        """s7(5), s11(2) when the wager is made: a tie wager above its limits is refused, not
+        accepted to void the round for every box at the deal."""
+        for box, ws in layout.items():
+            cls._check_tie(options, box, ws)
+
+    @staticmethod
+    def _check_tie(options: Mapping[str, Any], box: int, ws: Mapping[str, int]) -> None:
         """s7(5), s11(2): a tie wager at most 3x the player's war wager and a tenth of the
         table maximum."""
-        if "tie" in ws and ws["tie"] > 3 * ws["war"]:
+        if "tie" in ws and ws["tie"] > 3 * ws.get("war", 0):
             raise IllegalAction(
                 "tie_above_limit",
                 f"box {box}: the tie wager may be at most three times the war wager (s7(5))",
             )
-        tie_cap = self.options["maximum"] // 10
+        tie_cap = options["maximum"] // 10
         if "tie" in ws and ws["tie"] > tie_cap:
             raise IllegalAction(
                 "tie_above_limit",
