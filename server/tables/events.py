@@ -28,7 +28,8 @@ from typing import Any, ClassVar, Literal
 
 from msgspec import UNSET
 
-from server.games.events import Event
+from server.cards import card_str
+from server.games.events import Event, to_wire_value
 
 __all__ = ["Audience", "TableEvent", "all_table_events"]
 
@@ -42,9 +43,23 @@ class TableEvent(Event, frozen=True, kw_only=True, gc=False):
     AUDIENCE: ClassVar[Audience] = "table"
 
     def to_wire(self) -> dict[str, Any]:
-        """The engine events' wire form, without the fields left :data:`~msgspec.UNSET`
-        (one class carries a name whose events differ by an optional field)."""
-        return {k: v for k, v in super().to_wire().items() if v is not UNSET}
+        """The engine events' wire form (:meth:`Event.to_wire`), without the fields left
+        :data:`~msgspec.UNSET` (one class carries a name whose events differ by an optional
+        field). Written out here, not filtered after: a table builds one per step."""
+        out: dict[str, Any] = {"type": self.TYPE}
+        cards = self.CARD_FIELDS
+        for name in self.__struct_fields__:
+            v = getattr(self, name)
+            t = type(v)
+            if t is int or t is str or v is None or t is bool:
+                out[name] = v
+            elif v is UNSET:
+                continue
+            elif name in cards:
+                out[name] = [card_str(c) for c in v]
+            else:
+                out[name] = to_wire_value(v)
+        return out
 
 
 def all_table_events() -> list[type[TableEvent]]:

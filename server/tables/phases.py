@@ -22,7 +22,8 @@ Every table kind walks the same phases; a kind uses the ones its game has::
 from __future__ import annotations
 
 import enum
-from typing import Final
+from collections.abc import Mapping
+from typing import Final, Generic, TypeVar
 
 
 class Phase(enum.Enum):
@@ -50,27 +51,41 @@ IN_ROUND: Final = frozenset({Phase.NO_MORE_BETS, Phase.DECIDING})
 
 
 class PhaseError(RuntimeError):
-    """A table tried a transition its phase does not allow."""
+    """A machine tried a transition its phase does not allow (a bug, never a player's)."""
 
 
-class PhaseMachine:
-    """The current phase of one table, changed only through :meth:`to`."""
+E = TypeVar("E", bound=enum.Enum)
 
-    __slots__ = ("phase",)
 
-    def __init__(self) -> None:
-        self.phase = Phase.IDLE
+class StateMachine(Generic[E]):
+    """A current phase of enum ``E``, changed only through :meth:`to`, along a transition
+    table (this module's for a table; a part's own, as the banked jackpot desk's)."""
 
-    def to(self, new: Phase) -> None:
+    __slots__ = ("phase", "transitions")
+
+    def __init__(self, transitions: Mapping[E, frozenset[E]], start: E) -> None:
+        self.transitions = transitions
+        self.phase = start
+
+    def to(self, new: E) -> None:
         if new is self.phase:
             return
-        if new not in TRANSITIONS[self.phase]:
+        if new not in self.transitions[self.phase]:
             raise PhaseError(f"no transition from {self.phase.name} to {new.name}")
         self.phase = new
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.phase.name}>"
+
+
+class PhaseMachine(StateMachine[Phase]):
+    """The current phase of one table."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(TRANSITIONS, Phase.IDLE)
 
     @property
     def in_round(self) -> bool:
         return self.phase in IN_ROUND
-
-    def __repr__(self) -> str:
-        return f"<PhaseMachine {self.phase.name}>"

@@ -186,12 +186,7 @@ def on_abandon(table: TableActor, item: Abandon) -> None:
     here: the money is where the store has it), no more rounds, the task ends."""
     table.closing = True
     for member in list(table.members.values()):
-        del table.members[member.account]
-        held = table.seat_index.get(member.account)
-        if held is not None:
-            held.discard(table.id)
-            if not held:
-                del table.seat_index[member.account]
+        _forget(table, member)
         table.deliver(member, lambda seq: Left(table.id, seq, 0, item.reason))
         if member.conn is not None:
             member.conn.tables.discard(table.id)
@@ -225,15 +220,20 @@ def expire_grace(table: TableActor, now: float) -> None:
                 table.vacate(member, "grace_expired")
 
 
-def vacate(table: TableActor, member: Member, reason: str) -> None:
-    """Free the member's seat or boxes and return its money to the wallet."""
-    returned = table.release(member)
+def _forget(table: TableActor, member: Member) -> None:
+    """The member is no longer at the table, nor in the server's index of seats held."""
     del table.members[member.account]
     held = table.seat_index.get(member.account)
     if held is not None:
         held.discard(table.id)
         if not held:
             del table.seat_index[member.account]
+
+
+def vacate(table: TableActor, member: Member, reason: str) -> None:
+    """Free the member's seat or boxes and return its money to the wallet."""
+    returned = table.release(member)
+    _forget(table, member)
     table.deliver(member, lambda seq: Left(table.id, seq, returned, reason))
     if member.conn is not None:
         member.conn.tables.discard(table.id)

@@ -7,7 +7,7 @@ import pytest
 
 from server.games.banked.scenario import round_class
 from server.tables.banked import events as ev
-from server.tables.banked.jackpot_desk import TRANSITIONS, DeskPhase, DeskPhaseError, JackpotDesk
+from server.tables.banked.jackpot_desk import TRANSITIONS, DeskPhase, JackpotDesk
 from server.tables.banked.settlement import (
     DealerResult,
     PlaceResult,
@@ -16,6 +16,7 @@ from server.tables.banked.settlement import (
     to_wire,
     with_prize,
 )
+from server.tables.phases import PhaseError
 from server.tables.window import BettingOpen
 
 
@@ -25,12 +26,12 @@ def desk(approval: bool) -> JackpotDesk:
 
 def test_desk_refuses_a_transition_not_in_its_table_naming_both_phases() -> None:
     d = desk(approval=False)
-    with pytest.raises(DeskPhaseError, match="UNLINKED to OPEN"):
+    with pytest.raises(PhaseError, match="UNLINKED to OPEN"):
         d.to(DeskPhase.OPEN)
     d.to(DeskPhase.CLOSED)
     d.to(DeskPhase.OPEN)
     assert d.open and not d.awaiting_approval
-    with pytest.raises(DeskPhaseError, match="OPEN to AWAITING_APPROVAL"):
+    with pytest.raises(PhaseError, match="OPEN to AWAITING_APPROVAL"):
         d.to(DeskPhase.AWAITING_APPROVAL)
 
 

@@ -113,8 +113,8 @@ _WAGERS = (
         "jackpot",
         needs="ante",
         limits="jackpot",
-        doc="2004 r 10.1-10.2 Boomerang / 2017 r 10.1, r 3.6 progressive: exactly the "
-        "jackpot_wager option, only with an ante",
+        doc="the Boomerang (2004) or progressive (2017) jackpot wager: exactly the amount "
+        "shown, only with an ante (r 10.1-10.2, r 3.6)",
     ),
     WagerSpec("bet", initial=False, limits="decision", doc="r 7.2: exactly twice the ante"),
 )

@@ -5,8 +5,8 @@ service (:class:`~server.tables.jackpot_link.JackpotLink`); the desk is the only
 table that talks to it, and the only one that knows whether jackpot wagers are taken:
 
 * **Availability** is a phase (:class:`DeskPhase`), changed only through the transition
-  table :data:`TRANSITIONS` (a transition not in it is a bug: :class:`DeskPhaseError` names
-  both phases)::
+  table :data:`TRANSITIONS` by the tables' :class:`~server.tables.phases.StateMachine` (a
+  transition not in it is a bug: its ``PhaseError`` names both phases)::
 
       UNLINKED ──> CLOSED ──> OPEN ──> OUTAGE ──> OPEN                       (auto)
                                        OUTAGE ──> AWAITING_APPROVAL ──> OPEN (approval)
@@ -45,7 +45,7 @@ from server.jackpots.reconcile import POOL_OF
 from server.jackpots.service import JackpotService
 from server.tables.banked import events as ev
 from server.tables.jackpot_link import AWARD_OWED, CoinInResult, JackpotLink
-from server.tables.phases import Phase
+from server.tables.phases import Phase, StateMachine
 
 if TYPE_CHECKING:
     from server.tables.banked.settlement import SettledRound
@@ -112,17 +112,13 @@ TRANSITIONS: Final[dict[DeskPhase, frozenset[DeskPhase]]] = {
 }
 
 
-class DeskPhaseError(RuntimeError):
-    """The desk tried a transition its phase does not allow (a bug, never a player's)."""
-
-
 class JackpotDesk:
     """A banked table's jackpot part (see the module docstring)."""
 
     def __init__(self, table: BankedTable, reopen_needs_approval: bool) -> None:
         self.table = table
         self.reopen_needs_approval = reopen_needs_approval
-        self.phase = DeskPhase.UNLINKED
+        self.phases = StateMachine(TRANSITIONS, DeskPhase.UNLINKED)
         self.link: JackpotLink | None = None
         self.meter: int | None = None
         #: jackpot wagers sent to the pool whose answer has not come back, by box
@@ -133,12 +129,12 @@ class JackpotDesk:
         self.wager_total = 0
         self.held = 0  # awards owed and not yet paid
 
+    @property
+    def phase(self) -> DeskPhase:
+        return self.phases.phase
+
     def to(self, new: DeskPhase) -> None:
-        if new is self.phase:
-            return
-        if new not in TRANSITIONS[self.phase]:
-            raise DeskPhaseError(f"no transition from {self.phase.name} to {new.name}")
-        self.phase = new
+        self.phases.to(new)
 
     @property
     def open(self) -> bool:
