@@ -2,7 +2,9 @@
 
 A table event (a seat taken, a wager refused, a round voided, a jackpot paid) is a frozen
 :class:`server.games.events.Event` subclass: its wire name is ``TYPE``, its fields are
-declared once, ``to_wire`` is the one wire helper, and ``visible_to`` says who may see it.
+declared once, ``to_wire`` is the one wire helper, and ``visible_to`` says who may see it
+(on the server: unlike an engine event's, it is not sent, since a recipient only ever gets
+what it may see, and a table event's bytes go to every seat).
 ``AUDIENCE`` declares on the class who hears it at all:
 
 - ``"table"``: every member and spectator allowed by ``visible_to`` (the default); a table
@@ -43,12 +45,15 @@ class TableEvent(Event, frozen=True, kw_only=True, gc=False):
     AUDIENCE: ClassVar[Audience] = "table"
 
     def to_wire(self) -> dict[str, Any]:
-        """The engine events' wire form (:meth:`Event.to_wire`), without the fields left
-        :data:`~msgspec.UNSET` (one class carries a name whose events differ by an optional
-        field). Written out here, not filtered after: a table builds one per step."""
+        """The engine events' wire form (:meth:`Event.to_wire`) without ``visible_to`` and
+        without the fields left :data:`~msgspec.UNSET` (one class carries a name whose events
+        differ by an optional field). Written out here, not filtered after: a table builds
+        one per step."""
         out: dict[str, Any] = {"type": self.TYPE}
         cards = self.CARD_FIELDS
         for name in self.__struct_fields__:
+            if name == "visible_to":  # a recipient only ever gets what it may see; the
+                continue  # bytes go to every seat (docs/perf.md, "Typed table events")
             v = getattr(self, name)
             t = type(v)
             if t is int or t is str or v is None or t is bool:

@@ -410,7 +410,6 @@ async def test_one_credit_meter_for_two_games_and_limits_with_notice() -> None:
                 "type": "limits_changed",
                 "minimum": 100,
                 "maximum": 300,
-                "visible_to": 1,
             }
             assert rou_table.round_no == notice["from_round"]
             # sic-bo: a higher minimum at once; ann keeps the old one (s12(2))

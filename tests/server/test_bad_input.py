@@ -162,7 +162,6 @@ async def test_abuse_closes_only_that_connection(case):
         )
         assert conn["event"] == {
             "type": "connection",
-            "visible_to": "everyone",
             "seat": 2,
             "connected": False,
         }

@@ -122,7 +122,6 @@ async def test_call_pre_action_never_calls_more_than_chosen_and_clears_on_a_rais
         ack = await next_message(c[1], is_event("pre_action"))
         assert ack["event"] == {
             "type": "pre_action",
-            "visible_to": 1,  # (a typed table event names who may see it)
             "verb": "call",
             "amount": 100,
             "reason": "set",

@@ -76,7 +76,6 @@ async def test_the_turn_timer_checks_if_free_else_folds(autojump_clock) -> None:
         assert trio.current_time() - asked == pytest.approx(1.2)
         assert without_seq(timed) == {
             "type": "timed_out",
-            "visible_to": "everyone",
             "seat": t2["seat"],
             "verb": "check",
         }
@@ -88,7 +87,6 @@ async def test_the_turn_timer_checks_if_free_else_folds(autojump_clock) -> None:
         timed = await watcher.next("timed_out")
         assert without_seq(timed) == {
             "type": "timed_out",
-            "visible_to": "everyone",
             "seat": t4["seat"],
             "verb": "fold",
         }
