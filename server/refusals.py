@@ -171,4 +171,6 @@ def for_player(message: str, reason: str | None, code: str | None = None) -> tup
     if reason in SAY_INSTEAD or not text:
         return f"{todo}.", rule
     said = text.rstrip(" .")
+    if said.lower().endswith(todo.lower().rstrip(".")):  # the message says it already
+        return f"{said}.", rule
     return f"{said}. {todo}.", rule

@@ -90,3 +90,8 @@ def test_the_refusal_keeps_its_facts_and_adds_what_to_do() -> None:
         "box 3 is another player's. Choose a free box."
     )
     assert for_player("something new", "no_such_code") == ("something new", None)
+
+
+def test_a_message_that_already_says_what_to_do_is_not_told_twice() -> None:
+    text, _ = for_player("no more bets: wait for the next betting window", None, "betting_closed")
+    assert text == "no more bets: wait for the next betting window."

@@ -411,6 +411,44 @@ def validate_wagers(
     return dict(sorted(out.items()))
 
 
+def split_others(
+    wagers: Mapping[Any, Mapping[str, Any]],
+) -> tuple[dict[Any, Mapping[str, Any]], dict[Any, Any]]:
+    """A layout as a round or a betting window takes it, split into each box's own wagers
+    and its ``others`` (the other players on the box, raw: SCENARIOS.md)."""
+    if not isinstance(wagers, Mapping):
+        raise InvalidRound("boxes must be a non-empty object of box -> wagers")
+    own: dict[Any, Mapping[str, Any]] = {}
+    others: dict[Any, Any] = {}
+    for key, ws in wagers.items():
+        if isinstance(ws, Mapping) and "others" in ws:
+            others[key] = ws["others"]
+            own[key] = {k: a for k, a in ws.items() if k != "others"}
+        else:
+            own[key] = ws
+    return own, others
+
+
+def others_on_box(
+    box: int, raw: Any, places: int, rule: str, check: Callable[[str, Any], dict[str, int]]
+) -> dict[str, dict[str, int]]:
+    """A box's ``others`` (SCENARIOS.md): player id -> his wagers, each checked by
+    ``check``; at most ``places`` others beside the box's player (``rule`` cites the game's:
+    BJ s29(1), Sch 6 s15(1), casino war s8(1))."""
+    if not isinstance(raw, Mapping) or not raw:
+        raise InvalidRound(f"box {box}: others must be an object of player -> wagers")
+    if len(raw) > places:
+        raise IllegalAction(
+            "too_many_players", f"box {box}: at most {places + 1} players a box ({rule})"
+        )
+    out: dict[str, dict[str, int]] = {}
+    for pid, ws in raw.items():
+        if not isinstance(pid, str) or not pid:
+            raise InvalidRound(f"box {box}: a player id must be a non-empty string")
+        out[pid] = check(pid, ws)
+    return out
+
+
 def _box_number(key: Any, num_boxes: int) -> int:
     if type(key) is int and 1 <= key <= num_boxes:
         return key

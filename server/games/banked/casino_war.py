@@ -61,7 +61,9 @@ from server.games.banked.base import (
     PastRound,
     WagerSettled,
     WagerSpec,
+    others_on_box,
     pay,
+    split_others,
     validate_wagers,
 )
 from server.money import dollars
@@ -141,23 +143,6 @@ class BackerDecision(Decision):
         return {**super().to_wire(), "player": self.player}
 
 
-def split_others(
-    wagers: Mapping[Any, Mapping[str, Any]],
-) -> tuple[dict[Any, Mapping[str, Any]], dict[Any, Any]]:
-    """Separate each box's ``others`` (SCENARIOS.md) from the box's own wagers."""
-    if not isinstance(wagers, Mapping):
-        raise InvalidRound("boxes must be a non-empty object of box -> wagers")
-    own: dict[Any, Mapping[str, Any]] = {}
-    others: dict[Any, Any] = {}
-    for key, ws in wagers.items():
-        if isinstance(ws, Mapping) and "others" in ws:
-            others[key] = ws["others"]
-            own[key] = {k: a for k, a in ws.items() if k != "others"}
-        else:
-            own[key] = ws
-    return own, others
-
-
 class CasinoWar(BankedRound):
     """One round of casino war (see the module docstring)."""
 
@@ -211,16 +196,13 @@ class CasinoWar(BankedRound):
         on a box (s8(1)), each with their own wagers under the same limits (s7, s11)."""
         if box not in self.wagers:
             raise InvalidRound(f"box {box}: others on a box with no wager")
-        if not isinstance(raw, Mapping) or not raw:
-            raise InvalidRound(f"box {box}: others must be an object of player -> wagers")
-        if len(raw) > 2:
-            raise IllegalAction("too_many_players", f"box {box}: at most 3 players (s8(1))")
-        out: dict[str, dict[str, int]] = {}
-        for pid, ws in raw.items():
-            if not isinstance(pid, str) or not pid:
-                raise InvalidRound(f"box {box}: a player id must be a non-empty string")
-            out[pid] = validate_wagers(self.spec, self.options, {box: ws})[box]
-        return out
+        return others_on_box(
+            box,
+            raw,
+            2,
+            "s8(1)",
+            lambda pid, ws: validate_wagers(self.spec, self.options, {box: ws})[box],
+        )
 
     @classmethod
     def check_layout(

@@ -72,6 +72,8 @@ from server.games.banked.base import (
     PastRound,
     WagerSettled,
     WagerSpec,
+    others_on_box,
+    split_others,
     validate_wagers,
 )
 from server.money import dollars
@@ -547,22 +549,6 @@ def parse_setting(raw: Any, tiles: Sequence[str], wild: bool) -> Setting:
     return s
 
 
-def split_others(
-    wagers: Mapping[Any, Mapping[str, Any]],
-) -> tuple[dict[Any, Mapping[str, Any]], dict[Any, Any]]:
-    """A layout as the round or the betting window takes it (a box's ``others``: its
-    backers, SCENARIOS.md) split into the boxes' own wagers and the backers' (raw)."""
-    own: dict[Any, Mapping[str, Any]] = {}
-    others: dict[Any, Any] = {}
-    for box, ws in wagers.items():
-        if isinstance(ws, Mapping) and "others" in ws:
-            others[box] = ws["others"]
-            own[box] = {k: a for k, a in ws.items() if k != "others"}
-        else:
-            own[box] = ws
-    return own, others
-
-
 def check_bank(
     options: Mapping[str, Any],
     wagers: Mapping[int, Mapping[str, int]],
@@ -722,8 +708,6 @@ class PaiGow(BankedRound):
         forced: Forced | None = None,
         jackpot: JackpotState | None = None,
     ) -> None:
-        if not isinstance(wagers, Mapping):
-            raise InvalidRound("boxes must be a non-empty object of box -> wagers")
         own, others_raw = split_others(wagers)
         super().__init__(options, own, rng, forced, jackpot)
         key_of = {int(k): k for k in own}  # validate_wagers has checked the box numbers
@@ -761,16 +745,13 @@ class PaiGow(BankedRound):
     # ------------------------------------------------------------------ backers (s15)
     def _others(self, box: int, raw: Any) -> dict[Place, dict[str, int]]:
         """SCENARIOS.md ``others``: other players on a box, at most 2 (s15(1))."""
-        if not isinstance(raw, Mapping) or not raw:
-            raise InvalidRound(f"box {box}: others must be an object of player -> wagers")
-        if len(raw) > len(self.spec.backer_places):
-            raise IllegalAction("too_many_players", f"box {box}: at most 3 players a box (s15(1))")
-        out: dict[Place, dict[str, int]] = {}
-        for pid, ws in raw.items():
-            if not isinstance(pid, str) or not pid:
-                raise InvalidRound(f"box {box}: a player id must be a non-empty string")
-            out[pid] = self.check_other_wagers(self.options, box, pid, ws)
-        return out
+        return others_on_box(
+            box,
+            raw,
+            len(self.spec.backer_places),
+            "s15(1)",
+            lambda pid, ws: self.check_other_wagers(self.options, box, pid, ws),
+        )
 
     @classmethod
     def check_other_wagers(

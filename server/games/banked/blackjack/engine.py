@@ -63,6 +63,8 @@ from server.games.banked.base import (
     OptionSpec,
     WagerSettled,
     WagerSpec,
+    others_on_box,
+    split_others,
     validate_wagers,
 )
 from server.games.banked.blackjack import offers, play, rules, settlement, sides
@@ -213,16 +215,7 @@ class BlackjackRound(BankedRound):
         jackpot: JackpotState | None = None,
         shoe: BlackjackShoe | None = None,
     ) -> None:
-        if not isinstance(wagers, Mapping):
-            raise InvalidRound("boxes must be a non-empty object of box -> wagers")
-        own: dict[Any, Any] = {}
-        others_raw: dict[Any, Any] = {}
-        for key, ws in wagers.items():
-            if isinstance(ws, Mapping) and "others" in ws:
-                others_raw[key] = ws["others"]
-                own[key] = {k: a for k, a in ws.items() if k != "others"}
-            else:
-                own[key] = ws
+        own, others_raw = split_others(wagers)
         super().__init__(options, own, rng, forced, jackpot)
         v = self.variant
         offered = self.options["side_wagers"]
@@ -281,16 +274,11 @@ class BlackjackRound(BankedRound):
 
     def _others(self, box: int, raw: Any) -> dict[Player, dict[str, int]]:
         """SCENARIOS.md ``others``: other players on a box (BJ s29(1): up to 3 a box)."""
-        if not isinstance(raw, Mapping) or not raw:
-            raise InvalidRound(f"box {box}: others must be an object of player -> wagers")
-        if len(raw) > 2:
-            raise IllegalAction("too_many_players", f"box {box}: at most 3 players on a box (s29)")
-        out: dict[Player, dict[str, int]] = {}
-        for pid, ws in raw.items():
-            if not isinstance(pid, str) or not pid:
-                raise InvalidRound(f"box {box}: a player id must be a non-empty string")
-            out[pid] = self.check_other_wagers(self.options, box, pid, ws)
-        return out
+
+        def check(pid: str, ws: Any) -> dict[str, int]:
+            return self.check_other_wagers(self.options, box, pid, ws)
+
+        return {pid: ws for pid, ws in others_on_box(box, raw, 2, "s29", check).items()}
 
     @classmethod
     def check_other_wagers(
