@@ -388,13 +388,13 @@ class Trials:
                         continue
                     ev = msg["event"]
                     if ev["type"] == "betting_open" and not placed:
-                        try:
-                            await c.request(
-                                {"type": "place", "table": "r", "position": "red", "amount": 100},
-                                "event",
-                            )
-                        except ServerError:
-                            continue
+                        # answered by a bet_ack, or by an error (the window closed before it
+                        # came, on a slow machine) and the next window is tried: the first
+                        # event after it is not its answer (no_more_bets may come first)
+                        await c.send(
+                            {"type": "place", "table": "r", "position": "red", "amount": 100}
+                        )
+                    elif ev["type"] == "bet_ack":
                         placed = True
                     elif ev["type"] == "settlement" and placed:
                         settled.update(ev)
